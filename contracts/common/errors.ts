@@ -1,0 +1,95 @@
+/**
+ * The one error body shared by all three services (DECISIONS.md §3):
+ * `{ error, message, code }` plus optional `details`. Keys are only ever added, never renamed.
+ */
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'INVALID_PARAMETER',
+  'UNKNOWN_PARAMETER',
+  'MISSING_PARAMETER',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RESOLUTION_FAILED',
+  'ASSESSMENT_FAILED',
+  'RATE_LIMITED',
+  'UPSTREAM_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Short human titles, one per code, so the same code always carries the same `error`. */
+const TITLES: Record<ErrorCode, string> = {
+  INVALID_PARAMETER: 'Invalid parameter',
+  UNKNOWN_PARAMETER: 'Unknown parameter',
+  MISSING_PARAMETER: 'Missing parameter',
+  NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  PAYLOAD_TOO_LARGE: 'Payload too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  RESOLUTION_FAILED: 'Resolution failed',
+  ASSESSMENT_FAILED: 'Assessment failed',
+  RATE_LIMITED: 'Too many requests',
+  UPSTREAM_UNAVAILABLE: 'Upstream unavailable',
+  INTERNAL_ERROR: 'Internal error',
+};
+
+/** HTTP status each code maps to; one place for the rule. */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  INVALID_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  MISSING_PARAMETER: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RESOLUTION_FAILED: 422,
+  ASSESSMENT_FAILED: 502,
+  RATE_LIMITED: 429,
+  UPSTREAM_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+export const errorDetailSchema = z.object({
+  /** The parameter (or body field) the detail is about. */
+  parameter: z.string().optional(),
+  /** What was wrong with it. */
+  message: z.string(),
+  /** The values it may take, where they are a closed list. */
+  allowed: z.array(z.string()).optional(),
+});
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+export const errorBodySchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  code: z.enum(ERROR_CODES),
+  details: z.array(errorDetailSchema).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** Builds the error body; the only constructor of it in the repository. */
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+  const body: ErrorBody = { error: TITLES[code], message, code };
+  if (details && details.length > 0) body.details = details;
+  return body;
+}
+
+/** An error that knows its code; thrown by parsers and services, turned into a response in one place. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = details;
+  }
+  toBody(): ErrorBody {
+    return errorBody(this.code, this.message, this.details);
+  }
+}
