@@ -6,12 +6,12 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { type SnapshotManifest, TABLES, type TableName } from '../../contracts/frame/snapshot.ts';
 import { SCREEN_MODELS, STRATA } from '../../contracts/frame/vocab.ts';
 import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
 import type { Progress } from '../lib/progress.ts';
+import { spawnTsWorker } from '../lib/spawn-ts-worker.ts';
 import { type FrameTally, findingsDocument, predictionsReport } from './documents.ts';
 import {
   authorIdOf,
@@ -68,10 +68,7 @@ async function runRanges(o: SnapshotOptions, dir: string): Promise<RangeResult[]
     const opts: GenerateOptions = { seed: o.seed, works: o.works };
     if (threads === 1) return Promise.resolve(generateRange(opts, start, end, partDir, (d) => report(k, d)));
     return new Promise<RangeResult>((resolve, reject) => {
-      const worker = new Worker(new URL('./worker.ts', import.meta.url), {
-        workerData: { options: opts, start, end, dir: partDir },
-        execArgv: ['--import', 'tsx'],
-      });
+      const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), { options: opts, start, end, dir: partDir });
       worker.on('message', (m: { progress?: number; result?: RangeResult }) => {
         if (m.progress !== undefined) report(k, m.progress);
         if (m.result) resolve(m.result);

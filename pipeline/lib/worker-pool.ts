@@ -1,0 +1,49 @@
+/**
+ * A small pool of worker threads running one TypeScript module (through tsx) that answers
+ * `{id, result}` or `{id, error}` for each task it is sent.
+ */
+import type { Worker } from 'node:worker_threads';
+import { spawnTsWorker } from './spawn-ts-worker.ts';
+
+export class WorkerPool<T, R> {
+  private readonly idle: Worker[] = [];
+  private readonly all: Worker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 0;
+
+  constructor(moduleUrl: URL, size: number) {
+    for (let k = 0; k < size; k++) {
+      const w = spawnTsWorker(moduleUrl);
+      w.unref();
+      this.idle.push(w);
+      this.all.push(w);
+    }
+  }
+
+  async run(task: T): Promise<R> {
+    while (this.idle.length === 0) await new Promise<void>((r) => this.waiting.push(r));
+    const worker = this.idle.pop()!;
+    const id = this.nextId++;
+    try {
+      return await new Promise<R>((resolve, reject) => {
+        const onMessage = (m: { id: number; result?: R; error?: string }) => {
+          if (m.id !== id) return;
+          worker.off('message', onMessage);
+          worker.off('error', reject);
+          if (m.error !== undefined) reject(new Error(m.error));
+          else resolve(m.result as R);
+        };
+        worker.on('message', onMessage);
+        worker.once('error', reject);
+        worker.postMessage({ ...task, id });
+      });
+    } finally {
+      this.idle.push(worker);
+      this.waiting.shift()?.();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Step 2 of the pipeline: loads the validated snapshot into the frame database (a DuckDB file), checks the
+ * rules that span rows and tables (unique keys, references, one prediction per work, consistent flags), and
+ * builds the derived tables the query services need: denormalised filter columns on `works`, the title-term
+ * table for search, venue and topic facets, and author totals.
+ */
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import { type SnapshotManifest, TABLE_NAMES, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
+import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
+import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
+import { type Duck, lit, openDuck } from '../../lib/duckdb.ts';
+import type { Progress } from '../../lib/progress.ts';
+import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
+
+/** Bit k of a category mask is CATEGORY_ORDER[k]. */
+const maskSql = (column: string) =>
+  `(${CATEGORY_ORDER.map((c, k) => `(CASE WHEN list_contains(string_split(coalesce(${column}, ''), ';'), ${lit(c)}) THEN ${1 << k} ELSE 0 END)`).join(' + ')})::USMALLINT`;
+
+function readCsvSql(dir: string, table: TableName): string {
+  const spec = TABLES[table];
+  const columns = spec.columns.map((c) => `${lit(c.name)}: ${lit(c.duck)}`).join(', ');
+  return `read_csv(${lit(join(dir, spec.file))}, header = true, delim = ',', quote = '"', escape = '"', auto_detect = false, strict_mode = true, columns = {${columns}})`;
+}
+
+interface Violation {
+  table: TableName;
+  /** Column names whose values identify the offending rows. */
+  columns: string[];
+  /** Offending value tuples (at most MAX_REPORTED). */
+  values: string[][];
+  message: (values: string[]) => string;
+}
+
+/** The checks that need the whole table or other tables. Each returns offending key values. */
+function crossChecks(): { table: TableName; columns: string[]; sql: string; message: (v: string[]) => string }[] {
+  const checks: { table: TableName; columns: string[]; sql: string; message: (v: string[]) => string }[] = [];
+  for (const t of TABLE_NAMES) {
+    const spec = TABLES[t];
+    const key = spec.key.join(', ');
+    checks.push({
+      table: t,
+      columns: [...spec.key],
+      sql: `SELECT ${spec.key.map((k) => `${k}::VARCHAR`).join(', ')} FROM s_${t} GROUP BY ${key} HAVING count(*) > 1 ORDER BY ${key} LIMIT ${MAX_REPORTED}`,
+      message: (v) => `duplicate ${spec.key.join(' + ')} ${v.join(' + ')}: each must appear once`,
+    });
+    for (const ref of spec.refs) {
+      checks.push({
+        table: t,
+        columns: [ref.column],
+        sql: `SELECT DISTINCT x.${ref.column} FROM s_${t} x ANTI JOIN s_${ref.table} y ON x.${ref.column} = y.${ref.target} ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+        message: (v) => `${ref.column} ${v[0]} does not name a row of ${TABLES[ref.table].file}`,
+      });
+    }
+    if (spec.everyWork) {
+      checks.push({
+        table: 'works',
+        columns: ['id'],
+        sql: `SELECT w.id FROM s_works w ANTI JOIN s_${t} x ON x.work_id = w.id ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+        message: (v) => `work ${v[0]} has no row in ${spec.file}; every work needs exactly one`,
+      });
+    }
+  }
+  checks.push({
+    table: 'retractions',
+    columns: ['work_id'],
+    sql: `SELECT r.work_id FROM s_retractions r JOIN s_works w ON w.id = r.work_id WHERE r.openalex_flagged <> w.is_retracted ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+    message: (v) => `openalex_flagged of ${v[0]} disagrees with is_retracted in works.csv`,
+  });
+  checks.push({
+    table: 'authorships',
+    columns: ['work_id'],
+    sql: `SELECT DISTINCT a.work_id FROM s_authorships a JOIN s_works w ON w.id = a.work_id WHERE a.is_ca AND NOT w.route_ca_aff ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+    message: (v) => `work ${v[0]} has a Canadian-affiliated authorship but route_ca_aff is false in works.csv`,
+  });
+  checks.push({
+    table: 'screened',
+    columns: ['stratum'],
+    sql: `SELECT stratum FROM (SELECT stratum, min(stratum_n) AS lo, max(stratum_n) AS hi, count(*) AS n, min(weight) AS wmin, max(weight) AS wmax
+          FROM s_screened GROUP BY stratum) WHERE lo <> hi OR abs(wmin - hi / n) > 1e-5 * wmin OR abs(wmax - hi / n) > 1e-5 * wmax ORDER BY 1`,
+    message: (v) => `rows of stratum ${v[0]} disagree on stratum_n, or a weight is not stratum_n / rows sampled in the stratum`,
+  });
+  return checks;
+}
+
+/** Finds the line numbers of rows whose `columns` hold one of `values` (only used to report problems). */
+async function locate(dir: string, v: Violation): Promise<InputProblem[]> {
+  const spec = TABLES[v.table];
+  const idx = v.columns.map((c) => spec.columns.findIndex((s) => s.name === c));
+  const wanted = new Map(v.values.map((vals) => [vals.join('\u0000'), vals]));
+  const found: InputProblem[] = [];
+  const reported = new Set<string>();
+  const parser = createReadStream(join(dir, spec.file)).pipe(parse({ from_line: 2, relax_column_count: true, info: true }));
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    const key = idx.map((i) => record[i] ?? '').join('\u0000');
+    const vals = wanted.get(key);
+    // Report the second and later occurrences of a duplicate, and every row of other violations.
+    if (vals && (reported.has(key) || !v.message(vals).startsWith('duplicate'))) {
+      found.push({ file: spec.file, line: info.lines, column: idx[0]! + 1, message: v.message(vals) });
+      if (found.length >= MAX_REPORTED) break;
+    }
+    if (vals) reported.add(key);
+  }
+  if (found.length === 0) for (const vals of v.values) found.push({ file: spec.file, line: 0, column: 0, message: v.message(vals) });
+  return found;
+}
+
+export async function buildFrameDatabase(dir: string, dbPath: string, manifest: SnapshotManifest, progress: Progress, tempDir: string): Promise<void> {
+  const duck = await openDuck(dbPath, { threads: '2', memory_limit: '1500MB', temp_directory: tempDir, preserve_insertion_order: 'true' });
+  try {
+    // Load every table as it is in the snapshot (s_ prefix = staging).
+    progress.start('load tables', TABLE_NAMES.length);
+    for (const [k, t] of TABLE_NAMES.entries()) {
+      await duck.run(`CREATE TABLE s_${t} AS SELECT * FROM ${readCsvSql(dir, t)}`);
+      progress.update(k + 1);
+    }
+    progress.stop();
+    for (const t of TABLE_NAMES) {
+      const [row] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM s_${t}`);
+      if (row!.n !== manifest.tables[t].rows)
+        throw new InvalidSnapshotError([{ file: TABLES[t].file, line: 0, column: 0, message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}` }], 1);
+    }
+
+    // Rules across rows and tables.
+    progress.log('checking keys and references');
+    const problems: InputProblem[] = [];
+    let total = 0;
+    for (const check of crossChecks()) {
+      const rows = await duck.all<Record<string, unknown>>(check.sql);
+      if (rows.length === 0) continue;
+      const values = rows.map((r) => Object.values(r).map(String));
+      total += values.length;
+      if (problems.length < MAX_REPORTED) problems.push(...(await locate(dir, { table: check.table, columns: check.columns, values, message: check.message })));
+    }
+    if (total > 0) throw new InvalidSnapshotError(problems.slice(0, MAX_REPORTED), Math.max(total, problems.length));
+
+    await deriveTables(duck, progress);
+  } finally {
+    duck.close();
+  }
+}
+
+async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
+  const steps: [string, string][] = [
+    [
+      'works',
+      `CREATE TABLE works AS
+       SELECT w.*,
+              coalesce(p.cand_mask, 0)::USMALLINT AS pred_candidate_mask,
+              coalesce(p.cons_mask, 0)::USMALLINT AS pred_consensus_mask,
+              p.study_design_candidate AS pred_design_candidate,
+              p.study_design_consensus AS pred_design_consensus,
+              s.n_in::TINYINT AS screen_n_in,
+              coalesce(l.models, 0)::TINYINT AS direct_label_models
+       FROM s_works w
+       LEFT JOIN (SELECT work_id, ${maskSql('candidate_categories')} AS cand_mask, ${maskSql('consensus_categories')} AS cons_mask,
+                         study_design_candidate, study_design_consensus FROM s_predictions) p ON p.work_id = w.id
+       LEFT JOIN s_screened s ON s.work_id = w.id
+       LEFT JOIN (SELECT work_id, count(*) AS models FROM s_direct_labels GROUP BY work_id) l ON l.work_id = w.id
+       ORDER BY w.id`,
+    ],
+    ['predictions', 'CREATE TABLE predictions AS SELECT * FROM s_predictions ORDER BY work_id'],
+    ['direct_labels', 'CREATE TABLE direct_labels AS SELECT * FROM s_direct_labels ORDER BY work_id, model'],
+    ['screened', 'CREATE TABLE screened AS SELECT * FROM s_screened ORDER BY work_id'],
+    ['retractions', 'CREATE TABLE retractions AS SELECT * FROM s_retractions ORDER BY work_id'],
+    ['legacy_scores', 'CREATE TABLE legacy_scores AS SELECT * FROM s_legacy_scores ORDER BY work_id'],
+    ['recent_works', 'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id'],
+    ['authorships', 'CREATE TABLE authorships AS SELECT * FROM s_authorships ORDER BY work_id, position'],
+    [
+      'authors',
+      `CREATE TABLE authors AS
+       SELECT a.*, coalesce(c.works, 0)::INTEGER AS works, coalesce(c.ca_works, 0)::INTEGER AS ca_works
+       FROM s_authors a
+       LEFT JOIN (SELECT author_id, count(DISTINCT work_id) AS works, count(DISTINCT work_id) FILTER (WHERE is_ca) AS ca_works
+                  FROM s_authorships GROUP BY author_id) c ON c.author_id = a.id
+       ORDER BY a.id`,
+    ],
+    [
+      'title_terms',
+      `CREATE TABLE title_terms AS
+       SELECT term, id AS work_id FROM (
+         SELECT id, unnest(list_distinct(regexp_split_to_array(lower(title), ${lit(TITLE_TERM_SPLIT_SQL)}))) AS term FROM s_works)
+       WHERE term <> '' ORDER BY term, work_id`,
+    ],
+    ['facet_venue', 'CREATE TABLE facet_venue AS SELECT venue AS value, count(*)::INTEGER AS works FROM s_works WHERE venue IS NOT NULL GROUP BY venue ORDER BY works DESC, value'],
+    ['facet_topic', 'CREATE TABLE facet_topic AS SELECT topic AS value, count(*)::INTEGER AS works FROM s_works WHERE topic IS NOT NULL GROUP BY topic ORDER BY works DESC, value'],
+  ];
+  progress.start('derive tables', steps.length);
+  for (const [k, [, sql]] of steps.entries()) {
+    await duck.run(sql);
+    progress.update(k + 1);
+  }
+  progress.stop();
+  for (const t of TABLE_NAMES) await duck.run(`DROP TABLE s_${t}`);
+  // Point lookups by id go through an ART index; everything else scans sorted columns with zone maps.
+  await duck.run('CREATE UNIQUE INDEX works_id ON works (id)');
+  await duck.run('CREATE INDEX authorships_author ON authorships (author_id)');
+  await duck.run('CHECKPOINT');
+}
