@@ -1,0 +1,25 @@
+/**
+ * `build-output/current/manifest.json`: what a build contains and what it was built from. The server checks
+ * it at start and on reload; `npm start` compares it with the snapshot to decide whether to rebuild.
+ */
+import { z } from 'zod';
+import { snapshotRefSchema } from '../frame/snapshot-ref.ts';
+
+/** Bump when the pipeline's output format changes, so old builds are rebuilt. */
+export const PIPELINE_VERSION = '1';
+
+export const buildFileSchema = z.object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
+
+export const buildManifestSchema = z
+  .object({
+    pipeline_version: z.string(),
+    snapshot: snapshotRefSchema.extend({ manifest_sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    /** Every output file except the per-work documents, by path relative to the build directory. */
+    files: z.record(z.string(), buildFileSchema),
+    /** Per-work documents: their count and the index file (`sha256sum` format) that hashes each one. */
+    work_documents: z.object({ count: z.number().int().min(0), directory: z.string(), index: z.string().nullable() }).strict(),
+    /** Content fingerprints of the database tables (order-independent row hashes), stable across rebuilds. */
+    database_content: z.record(z.string(), z.string()),
+  })
+  .strict();
+export type BuildManifest = z.infer<typeof buildManifestSchema>;

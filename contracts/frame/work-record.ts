@@ -1,0 +1,149 @@
+/**
+ * The work record served at `/frame/api/v1/works/{id}`. One serializer for the pipeline (which precomputes a
+ * document per work) and the server (which builds it from the database when no document exists), so the
+ * bytes are the same either way.
+ */
+import type { SnapshotRef } from './snapshot-ref.ts';
+import { CATEGORY_ORDER, DESIGNS, DOMAINS, GENRES, ROUTES, SCREEN_MODELS } from './vocab.ts';
+
+/** A row of `works` joined 1:1 with predictions, screen, retraction and legacy scores (nulls when absent). */
+export type WorkRow = Record<string, unknown>;
+export interface AuthorshipRow {
+  id: string;
+  name: string;
+  orcid: string | null;
+  position: number;
+  is_ca: boolean;
+}
+export interface LabelRow {
+  model: string;
+  categories: string | null;
+  domain: string | null;
+  study_design: string | null;
+  genre: string | null;
+  about_ca_system: boolean;
+  about_ca_topic: boolean;
+  confidence: string;
+}
+
+const list = (v: unknown, sep: string): string[] => (typeof v === 'string' && v !== '' ? v.split(sep) : []);
+const scores = (v: unknown): number[] => list(v, ';').map(Number);
+const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export const DIRECT_LABEL_STATUS = 'direct model label, unvalidated';
+
+/** `null` no labels, `single` one model, `agree` all models gave the same categories and design, else `split`. */
+export function labelAgreement(labels: readonly LabelRow[]): 'single' | 'agree' | 'split' | null {
+  if (labels.length === 0) return null;
+  if (labels.length === 1) return 'single';
+  const sig = (l: LabelRow) => `${l.categories ?? ''}|${l.study_design ?? ''}`;
+  return labels.every((l) => sig(l) === sig(labels[0]!)) ? 'agree' : 'split';
+}
+
+export function predictionObject(r: WorkRow): Record<string, unknown> | null {
+  if (r.model_version === null || r.model_version === undefined) return null;
+  const out: Record<string, unknown> = {
+    model_version: r.model_version,
+    category_order: CATEGORY_ORDER,
+    candidate_categories: list(r.candidate_categories, ';'),
+    consensus_categories: list(r.consensus_categories, ';'),
+    category_scores_codex: scores(r.category_scores_codex),
+    category_scores_gemma: scores(r.category_scores_gemma),
+  };
+  for (const head of ['about_ca_system', 'about_ca_topic']) {
+    for (const k of ['candidate', 'consensus']) out[`${head}_${k}`] = r[`${head}_${k}`];
+    for (const t of ['codex', 'gemma']) out[`${head}_score_${t}`] = num(r[`${head}_score_${t}`]);
+  }
+  const heads: [string, readonly string[]][] = [['domain', DOMAINS], ['study_design', DESIGNS], ['genre', GENRES]];
+  for (const [head] of heads) {
+    out[`${head}_scores_codex`] = scores(r[`${head}_scores_codex`]);
+    out[`${head}_scores_gemma`] = scores(r[`${head}_scores_gemma`]);
+    for (const k of ['codex', 'gemma', 'candidate', 'consensus']) out[`${head}_${k}`] = str(r[`${head}_${k}`]);
+  }
+  out.teacher_disagreement_score = num(r.teacher_disagreement_score);
+  out.threshold_uncertainty_score = num(r.threshold_uncertainty_score);
+  out.prediction_status = r.prediction_status;
+  return out;
+}
+
+/** Builds the work record. Key order is fixed here, so the JSON text is stable. */
+export function workRecord(r: WorkRow, authors: readonly AuthorshipRow[], labels: readonly LabelRow[], snapshot: SnapshotRef): Record<string, unknown> {
+  const routeFlags = { aff: r.route_ca_aff, fund: r.route_ca_fund, venue: r.route_ca_venue, about: r.route_about_ca };
+  return {
+    meta: { snapshot, direct_label_status: DIRECT_LABEL_STATUS, prediction_status: 'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)' },
+    id: r.id,
+    doi: str(r.doi),
+    title: r.title,
+    year: num(r.year),
+    lang: str(r.lang),
+    type: r.type,
+    venue: str(r.venue),
+    topic: str(r.topic),
+    field: str(r.field),
+    cited_by: num(r.cited_by),
+    is_retracted: r.is_retracted,
+    has_abstract: r.has_abstract,
+    routes: ROUTES.filter((k) => routeFlags[k] === true),
+    route_flags: { ...routeFlags, invisible_to_affiliation: r.route_ca_aff !== true },
+    ca_institutions: list(r.ca_institutions, '; '),
+    funders: list(r.funders, '; '),
+    keywords: list(r.keywords, '; '),
+    authors: authors.map((a) => ({ id: a.id, name: a.name, orcid: a.orcid ?? null, position: a.position, is_ca: a.is_ca })),
+    retraction:
+      r.retraction_work_id === null || r.retraction_work_id === undefined
+        ? null
+        : { nature: str(r.nature), reason: str(r.reason), date: str(r.retraction_date), openalex_flagged: r.openalex_flagged },
+    screen:
+      r.stratum === null || r.stratum === undefined
+        ? null
+        : {
+            n_in: num(r.n_in),
+            stratum: r.stratum,
+            stratum_n: num(r.stratum_n),
+            weight: num(r.weight),
+            ...Object.fromEntries(
+              SCREEN_MODELS.map((m) => [
+                m,
+                { tier: r[`${m}_tier`], genre: str(r[`${m}_genre`]), about_ca: r[`${m}_about_ca`], confidence: r[`${m}_confidence`], reasons: str(r[`${m}_reason`]) },
+              ]),
+            ),
+          },
+    direct_labels: labels.map((l) => ({
+      model: l.model,
+      categories: list(l.categories, ';'),
+      domain: l.domain,
+      study_design: l.study_design,
+      genre: l.genre,
+      about_ca_system: l.about_ca_system,
+      about_ca_topic: l.about_ca_topic,
+      confidence: l.confidence,
+      status: DIRECT_LABEL_STATUS,
+    })),
+    label_agreement: labelAgreement(labels),
+    prediction: predictionObject(r),
+    machine_scores:
+      r.score_model_a === null || r.score_model_a === undefined
+        ? null
+        : {
+            provisional: true,
+            score_model_a: num(r.score_model_a),
+            score_model_b: num(r.score_model_b),
+            score_spread: num(r.score_spread),
+            validation_status: r.validation_status,
+            note: 'Legacy scores rank works; they never assert a category.',
+          },
+  };
+}
+
+/** SQL that yields the WorkRow columns for works whose id satisfies `where` (DuckDB frame database). */
+export function workRowSql(where: string): string {
+  return `SELECT w.*, p.* EXCLUDE (work_id), s.* EXCLUDE (work_id), r.work_id AS retraction_work_id, r.nature, r.reason, r.retraction_date, r.openalex_flagged,
+          ls.score_model_a, ls.score_model_b, ls.score_spread, ls.validation_status
+   FROM works w
+   LEFT JOIN predictions p ON p.work_id = w.id
+   LEFT JOIN screened s ON s.work_id = w.id
+   LEFT JOIN retractions r ON r.work_id = w.id
+   LEFT JOIN legacy_scores ls ON ls.work_id = w.id
+   WHERE ${where} ORDER BY w.id`;
+}

@@ -1,0 +1,158 @@
+/**
+ * Runs the pipeline: snapshot → build-output. Steps, in order:
+ *   1. validate the snapshot (manifest, checksums, every row)             steps/frame/validate.ts
+ *   2. build the frame database and check cross-table rules               steps/frame/frame.duckdb.ts
+ *   3. precompute frozen JSON: stats, findings, predictions, work records  steps/frame/{stats,works}.json.ts
+ *   4. write manifest.json with the sha256 of every output, then publish  lib/build-dir.ts
+ * Everything is written into a temporary directory; `current` only moves once the build is complete.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../contracts/common/build-manifest.ts';
+import { stablePretty } from '../contracts/common/stable-json.ts';
+import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
+import { finishBuild, newTempBuild, prune, publish, CURRENT } from './lib/build-dir.ts';
+import { openDuck } from './lib/duckdb.ts';
+import { sha256File, sha256Text } from './lib/hash.ts';
+import type { Progress } from './lib/progress.ts';
+import { buildFrameDatabase } from './steps/frame/frame.duckdb.ts';
+import { frameDocuments } from './steps/frame/stats.json.ts';
+import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
+import { WORKS_DIR, writeWorkDocuments } from './steps/frame/works.json.ts';
+
+export const FRAME_DB = 'frame/frame.duckdb';
+
+export interface PipelineOptions {
+  snapshot: string;
+  out: string;
+  /** Write one JSON document per work (default true). */
+  workFiles: boolean;
+  /** Worker threads for row validation (default: automatic). */
+  threads?: number;
+  /** Builds to keep, the current one included. */
+  keep: number;
+  progress: Progress;
+}
+
+export interface PipelineResult {
+  buildDir: string;
+  manifest: BuildManifest;
+  /** True when the current build already matched the snapshot and nothing was built. */
+  upToDate: boolean;
+}
+
+export function snapshotRef(dir: string): SnapshotRef & { manifest_sha256: string } {
+  const manifest = readManifest(dir);
+  const sha = sha256Text(readFileSync(join(dir, 'manifest.json')));
+  return {
+    id: `${manifest.name}-${sha.slice(0, 12)}`,
+    name: manifest.name,
+    source: manifest.source,
+    licence: manifest.licence,
+    release: manifest.release_date,
+    frame_built: manifest.build_date,
+    author_layer_release: manifest.author_layer_release,
+    manifest_sha256: sha,
+  };
+}
+
+/** The current build's manifest, or null when there is none or it cannot be read. */
+export function currentManifest(out: string): BuildManifest | null {
+  const path = join(out, CURRENT, 'manifest.json');
+  if (!existsSync(path)) return null;
+  const parsed = buildManifestSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  return parsed.success ? parsed.data : null;
+}
+
+/** True when `out/current` was built from this snapshot by this pipeline version. */
+export function isUpToDate(snapshot: string, out: string): boolean {
+  const m = currentManifest(out);
+  if (!m || m.pipeline_version !== PIPELINE_VERSION) return false;
+  return m.snapshot.manifest_sha256 === sha256Text(readFileSync(join(snapshot, 'manifest.json')));
+}
+
+function listFiles(dir: string, skip: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        if (relative(dir, p) !== skip) walk(p);
+      } else out.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
+  const started = performance.now();
+  const { progress } = o;
+  // Phase 1: validate.
+  progress.log(`pipeline: validating ${o.snapshot}`);
+  const { manifest } = await validateSnapshot(o.snapshot, { progress, ...(o.threads !== undefined ? { threads: o.threads } : {}) });
+  const ref = snapshotRef(o.snapshot);
+  const { manifest_sha256, ...snapshot } = ref;
+
+  mkdirSync(o.out, { recursive: true });
+  const tmp = newTempBuild(o.out);
+  try {
+    // Phase 2: the frame database.
+    progress.log('pipeline: building the frame database');
+    mkdirSync(join(tmp, 'frame'), { recursive: true });
+    const spill = join(tmp, '.duckdb-tmp');
+    await buildFrameDatabase(o.snapshot, join(tmp, FRAME_DB), manifest, progress, spill);
+    rmSync(spill, { recursive: true, force: true });
+
+    // Phase 3: frozen JSON.
+    progress.log('pipeline: precomputing frozen JSON');
+    const duck = await openDuck(join(tmp, FRAME_DB), { access_mode: 'READ_ONLY', threads: '2' });
+    let workIndex: [string, string][] = [];
+    const database_content: Record<string, string> = {};
+    try {
+      const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
+      for (const [path, doc] of docs) {
+        mkdirSync(join(tmp, path, '..'), { recursive: true });
+        writeFileSync(join(tmp, path), JSON.stringify(doc));
+      }
+      if (o.workFiles) workIndex = await writeWorkDocuments(duck, tmp, snapshot, progress);
+      // The database file's bytes may differ between runs (storage layout); its content must not.
+      const tables = await duck.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables ORDER BY 1");
+      for (const { name } of tables) {
+        const [h] = await duck.all<{ h: string }>(`SELECT (sum(hash(t)::HUGEINT) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`);
+        database_content[name] = h!.h;
+      }
+    } finally {
+      duck.close();
+    }
+    let index: string | null = null;
+    if (o.workFiles) {
+      index = `${WORKS_DIR}.sha256`;
+      writeFileSync(join(tmp, index), workIndex.map(([p, h]) => `${h}  ${p}\n`).join(''));
+    }
+
+    // Phase 4: manifest, then publish.
+    const files: BuildManifest['files'] = {};
+    for (const rel of listFiles(tmp, WORKS_DIR)) {
+      files[rel] = { bytes: statSync(join(tmp, rel)).size, sha256: await sha256File(join(tmp, rel)) };
+    }
+    const buildManifest: BuildManifest = {
+      pipeline_version: PIPELINE_VERSION,
+      snapshot: { ...snapshot, manifest_sha256 },
+      files,
+      work_documents: { count: workIndex.length, directory: WORKS_DIR, index },
+      database_content,
+    };
+    const manifestText = stablePretty(buildManifest);
+    writeFileSync(join(tmp, 'manifest.json'), manifestText);
+    const name = `${snapshot.id}-${sha256Text(stablePretty({ ...buildManifest, files: Object.fromEntries(Object.entries(files).filter(([k]) => k !== FRAME_DB)) })).slice(0, 8)}`;
+    const buildDir = finishBuild(o.out, tmp, name);
+    publish(o.out, name);
+    prune(o.out, o.keep);
+    progress.log(`pipeline: published ${name} as ${join(o.out, CURRENT)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return { buildDir, manifest: buildManifest, upToDate: false };
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm run pipeline -- --snapshot snapshots/sample --out build-output`
+ * Validates a snapshot and builds the output the site and the API serve.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isUpToDate, runPipeline } from './build.ts';
+import { terminalProgress } from './lib/progress.ts';
+import { InvalidSnapshotError } from './steps/frame/validate.ts';
+
+const HELP = `Usage: npm run pipeline -- [options]
+
+Validates a snapshot, builds the frame database and the frozen JSON into a new directory under
+<out>/builds/, then points <out>/current at it (atomically). On invalid input it prints up to 50 problems
+as file:line:column — reason, exits 1, and leaves the previous build untouched.
+
+Options:
+  --snapshot DIR     snapshot directory (default snapshots/sample)
+  --out DIR          build-output directory (default build-output)
+  --no-work-files    skip the per-work JSON documents (the server builds records from the database)
+  --if-stale         do nothing when <out>/current was already built from this snapshot
+  --threads N        worker threads for row validation (default: automatic; 0 = main thread only)
+  --keep N           builds to keep, the current one included (default 2)
+  -h, --help         show this help
+`;
+
+const { values } = parseArgs({
+  options: {
+    snapshot: { type: 'string', default: 'snapshots/sample' },
+    out: { type: 'string', default: 'build-output' },
+    'no-work-files': { type: 'boolean', default: false },
+    'if-stale': { type: 'boolean', default: false },
+    threads: { type: 'string' },
+    keep: { type: 'string', default: '2' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const fail = (msg: string): never => {
+  process.stderr.write(`pipeline: ${msg}\n\n${HELP}`);
+  process.exit(2);
+};
+const keep = Number(values.keep);
+if (!Number.isInteger(keep) || keep < 1) fail('--keep must be a whole number of at least 1');
+const threads = values.threads === undefined ? undefined : Number(values.threads);
+if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64)) fail('--threads must be a whole number from 0 through 64');
+const snapshot = resolve(values.snapshot!);
+const out = resolve(values.out!);
+
+if (values['if-stale'] && isUpToDate(snapshot, out)) {
+  process.stderr.write(`pipeline: ${out}/current is up to date with ${snapshot}; nothing to do\n`);
+  process.exit(0);
+}
+try {
+  await runPipeline({ snapshot, out, workFiles: !values['no-work-files'], keep, progress: terminalProgress(), ...(threads !== undefined ? { threads } : {}) });
+} catch (err) {
+  if (err instanceof InvalidSnapshotError) {
+    process.stderr.write(`pipeline: ${err.message}; the previous build output is untouched.\n${err.report()}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
