@@ -1,0 +1,41 @@
+/**
+ * Builds the Fastify app: cross-cutting conventions first, then each enabled service under its prefix, then
+ * the site (static build and server-rendered pages). Never listens: server.ts does, tests use inject().
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import httpConventions from './plugins/http-conventions.ts';
+import sitePlugin from './plugins/site.ts';
+import frameRoutes from './routes/frame/index.ts';
+import type { BuildStore } from './services/build-store.ts';
+
+export interface AppOptions {
+  config: Config;
+  store: BuildStore;
+  /** false in tests: pino logging off. */
+  logger?: boolean;
+  /** Serve the Astro site (default true when its build exists). */
+  site?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: o.logger === false ? false : { level: o.config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    // Keep a caller's request id when it is sane, so logs can be joined across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 16 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  await app.register(httpConventions, { store: o.store });
+  if (o.config.SERVICES.includes('frame')) await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store });
+  if (o.site !== false) await app.register(sitePlugin, { siteDir: o.config.SITE_DIR, snapshotId: () => o.store.current.snapshotId });
+  return app;
+}

@@ -1,0 +1,51 @@
+/**
+ * Cross-cutting HTTP rules for every service (DECISIONS.md §3): request ids, the snapshot header, CORS,
+ * the one error body for every non-2xx answer (never a stack), and 404s in the same shape.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
+import type { BuildStore } from '../services/build-store.ts';
+
+export const API_PATH = /\/api\/v\d+(\/|$)/;
+
+async function httpConventions(app: FastifyInstance, opts: { store: BuildStore | null }) {
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (opts.store) reply.header('X-Snapshot', opts.store.current.snapshotId);
+    if (API_PATH.test(request.url)) reply.header('Access-Control-Allow-Origin', '*');
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    let status: number;
+    let body: ReturnType<typeof errorBody>;
+    if (error instanceof ApiError) {
+      status = error.status;
+      body = error.toBody();
+    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      body = errorBody('PAYLOAD_TOO_LARGE', error.message);
+    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      body = errorBody('UNSUPPORTED_MEDIA_TYPE', error.message);
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      body = errorBody(status === 404 ? 'NOT_FOUND' : 'INVALID_PARAMETER', error.message);
+    } else {
+      status = 500;
+      request.log.error({ err: error }, 'unhandled error');
+      body = errorBody('INTERNAL_ERROR', `The server failed to answer this request; quote request id ${request.id} when reporting it.`);
+    }
+    reply.code(status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .header('Cache-Control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(errorBody('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}
+
+export default fp(httpConventions, { name: 'http-conventions' });

@@ -1,0 +1,34 @@
+/**
+ * CORS preflight: answers OPTIONS on each route URL with the methods that URL really has (the original
+ * listed only GET even where POST existed). Routes are declared through `declare` so the list cannot drift.
+ */
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+export function routeTable(app: FastifyInstance) {
+  const methods = new Map<string, Set<string>>();
+  return {
+    declare(route: RouteOptions) {
+      app.route(route);
+      const set = methods.get(route.url) ?? new Set<string>(['OPTIONS']);
+      for (const m of [route.method].flat()) set.add(m);
+      if (set.has('GET')) set.add('HEAD');
+      methods.set(route.url, set);
+    },
+    /** Registers the OPTIONS handlers; call once after the routes. */
+    preflight() {
+      for (const [url, set] of methods) {
+        const allow = [...set].sort().join(', ');
+        app.options(url, async (_request, reply) => {
+          reply
+            .code(204)
+            .header('Allow', allow)
+            .header('Access-Control-Allow-Origin', '*')
+            .header('Access-Control-Allow-Methods', allow)
+            .header('Access-Control-Allow-Headers', 'Content-Type, Authorization, If-None-Match')
+            .header('Access-Control-Max-Age', '86400')
+            .send();
+        });
+      }
+    },
+  };
+}

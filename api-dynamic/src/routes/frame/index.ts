@@ -1,0 +1,78 @@
+/**
+ * Research Cohort Query Service routes (mounted at FRAME_PREFIX, default /frame). This foundation serves the
+ * frozen documents the pipeline precomputed and the work records; the cohort engine adds its routes here.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../../../contracts/common/errors.ts';
+import { parseStrictQuery } from '../../../../contracts/common/query.ts';
+import { routeTable } from '../../plugins/preflight.ts';
+import type { BuildStore } from '../../services/build-store.ts';
+import { workRecordText } from '../../services/frame/work-records.ts';
+import { createHash } from 'node:crypto';
+
+export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
+
+/** Frozen documents: URL below the prefix → path below the build directory (without `.json`). */
+export const FROZEN_ROUTES = [
+  'stats/summary',
+  'stats/labels',
+  'stats/by-route',
+  'stats/by-year',
+  'stats/by-field',
+  'findings',
+  'predictions',
+] as const;
+
+const noParams = z.object({}).strict();
+const workParams = z.object({ abstract: z.literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' }).optional() });
+const WORK_ID = /^W[1-9][0-9]{0,14}$/;
+
+function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer | string, etag: string) {
+  reply.header('ETag', etag).header('Cache-Control', FROZEN_CACHE).header('Vary', 'Accept-Encoding');
+  const inm = request.headers['if-none-match'];
+  if (inm && inm.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore }) {
+  const { store } = opts;
+  const routes = routeTable(app);
+
+  for (const path of FROZEN_ROUTES) {
+    routes.declare({
+      method: 'GET',
+      url: `/api/v1/${path}`,
+      handler: async (request, reply) => {
+        parseStrictQuery(noParams, request.url);
+        const doc = store.current.frozen.get(`frame/api/v1/${path}`);
+        if (!doc) throw new ApiError('NOT_FOUND', `This build has no /${path} document.`);
+        return sendJson(request, reply, doc.body, doc.etag);
+      },
+    });
+  }
+
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/works/:id',
+    handler: async (request, reply) => {
+      const { id } = request.params as { id: string };
+      parseStrictQuery(workParams, request.url);
+      if (!WORK_ID.test(id))
+        throw new ApiError('INVALID_PARAMETER', `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`, [
+          { parameter: 'id', message: 'must be W followed by digits' },
+        ]);
+      const build = store.current.acquire();
+      try {
+        const text = await workRecordText(build, id);
+        if (text === null) throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
+        const etag = `"${build.snapshotId}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
+        return sendJson(request, reply, text, etag);
+      } finally {
+        build.release();
+      }
+    },
+  });
+
+  routes.preflight();
+}

@@ -1,0 +1,79 @@
+/**
+ * The server process: configuration, logger, listen, reload on SIGHUP, graceful close on SIGTERM/SIGINT.
+ * `npm run serve` runs this file; `npm start` builds first when needed, then runs it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { type Config, loadConfig } from './config.ts';
+import { BuildLoadError, BuildStore } from './services/build-store.ts';
+
+export interface Running {
+  app: FastifyInstance;
+  store: BuildStore;
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish (up to the grace period), then closes. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { logger?: boolean; site?: boolean } = {}): Promise<Running> {
+  const store = await BuildStore.open(config.BUILD_OUTPUT);
+  const app = await buildApp({ config, store, ...options });
+  const url = await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info({ snapshot: store.current.snapshotId, build: store.current.dir }, `serving ${config.SERVICES.join(', ')} on ${url}`);
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      const timer = setTimeout(() => {
+        app.log.warn(`grace period of ${config.SHUTDOWN_GRACE_MS} ms over: closing remaining connections`);
+        app.server.closeAllConnections();
+      }, config.SHUTDOWN_GRACE_MS);
+      timer.unref();
+      await app.close();
+      clearTimeout(timer);
+      store.close();
+    })();
+    return stopping;
+  };
+  return { app, store, url, stop };
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`server: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  let running: Running;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    if (err instanceof BuildLoadError) {
+      process.stderr.write(`server: cannot start: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { app, store } = running;
+  process.on('SIGHUP', () => {
+    store.reload().then(
+      (r) => app.log.info({ snapshot: store.current.snapshotId }, r.changed ? `reloaded: now serving ${r.to}` : 'reload: build unchanged'),
+      (err) => app.log.error({ err }, `reload failed; still serving ${store.current.dir}`),
+    );
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.log.info(`${signal}: finishing in-flight requests, refusing new ones`);
+      running.stop().then(
+        () => process.exit(0),
+        (err) => {
+          app.log.error({ err }, 'error while closing');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

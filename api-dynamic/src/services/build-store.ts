@@ -1,0 +1,126 @@
+/**
+ * The build the server answers from, and the switch to a newer one. A Build is the resolved directory of
+ * `build-output/current` with its manifest checked, its frozen JSON in memory and its frame database open
+ * read-only. `reload()` loads the new `current` fully before swapping it in; requests that started on the
+ * old build keep it (see acquire/release) and it is closed once the last of them finishes.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../../../contracts/common/build-manifest.ts';
+
+export interface FrozenDoc {
+  body: Buffer;
+  etag: string;
+}
+
+/** Frozen JSON files are verified by checksum at load; larger files (the database) by size only. */
+const VERIFY_SHA_BELOW = 64 << 20;
+
+export class BuildLoadError extends Error {}
+
+export class Build {
+  private refs = 0;
+  private retired = false;
+  private constructor(
+    readonly dir: string,
+    readonly manifest: BuildManifest,
+    readonly frozen: Map<string, FrozenDoc>,
+    private readonly instance: DuckDBInstance | null,
+    readonly db: DuckDBConnection | null,
+  ) {}
+
+  get snapshotId(): string {
+    return this.manifest.snapshot.id;
+  }
+
+  static async load(outDir: string): Promise<Build> {
+    const link = join(outDir, 'current');
+    if (!existsSync(link)) throw new BuildLoadError(`no build at ${link}: run \`npm run build\` (or \`npm run pipeline\`) first`);
+    const dir = realpathSync(link);
+    const manifestPath = join(dir, 'manifest.json');
+    if (!existsSync(manifestPath)) throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
+    let manifest: BuildManifest;
+    try {
+      manifest = buildManifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
+    } catch (err) {
+      throw new BuildLoadError(`${manifestPath} is not a valid build manifest: ${(err as Error).message}`);
+    }
+    if (manifest.pipeline_version !== PIPELINE_VERSION)
+      throw new BuildLoadError(`${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`);
+    const frozen = new Map<string, FrozenDoc>();
+    for (const [rel, entry] of Object.entries(manifest.files)) {
+      const path = join(dir, rel);
+      if (!existsSync(path)) throw new BuildLoadError(`${path} is listed in the manifest but missing`);
+      if (statSync(path).size !== entry.bytes) throw new BuildLoadError(`${path} has the wrong size (manifest: ${entry.bytes} bytes)`);
+      if (entry.bytes < VERIFY_SHA_BELOW) {
+        const body = readFileSync(path);
+        if (createHash('sha256').update(body).digest('hex') !== entry.sha256) throw new BuildLoadError(`${path} does not match its checksum`);
+        if (rel.endsWith('.json')) frozen.set(rel.slice(0, -'.json'.length), { body, etag: `"${manifest.snapshot.id}.${entry.sha256.slice(0, 16)}"` });
+      }
+    }
+    const dbPath = join(dir, 'frame', 'frame.duckdb');
+    let instance: DuckDBInstance | null = null;
+    let db: DuckDBConnection | null = null;
+    if (existsSync(dbPath)) {
+      instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
+      db = await instance.connect();
+    }
+    return new Build(dir, manifest, frozen, instance, db);
+  }
+
+  acquire(): this {
+    this.refs++;
+    return this;
+  }
+
+  release(): void {
+    this.refs--;
+    if (this.retired && this.refs === 0) this.close();
+  }
+
+  /** Closes now if idle, else once the last in-flight request releases it. */
+  retire(): void {
+    this.retired = true;
+    if (this.refs === 0) this.close();
+  }
+
+  private close(): void {
+    this.db?.closeSync();
+    this.instance?.closeSync();
+  }
+}
+
+export class BuildStore {
+  private constructor(
+    readonly outDir: string,
+    private build: Build,
+  ) {}
+
+  static async open(outDir: string): Promise<BuildStore> {
+    return new BuildStore(outDir, await Build.load(outDir));
+  }
+
+  get current(): Build {
+    return this.build;
+  }
+
+  /** Loads the build `current` now points at and swaps it in. Throws (keeping the old build) when it is unusable. */
+  async reload(): Promise<{ changed: boolean; from: string; to: string }> {
+    const from = this.build.dir;
+    const next = await Build.load(this.outDir);
+    if (next.dir === from) {
+      next.retire();
+      return { changed: false, from, to: from };
+    }
+    const old = this.build;
+    this.build = next;
+    old.retire();
+    return { changed: true, from, to: next.dir };
+  }
+
+  close(): void {
+    this.build.retire();
+  }
+}

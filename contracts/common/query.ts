@@ -1,0 +1,54 @@
+/**
+ * Strict query-string parsing shared by every service (DECISIONS.md §3): parameters starting with `_` are
+ * ignored; unknown parameters, repeated keys (unless documented as multi-valued) and invalid values are
+ * errors that name the parameter and what it allows. Never silently widens a query.
+ */
+import type { z } from 'zod';
+import { ApiError } from './errors.ts';
+
+/** The key/value pairs of a URL's query string, in order. Malformed percent-escapes are kept literally. */
+export function queryEntries(url: string): [string, string][] {
+  const q = url.indexOf('?');
+  if (q < 0) return [];
+  const out: [string, string][] = [];
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) out.push([k, v]);
+  return out;
+}
+
+export interface StrictQueryOptions {
+  /** Parameters that may be repeated; their values arrive as arrays. */
+  multi?: readonly string[];
+}
+
+/** Parses the query string of `url` with a zod object schema whose keys are the allowed parameters. */
+export function parseStrictQuery<S extends z.ZodObject>(schema: S, url: string, options: StrictQueryOptions = {}): z.infer<S> {
+  const allowed = Object.keys(schema.shape);
+  const multi = new Set(options.multi ?? []);
+  const raw: Record<string, string | string[]> = {};
+  for (const [key, value] of queryEntries(url)) {
+    if (key.startsWith('_')) continue;
+    if (!allowed.includes(key)) {
+      throw new ApiError(
+        'UNKNOWN_PARAMETER',
+        allowed.length === 0
+          ? `Unknown parameter "${key}": this endpoint takes no parameters (parameters starting with _ are ignored).`
+          : `Unknown parameter "${key}". Allowed parameters: ${allowed.join(', ')}.`,
+        [{ parameter: key, message: 'unknown parameter', allowed }],
+      );
+    }
+    const prev = raw[key];
+    if (prev === undefined) raw[key] = multi.has(key) ? [value] : value;
+    else if (Array.isArray(prev)) prev.push(value);
+    else throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [{ parameter: key, message: 'repeated' }]);
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  const first = issues[0]!;
+  const parameter = String(first.path[0] ?? '');
+  throw new ApiError(
+    'INVALID_PARAMETER',
+    `Invalid value for "${parameter}": ${first.message}`,
+    issues.map((i) => ({ parameter: String(i.path[0] ?? ''), message: i.message })),
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run build`: runs the pipeline on the sample snapshot (or --snapshot DIR) and builds the site.
+ * With --if-stale (used by `npm start`) each step runs only when its output is missing or out of date.
+ */
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildSite, siteIsFresh } from './build-site.ts';
+
+const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--no-work-files]
+
+Runs the pipeline (snapshot → build-output/current) and builds the Astro site (build-output/site).
+  --snapshot DIR    snapshot to build (default snapshots/sample)
+  --if-stale        skip steps whose output is already up to date
+  --no-work-files   do not precompute one JSON document per work
+  -h, --help        show this help
+`;
+
+const { values } = parseArgs({
+  options: {
+    snapshot: { type: 'string', default: 'snapshots/sample' },
+    'if-stale': { type: 'boolean', default: false },
+    'no-work-files': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+
+export function build(): void {
+  const args = [resolve('node_modules/tsx/dist/cli.mjs'), resolve('pipeline/cli.ts'), '--snapshot', values.snapshot!, '--out', 'build-output'];
+  if (values['if-stale']) args.push('--if-stale');
+  if (values['no-work-files']) args.push('--no-work-files');
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  if (!values['if-stale'] || !siteIsFresh()) buildSite();
+  else process.stderr.write('site: up to date\n');
+}
+
+build();

@@ -1,0 +1,14 @@
+// The site: static pages by default (prerendered at build time from build-output/), plus a few pages with
+// `export const prerender = false` that the node adapter renders at request time. The adapter runs in
+// middleware mode: api-dynamic mounts its handler inside the one Fastify process.
+import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
+
+export default defineConfig({
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  outDir: '../build-output/site',
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  telemetry: false,
+});
