@@ -149,7 +149,7 @@ function title(rng: Rng, t: Tables, about: boolean): string {
   return s;
 }
 
-function distinctPicks(rng: Rng, n: number, draw: () => number): number[] {
+function distinctPicks(n: number, draw: () => number): number[] {
   const out: number[] = [];
   for (let tries = 0; out.length < n && tries < n * 4; tries++) {
     const v = draw();
@@ -191,21 +191,21 @@ export function bibliographic(rng: Rng, t: Tables, retractRate: number, fixedYea
   const age = 2026 - year;
   const cited = Math.floor(Math.exp(0.3 + 0.6 * Math.log(1 + age) + 1.3 * rng.normal())) - 1;
   const ca_institutions = aff
-    ? distinctPicks(rng, rng.range(1, 3), () => t.institution.draw(rng))
+    ? distinctPicks(rng.range(1, 3), () => t.institution.draw(rng))
         .map((k) => CA_INSTITUTIONS[k])
         .join('; ')
     : '';
   let funders = '';
   if (fund) {
-    const names = distinctPicks(rng, rng.range(1, 2), () => rng.int(CA_FUNDERS.length)).map((k) => CA_FUNDERS[k]!);
+    const names = distinctPicks(rng.range(1, 2), () => rng.int(CA_FUNDERS.length)).map((k) => CA_FUNDERS[k]!);
     if (rng.chance(0.3)) names.push(rng.pick(OTHER_FUNDERS));
     funders = names.join('; ');
   } else if (rng.chance(FUNDER_GIVEN_NOT_FUND_ROUTE)) {
-    funders = distinctPicks(rng, rng.range(1, 2), () => rng.int(OTHER_FUNDERS.length))
+    funders = distinctPicks(rng.range(1, 2), () => rng.int(OTHER_FUNDERS.length))
       .map((k) => OTHER_FUNDERS[k])
       .join('; ');
   }
-  const kw = distinctPicks(rng, rng.int(6), () => t.keyword.draw(rng)).map((k) => KEYWORDS[k]!);
+  const kw = distinctPicks(rng.int(6), () => t.keyword.draw(rng)).map((k) => KEYWORDS[k]!);
   if (about && rng.chance(0.5) && !kw.includes('Canada')) kw.push('Canada');
   const doi = rng.chance(0.88) ? `10.${1000 + rng.int(9000)}/${(rng.next() >>> 4).toString(36)}.${year}` : '';
   return {

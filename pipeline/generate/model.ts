@@ -2,7 +2,7 @@
  * The statistical model of the synthetic frame: rates that reproduce the published marginals of the real
  * frame (../shared/reference/metacan/frame_summary.json) and the shapes described in research/metacan.md.
  */
-import { CATEGORY_ORDER, DESIGNS, DOMAINS, GENRES, STRATA } from '../../contracts/frame/vocab.ts';
+import { type CATEGORY_ORDER, DESIGNS, DOMAINS, GENRES, type STRATA } from '../../contracts/frame/vocab.ts';
 import { Categorical } from './prng.ts';
 
 /** Published frame: 4,299,418 works. Rates below are its counts divided by that total. */

@@ -214,8 +214,8 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
       flags.set(r.flags, offset);
       offset += r.flags.length;
       for (let k = 0; k < authorUsed.length; k++) authorUsed[k]! |= r.authorUsed[k]!;
-      r.counts.candidate.forEach((v, k) => (counts.candidate[k] += v));
-      r.counts.consensus.forEach((v, k) => (counts.consensus[k] += v));
+      for (const [k, v] of r.counts.candidate.entries()) counts.candidate[k] += v;
+      for (const [k, v] of r.counts.consensus.entries()) counts.consensus[k] += v;
     }
     o.progress.log('concatenating tables');
     const tables: Partial<SnapshotManifest['tables']> = {};

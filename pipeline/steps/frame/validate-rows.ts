@@ -1,9 +1,13 @@
 /**
  * Validates the rows of one byte range of a snapshot CSV file against its table's zod schema. Ranges start
  * at a line start; the first range holds the header. Runs in the main thread or in a worker.
+ *
+ * Lines are cut at LF (the dialect forbids line breaks inside cells). A line without any `"` is split on
+ * commas, which is exactly what RFC 4180 gives for it; a line with quotes goes through csv-parse. The fast
+ * path is what makes 5 GB of CSV checkable in minutes on two cores (csv-parse alone reads ~45 MB/s here).
  */
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { rowSchema, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
 
 export interface RangeTask {
@@ -34,9 +38,22 @@ export interface RangeResult {
   problemCount: number;
 }
 
+/** The cells of one line, or the reason it is not a CSV record. */
+function cellsOf(line: string): string[] | string {
+  if (!line.includes('"')) return line.split(',');
+  try {
+    const records = parseCsv(line, { relax_column_count: true }) as string[][];
+    if (records.length !== 1) return 'malformed CSV: a line must hold exactly one record';
+    return records[0]!;
+  } catch (err) {
+    return `malformed CSV (an unclosed quote, or a line break inside quotes, which the dialect forbids): ${(err as Error).message}`;
+  }
+}
+
 export async function validateRange(task: RangeTask): Promise<RangeResult> {
   const spec = TABLES[task.table];
   const names = spec.columns.map((c) => c.name);
+  const header = names.join(',');
   const schema = rowSchema(spec);
   const problems: LocalProblem[] = [];
   let problemCount = 0;
@@ -46,33 +63,25 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
   };
   let rows = 0;
   let lines = 0;
-  let headerSeen = !task.first;
-  if (task.end <= task.start) return { rows, lines, problems, problemCount };
+  let stop = false;
+  const obj: Record<string, string> = {};
 
-  const parser = createReadStream(task.path, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20 }).pipe(
-    parse({ bom: task.first, relax_column_count: true, skip_records_with_error: true, info: true }),
-  );
-  parser.on('skip', (err: Error & { lines?: number }) => add({ line: err.lines ?? lines + 1, column: 0, message: `malformed CSV: ${err.message}` }));
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    lines = info.lines;
-    if (!headerSeen) {
-      headerSeen = true;
-      const got = record.join(',');
-      if (got !== names.join(',')) {
-        add({ line: lines, column: 0, message: `header must be exactly "${names.join(',')}", got "${got}"` });
+  const onLine = (text: string) => {
+    lines++;
+    if (task.first && lines === 1) {
+      const got = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      if (got !== header) {
+        add({ line: 1, column: 0, message: `header must be exactly "${header}", got "${got.slice(0, 300)}"` });
         // Without the right header every row would fail the same way: stop here.
-        parser.destroy();
-        break;
+        stop = true;
       }
-      continue;
+      return;
     }
     rows++;
-    if (record.length !== names.length) {
-      add({ line: lines, column: 0, message: `expected ${names.length} cells, found ${record.length}` });
-      continue;
-    }
-    const obj: Record<string, string> = {};
-    for (let i = 0; i < names.length; i++) obj[names[i]!] = record[i]!;
+    const cells = cellsOf(text);
+    if (typeof cells === 'string') return add({ line: lines, column: 0, message: cells });
+    if (cells.length !== names.length) return add({ line: lines, column: 0, message: `expected ${names.length} cells, found ${cells.length}` });
+    for (let i = 0; i < names.length; i++) obj[names[i]!] = cells[i]!;
     const result = schema.safeParse(obj);
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -80,7 +89,25 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
         add({ line: lines, column: names.indexOf(name) + 1, message: `${name}: ${issue.message}` });
       }
     }
+  };
+
+  if (task.end <= task.start) return { rows, lines, problems, problemCount };
+  let rest = '';
+  const stream = createReadStream(task.path, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20, encoding: 'utf8' });
+  for await (const chunk of stream as AsyncIterable<string>) {
+    const text = rest + chunk;
+    let from = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0 && !stop; nl = text.indexOf('\n', from)) {
+      onLine(text.slice(from, nl));
+      from = nl + 1;
+    }
+    rest = text.slice(from);
+    if (stop) {
+      stream.destroy();
+      break;
+    }
   }
-  // A file whose last byte is not a line break still counts its final line.
+  // A last line without its line break still counts.
+  if (rest !== '' && !stop) onLine(rest);
   return { rows, lines, problems, problemCount };
 }

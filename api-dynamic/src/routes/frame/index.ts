@@ -31,7 +31,7 @@ const WORK_ID = /^W[1-9][0-9]{0,14}$/;
 function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer | string, etag: string) {
   reply.header('ETag', etag).header('Cache-Control', FROZEN_CACHE).header('Vary', 'Accept-Encoding');
   const inm = request.headers['if-none-match'];
-  if (inm && inm.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
+  if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(body);
 }
 

@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findingsSchema, predictionsReportSchema } from '../../contracts/frame/documents.ts';
+import { rowSchema, TABLES } from '../../contracts/frame/snapshot.ts';
+import { bool, int, scores, setOf } from '../../contracts/frame/snapshot-cells.ts';
+import { titleTerms } from '../../contracts/frame/title-terms.ts';
+
+const REFERENCE = join(import.meta.dirname, '../../../shared/reference/metacan/webapp-v1.1.0');
+
+describe('cell parsers', () => {
+  it('read booleans, integers, score lists and ordered sets', () => {
+    expect(bool.parse('true')).toBe(true);
+    expect(bool.safeParse('1').success).toBe(false);
+    expect(int(0, 10).parse('7')).toBe(7);
+    for (const bad of ['07', '1.5', '-1', '11', '', ' 3', '1e1']) expect(int(0, 10).safeParse(bad).success, bad).toBe(false);
+    expect(scores(3).parse('0;0.5;1')).toBe('0;0.5;1');
+    for (const bad of ['0;0.5', '0;0.5;1.2', '0;.5;1', '0;0.5;-0']) expect(scores(3).safeParse(bad).success, bad).toBe(false);
+    const s = setOf(['a', 'b', 'c'] as const);
+    expect(s.parse('a;c')).toEqual(['a', 'c']);
+    expect(s.parse('')).toEqual([]);
+    expect(s.safeParse('c;a').success).toBe(false);
+    expect(s.safeParse('a;a').success).toBe(false);
+    expect(s.safeParse('d').success).toBe(false);
+  });
+
+  it('explain a rejected cell by what was expected and what was found', () => {
+    const r = bool.safeParse('yes');
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.message).toBe('must be true or false, got "yes"');
+  });
+});
+
+describe('row schemas', () => {
+  it('apply row rules: a work needs a route; screened n_in must match the tiers', () => {
+    const works = rowSchema(TABLES.works);
+    const row = Object.fromEntries(TABLES.works.columns.map((c) => [c.name, '']));
+    Object.assign(row, { id: 'W1', title: 'T', type: 'article', cited_by: '0', is_retracted: 'false', has_abstract: 'true' });
+    for (const r of ['route_ca_aff', 'route_ca_fund', 'route_ca_venue', 'route_about_ca']) row[r] = 'false';
+    const res = works.safeParse(row);
+    expect(res.success).toBe(false);
+    expect(res.error?.issues[0]?.path).toEqual(['route_ca_aff']);
+    row.route_about_ca = 'true';
+    expect(works.safeParse(row).success).toBe(true);
+  });
+});
+
+describe('title terms', () => {
+  it('lower-cases and splits on anything that is not a letter or digit', () => {
+    expect(titleTerms('COVID-19 in Québec: a "Study" of Montréal, Québec')).toEqual(['covid', '19', 'in', 'québec', 'a', 'study', 'of', 'montréal']);
+  });
+});
+
+describe.skipIf(!existsSync(REFERENCE))('the real pilot documents pass the document schemas', () => {
+  it('findings.json (32 findings)', () => {
+    const f = findingsSchema.parse(JSON.parse(readFileSync(join(REFERENCE, 'findings.json'), 'utf8')));
+    expect(Object.keys(f)).toHaveLength(32);
+    expect(f.three_model_screen?.headline).toMatch(/5,600 works/);
+  });
+  it('predictions report assembled from frame_predictions.json and distillation_model.json', () => {
+    const report = {
+      predictions: JSON.parse(readFileSync(join(REFERENCE, 'frame_predictions.json'), 'utf8')),
+      model: JSON.parse(readFileSync(join(REFERENCE, 'distillation_model.json'), 'utf8')),
+    };
+    const r = predictionsReportSchema.parse(report);
+    expect(r.predictions.n_predictions).toBe(4_299_418);
+  });
+});
+if (!existsSync(REFERENCE)) console.warn(`skipping reference-document tests: ${REFERENCE} is absent`);

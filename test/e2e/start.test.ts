@@ -1,0 +1,71 @@
+/**
+ * The README's first command, for real: `npm start` (here: its script) builds build-output/ from the committed
+ * sample and the Astro site, serves them, reloads on SIGHUP and exits 0 on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+let child: ChildProcess | null = null;
+let output = '';
+afterAll(() => child?.kill('SIGKILL'));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(pred: () => boolean, ms: number, what: string) {
+  const until = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; output:\n${output.slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('npm start', () => {
+  it('builds, serves the site and the API, reloads on SIGHUP, exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/start.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    await waitFor(() => output.includes('serving frame'), 200_000, 'the server to listen');
+    const base = `http://127.0.0.1:${port}`;
+
+    const home = await fetch(`${base}/`);
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('Research Cohort Query');
+    expect(html).toContain('20,000');
+
+    const summary = await fetch(`${base}/frame/api/v1/stats/summary`);
+    expect(summary.status).toBe(200);
+    const snapshotId = summary.headers.get('x-snapshot');
+    expect(snapshotId).toMatch(/^sample-[0-9a-f]{12}$/);
+    expect(((await summary.json()) as { works: number }).works).toBe(20_000);
+
+    const ssr = await fetch(`${base}/frame/snapshot`);
+    expect(ssr.status).toBe(200);
+    expect(await ssr.text()).toContain(snapshotId!);
+
+    const missing = await fetch(`${base}/frame/api/v1/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe('NOT_FOUND');
+
+    child.kill('SIGHUP');
+    await waitFor(() => output.includes('reload: build unchanged'), 20_000, 'the reload log line');
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

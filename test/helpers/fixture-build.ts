@@ -1,0 +1,36 @@
+/**
+ * Small deterministic inputs and outputs for tests: a generated snapshot and a pipeline build of it, made once
+ * per test file in a temporary directory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type PipelineResult, runPipeline } from '../../pipeline/build.ts';
+import { generateSnapshot } from '../../pipeline/generate/snapshot.ts';
+import { silentProgress } from '../../pipeline/lib/progress.ts';
+
+export const FIXTURE_WORKS = 3_000;
+
+export function tempDir(prefix: string): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export async function fixtureSnapshot(root: string, options: { works?: number; seed?: number; name?: string } = {}): Promise<string> {
+  const out = join(root, options.name ?? 'fixture');
+  await generateSnapshot({
+    works: options.works ?? FIXTURE_WORKS,
+    seed: options.seed ?? 11,
+    out,
+    name: options.name ?? 'fixture',
+    releaseDate: '2026-06-24',
+    buildDate: '2026-07-12',
+    threads: 1,
+    progress: silentProgress,
+  });
+  return out;
+}
+
+export async function fixtureBuild(snapshot: string, out: string, workFiles = true): Promise<PipelineResult> {
+  return runPipeline({ snapshot, out, workFiles, threads: 0, keep: 2, progress: silentProgress });
+}

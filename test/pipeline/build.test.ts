@@ -1,0 +1,149 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { titleTerms } from '../../contracts/frame/title-terms.ts';
+import { ROUTE_COLUMN, ROUTES } from '../../contracts/frame/vocab.ts';
+import { isUpToDate } from '../../pipeline/build.ts';
+import { openDuck } from '../../pipeline/lib/duckdb.ts';
+import { sha256File } from '../../pipeline/lib/hash.ts';
+import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { isTrue, readTable, type Row } from '../helpers/oracle.ts';
+
+const tmp = tempDir('build');
+let snapshot = '';
+let works: Row[] = [];
+const outA = () => join(tmp.path, 'out-a');
+const outB = () => join(tmp.path, 'out-b');
+const doc = (out: string, path: string) => JSON.parse(readFileSync(join(out, 'current', `${path}.json`), 'utf8'));
+
+beforeAll(async () => {
+  snapshot = await fixtureSnapshot(tmp.path);
+  works = readTable(snapshot, 'works.csv');
+  await fixtureBuild(snapshot, outA());
+  await fixtureBuild(snapshot, outB());
+});
+afterAll(tmp.remove);
+
+function tree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe('pipeline output', () => {
+  it('is byte-identical for the same snapshot (the database by content fingerprint)', async () => {
+    const a = join(outA(), 'current');
+    const b = join(outB(), 'current');
+    expect(readlinkSync(a)).toBe(readlinkSync(b));
+    const files = tree(a);
+    expect(files).toEqual(tree(b));
+    expect(files.length).toBeGreaterThan(3_000);
+    for (const f of files) {
+      if (f === 'frame/frame.duckdb' || f === 'manifest.json') continue;
+      expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
+    }
+    const ma = JSON.parse(readFileSync(join(a, 'manifest.json'), 'utf8'));
+    const mb = JSON.parse(readFileSync(join(b, 'manifest.json'), 'utf8'));
+    expect(ma.database_content).toEqual(mb.database_content);
+    delete ma.files['frame/frame.duckdb'];
+    delete mb.files['frame/frame.duckdb'];
+    expect(ma).toEqual(mb);
+  });
+
+  it('lists the sha256 of every output in the manifest (work documents through their index)', async () => {
+    const dir = join(outA(), 'current');
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    for (const [rel, e] of Object.entries(m.files) as [string, { sha256: string }][]) expect(await sha256File(join(dir, rel)), rel).toBe(e.sha256);
+    const index = readFileSync(join(dir, m.work_documents.index), 'utf8').trim().split('\n');
+    expect(index).toHaveLength(works.length);
+    for (const line of index.slice(0, 50)) {
+      const [sha, rel] = line.split('  ');
+      expect(await sha256File(join(dir, rel!))).toBe(sha);
+    }
+  });
+
+  it('knows when it is up to date with a snapshot', () => {
+    expect(isUpToDate(snapshot, outA())).toBe(true);
+    expect(isUpToDate(join(import.meta.dirname, '../../snapshots/sample'), outA())).toBe(false);
+  });
+});
+
+describe('frozen statistics against the oracle (plain TypeScript over the CSV rows)', () => {
+  it('summary', () => {
+    const s = doc(outA(), 'frame/api/v1/stats/summary');
+    const screened = readTable(snapshot, 'screened.csv');
+    expect(s.works).toBe(works.length);
+    expect(s.no_aff).toBe(works.filter((w) => !isTrue(w.route_ca_aff)).length);
+    expect(s.no_abstract).toBe(works.filter((w) => !isTrue(w.has_abstract)).length);
+    expect(s.retracted_openalex).toBe(works.filter((w) => isTrue(w.is_retracted)).length);
+    for (const r of ROUTES) expect(s.routes[r], r).toBe(works.filter((w) => isTrue(w[ROUTE_COLUMN[r]])).length);
+    expect(s.coverage.french).toBe(works.filter((w) => w.lang === 'fr').length);
+    expect(s.coverage.has_venue).toBe(works.filter((w) => w.venue !== '').length);
+    expect(s.screened).toBe(screened.length);
+    for (let k = 0; k <= 3; k++) expect(s.screen_consensus[`n_in_${k}`]).toBe(screened.filter((r) => Number(r.n_in) === k).length);
+    expect(s.retraction_notices).toBe(readTable(snapshot, 'retractions.csv').length);
+  });
+
+  it('by-route: combinations count each work once and sum to the total', () => {
+    const d = doc(outA(), 'frame/api/v1/stats/by-route');
+    const combos = new Map<string, number>();
+    for (const w of works) {
+      const c = ROUTES.filter((r) => isTrue(w[ROUTE_COLUMN[r]])).join('+');
+      combos.set(c, (combos.get(c) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(d.combinations.map((c: { combo: string; works: number }) => [c.combo, c.works]))).toEqual(Object.fromEntries(combos));
+    expect(d.combinations.reduce((s: number, c: { works: number }) => s + c.works, 0)).toBe(works.length);
+    expect(d.meta.no_aff).toBe(works.filter((w) => !isTrue(w.route_ca_aff)).length);
+  });
+
+  it('by-year', () => {
+    const d = doc(outA(), 'frame/api/v1/stats/by-year');
+    const years = new Map<number, number>();
+    for (const w of works) if (w.year) years.set(Number(w.year), (years.get(Number(w.year)) ?? 0) + 1);
+    expect(d.results.map((r: { year: number; works: number }) => [r.year, r.works])).toEqual([...years].sort((a, b) => a[0] - b[0]));
+  });
+
+  it('labels: any_model and all_models per category', () => {
+    const d = doc(outA(), 'frame/api/v1/stats/labels');
+    const labels = readTable(snapshot, 'direct_labels.csv');
+    const byWork = new Map<string, Row[]>();
+    for (const l of labels) byWork.set(l.work_id!, [...(byWork.get(l.work_id!) ?? []), l]);
+    expect(d.coverage.labeled_works).toBe(byWork.size);
+    for (const c of d.by_category as { category: string; any_model: number; all_models: number }[]) {
+      const has = (l: Row) => l.categories!.split(';').includes(c.category);
+      expect(c.any_model, c.category).toBe([...byWork.values()].filter((ls) => ls.some(has)).length);
+      expect(c.all_models, c.category).toBe([...byWork.values()].filter((ls) => ls.every(has)).length);
+    }
+  });
+
+  it('the title-term table holds exactly the terms the query side would cut from each title', async () => {
+    const duck = await openDuck(join(outA(), 'current', 'frame', 'frame.duckdb'), { access_mode: 'READ_ONLY' });
+    try {
+      const rows = await duck.all<{ term: string; work_id: string }>('SELECT term, work_id FROM title_terms');
+      const expected = new Set(works.flatMap((w) => titleTerms(w.title!).map((t) => `${t}\u0000${w.id}`)));
+      expect(rows.length).toBe(expected.size);
+      for (const r of rows) expect(expected.has(`${r.term}\u0000${r.work_id}`), `${r.term} ${r.work_id}`).toBe(true);
+    } finally {
+      duck.close();
+    }
+  });
+
+  it('work documents carry the row of works.csv', () => {
+    for (const w of works.filter((_, i) => i % 300 === 0)) {
+      const d = JSON.parse(readFileSync(join(outA(), 'current', 'frame/api/v1/works', `${w.id}.json`), 'utf8'));
+      expect(d.id).toBe(w.id);
+      expect(d.title).toBe(w.title);
+      expect(d.cited_by).toBe(Number(w.cited_by));
+      expect(d.routes).toEqual(ROUTES.filter((r) => isTrue(w[ROUTE_COLUMN[r]])));
+      expect(d.funders).toEqual(w.funders ? w.funders.split('; ') : []);
+    }
+    expect(existsSync(join(outA(), 'current', 'frame/api/v1/works', 'W1.json'))).toBe(false);
+  });
+});
