@@ -30,6 +30,8 @@ export const configSchema = z.object({
   FAIR_PREFIX: prefix.default('/fair'),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Reload automatically when the pipeline publishes a new build (`current` changes); SIGHUP always reloads. */
+  WATCH_BUILD: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });

@@ -2,6 +2,7 @@
  * The server process: configuration, logger, listen, reload on SIGHUP, graceful close on SIGTERM/SIGINT.
  * `npm run serve` runs this file; `npm start` builds first when needed, then runs it.
  */
+import { watch } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
@@ -56,12 +57,22 @@ export async function main(): Promise<void> {
     throw err;
   }
   const { app, store } = running;
-  process.on('SIGHUP', () => {
+  const reload = (why: string) =>
     store.reload().then(
-      (r) => app.log.info({ snapshot: store.current.snapshotId }, r.changed ? `reloaded: now serving ${r.to}` : 'reload: build unchanged'),
-      (err) => app.log.error({ err }, `reload failed; still serving ${store.current.dir}`),
+      (r) => app.log.info({ snapshot: store.current.snapshotId }, r.changed ? `reload (${why}): now serving ${r.to}` : `reload (${why}): build unchanged`),
+      (err) => app.log.error({ err }, `reload (${why}) failed; still serving ${store.current.dir}`),
     );
-  });
+  process.on('SIGHUP', () => reload('SIGHUP'));
+  if (config.WATCH_BUILD) {
+    // The pipeline publishes by renaming a new `current` link into place: reload shortly after that.
+    let timer: NodeJS.Timeout | null = null;
+    const watcher = watch(config.BUILD_OUTPUT, (_event, name) => {
+      if (name !== 'current') return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => reload('new build published'), 200);
+    });
+    watcher.unref();
+  }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       app.log.info(`${signal}: finishing in-flight requests, refusing new ones`);

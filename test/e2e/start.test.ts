@@ -62,8 +62,11 @@ describe('npm start', () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('NOT_FOUND');
 
-    child.kill('SIGHUP');
-    await waitFor(() => output.includes('reload: build unchanged'), 20_000, 'the reload log line');
+    // The server runs in the process tsx started for start.ts: its pid is in every log line.
+    const pid = Number(/"pid":(\d+),[^\n]*serving frame/.exec(output)?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGHUP');
+    await waitFor(() => output.includes('reload (SIGHUP): build unchanged'), 20_000, 'the reload log line');
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
