@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../api-dynamic/src/config.ts';
+import { FROZEN_ROUTES } from '../../api-dynamic/src/routes/frame/index.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
+
+describe('docs cover what the code offers', () => {
+  it('every frame route has a heading in docs/api-frame.md', () => {
+    const doc = read('docs/api-frame.md');
+    for (const path of [...FROZEN_ROUTES, 'works/{id}']) expect(doc, path).toContain(`## GET /${path}\n`);
+  });
+
+  it('every configuration key has a heading in docs/configuration.md and a line in .env.example', () => {
+    const doc = read('docs/configuration.md');
+    const env = read('.env.example');
+    for (const key of Object.keys(configSchema.shape)) {
+      expect(doc, key).toMatch(new RegExp(`^## .*\\b${key}\\b`, 'm'));
+      expect(env, key).toMatch(new RegExp(`^${key}=`, 'm'));
+    }
+  });
+});
