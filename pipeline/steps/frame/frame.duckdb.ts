@@ -24,85 +24,104 @@ function readCsvSql(dir: string, table: TableName): string {
   return `read_csv(${lit(join(dir, spec.file))}, header = true, delim = ',', quote = '"', escape = '"', auto_detect = false, strict_mode = true, columns = {${columns}})`;
 }
 
-interface Violation {
+/**
+ * A rule across rows or tables. `sql` selects the offending key values (no LIMIT); the reporter finds their
+ * lines by reading the file again (only when something is wrong) and points at `column`.
+ */
+interface CrossCheck {
   table: TableName;
-  /** Column names whose values identify the offending rows. */
-  columns: string[];
-  /** Offending value tuples (at most MAX_REPORTED). */
-  values: string[][];
-  message: (values: string[]) => string;
+  /** Columns whose values identify an offending row (the SELECT list of `sql`, in order). */
+  keys: string[];
+  /** The column the problem is about. */
+  column: string;
+  sql: string;
+  message: (v: string[]) => string;
+  /** When several rows share the key, which of them are wrong (default: all; duplicates: all but the first). */
+  rowIsWrong?: (cells: Record<string, string>) => boolean;
+  duplicate?: boolean;
 }
 
-/** The checks that need the whole table or other tables. Each returns offending key values. */
-function crossChecks(): { table: TableName; columns: string[]; sql: string; message: (v: string[]) => string }[] {
-  const checks: { table: TableName; columns: string[]; sql: string; message: (v: string[]) => string }[] = [];
+function crossChecks(): CrossCheck[] {
+  const checks: CrossCheck[] = [];
   for (const t of TABLE_NAMES) {
     const spec = TABLES[t];
     const key = spec.key.join(', ');
     checks.push({
       table: t,
-      columns: [...spec.key],
-      sql: `SELECT ${spec.key.map((k) => `${k}::VARCHAR`).join(', ')} FROM s_${t} GROUP BY ${key} HAVING count(*) > 1 ORDER BY ${key} LIMIT ${MAX_REPORTED}`,
+      keys: [...spec.key],
+      column: spec.key[0]!,
+      sql: `SELECT ${spec.key.map((k) => `${k}::VARCHAR`).join(', ')} FROM s_${t} GROUP BY ${key} HAVING count(*) > 1 ORDER BY ${key}`,
       message: (v) => `duplicate ${spec.key.join(' + ')} ${v.join(' + ')}: each must appear once`,
+      duplicate: true,
     });
     for (const ref of spec.refs) {
       checks.push({
         table: t,
-        columns: [ref.column],
-        sql: `SELECT DISTINCT x.${ref.column} FROM s_${t} x ANTI JOIN s_${ref.table} y ON x.${ref.column} = y.${ref.target} ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+        keys: [ref.column],
+        column: ref.column,
+        sql: `SELECT DISTINCT x.${ref.column} FROM s_${t} x ANTI JOIN s_${ref.table} y ON x.${ref.column} = y.${ref.target} ORDER BY 1`,
         message: (v) => `${ref.column} ${v[0]} does not name a row of ${TABLES[ref.table].file}`,
       });
     }
     if (spec.everyWork) {
       checks.push({
         table: 'works',
-        columns: ['id'],
-        sql: `SELECT w.id FROM s_works w ANTI JOIN s_${t} x ON x.work_id = w.id ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+        keys: ['id'],
+        column: 'id',
+        sql: `SELECT w.id FROM s_works w ANTI JOIN s_${t} x ON x.work_id = w.id ORDER BY 1`,
         message: (v) => `work ${v[0]} has no row in ${spec.file}; every work needs exactly one`,
       });
     }
   }
   checks.push({
     table: 'retractions',
-    columns: ['work_id'],
-    sql: `SELECT r.work_id FROM s_retractions r JOIN s_works w ON w.id = r.work_id WHERE r.openalex_flagged <> w.is_retracted ORDER BY 1 LIMIT ${MAX_REPORTED}`,
+    keys: ['work_id'],
+    column: 'openalex_flagged',
+    sql: 'SELECT r.work_id FROM s_retractions r JOIN s_works w ON w.id = r.work_id WHERE r.openalex_flagged <> w.is_retracted ORDER BY 1',
     message: (v) => `openalex_flagged of ${v[0]} disagrees with is_retracted in works.csv`,
   });
   checks.push({
     table: 'authorships',
-    columns: ['work_id'],
-    sql: `SELECT DISTINCT a.work_id FROM s_authorships a JOIN s_works w ON w.id = a.work_id WHERE a.is_ca AND NOT w.route_ca_aff ORDER BY 1 LIMIT ${MAX_REPORTED}`,
-    message: (v) => `work ${v[0]} has a Canadian-affiliated authorship but route_ca_aff is false in works.csv`,
+    keys: ['work_id'],
+    column: 'is_ca',
+    sql: 'SELECT DISTINCT a.work_id FROM s_authorships a JOIN s_works w ON w.id = a.work_id WHERE a.is_ca AND NOT w.route_ca_aff ORDER BY 1',
+    message: (v) => `work ${v[0]} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`,
+    rowIsWrong: (cells) => cells.is_ca === 'true',
   });
   checks.push({
     table: 'screened',
-    columns: ['stratum'],
-    sql: `SELECT stratum FROM (SELECT stratum, min(stratum_n) AS lo, max(stratum_n) AS hi, count(*) AS n, min(weight) AS wmin, max(weight) AS wmax
-          FROM s_screened GROUP BY stratum) WHERE lo <> hi OR abs(wmin - hi / n) > 1e-5 * wmin OR abs(wmax - hi / n) > 1e-5 * wmax ORDER BY 1`,
-    message: (v) => `rows of stratum ${v[0]} disagree on stratum_n, or a weight is not stratum_n / rows sampled in the stratum`,
+    keys: ['work_id'],
+    column: 'weight',
+    sql: `SELECT s.work_id FROM s_screened s JOIN (SELECT stratum, max(stratum_n) AS pop, count(*) AS n FROM s_screened GROUP BY stratum) g USING (stratum)
+          WHERE s.stratum_n <> g.pop OR abs(s.weight - g.pop / g.n) > 1e-5 * s.weight ORDER BY 1`,
+    message: (v) =>
+      `screened row ${v[0]}: stratum_n must be the same for the whole stratum and weight must be stratum_n / rows sampled in the stratum`,
   });
   return checks;
 }
 
-/** Finds the line numbers of rows whose `columns` hold one of `values` (only used to report problems). */
-async function locate(dir: string, v: Violation): Promise<InputProblem[]> {
-  const spec = TABLES[v.table];
-  const idx = v.columns.map((c) => spec.columns.findIndex((s) => s.name === c));
-  const wanted = new Map(v.values.map((vals) => [vals.join('\u0000'), vals]));
+/** Finds the lines of the offending rows (only called when a check found something). */
+async function locate(dir: string, check: CrossCheck, values: string[][]): Promise<InputProblem[]> {
+  const spec = TABLES[check.table];
+  const names = spec.columns.map((c) => c.name);
+  const idx = check.keys.map((c) => names.indexOf(c));
+  const column = names.indexOf(check.column) + 1;
+  const wanted = new Map(values.map((vals) => [vals.join('\u0000'), vals]));
+  const seen = new Set<string>();
   const found: InputProblem[] = [];
-  const reported = new Set<string>();
   const parser = createReadStream(join(dir, spec.file)).pipe(parse({ from_line: 2, relax_column_count: true, info: true }));
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
     const key = idx.map((i) => record[i] ?? '').join('\u0000');
     const vals = wanted.get(key);
-    // Report the second and later occurrences of a duplicate, and every row of other violations.
-    if (vals && (reported.has(key) || !v.message(vals).startsWith('duplicate'))) {
-      found.push({ file: spec.file, line: info.lines, column: idx[0]! + 1, message: v.message(vals) });
-      if (found.length >= MAX_REPORTED) break;
-    }
-    if (vals) reported.add(key);
+    if (!vals) continue;
+    const first = !seen.has(key);
+    seen.add(key);
+    if (check.duplicate && first) continue;
+    if (check.rowIsWrong && !check.rowIsWrong(Object.fromEntries(names.map((n, i) => [n, record[i] ?? ''])))) continue;
+    found.push({ file: spec.file, line: info.lines, column, message: check.message(vals) });
+    if (found.length >= MAX_REPORTED) break;
   }
-  if (found.length === 0) for (const vals of v.values) found.push({ file: spec.file, line: 0, column: 0, message: v.message(vals) });
+  if (found.length === 0) for (const vals of values) found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
   return found;
 }
 
@@ -127,13 +146,15 @@ export async function buildFrameDatabase(dir: string, dbPath: string, manifest: 
     const problems: InputProblem[] = [];
     let total = 0;
     for (const check of crossChecks()) {
-      const rows = await duck.all<Record<string, unknown>>(check.sql);
-      if (rows.length === 0) continue;
-      const values = rows.map((r) => Object.values(r).map(String));
-      total += values.length;
-      if (problems.length < MAX_REPORTED) problems.push(...(await locate(dir, { table: check.table, columns: check.columns, values, message: check.message })));
+      const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${check.sql})`);
+      if (n === 0) continue;
+      // Count every offending key; report the lines of the first ones.
+      total += n;
+      if (problems.length >= MAX_REPORTED) continue;
+      const rows = await duck.all<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_REPORTED}`);
+      problems.push(...(await locate(dir, check, rows.map((r) => Object.values(r).map(String)))));
     }
-    if (total > 0) throw new InvalidSnapshotError(problems.slice(0, MAX_REPORTED), Math.max(total, problems.length));
+    if (total > 0) throw new InvalidSnapshotError(problems.slice(0, MAX_REPORTED), Math.max(total, Math.min(problems.length, MAX_REPORTED)));
 
     await deriveTables(duck, progress);
   } finally {

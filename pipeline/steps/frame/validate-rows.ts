@@ -36,6 +36,8 @@ export interface RangeResult {
   lines: number;
   problems: LocalProblem[];
   problemCount: number;
+  /** True when checking stopped early (a wrong header), so the row count means nothing. */
+  aborted: boolean;
 }
 
 /** The cells of one line, or the reason it is not a CSV record. */
@@ -91,7 +93,7 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
     }
   };
 
-  if (task.end <= task.start) return { rows, lines, problems, problemCount };
+  if (task.end <= task.start) return { rows, lines, problems, problemCount, aborted: stop };
   let rest = '';
   const stream = createReadStream(task.path, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20, encoding: 'utf8' });
   for await (const chunk of stream as AsyncIterable<string>) {
@@ -109,5 +111,5 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
   }
   // A last line without its line break still counts.
   if (rest !== '' && !stop) onLine(rest);
-  return { rows, lines, problems, problemCount };
+  return { rows, lines, problems, problemCount, aborted: stop };
 }
