@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { marginalsTable } from './marginals.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +27,7 @@ Measures generator + pipeline wall time and peak RSS per frame size (each step i
 }
 const sizes = values.works!.split(',').map(Number);
 const dir = resolve(values.dir!);
+const marginals: string[] = [];
 process.stdout.write(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
 process.stdout.write('| works | step | wall s | peak RSS MiB |\n|---:|---|---:|---:|\n');
 for (const n of sizes) {
@@ -43,4 +45,6 @@ for (const n of sizes) {
     process.stdout.write(`| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`);
   }
   process.stdout.write(`| ${n} | total | ${total.toFixed(1)} | |\n`);
+  marginals.push(`\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out)}`);
 }
+process.stdout.write(marginals.join(''));
