@@ -8,7 +8,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../contracts/common/build-manifest.ts';
+import {
+  type BuildManifest,
+  buildManifestSchema,
+  PIPELINE_VERSION,
+} from '../contracts/common/build-manifest.ts';
 import { stablePretty } from '../contracts/common/stable-json.ts';
 import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
 import { finishBuild, newTempBuild, prune, publish, CURRENT } from './lib/build-dir.ts';
@@ -90,7 +94,10 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
   const { progress } = o;
   // Phase 1: validate.
   progress.log(`pipeline: validating ${o.snapshot}`);
-  const { manifest } = await validateSnapshot(o.snapshot, { progress, ...(o.threads !== undefined ? { threads: o.threads } : {}) });
+  const { manifest } = await validateSnapshot(o.snapshot, {
+    progress,
+    ...(o.threads !== undefined ? { threads: o.threads } : {}),
+  });
   const ref = snapshotRef(o.snapshot);
   const { manifest_sha256, ...snapshot } = ref;
 
@@ -117,9 +124,13 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       }
       if (o.workFiles) workIndex = await writeWorkDocuments(duck, tmp, snapshot, progress);
       // The database file's bytes may differ between runs (storage layout); its content must not.
-      const tables = await duck.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables ORDER BY 1");
+      const tables = await duck.all<{ name: string }>(
+        'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',
+      );
       for (const { name } of tables) {
-        const [h] = await duck.all<{ h: string }>(`SELECT (sum(hash(t)::HUGEINT) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`);
+        const [h] = await duck.all<{ h: string }>(
+          `SELECT (sum(hash(t)::HUGEINT) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
+        );
         database_content[name] = h!.h;
       }
     } finally {
@@ -149,7 +160,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     const buildDir = finishBuild(o.out, tmp, name);
     publish(o.out, name);
     prune(o.out, o.keep);
-    progress.log(`pipeline: published ${name} as ${join(o.out, CURRENT)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    progress.log(
+      `pipeline: published ${name} as ${join(o.out, CURRENT)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return { buildDir, manifest: buildManifest, upToDate: false };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });

@@ -46,7 +46,8 @@ const fail = (msg: string): never => {
 const keep = Number(values.keep);
 if (!Number.isInteger(keep) || keep < 1) fail('--keep must be a whole number of at least 1');
 const threads = values.threads === undefined ? undefined : Number(values.threads);
-if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64)) fail('--threads must be a whole number from 0 through 64');
+if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64))
+  fail('--threads must be a whole number from 0 through 64');
 const snapshot = resolve(values.snapshot!);
 const out = resolve(values.out!);
 
@@ -55,10 +56,19 @@ if (values['if-stale'] && isUpToDate(snapshot, out)) {
   process.exit(0);
 }
 try {
-  await runPipeline({ snapshot, out, workFiles: !values['no-work-files'], keep, progress: terminalProgress(), ...(threads !== undefined ? { threads } : {}) });
+  await runPipeline({
+    snapshot,
+    out,
+    workFiles: !values['no-work-files'],
+    keep,
+    progress: terminalProgress(),
+    ...(threads !== undefined ? { threads } : {}),
+  });
 } catch (err) {
   if (err instanceof InvalidSnapshotError) {
-    process.stderr.write(`pipeline: ${err.message}; the previous build output is untouched.\n${err.report()}\n`);
+    process.stderr.write(
+      `pipeline: ${err.message}; the previous build output is untouched.\n${err.report()}\n`,
+    );
     process.exit(1);
   }
   throw err;

@@ -28,23 +28,41 @@ Measures generator + pipeline wall time and peak RSS per frame size (each step i
 const sizes = values.works!.split(',').map(Number);
 const dir = resolve(values.dir!);
 const marginals: string[] = [];
-process.stdout.write(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
+process.stdout.write(
+  `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
+);
 process.stdout.write('| works | step | wall s | peak RSS MiB |\n|---:|---|---:|---:|\n');
 for (const n of sizes) {
   const snap = join(dir, `snapshot-${n}`);
   const out = join(dir, `out-${n}`);
   let total = 0;
   for (const step of ['generate', 'pipeline']) {
-    const r = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), resolve('scripts/bench-step.ts'), step, String(n), snap, out, String(values['work-files'])], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        resolve('node_modules/tsx/dist/cli.mjs'),
+        resolve('scripts/bench-step.ts'),
+        step,
+        String(n),
+        snap,
+        out,
+        String(values['work-files']),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+      },
+    );
     if (r.status !== 0) throw new Error(`${step} failed for ${n} works`);
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; max_rss_mib: number };
     total += m.seconds;
-    process.stdout.write(`| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`);
+    process.stdout.write(
+      `| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`,
+    );
   }
   process.stdout.write(`| ${n} | total | ${total.toFixed(1)} | |\n`);
-  marginals.push(`\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out)}`);
+  marginals.push(
+    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out)}`,
+  );
 }
 process.stdout.write(marginals.join(''));

@@ -1,34 +1,34 @@
 /**
- * Builds the Astro site from the current build output into build-output/site and stamps it with the build it
- * was made from (`.build-id`), so `npm start` knows when it is stale.
+ * Builds the Astro site from the current build output into SITE_DIR and stamps it with the build it was made
+ * from (`.build-id`), so `npm start` knows when it is stale. Locations come from the server's configuration.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadConfig } from '../api-dynamic/src/config.ts';
+import { currentName } from '../pipeline/lib/build-dir.ts';
 
-export const SITE_DIR = resolve('build-output/site');
-
-export function currentBuildName(out = resolve('build-output')): string | null {
-  try {
-    return readlinkSync(join(out, 'current'));
-  } catch {
-    return null;
-  }
-}
+const config = loadConfig();
+export const BUILD_OUTPUT = config.BUILD_OUTPUT;
+export const SITE_DIR = config.SITE_DIR;
 
 export function siteIsFresh(): boolean {
   const stamp = join(SITE_DIR, '.build-id');
-  return existsSync(stamp) && readFileSync(stamp, 'utf8') === currentBuildName();
+  return existsSync(stamp) && readFileSync(stamp, 'utf8') === currentName(BUILD_OUTPUT);
 }
 
 export function buildSite(): void {
   const started = performance.now();
-  process.stderr.write('site: building with Astro\n');
-  const r = spawnSync(process.execPath, [resolve('node_modules/astro/astro.js'), 'build', '--root', 'site', '--silent'], {
-    stdio: 'inherit',
-    env: { ...process.env, BUILD_OUTPUT: resolve('build-output'), ASTRO_TELEMETRY_DISABLED: '1' },
-  });
+  process.stderr.write(`site: building with Astro into ${SITE_DIR}\n`);
+  const r = spawnSync(
+    process.execPath,
+    [resolve('node_modules/astro/astro.js'), 'build', '--root', 'site', '--silent'],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, BUILD_OUTPUT, SITE_DIR, ASTRO_TELEMETRY_DISABLED: '1' },
+    },
+  );
   if (r.status !== 0) throw new Error(`astro build failed with exit code ${r.status}`);
-  writeFileSync(join(SITE_DIR, '.build-id'), currentBuildName() ?? '');
+  writeFileSync(join(SITE_DIR, '.build-id'), currentName(BUILD_OUTPUT) ?? '');
   process.stderr.write(`site: built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }

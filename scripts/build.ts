@@ -5,11 +5,12 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildSite, siteIsFresh } from './build-site.ts';
+import { BUILD_OUTPUT, buildSite, siteIsFresh } from './build-site.ts';
 
 const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--no-work-files]
 
-Runs the pipeline (snapshot → build-output/current) and builds the Astro site (build-output/site).
+Runs the pipeline (snapshot → $BUILD_OUTPUT/current, default build-output) and builds the Astro site
+($SITE_DIR, default build-output/site).
   --snapshot DIR    snapshot to build (default snapshots/sample)
   --if-stale        skip steps whose output is already up to date
   --no-work-files   do not precompute one JSON document per work
@@ -30,7 +31,14 @@ if (values.help) {
 }
 
 export function build(): void {
-  const args = [resolve('node_modules/tsx/dist/cli.mjs'), resolve('pipeline/cli.ts'), '--snapshot', values.snapshot!, '--out', 'build-output'];
+  const args = [
+    resolve('node_modules/tsx/dist/cli.mjs'),
+    resolve('pipeline/cli.ts'),
+    '--snapshot',
+    values.snapshot!,
+    '--out',
+    BUILD_OUTPUT,
+  ];
   if (values['if-stale']) args.push('--if-stale');
   if (values['no-work-files']) args.push('--no-work-files');
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });

@@ -24,7 +24,8 @@ export async function marginalsTable(out: string): Promise<string> {
     ['French', s.coverage.french, ref.french!],
     ['with venue', s.coverage.has_venue, ref.with_venue!],
   ];
-  let text = '| marginal | this build | published × size ratio | relative difference |\n|---|---:|---:|---:|\n';
+  let text =
+    '| marginal | this build | published × size ratio | relative difference |\n|---|---:|---:|---:|\n';
   for (const [name, got, published] of rows) {
     const expected = published * scale;
     text += `| ${name} | ${got} | ${Math.round(expected)} | ${((100 * (got - expected)) / expected).toFixed(2)}% |\n`;
@@ -42,4 +43,5 @@ export async function marginalsTable(out: string): Promise<string> {
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(await marginalsTable(process.argv[2] ?? 'build-output'));
+if (import.meta.url === `file://${process.argv[1]}`)
+  process.stdout.write(await marginalsTable(process.argv[2] ?? 'build-output'));

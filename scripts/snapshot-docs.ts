@@ -17,10 +17,12 @@ export function generatedSection(): string {
     const spec = TABLES[t];
     parts.push(`### \`${spec.file}\``, '', spec.doc, '');
     parts.push(`Key: ${spec.key.map((k) => `\`${k}\``).join(' + ')} (unique).`);
-    for (const r of spec.refs) parts.push(`\`${r.column}\` must name a row of \`${TABLES[r.table].file}\` (\`${r.target}\`).`);
+    for (const r of spec.refs)
+      parts.push(`\`${r.column}\` must name a row of \`${TABLES[r.table].file}\` (\`${r.target}\`).`);
     if (spec.everyWork) parts.push('Exactly one row per work of `works.csv`.');
     parts.push('', '| column | type | meaning |', '|---|---|---|');
-    for (const c of spec.columns) parts.push(`| \`${c.name}\` | ${c.duck.toLowerCase()} | ${c.doc.replaceAll('|', '\\|')} |`);
+    for (const c of spec.columns)
+      parts.push(`| \`${c.name}\` | ${c.duck.toLowerCase()} | ${c.doc.replaceAll('|', '\\|')} |`);
     parts.push('');
   }
   parts.push(END);
@@ -35,6 +37,12 @@ export function renderReadme(current: string): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(
+      'Usage: npm run docs:snapshot [-- --check]\n\nRewrites the column reference in snapshots/README.md from contracts/frame/snapshot.ts; --check only\nreports whether it is up to date (exit 1 when not).\n',
+    );
+    process.exit(0);
+  }
   const current = readFileSync(README, 'utf8');
   const next = renderReadme(current);
   if (process.argv.includes('--check')) {

@@ -7,7 +7,8 @@ import { defineConfig } from 'astro/config';
 export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  outDir: '../build-output/site',
+  // scripts/build-site.ts passes SITE_DIR (from the server's configuration) so both agree on the location.
+  outDir: process.env.SITE_DIR ?? '../build-output/site',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   telemetry: false,

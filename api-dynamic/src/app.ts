@@ -35,7 +35,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   await app.register(httpConventions, { store: o.store });
-  if (o.config.SERVICES.includes('frame')) await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store });
-  if (o.site !== false) await app.register(sitePlugin, { siteDir: o.config.SITE_DIR, snapshotId: () => o.store.current.snapshotId });
+  if (o.config.SERVICES.includes('frame'))
+    await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store });
+  if (o.site !== false)
+    await app.register(sitePlugin, {
+      siteDir: o.config.SITE_DIR,
+      locals: () => ({ manifest: o.store.current.manifest }),
+    });
   return app;
 }

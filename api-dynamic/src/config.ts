@@ -23,7 +23,12 @@ export const configSchema = z.object({
   SERVICES: z
     .string()
     .default(SERVICES.join(','))
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(SERVICES)).min(1)),
   FRAME_PREFIX: prefix.default('/frame'),
   CORPUS_PREFIX: prefix.default('/corpus'),
@@ -31,7 +36,10 @@ export const configSchema = z.object({
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Reload automatically when the pipeline publishes a new build (`current` changes); SIGHUP always reloads. */
-  WATCH_BUILD: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  WATCH_BUILD: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
@@ -39,11 +47,17 @@ export type Config = z.infer<typeof configSchema>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const known = Object.keys(configSchema.shape);
-  const picked = Object.fromEntries(known.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
+  const picked = Object.fromEntries(
+    known.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]),
+  );
   const parsed = configSchema.safeParse(picked);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, BUILD_OUTPUT: resolve(parsed.data.BUILD_OUTPUT), SITE_DIR: resolve(parsed.data.SITE_DIR) };
+  return {
+    ...parsed.data,
+    BUILD_OUTPUT: resolve(parsed.data.BUILD_OUTPUT),
+    SITE_DIR: resolve(parsed.data.SITE_DIR),
+  };
 }

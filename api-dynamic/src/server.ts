@@ -16,11 +16,24 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { logger?: boolean; site?: boolean } = {}): Promise<Running> {
+export async function startServer(
+  config: Config,
+  options: { logger?: boolean; site?: boolean } = {},
+): Promise<Running> {
   const store = await BuildStore.open(config.BUILD_OUTPUT);
   const app = await buildApp({ config, store, ...options });
-  const url = await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ snapshot: store.current.snapshotId, build: store.current.dir }, `serving ${config.SERVICES.join(', ')} on ${url}`);
+  let url: string;
+  try {
+    url = await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    await app.close();
+    store.close();
+    throw err;
+  }
+  app.log.info(
+    { snapshot: store.current.snapshotId, build: store.current.dir },
+    `serving ${config.SERVICES.join(', ')} on ${url}`,
+  );
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
@@ -38,7 +51,18 @@ export async function startServer(config: Config, options: { logger?: boolean; s
   return { app, store, url, stop };
 }
 
+const HELP = `Usage: npm run serve
+
+Serves build-output/current (the three services and the site) on http://$HOST:$PORT. Settings come from the
+environment (docs/configuration.md). SIGHUP, or a newly published build, reloads; SIGTERM finishes in-flight
+requests and exits 0.
+`;
+
 export async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -59,7 +83,11 @@ export async function main(): Promise<void> {
   const { app, store } = running;
   const reload = (why: string) =>
     store.reload().then(
-      (r) => app.log.info({ snapshot: store.current.snapshotId }, r.changed ? `reload (${why}): now serving ${r.to}` : `reload (${why}): build unchanged`),
+      (r) =>
+        app.log.info(
+          { snapshot: store.current.snapshotId },
+          r.changed ? `reload (${why}): now serving ${r.to}` : `reload (${why}): build unchanged`,
+        ),
       (err) => app.log.error({ err }, `reload (${why}) failed; still serving ${store.current.dir}`),
     );
   process.on('SIGHUP', () => reload('SIGHUP'));
@@ -71,6 +99,9 @@ export async function main(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => reload('new build published'), 200);
     });
+    watcher.on('error', (err) =>
+      app.log.error({ err }, 'watching the build output failed; reload with SIGHUP'),
+    );
     watcher.unref();
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -21,7 +21,11 @@ export interface StrictQueryOptions {
 }
 
 /** Parses the query string of `url` with a zod object schema whose keys are the allowed parameters. */
-export function parseStrictQuery<S extends z.ZodObject>(schema: S, url: string, options: StrictQueryOptions = {}): z.infer<S> {
+export function parseStrictQuery<S extends z.ZodObject>(
+  schema: S,
+  url: string,
+  options: StrictQueryOptions = {},
+): z.infer<S> {
   const allowed = Object.keys(schema.shape);
   const multi = new Set(options.multi ?? []);
   const raw: Record<string, string | string[]> = {};
@@ -39,7 +43,10 @@ export function parseStrictQuery<S extends z.ZodObject>(schema: S, url: string, 
     const prev = raw[key];
     if (prev === undefined) raw[key] = multi.has(key) ? [value] : value;
     else if (Array.isArray(prev)) prev.push(value);
-    else throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [{ parameter: key, message: 'repeated' }]);
+    else
+      throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [
+        { parameter: key, message: 'repeated' },
+      ]);
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;

@@ -7,7 +7,13 @@ import { z } from 'zod';
 /** `findings.json`: one object keyed by finding slug. */
 export const findingsSchema = z.record(
   z.string().regex(/^[a-z0-9_]+$/, 'a snake_case slug'),
-  z.object({ headline: z.string().min(1), values: z.record(z.string(), z.unknown()), computed_at_utc: z.string().min(1) }).loose(),
+  z
+    .object({
+      headline: z.string().min(1),
+      values: z.record(z.string(), z.unknown()),
+      computed_at_utc: z.string().min(1),
+    })
+    .loose(),
 );
 export type Findings = z.infer<typeof findingsSchema>;
 
@@ -25,7 +31,9 @@ export const predictionsReportSchema = z
         consensus_policy: z.string(),
       })
       .loose(),
-    model: z.object({ model_version: z.string().min(1), evaluation: z.record(z.string(), z.unknown()) }).loose(),
+    model: z
+      .object({ model_version: z.string().min(1), evaluation: z.record(z.string(), z.unknown()) })
+      .loose(),
   })
   .strict();
 export type PredictionsReport = z.infer<typeof predictionsReportSchema>;

@@ -41,7 +41,9 @@ export function text(max: number, options: { required?: boolean; pattern?: RegEx
 /** An identifier: a fixed letter followed by digits (`W123`, `A456`). */
 export function prefixedId(letter: 'W' | 'A') {
   const pattern = new RegExp(`^${letter}[1-9][0-9]{0,14}$`);
-  return cell((raw) => (pattern.test(raw) ? raw : new Bad(`must be ${letter} followed by digits, got ${show(raw)}`)));
+  return cell((raw) =>
+    pattern.test(raw) ? raw : new Bad(`must be ${letter} followed by digits, got ${show(raw)}`),
+  );
 }
 
 export const bool = cell((raw) =>
@@ -54,7 +56,8 @@ const INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
 export function int(min: number, max: number, options: { nullable?: boolean } = {}) {
   return cell<number | null>((raw) => {
     if (raw === '' && options.nullable) return null;
-    if (!INTEGER.test(raw)) return new Bad(`must be a whole number from ${min} through ${max}, got ${show(raw)}`);
+    if (!INTEGER.test(raw))
+      return new Bad(`must be a whole number from ${min} through ${max}, got ${show(raw)}`);
     const n = Number(raw);
     if (n < min || n > max) return new Bad(`must be a whole number from ${min} through ${max}, got ${raw}`);
     return n;
@@ -71,7 +74,8 @@ const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 /** A decimal number in [min, max] written without exponent. */
 export function decimal(min: number, max: number) {
   return cell((raw) => {
-    if (!DECIMAL.test(raw)) return new Bad(`must be a decimal number from ${min} through ${max}, got ${show(raw)}`);
+    if (!DECIMAL.test(raw))
+      return new Bad(`must be a decimal number from ${min} through ${max}, got ${show(raw)}`);
     const n = Number(raw);
     if (n < min || n > max) return new Bad(`must be a decimal number from ${min} through ${max}, got ${raw}`);
     return n;
@@ -83,7 +87,9 @@ export function oneOf<const T extends readonly string[]>(values: T, options: { n
   const set = new Set<string>(values);
   return cell<T[number] | null>((raw) => {
     if (raw === '' && options.nullable) return null;
-    return set.has(raw) ? (raw as T[number]) : new Bad(`must be one of ${values.join(', ')}, got ${show(raw)}`);
+    return set.has(raw)
+      ? (raw as T[number])
+      : new Bad(`must be one of ${values.join(', ')}, got ${show(raw)}`);
   });
 }
 
@@ -131,11 +137,14 @@ export function scores(n: number) {
 export const isoDate = cell((raw) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return new Bad(`must be a date YYYY-MM-DD, got ${show(raw)}`);
   const d = new Date(`${raw}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw) return new Bad(`is not a real date: ${raw}`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw)
+    return new Bad(`is not a real date: ${raw}`);
   return raw;
 });
 
 /** A literal value. */
 export function exactly<const T extends string>(value: T) {
-  return cell<T>((raw) => (raw === value ? value : new Bad(`must be ${JSON.stringify(value)}, got ${show(raw)}`)));
+  return cell<T>((raw) =>
+    raw === value ? value : new Bad(`must be ${JSON.stringify(value)}, got ${show(raw)}`),
+  );
 }

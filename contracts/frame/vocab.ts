@@ -99,7 +99,12 @@ export const STRATA = [
 export type Stratum = (typeof STRATA)[number];
 
 /** The four-state retraction record (Retraction Watch `nature`). */
-export const RETRACTION_STATES = ['Retraction', 'Expression of concern', 'Correction', 'Reinstatement'] as const;
+export const RETRACTION_STATES = [
+  'Retraction',
+  'Expression of concern',
+  'Correction',
+  'Reinstatement',
+] as const;
 
 /** The two distillation teachers whose scores every prediction carries. */
 export const TEACHERS = ['codex', 'gemma'] as const;

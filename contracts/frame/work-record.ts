@@ -55,11 +55,16 @@ export function predictionObject(r: WorkRow): Record<string, unknown> | null {
     for (const k of ['candidate', 'consensus']) out[`${head}_${k}`] = r[`${head}_${k}`];
     for (const t of ['codex', 'gemma']) out[`${head}_score_${t}`] = num(r[`${head}_score_${t}`]);
   }
-  const heads: [string, readonly string[]][] = [['domain', DOMAINS], ['study_design', DESIGNS], ['genre', GENRES]];
+  const heads: [string, readonly string[]][] = [
+    ['domain', DOMAINS],
+    ['study_design', DESIGNS],
+    ['genre', GENRES],
+  ];
   for (const [head] of heads) {
     out[`${head}_scores_codex`] = scores(r[`${head}_scores_codex`]);
     out[`${head}_scores_gemma`] = scores(r[`${head}_scores_gemma`]);
-    for (const k of ['codex', 'gemma', 'candidate', 'consensus']) out[`${head}_${k}`] = str(r[`${head}_${k}`]);
+    for (const k of ['codex', 'gemma', 'candidate', 'consensus'])
+      out[`${head}_${k}`] = str(r[`${head}_${k}`]);
   }
   out.teacher_disagreement_score = num(r.teacher_disagreement_score);
   out.threshold_uncertainty_score = num(r.threshold_uncertainty_score);
@@ -68,10 +73,25 @@ export function predictionObject(r: WorkRow): Record<string, unknown> | null {
 }
 
 /** Builds the work record. Key order is fixed here, so the JSON text is stable. */
-export function workRecord(r: WorkRow, authors: readonly AuthorshipRow[], labels: readonly LabelRow[], snapshot: SnapshotRef): Record<string, unknown> {
-  const routeFlags = { aff: r.route_ca_aff, fund: r.route_ca_fund, venue: r.route_ca_venue, about: r.route_about_ca };
+export function workRecord(
+  r: WorkRow,
+  authors: readonly AuthorshipRow[],
+  labels: readonly LabelRow[],
+  snapshot: SnapshotRef,
+): Record<string, unknown> {
+  const routeFlags = {
+    aff: r.route_ca_aff,
+    fund: r.route_ca_fund,
+    venue: r.route_ca_venue,
+    about: r.route_about_ca,
+  };
   return {
-    meta: { snapshot, direct_label_status: DIRECT_LABEL_STATUS, prediction_status: 'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)' },
+    meta: {
+      snapshot,
+      direct_label_status: DIRECT_LABEL_STATUS,
+      prediction_status:
+        'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)',
+    },
     id: r.id,
     doi: str(r.doi),
     title: r.title,
@@ -89,11 +109,22 @@ export function workRecord(r: WorkRow, authors: readonly AuthorshipRow[], labels
     ca_institutions: list(r.ca_institutions, '; '),
     funders: list(r.funders, '; '),
     keywords: list(r.keywords, '; '),
-    authors: authors.map((a) => ({ id: a.id, name: a.name, orcid: a.orcid ?? null, position: a.position, is_ca: a.is_ca })),
+    authors: authors.map((a) => ({
+      id: a.id,
+      name: a.name,
+      orcid: a.orcid ?? null,
+      position: a.position,
+      is_ca: a.is_ca,
+    })),
     retraction:
       r.retraction_work_id === null || r.retraction_work_id === undefined
         ? null
-        : { nature: str(r.nature), reason: str(r.reason), date: str(r.retraction_date), openalex_flagged: r.openalex_flagged },
+        : {
+            nature: str(r.nature),
+            reason: str(r.reason),
+            date: str(r.retraction_date),
+            openalex_flagged: r.openalex_flagged,
+          },
     screen:
       r.stratum === null || r.stratum === undefined
         ? null
@@ -105,7 +136,13 @@ export function workRecord(r: WorkRow, authors: readonly AuthorshipRow[], labels
             ...Object.fromEntries(
               SCREEN_MODELS.map((m) => [
                 m,
-                { tier: r[`${m}_tier`], genre: str(r[`${m}_genre`]), about_ca: r[`${m}_about_ca`], confidence: r[`${m}_confidence`], reasons: str(r[`${m}_reason`]) },
+                {
+                  tier: r[`${m}_tier`],
+                  genre: str(r[`${m}_genre`]),
+                  about_ca: r[`${m}_about_ca`],
+                  confidence: r[`${m}_confidence`],
+                  reasons: str(r[`${m}_reason`]),
+                },
               ]),
             ),
           },

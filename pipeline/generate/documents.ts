@@ -8,12 +8,38 @@ import { Rng } from './prng.ts';
 
 /** The slugs of the 32 findings the real pilot file holds (research/metacan.md §6). */
 export const FINDING_SLUGS = [
-  'abstract_cascade', 'active_learning', 'adjudication', 'affiliation_gap', 'agent_variance', 'agreement',
-  'audit_power', 'base_rate', 'base_rate_robustness', 'canadian_linkage', 'canadian_linkage_misnames_itself',
-  'capture_recapture_fails', 'classifier', 'distillation_ceiling', 'erudit', 'funder_route_recall', 'gemma_gate',
-  'instrument_contradicts_itself', 'label_limits', 'language_gap', 'openalex_is_metered', 'polysemy',
-  'preprint_coverage', 'retraction_record', 'screening_cost', 'the_frame', 'three_model_screen',
-  'topic_route_recall', 'topics', 'trial_linkage', 'v1_to_v2', 'zero_probability_region',
+  'abstract_cascade',
+  'active_learning',
+  'adjudication',
+  'affiliation_gap',
+  'agent_variance',
+  'agreement',
+  'audit_power',
+  'base_rate',
+  'base_rate_robustness',
+  'canadian_linkage',
+  'canadian_linkage_misnames_itself',
+  'capture_recapture_fails',
+  'classifier',
+  'distillation_ceiling',
+  'erudit',
+  'funder_route_recall',
+  'gemma_gate',
+  'instrument_contradicts_itself',
+  'label_limits',
+  'language_gap',
+  'openalex_is_metered',
+  'polysemy',
+  'preprint_coverage',
+  'retraction_record',
+  'screening_cost',
+  'the_frame',
+  'three_model_screen',
+  'topic_route_recall',
+  'topics',
+  'trial_linkage',
+  'v1_to_v2',
+  'zero_probability_region',
 ] as const;
 
 export interface FrameTally {
@@ -34,11 +60,20 @@ export function findingsDocument(tally: FrameTally, computedAt: string): Record<
   const known: Record<string, { headline: string; values: Record<string, unknown> }> = {
     the_frame: {
       headline: `Synthetic frame: ${tally.works} works admitted by at least one of four Canadian routes.`,
-      values: { works: tally.works, route_ca_aff: tally.aff, route_ca_fund: tally.fund, route_ca_venue: tally.venue, route_about_ca: tally.about },
+      values: {
+        works: tally.works,
+        route_ca_aff: tally.aff,
+        route_ca_fund: tally.fund,
+        route_ca_venue: tally.venue,
+        route_about_ca: tally.about,
+      },
     },
     affiliation_gap: {
       headline: `${tally.works - tally.aff} works (${pct(tally.works - tally.aff, tally.works)}%) have no Canadian affiliation and are invisible to an affiliation-only frame.`,
-      values: { invisible_to_affiliation: tally.works - tally.aff, pct: pct(tally.works - tally.aff, tally.works) },
+      values: {
+        invisible_to_affiliation: tally.works - tally.aff,
+        pct: pct(tally.works - tally.aff, tally.works),
+      },
     },
     abstract_cascade: {
       headline: `${tally.noAbstract} works (${pct(tally.noAbstract, tally.works)}%) have no abstract.`,
@@ -50,7 +85,13 @@ export function findingsDocument(tally: FrameTally, computedAt: string): Record<
     },
     three_model_screen: {
       headline: `Three models screened ${tally.screened} works; ${tally.nIn[3]} were called metaresearch by all three of the ${tally.nIn[1]! + tally.nIn[2]! + tally.nIn[3]!} any model called in scope.`,
-      values: { screened: tally.screened, n_in_0: tally.nIn[0], n_in_1: tally.nIn[1], n_in_2: tally.nIn[2], n_in_3: tally.nIn[3] },
+      values: {
+        screened: tally.screened,
+        n_in_0: tally.nIn[0],
+        n_in_1: tally.nIn[1],
+        n_in_2: tally.nIn[2],
+        n_in_3: tally.nIn[3],
+      },
     },
   };
   const out: Record<string, unknown> = {};
@@ -114,7 +155,10 @@ export function predictionsReport(
     model: {
       model_version: MODEL_VERSION,
       teachers: ['codex', 'gemma'],
-      decision_policy: { categorical: 'candidate = highest mean teacher score; consensus only when both teachers pick the same value' },
+      decision_policy: {
+        categorical:
+          'candidate = highest mean teacher score; consensus only when both teachers pick the same value',
+      },
       evaluation: { cross_validation: hardHeads.flatMap(folds) },
       claims_not_supported: ['human accuracy', 'frame prevalence'],
       prediction_status: 'machine_predicted_unvalidated',

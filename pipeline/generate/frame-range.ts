@@ -53,7 +53,14 @@ export const FLAG_AFF = 64;
 export const FLAG_FUND = 128;
 export const FLAG_VENUE = 256;
 
-export const RANGE_FILES = ['works', 'authorships', 'direct_labels', 'predictions', 'retractions', 'legacy_scores'] as const;
+export const RANGE_FILES = [
+  'works',
+  'authorships',
+  'direct_labels',
+  'predictions',
+  'retractions',
+  'legacy_scores',
+] as const;
 
 /** Streams of the per-work generators; distinct so that adding a draw to one does not shift another. */
 export const STREAM = { work: 1, screen: 6, author: 7, recent: 8, topicField: 9, sample: 5 } as const;
@@ -105,7 +112,8 @@ export class Tables {
   ) {
     const fieldZipf = new Zipf(FIELDS.length, 0.7);
     this.fieldOfTopic = new Uint8Array(SIZES.topics);
-    for (let t = 0; t < SIZES.topics; t++) this.fieldOfTopic[t] = fieldZipf.draw(new Rng(options.seed, STREAM.topicField, t));
+    for (let t = 0; t < SIZES.topics; t++)
+      this.fieldOfTopic[t] = fieldZipf.draw(new Rng(options.seed, STREAM.topicField, t));
     this.caAuthor = new Zipf(p.caAuthors, 0.5);
     this.otherAuthor = new Zipf(p.authorPool - p.caAuthors, 0.5);
   }
@@ -135,7 +143,8 @@ export interface Bibliographic {
 function title(rng: Rng, t: Tables, about: boolean): string {
   const n = rng.range(6, 15);
   const words: string[] = [];
-  for (let k = 0; k < n; k++) words.push(rng.chance(0.6) ? TITLE_HEAD[t.head.draw(rng)]! : tailWord(t.tail.draw(rng)));
+  for (let k = 0; k < n; k++)
+    words.push(rng.chance(0.6) ? TITLE_HEAD[t.head.draw(rng)]! : tailWord(t.tail.draw(rng)));
   if (about && rng.chance(0.7)) words.splice(rng.int(words.length + 1), 0, 'in', rng.pick(ABOUT_CA_TERMS));
   if (rng.chance(0.05)) words.splice(rng.range(2, words.length), 0, ':');
   if (rng.chance(0.01)) {
@@ -267,7 +276,13 @@ export function stratumOf(b: Bibliographic): number {
 }
 
 const scoreOf = (rng: Rng, latent: boolean, side: 'codex' | 'gemma'): number =>
-  permille(latent ? (side === 'codex' ? 0.7 + 0.2 * rng.normal() : 0.65 + 0.22 * rng.normal()) : rng.exp(side === 'codex' ? 0.06 : 0.09));
+  permille(
+    latent
+      ? side === 'codex'
+        ? 0.7 + 0.2 * rng.normal()
+        : 0.65 + 0.22 * rng.normal()
+      : rng.exp(side === 'codex' ? 0.06 : 0.09),
+  );
 
 /** Scores over a categorical head: the true value scores high, the rest low. */
 function categoricalScores(rng: Rng, n: number, truth: number): number[] {
@@ -277,7 +292,12 @@ function categoricalScores(rng: Rng, n: number, truth: number): number[] {
 }
 const argmax = (xs: number[]): number => xs.reduce((best, x, k) => (x > xs[best]! ? k : best), 0);
 
-function predictionLine(rng: Rng, id: string, latent: boolean[], b: Bibliographic): { line: string; candidate: number; consensus: number } {
+function predictionLine(
+  rng: Rng,
+  id: string,
+  latent: boolean[],
+  b: Bibliographic,
+): { line: string; candidate: number; consensus: number } {
   const codex: number[] = [];
   const gemma: number[] = [];
   const candidate: string[] = [];
@@ -295,7 +315,8 @@ function predictionLine(rng: Rng, id: string, latent: boolean[], b: Bibliographi
     const th = THRESHOLDS[head];
     const cPos = th.codex !== null && c >= th.codex * 1000;
     const gPos = g >= th.gemma * 1000;
-    if (th.codex !== null) margin = Math.min(margin, Math.abs(c / 1000 - th.codex), Math.abs(g / 1000 - th.gemma));
+    if (th.codex !== null)
+      margin = Math.min(margin, Math.abs(c / 1000 - th.codex), Math.abs(g / 1000 - th.gemma));
     if (cPos || gPos) {
       candidate.push(head);
       candMask |= 1 << k;
@@ -374,16 +395,29 @@ export interface RangeResult {
   flags: Uint16Array;
   authorUsed: Uint8Array;
   counts: { candidate: number[]; consensus: number[] };
+  /** Rows written per table. */
+  rows: Record<(typeof RANGE_FILES)[number], number>;
 }
 
 /** Writes the part files of works [start, end) into `dir` (file names `<table>.part`). */
-export function generateRange(options: GenerateOptions, start: number, end: number, dir: string, onProgress?: (done: number) => void): RangeResult {
+export function generateRange(
+  options: GenerateOptions,
+  start: number,
+  end: number,
+  dir: string,
+  onProgress?: (done: number) => void,
+): RangeResult {
   const p = plan(options.works);
   const t = new Tables(options, p);
-  const out = Object.fromEntries(RANGE_FILES.map((f) => [f, new CsvFileWriter(join(dir, `${f}.part`), null)])) as Record<(typeof RANGE_FILES)[number], CsvFileWriter>;
+  const out = Object.fromEntries(
+    RANGE_FILES.map((f) => [f, new CsvFileWriter(join(dir, `${f}.part`), null)]),
+  ) as Record<(typeof RANGE_FILES)[number], CsvFileWriter>;
   const flags = new Uint16Array(end - start);
   const authorUsed = new Uint8Array(p.authorPool);
-  const counts = { candidate: new Array(CATEGORY_ORDER.length).fill(0), consensus: new Array(CATEGORY_ORDER.length).fill(0) };
+  const counts = {
+    candidate: new Array(CATEGORY_ORDER.length).fill(0),
+    consensus: new Array(CATEGORY_ORDER.length).fill(0),
+  };
   const authorsOfWork: number[] = [];
 
   for (let i = start; i < end; i++) {
@@ -393,9 +427,15 @@ export function generateRange(options: GenerateOptions, start: number, end: numb
     out.works.line(`${id},${bibliographicCells(b)}`);
 
     // Latent truth behind predictions, labels and the screen.
-    const latent = CATEGORY_BASE.map((rate, k) => (k === 8 ? (!b.has_abstract && rng.chance(0.35)) || rng.chance(rate) : rng.chance(rate)));
+    const latent = CATEGORY_BASE.map((rate, k) =>
+      k === 8 ? (!b.has_abstract && rng.chance(0.35)) || rng.chance(rate) : rng.chance(rate),
+    );
     const design = t.design.draw(rng);
-    flags[i - start] = (latent[0] ? FLAG_META : 0) | (b.has_abstract ? FLAG_ABSTRACT : 0) | (stratumOf(b) << 2) | (b.about ? FLAG_ABOUT : 0) |
+    flags[i - start] =
+      (latent[0] ? FLAG_META : 0) |
+      (b.has_abstract ? FLAG_ABSTRACT : 0) |
+      (stratumOf(b) << 2) |
+      (b.about ? FLAG_ABOUT : 0) |
       (b.aff ? FLAG_AFF : 0) |
       (b.fund ? FLAG_FUND : 0) |
       (b.venueRoute ? FLAG_VENUE : 0);
@@ -426,21 +466,34 @@ export function generateRange(options: GenerateOptions, start: number, end: numb
       if (pred.consensus & (1 << k)) counts.consensus[k]++;
     }
 
-    if (rng.chance(p.labelRate)) for (const line of labelLines(rng, id, latent, b, design)) out.direct_labels.line(line);
+    if (rng.chance(p.labelRate))
+      for (const line of labelLines(rng, id, latent, b, design)) out.direct_labels.line(line);
 
     if (b.is_retracted ? rng.chance(1_052 / 1_584) : rng.chance(p.rwOnlyRate)) {
       const nature = (b.is_retracted ? RETRACTION_NATURE_FLAGGED : RETRACTION_NATURE_RW_ONLY).draw(rng);
-      const reason = rng.pick(['+Investigation by Journal/Publisher', '+Concerns/Issues About Data', '+Error in Analyses', '+Duplication of Article;+Investigation by Company/Institution', '']);
+      const reason = rng.pick([
+        '+Investigation by Journal/Publisher',
+        '+Concerns/Issues About Data',
+        '+Error in Analyses',
+        '+Duplication of Article;+Investigation by Company/Institution',
+        '',
+      ]);
       const date = `${Math.min(2026, b.year + rng.int(4))}-${String(1 + rng.int(12)).padStart(2, '0')}-${String(1 + rng.int(28)).padStart(2, '0')}`;
       out.retractions.line(`${id},${csvCell(nature)},${csvCell(reason)},${date},${b.is_retracted}`);
     }
 
     const a = rng.int(10_001);
     const c = rng.int(10_001);
-    out.legacy_scores.line(`${id},${a / 10_000},${c / 10_000},${Math.abs(a - c) / 10_000},score_only:v0-immature-baseline`);
+    out.legacy_scores.line(
+      `${id},${a / 10_000},${c / 10_000},${Math.abs(a - c) / 10_000},score_only:v0-immature-baseline`,
+    );
     if (onProgress && (i - start) % 50_000 === 49_999) onProgress(i - start + 1);
   }
-  for (const w of Object.values(out)) w.close();
+  const rows = {} as RangeResult['rows'];
+  for (const f of RANGE_FILES) {
+    out[f].close();
+    rows[f] = out[f].rows;
+  }
   onProgress?.(end - start);
-  return { flags, authorUsed, counts };
+  return { flags, authorUsed, counts, rows };
 }

@@ -3,7 +3,16 @@
  * report and the manifest. Deterministic: the same options give byte-identical files, whatever the number of
  * threads. Written into a temporary directory and renamed into place, so a failed run leaves nothing half-made.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
@@ -68,13 +77,21 @@ async function runRanges(o: SnapshotOptions, dir: string): Promise<RangeResult[]
     const opts: GenerateOptions = { seed: o.seed, works: o.works };
     if (threads === 1) return Promise.resolve(generateRange(opts, start, end, partDir, (d) => report(k, d)));
     return new Promise<RangeResult>((resolve, reject) => {
-      const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), { options: opts, start, end, dir: partDir });
+      const worker = spawnTsWorker(new URL('./worker.ts', import.meta.url), {
+        options: opts,
+        start,
+        end,
+        dir: partDir,
+      });
       worker.on('message', (m: { progress?: number; result?: RangeResult }) => {
         if (m.progress !== undefined) report(k, m.progress);
         if (m.result) resolve(m.result);
       });
       worker.on('error', reject);
-      worker.on('exit', (code) => code !== 0 && reject(new Error(`generator thread ${k} exited with ${code}`)));
+      worker.on(
+        'exit',
+        (code) => code !== 0 && reject(new Error(`generator thread ${k} exited with ${code}`)),
+      );
     });
   });
   const results = await Promise.all(parts);
@@ -99,22 +116,19 @@ function concatenate(dir: string, table: TableName, parts: number): CsvFileWrite
   return w;
 }
 
-function countLines(dir: string, table: TableName, parts: number): number {
-  let lines = 0;
-  const buf = Buffer.allocUnsafe(8 << 20);
-  for (let k = 0; k < parts; k++) {
-    const fd = openSync(join(dir, `.part-${k}`, `${table}.part`), 'r');
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      for (let i = 0; i < n; i++) if (buf[i] === 10) lines++;
-    }
-    closeSync(fd);
-  }
-  return lines;
-}
-
-const GENRE_RAW = ['empirical', 'conceptual', 'editorial/commentary', 'policy', 'infrastructure/announcement', 'review', 'methods', 'commentary', 'protocol', 'dataset', 'other'];
+const GENRE_RAW = [
+  'empirical',
+  'conceptual',
+  'editorial/commentary',
+  'policy',
+  'infrastructure/announcement',
+  'review',
+  'methods',
+  'commentary',
+  'protocol',
+  'dataset',
+  'other',
+];
 
 function sentence(rng: Rng, words: number): string {
   const out: string[] = [];
@@ -123,7 +137,11 @@ function sentence(rng: Rng, words: number): string {
 }
 
 /** Draws the stratified screen and writes screened.csv; returns the n_in histogram. */
-function writeScreen(o: SnapshotOptions, dir: string, flags: Uint16Array): { rows: number; nIn: number[] } & ReturnType<CsvFileWriter['close']> {
+function writeScreen(
+  o: SnapshotOptions,
+  dir: string,
+  flags: Uint16Array,
+): { rows: number; nIn: number[] } & ReturnType<CsvFileWriter['close']> {
   const n = o.works;
   const size = Math.min(5_600, Math.max(200, Math.floor(n * 0.05)));
   const members: number[][] = STRATA.map(() => []);
@@ -150,12 +168,31 @@ function writeScreen(o: SnapshotOptions, dir: string, flags: Uint16Array): { row
       const inScope = rng.chance(meta ? SCREEN_IN_SCOPE.latent[m]! : SCREEN_IN_SCOPE.other[m]!);
       const tier = inScope ? (rng.chance(0.5) ? 'T1' : 'T2') : rng.chance(0.1) ? 'T3' : 'OUT';
       const reason = `${tier === 'OUT' ? 'Not research on research' : 'Studies research practice'}, judged from title${f & FLAG_ABSTRACT ? ' and abstract' : ' only'}: ${sentence(rng, 6)}`;
-      return { inScope, cells: [tier, rng.pick(GENRE_RAW), String(((f & FLAG_ABOUT) !== 0 && rng.chance(0.9)) || rng.chance(0.03)), rng.pick(['high', 'medium', 'low']), csvCell(reason)] };
+      return {
+        inScope,
+        cells: [
+          tier,
+          rng.pick(GENRE_RAW),
+          String(((f & FLAG_ABOUT) !== 0 && rng.chance(0.9)) || rng.chance(0.03)),
+          rng.pick(['high', 'medium', 'low']),
+          csvCell(reason),
+        ],
+      };
     });
     const count = models.filter((m) => m.inScope).length;
     nIn[count]!++;
     const abstract = f & FLAG_ABSTRACT ? `${sentence(rng, 20)} ${sentence(rng, 15)}` : '';
-    w.line([workIdOf(i), STRATA[s], pop, String(Number(weight.toFixed(6))), csvCell(abstract), count, ...models.flatMap((m) => m.cells)].join(','));
+    w.line(
+      [
+        workIdOf(i),
+        STRATA[s],
+        pop,
+        String(Number(weight.toFixed(6))),
+        csvCell(abstract),
+        count,
+        ...models.flatMap((m) => m.cells),
+      ].join(','),
+    );
   }
   return { rows: w.rows, nIn, ...w.close() };
 }
@@ -165,7 +202,9 @@ function writeAuthors(o: SnapshotOptions, dir: string, used: Uint8Array) {
   for (let k = 0; k < used.length; k++) {
     if (!used[k]) continue;
     const rng = new Rng(o.seed, STREAM.author, k);
-    const orcid = rng.chance(0.4) ? `0000-000${rng.int(3)}-${String(rng.int(10_000)).padStart(4, '0')}-${String(rng.int(1_000)).padStart(3, '0')}${rng.pick(['0', '1', '5', 'X'])}` : '';
+    const orcid = rng.chance(0.4)
+      ? `0000-000${rng.int(3)}-${String(rng.int(10_000)).padStart(4, '0')}-${String(rng.int(1_000)).padStart(3, '0')}${rng.pick(['0', '1', '5', 'X'])}`
+      : '';
     w.line(`${authorIdOf(k)},${csvCell(personName(k, rng))},${orcid}`);
   }
   return { rows: w.rows, ...w.close() };
@@ -184,7 +223,10 @@ function writeRecent(o: SnapshotOptions, dir: string) {
     b.cited_by = rng.int(4);
     const pmid = rng.chance(0.3) ? String(38_000_000 + r * 3) : '';
     const pmcid = rng.chance(0.2) ? `PMC${11_000_000 + r * 5}` : '';
-    rows.push({ date, line: `W${4_100_000_000 + r * 17 + (hash32(r + 5) % 17)},${date},${bibliographicCells(b)},${pmid},${pmcid}` });
+    rows.push({
+      date,
+      line: `W${4_100_000_000 + r * 17 + (hash32(r + 5) % 17)},${date},${bibliographicCells(b)},${pmid},${pmcid}`,
+    });
   }
   const w = new CsvFileWriter(join(dir, TABLES.recent_works.file), header('recent_works'));
   for (const row of rows) w.line(row.line);
@@ -220,7 +262,7 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     o.progress.log('concatenating tables');
     const tables: Partial<SnapshotManifest['tables']> = {};
     for (const t of RANGE_FILES) {
-      const rows = countLines(tmp, t, results.length);
+      const rows = results.reduce((sum, r) => sum + r.rows[t], 0);
       const w = concatenate(tmp, t, results.length);
       tables[t] = { file: TABLES[t].file, rows, ...w.close() };
     }
@@ -229,7 +271,12 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     // Phase 2: tables that need the whole frame: the stratified screen and the authors actually used.
     o.progress.log('drawing the screen, writing authors and the recent layer');
     const screen = writeScreen(o, tmp, flags);
-    tables.screened = { file: TABLES.screened.file, rows: screen.rows, bytes: screen.bytes, sha256: screen.sha256 };
+    tables.screened = {
+      file: TABLES.screened.file,
+      rows: screen.rows,
+      bytes: screen.bytes,
+      sha256: screen.sha256,
+    };
     tables.authors = { file: TABLES.authors.file, ...writeAuthors(o, tmp, authorUsed) };
     tables.recent_works = { file: TABLES.recent_works.file, ...writeRecent(o, tmp) };
 
@@ -238,12 +285,17 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     const at = `${o.buildDate}T00:00:00Z`;
     const documents = {
       findings: writeJson(tmp, 'findings.json', findingsDocument(tally, at)),
-      predictions_report: writeJson(tmp, 'predictions-report.json', predictionsReport(o.works, counts, tables.predictions!.sha256, at, o.seed)),
+      predictions_report: writeJson(
+        tmp,
+        'predictions-report.json',
+        predictionsReport(o.works, counts, tables.predictions!.sha256, at, o.seed),
+      ),
     };
     const manifest: SnapshotManifest = {
       name: o.name,
       title: `Synthetic Canadian-relevance frame of ${o.works} works (generated)`,
-      source: 'Generated by pipeline/generate (seeded); marginals follow the published OpenAlex-based frame summary',
+      source:
+        'Generated by pipeline/generate (seeded); marginals follow the published OpenAlex-based frame summary',
       licence: 'CC-BY-4.0',
       release_date: o.releaseDate,
       build_date: o.buildDate,
@@ -260,7 +312,9 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     if (existsSync(o.out)) renameSync(o.out, old);
     renameSync(tmp, o.out);
     rmSync(old, { recursive: true, force: true });
-    o.progress.log(`snapshot ${o.name}: ${o.works} works written to ${o.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    o.progress.log(
+      `snapshot ${o.name}: ${o.works} works written to ${o.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     return manifest;
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
@@ -269,7 +323,17 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
 }
 
 function tallyOf(o: SnapshotOptions, flags: Uint16Array, nIn: number[]): FrameTally {
-  const tally: FrameTally = { works: o.works, aff: 0, fund: 0, venue: 0, about: 0, noAbstract: 0, french: 0, screened: 0, nIn };
+  const tally: FrameTally = {
+    works: o.works,
+    aff: 0,
+    fund: 0,
+    venue: 0,
+    about: 0,
+    noAbstract: 0,
+    french: 0,
+    screened: 0,
+    nIn,
+  };
   for (let i = 0; i < o.works; i++) {
     const f = flags[i]!;
     if (f & FLAG_AFF) tally.aff++;

@@ -19,7 +19,8 @@ export const TITLE_HEAD = (
   'bias transparency funding grants scholarly communication preprints journals retraction misconduct'
 ).split(' ');
 
-const SYLLABLES = 'ka lo mi ne su ta ri po ve da no li ber san tor vel mar qui zen dal fen gor hal jun kes'.split(' ');
+const SYLLABLES =
+  'ka lo mi ne su ta ri po ve da no li ber san tor vel mar qui zen dal fen gor hal jun kes'.split(' ');
 
 /** A made-up word for tail rank k, stable for a given k. */
 export function tailWord(k: number): string {
@@ -62,9 +63,18 @@ export const FIELDS = [
   'Dentistry',
 ] as const;
 
-const TOPIC_A = 'Clinical Genomic Urban Coastal Pediatric Digital Indigenous Rural Molecular Social Economic Arctic Cognitive Environmental Public Forest Marine Cardiac Renal Neural'.split(' ');
-const TOPIC_B = 'Health Outcomes Policy Dynamics Systems Networks Methods Ecology Epidemiology Education Governance Imaging Signaling Modeling Surveillance Justice Labour Hydrology Chemistry Ethics'.split(' ');
-const TOPIC_C = 'and Practice|in Canada|Research|Interventions|Analysis|and Society|Assessment|Studies|and Equity|Mechanisms|Technologies|and Communities|Processes|Management|Trends'.split('|');
+const TOPIC_A =
+  'Clinical Genomic Urban Coastal Pediatric Digital Indigenous Rural Molecular Social Economic Arctic Cognitive Environmental Public Forest Marine Cardiac Renal Neural'.split(
+    ' ',
+  );
+const TOPIC_B =
+  'Health Outcomes Policy Dynamics Systems Networks Methods Ecology Epidemiology Education Governance Imaging Signaling Modeling Surveillance Justice Labour Hydrology Chemistry Ethics'.split(
+    ' ',
+  );
+const TOPIC_C =
+  'and Practice|in Canada|Research|Interventions|Analysis|and Society|Assessment|Studies|and Equity|Mechanisms|Technologies|and Communities|Processes|Management|Trends'.split(
+    '|',
+  );
 
 /** Display name of topic number k (k < 6,000 gives distinct names). */
 export function topicName(k: number): string {
@@ -74,7 +84,16 @@ export function topicName(k: number): string {
   return `${a} ${b} ${c}`;
 }
 
-const VENUE_KIND = ['Journal of', 'Canadian Journal of', 'Annals of', 'Reviews in', 'International Journal of', 'Proceedings of', 'Bulletin of', 'Archives of'];
+const VENUE_KIND = [
+  'Journal of',
+  'Canadian Journal of',
+  'Annals of',
+  'Reviews in',
+  'International Journal of',
+  'Proceedings of',
+  'Bulletin of',
+  'Archives of',
+];
 
 /** Display name of venue number k: distinct for every k. */
 export function venueName(k: number): string {
@@ -168,10 +187,31 @@ export const KEYWORDS = [
 ];
 
 /** Place words of the about-Canada lexicon's tiers A and B, injected into titles of `about` works. */
-export const ABOUT_CA_TERMS = ['Canada', 'Canadian', 'Ontario', 'Quebec', 'British Columbia', 'Alberta', 'Nova Scotia', 'Manitoba', 'Toronto', 'Montréal', 'First Nations', 'Inuit', 'Métis', 'Nunavut'];
+export const ABOUT_CA_TERMS = [
+  'Canada',
+  'Canadian',
+  'Ontario',
+  'Quebec',
+  'British Columbia',
+  'Alberta',
+  'Nova Scotia',
+  'Manitoba',
+  'Toronto',
+  'Montréal',
+  'First Nations',
+  'Inuit',
+  'Métis',
+  'Nunavut',
+];
 
-const FIRST = 'Anne Marc Sophie Jean Li Wei Priya Omar Emily David Chloé Lucas Sara Ahmed Yuki Maria Daniel Olivia Noah Fatima Pierre Isabelle Ravi Hannah Thomas Mei Jonas Aisha Elena Samuel'.split(' ');
-const LAST = 'Tremblay Smith Gagnon Roy Wang Chen Singh Martin Brown Côté Nguyen Wilson Bouchard Taylor Kim Lee Patel Fortin Campbell Gauthier Anderson Morin Khan Lavoie Scott Ali Bélanger Reid Thompson Li'.split(' ');
+const FIRST =
+  'Anne Marc Sophie Jean Li Wei Priya Omar Emily David Chloé Lucas Sara Ahmed Yuki Maria Daniel Olivia Noah Fatima Pierre Isabelle Ravi Hannah Thomas Mei Jonas Aisha Elena Samuel'.split(
+    ' ',
+  );
+const LAST =
+  'Tremblay Smith Gagnon Roy Wang Chen Singh Martin Brown Côté Nguyen Wilson Bouchard Taylor Kim Lee Patel Fortin Campbell Gauthier Anderson Morin Khan Lavoie Scott Ali Bélanger Reid Thompson Li'.split(
+    ' ',
+  );
 
 /** A stable person name for author number k. */
 export function personName(k: number, rng: Rng): string {

@@ -2,6 +2,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type GenerateOptions, generateRange } from './frame-range.ts';
 
-const { options, start, end, dir } = workerData as { options: GenerateOptions; start: number; end: number; dir: string };
+const { options, start, end, dir } = workerData as {
+  options: GenerateOptions;
+  start: number;
+  end: number;
+  dir: string;
+};
 const result = generateRange(options, start, end, dir, (done) => parentPort!.postMessage({ progress: done }));
-parentPort!.postMessage({ result }, [result.flags.buffer as ArrayBuffer, result.authorUsed.buffer as ArrayBuffer]);
+parentPort!.postMessage({ result }, [
+  result.flags.buffer as ArrayBuffer,
+  result.authorUsed.buffer as ArrayBuffer,
+]);

@@ -1,11 +1,45 @@
 /**
- * Build directories and the atomic switch. Each build is written to `<out>/builds/.tmp-*`, renamed to
+ * Build directories and the atomic switch. Each build is written to `<out>/builds/.tmp-<pid>-*`, renamed to
  * `<out>/builds/<name>` when complete, and published by replacing the `<out>/current` symlink with rename(2),
  * which is atomic: a reader sees the old build or the new one, never a mix. A failed run never touches
  * `current`, so the previous build keeps serving.
+ *
+ * A server marks each build it holds open with a `.serving-<pid>` file (contracts/common/build-markers.ts);
+ * pruning never removes a build so marked by a live process, nor the temp directory of a live pipeline run.
  */
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { markerPid } from '../../contracts/common/build-markers.ts';
+
+export function pidIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when a live server marked the build as being served. */
+export function isInUse(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((f) => {
+      const pid = markerPid(f);
+      return pid !== null && pidIsAlive(pid);
+    });
+  } catch {
+    return false;
+  }
+}
 
 export const CURRENT = 'current';
 export const BUILDS = 'builds';
@@ -16,17 +50,14 @@ export function newTempBuild(out: string): string {
   return dir;
 }
 
-/** Moves a finished temp build to its final name (replacing an older copy of the same name). */
+/** Moves a finished temp build to its final name. Same name means same content: an existing copy is kept. */
 export function finishBuild(out: string, tmp: string, name: string): string {
   const target = join(out, BUILDS, name);
-  if (existsSync(target)) {
-    // Same name means same content: keep serving the existing copy if it is the current one.
-    if (currentName(out) === name) {
-      rmSync(tmp, { recursive: true, force: true });
-      return target;
-    }
-    rmSync(target, { recursive: true, force: true });
+  if (existsSync(target) && existsSync(join(target, 'manifest.json'))) {
+    rmSync(tmp, { recursive: true, force: true });
+    return target;
   }
+  rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   return target;
 }
@@ -48,7 +79,10 @@ export function currentName(out: string): string | null {
   }
 }
 
-/** Removes old builds and abandoned temp directories, keeping the current one and the `keep - 1` newest others. */
+/**
+ * Removes old builds, keeping the current one, the `keep - 1` newest others, and any build a live server
+ * holds; removes temp directories only of pipeline runs that are no longer alive.
+ */
 export function prune(out: string, keep: number): void {
   const dir = join(out, BUILDS);
   if (!existsSync(dir)) return;
@@ -59,11 +93,16 @@ export function prune(out: string, keep: number): void {
   let kept = current ? 1 : 0;
   for (const e of entries) {
     if (e.name === current) continue;
-    const abandoned = e.name.startsWith('.tmp-') && !e.name.startsWith(`.tmp-${process.pid}-`);
-    if (!e.name.startsWith('.tmp-') && kept < keep) {
+    const path = join(dir, e.name);
+    const tmpPid = /^\.tmp-(\d+)-/.exec(e.name)?.[1];
+    if (tmpPid !== undefined) {
+      if (!pidIsAlive(Number(tmpPid))) rmSync(path, { recursive: true, force: true });
+      continue;
+    }
+    if (kept < keep) {
       kept++;
       continue;
     }
-    if (abandoned || !e.name.startsWith('.tmp-')) rmSync(join(dir, e.name), { recursive: true, force: true });
+    if (!isInUse(path)) rmSync(path, { recursive: true, force: true });
   }
 }

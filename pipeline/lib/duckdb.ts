@@ -28,5 +28,4 @@ export async function openDuck(path: string, options: Record<string, string> = {
   };
 }
 
-/** A SQL string literal. */
-export const lit = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+export { lit } from '../../contracts/common/sql.ts';

@@ -22,7 +22,14 @@ export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): P
   let bar: cliProgress.SingleBar | null = null;
   return {
     start(label, total) {
-      bar = new cliProgress.SingleBar({ format: `${label.padEnd(28)} {bar} {percentage}% {value}/{total} {duration_formatted}`, stream, hideCursor: true }, cliProgress.Presets.shades_classic);
+      bar = new cliProgress.SingleBar(
+        {
+          format: `${label.padEnd(28)} {bar} {percentage}% {value}/{total} {duration_formatted}`,
+          stream,
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      );
       bar.start(total, 0);
     },
     update(done) {

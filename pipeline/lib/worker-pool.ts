@@ -11,7 +11,10 @@ export class WorkerPool<T, R> {
   private readonly waiting: (() => void)[] = [];
   private nextId = 0;
 
-  constructor(moduleUrl: URL, size: number) {
+  constructor(
+    private readonly moduleUrl: URL,
+    size: number,
+  ) {
     for (let k = 0; k < size; k++) {
       const w = spawnTsWorker(moduleUrl);
       w.unref();
@@ -22,25 +25,45 @@ export class WorkerPool<T, R> {
 
   async run(task: T): Promise<R> {
     while (this.idle.length === 0) await new Promise<void>((r) => this.waiting.push(r));
-    const worker = this.idle.pop()!;
+    let worker = this.idle.pop()!;
     const id = this.nextId++;
     try {
       return await new Promise<R>((resolve, reject) => {
+        const cleanup = () => {
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+        };
         const onMessage = (m: { id: number; result?: R; error?: string }) => {
           if (m.id !== id) return;
-          worker.off('message', onMessage);
-          worker.off('error', reject);
+          cleanup();
           if (m.error !== undefined) reject(new Error(m.error));
           else resolve(m.result as R);
         };
+        // A worker that crashed or exited cannot answer: fail the task and replace the worker.
+        const onError = (err: Error) => {
+          cleanup();
+          worker = this.replace(worker);
+          reject(err);
+        };
+        const onExit = (code: number) => onError(new Error(`worker thread exited with code ${code}`));
         worker.on('message', onMessage);
-        worker.once('error', reject);
+        worker.once('error', onError);
+        worker.once('exit', onExit);
         worker.postMessage({ ...task, id });
       });
     } finally {
       this.idle.push(worker);
       this.waiting.shift()?.();
     }
+  }
+
+  private replace(dead: Worker): Worker {
+    void dead.terminate();
+    const fresh = spawnTsWorker(this.moduleUrl);
+    fresh.unref();
+    this.all[this.all.indexOf(dead)] = fresh;
+    return fresh;
   }
 
   async close(): Promise<void> {

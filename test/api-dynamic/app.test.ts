@@ -24,7 +24,11 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const expectError = (res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }, status: number, code: string) => {
+const expectError = (
+  res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
+  status: number,
+  code: string,
+) => {
   expect(res.statusCode).toBe(status);
   const body = errorBodySchema.parse(res.json());
   expect(body.code).toBe(code);
@@ -45,13 +49,20 @@ describe('frozen documents', () => {
     const etag = String(res.headers.etag);
     expect(etag).toMatch(/^"fixture-[0-9a-f]{12}\.[0-9a-f]{16}"$/);
     expect(res.json().meta.snapshot.id).toBe(withFiles.store.current.snapshotId);
-    const again = await withFiles.app.inject({ url: `/frame/api/v1/${path}`, headers: { 'if-none-match': etag } });
+    const again = await withFiles.app.inject({
+      url: `/frame/api/v1/${path}`,
+      headers: { 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
 
   it('rejects any parameter but ignores _-prefixed ones', async () => {
-    const body = expectError(await withFiles.app.inject('/frame/api/v1/stats/summary?year=2020'), 400, 'UNKNOWN_PARAMETER');
+    const body = expectError(
+      await withFiles.app.inject('/frame/api/v1/stats/summary?year=2020'),
+      400,
+      'UNKNOWN_PARAMETER',
+    );
     expect(body.message).toContain('"year"');
     expect((await withFiles.app.inject('/frame/api/v1/stats/summary?_=123')).statusCode).toBe(200);
   });
@@ -108,9 +119,15 @@ describe('conventions on every route', () => {
   });
 
   it('keeps a sane caller request id and replaces an unsafe one', async () => {
-    const ok = await withFiles.app.inject({ url: '/frame/api/v1/findings', headers: { 'x-request-id': 'abc-123' } });
+    const ok = await withFiles.app.inject({
+      url: '/frame/api/v1/findings',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(ok.headers['x-request-id']).toBe('abc-123');
-    const bad = await withFiles.app.inject({ url: '/frame/api/v1/findings', headers: { 'x-request-id': 'a b\u0000' } });
+    const bad = await withFiles.app.inject({
+      url: '/frame/api/v1/findings',
+      headers: { 'x-request-id': 'a b\u0000' },
+    });
     expect(bad.headers['x-request-id']).not.toBe('a b\u0000');
   });
 });
@@ -135,6 +152,54 @@ describe('reload', () => {
       const res = await h.app.inject('/frame/api/v1/stats/summary');
       expect(res.json().works).toBe(1_000);
       expect(res.headers['x-snapshot']).toBe(h.store.current.snapshotId);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('methods and reloads', () => {
+  it('a method the route does not have is 405 with Allow', async () => {
+    const res = await withFiles.app.inject({ method: 'POST', url: '/frame/api/v1/stats/summary' });
+    expectError(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('reloads run one at a time and end on what current points at', async () => {
+    const out = join(tmp.path, 'reload-race');
+    await fixtureBuild(snapshot, out, false);
+    const h = await appFor(out);
+    try {
+      const second = await fixtureSnapshot(tmp.path, { works: 500, seed: 5, name: 'second' });
+      await fixtureBuild(second, out, false);
+      const [a, b] = await Promise.all([h.store.reload(), h.store.reload()]);
+      expect(a.changed).toBe(true);
+      expect(b.changed).toBe(false);
+      expect((await h.app.inject('/frame/api/v1/stats/summary')).json().works).toBe(500);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a build a server holds is not pruned, and a missing work file falls back to the database', async () => {
+    const out = join(tmp.path, 'held');
+    await fixtureBuild(snapshot, out, true);
+    const h = await appFor(out);
+    try {
+      const held = h.store.current.dir;
+      const id = readTable(snapshot, 'works.csv')[5]!.id!;
+      const before = (await h.app.inject(`/frame/api/v1/works/${id}`)).body;
+      // Two newer builds with keep = 2 would prune the held one, were it not marked as being served.
+      for (const seed of [21, 22]) {
+        const s = await fixtureSnapshot(tmp.path, { works: 300, seed, name: `newer${seed}` });
+        await fixtureBuild(s, out, false);
+      }
+      const { existsSync, rmSync } = await import('node:fs');
+      expect(existsSync(held)).toBe(true);
+      rmSync(join(held, 'frame/api/v1/works', `${id}.json`));
+      const after = await h.app.inject(`/frame/api/v1/works/${id}`);
+      expect(after.statusCode).toBe(200);
+      expect(after.body).toBe(before);
     } finally {
       await h.close();
     }

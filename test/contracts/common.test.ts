@@ -16,12 +16,17 @@ describe('error body', () => {
 
 describe('stableStringify', () => {
   it('sorts keys at every depth and drops undefined', () => {
-    expect(stableStringify({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(stableStringify({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[2,{"y":2,"z":1}]},"b":1}',
+    );
   });
 });
 
 describe('parseStrictQuery', () => {
-  const schema = z.object({ n: z.coerce.number().int().min(1).max(3).optional(), tag: z.array(z.string()).optional() });
+  const schema = z.object({
+    n: z.coerce.number().int().min(1).max(3).optional(),
+    tag: z.array(z.string()).optional(),
+  });
   const parse = (qs: string) => parseStrictQuery(schema, `/x?${qs}`, { multi: ['tag'] });
   const codeOf = (qs: string) => {
     try {

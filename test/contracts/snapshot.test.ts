@@ -13,9 +13,11 @@ describe('cell parsers', () => {
     expect(bool.parse('true')).toBe(true);
     expect(bool.safeParse('1').success).toBe(false);
     expect(int(0, 10).parse('7')).toBe(7);
-    for (const bad of ['07', '1.5', '-1', '11', '', ' 3', '1e1']) expect(int(0, 10).safeParse(bad).success, bad).toBe(false);
+    for (const bad of ['07', '1.5', '-1', '11', '', ' 3', '1e1'])
+      expect(int(0, 10).safeParse(bad).success, bad).toBe(false);
     expect(scores(3).parse('0;0.5;1')).toBe('0;0.5;1');
-    for (const bad of ['0;0.5', '0;0.5;1.2', '0;.5;1', '0;0.5;-0']) expect(scores(3).safeParse(bad).success, bad).toBe(false);
+    for (const bad of ['0;0.5', '0;0.5;1.2', '0;.5;1', '0;0.5;-0'])
+      expect(scores(3).safeParse(bad).success, bad).toBe(false);
     const s = setOf(['a', 'b', 'c'] as const);
     expect(s.parse('a;c')).toEqual(['a', 'c']);
     expect(s.parse('')).toEqual([]);
@@ -35,7 +37,14 @@ describe('row schemas', () => {
   it('apply row rules: a work needs a route; screened n_in must match the tiers', () => {
     const works = rowSchema(TABLES.works);
     const row = Object.fromEntries(TABLES.works.columns.map((c) => [c.name, '']));
-    Object.assign(row, { id: 'W1', title: 'T', type: 'article', cited_by: '0', is_retracted: 'false', has_abstract: 'true' });
+    Object.assign(row, {
+      id: 'W1',
+      title: 'T',
+      type: 'article',
+      cited_by: '0',
+      is_retracted: 'false',
+      has_abstract: 'true',
+    });
     for (const r of ['route_ca_aff', 'route_ca_fund', 'route_ca_venue', 'route_about_ca']) row[r] = 'false';
     const res = works.safeParse(row);
     expect(res.success).toBe(false);
@@ -47,7 +56,16 @@ describe('row schemas', () => {
 
 describe('title terms', () => {
   it('lower-cases and splits on anything that is not a letter or digit', () => {
-    expect(titleTerms('COVID-19 in Québec: a "Study" of Montréal, Québec')).toEqual(['covid', '19', 'in', 'québec', 'a', 'study', 'of', 'montréal']);
+    expect(titleTerms('COVID-19 in Québec: a "Study" of Montréal, Québec')).toEqual([
+      'covid',
+      '19',
+      'in',
+      'québec',
+      'a',
+      'study',
+      'of',
+      'montréal',
+    ]);
   });
 });
 

@@ -29,13 +29,19 @@ async function waitFor(pred: () => boolean, ms: number, what: string) {
 }
 
 describe('npm start', () => {
-  it('builds, serves the site and the API, reloads on SIGHUP, exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
+  it('builds, serves the site and the API, reloads on SIGHUP, exits 0 on SIGTERM', {
+    timeout: 240_000,
+  }, async () => {
     const port = await freePort();
-    child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/start.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/start.ts')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
@@ -61,6 +67,10 @@ describe('npm start', () => {
     const missing = await fetch(`${base}/frame/api/v1/nothing-here`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('NOT_FOUND');
+
+    const image = await fetch(`${base}/_image?href=/etc/passwd`);
+    expect(image.status).toBe(404);
+    expect(((await image.json()) as { code: string }).code).toBe('NOT_FOUND');
 
     // The server runs in the process tsx started for start.ts: its pid is in every log line.
     const pid = Number(/"pid":(\d+),[^\n]*serving frame/.exec(output)?.[1]);

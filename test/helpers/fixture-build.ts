@@ -16,7 +16,10 @@ export function tempDir(prefix: string): { path: string; remove: () => void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export async function fixtureSnapshot(root: string, options: { works?: number; seed?: number; name?: string } = {}): Promise<string> {
+export async function fixtureSnapshot(
+  root: string,
+  options: { works?: number; seed?: number; name?: string } = {},
+): Promise<string> {
   const out = join(root, options.name ?? 'fixture');
   await generateSnapshot({
     works: options.works ?? FIXTURE_WORKS,

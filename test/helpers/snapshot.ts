@@ -243,6 +243,13 @@ export class SnapshotEditor {
     this.touched.add(file);
   }
 
+  /** Replaces a whole file with raw bytes (for encoding damage). */
+  writeBytes(file: string, bytes: Buffer): void {
+    this.files.delete(file);
+    writeFileSync(this.path(file), bytes);
+    this.touched.add(file);
+  }
+
   editJson(file: string, edit: (value: Json) => unknown): void {
     const value = JSON.parse(readFileSync(this.path(file), 'utf8')) as Json;
     const result = edit(value);

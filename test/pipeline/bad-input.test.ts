@@ -374,7 +374,12 @@ describe('rules across rows and tables (checked in DuckDB)', () => {
     });
     const err = await rejection(dir);
     const message = `work ${result.id} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`;
-    expect(err.problems).toContainEqual({ file: 'authorships.csv', line: result.at.line, column: 4, message });
+    expect(err.problems).toContainEqual({
+      file: 'authorships.csv',
+      line: result.at.line,
+      column: 4,
+      message,
+    });
     expect(err.problems.every((p) => p.message === message)).toBe(true);
   });
 
@@ -460,5 +465,41 @@ describe('a failed run', () => {
       expect(readdirSync(join(out, 'builds')).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
       expect(existsSync(join(out, 'builds', link.split('/').pop()!, 'manifest.json'))).toBe(true);
     }
+  });
+});
+
+describe('encoding and line ends', () => {
+  it('rejects a line that is not valid UTF-8, at its line', async () => {
+    const { dir, result: line } = await base.mutate((s) => {
+      const text = readFileSync(s.path(W), 'utf8').split('\n');
+      const target = 17;
+      const bytes = Buffer.concat([
+        Buffer.from(`${text.slice(0, target - 1).join('\n')}\n`),
+        Buffer.from(text[target - 1]!.replace(',', ',\u0000').split('\u0000')[0]!),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from(
+          `${text[target - 1]!.slice(text[target - 1]!.indexOf(',') + 1)}\n${text.slice(target).join('\n')}`,
+        ),
+      ]);
+      s.writeBytes(W, bytes);
+      return target;
+    });
+    const err = await rejection(dir);
+    expect(err.problems[0]).toMatchObject({ file: W, line, column: 0 });
+    expect(err.problems[0]!.message).toContain('not valid UTF-8');
+  });
+
+  it('rejects a file without LF line ends instead of reading it as one endless line', async () => {
+    const { dir } = await base.mutate((s) =>
+      s.writeText('predictions.csv', readFileSync(s.path('predictions.csv'), 'utf8').replaceAll('\n', '\r')),
+    );
+    const err = await rejection(dir);
+    expect(
+      err.problems.some(
+        (p) =>
+          p.file === 'predictions.csv' &&
+          /line is longer than \d+ characters: are the line ends LF\?/.test(p.message),
+      ),
+    ).toBe(true);
   });
 });

@@ -12,7 +12,16 @@ afterAll(tmp.remove);
 const SAMPLE = join(import.meta.dirname, '../../snapshots/sample');
 
 const gen = (out: string, works: number, threads: number, name = 'g') =>
-  generateSnapshot({ works, seed: 20260624, out, name, releaseDate: '2026-06-24', buildDate: '2026-07-12', threads, progress: silentProgress });
+  generateSnapshot({
+    works,
+    seed: 20260624,
+    out,
+    name,
+    releaseDate: '2026-06-24',
+    buildDate: '2026-07-12',
+    threads,
+    progress: silentProgress,
+  });
 
 function filesOf(dir: string): Record<string, Buffer> {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f))]));
@@ -24,7 +33,11 @@ describe('snapshot generator', () => {
     await gen(out, 20_000, 1, 'sample');
     const ours = filesOf(out);
     const committed = filesOf(SAMPLE);
-    expect(Object.keys(ours).sort()).toEqual(Object.keys(committed).filter((f) => f !== 'README.md').sort());
+    expect(Object.keys(ours).sort()).toEqual(
+      Object.keys(committed)
+        .filter((f) => f !== 'README.md')
+        .sort(),
+    );
     for (const [f, bytes] of Object.entries(ours)) expect(bytes.equals(committed[f]!), f).toBe(true);
   });
 
@@ -38,17 +51,31 @@ describe('snapshot generator', () => {
 
   it('lists every file in the manifest with its size, rows and checksum', async () => {
     const m = JSON.parse(readFileSync(join(SAMPLE, 'manifest.json'), 'utf8'));
-    for (const entry of [...Object.values(m.tables), ...Object.values(m.documents)] as { file: string; bytes: number; sha256: string; rows?: number }[]) {
+    for (const entry of [...Object.values(m.tables), ...Object.values(m.documents)] as {
+      file: string;
+      bytes: number;
+      sha256: string;
+      rows?: number;
+    }[]) {
       const path = join(SAMPLE, entry.file);
       expect(statSync(path).size).toBe(entry.bytes);
       expect(await sha256File(path)).toBe(entry.sha256);
-      if (entry.rows !== undefined) expect(readFileSync(path, 'utf8').split('\n').length - 2).toBe(entry.rows);
+      if (entry.rows !== undefined)
+        expect(readFileSync(path, 'utf8').split('\n').length - 2).toBe(entry.rows);
     }
   });
 
   it('matches the published frame marginals within sampling error at sample size', () => {
     // Published: 4,299,418 works (../shared/reference/metacan/frame_summary.json, restated in model.ts).
-    const published = { aff: 2_734_192, fund: 788_103, venue: 638_161, about: 1_316_408, withVenue: 3_902_048, withAbstract: 3_296_301, french: 237_207 };
+    const published = {
+      aff: 2_734_192,
+      fund: 788_103,
+      venue: 638_161,
+      about: 1_316_408,
+      withVenue: 3_902_048,
+      withAbstract: 3_296_301,
+      french: 237_207,
+    };
     const works = readTable(SAMPLE, 'works.csv');
     const n = works.length;
     const share = (pred: (w: Record<string, string>) => boolean) => works.filter(pred).length / n;
@@ -67,6 +94,10 @@ describe('snapshot generator', () => {
       expect(Math.abs(observed[k as keyof typeof observed] - p), k).toBeLessThan(4 * sd);
     }
     // Every work has a route; the no-affiliation works are exactly the complement of route aff.
-    expect(works.every((w) => [w.route_ca_aff, w.route_ca_fund, w.route_ca_venue, w.route_about_ca].includes('true'))).toBe(true);
+    expect(
+      works.every((w) =>
+        [w.route_ca_aff, w.route_ca_fund, w.route_ca_venue, w.route_about_ca].includes('true'),
+      ),
+    ).toBe(true);
   });
 });

@@ -12,7 +12,9 @@ export const API_PATH = /\/api\/v\d+(\/|$)/;
 async function httpConventions(app: FastifyInstance, opts: { store: BuildStore | null }) {
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (opts.store) reply.header('X-Snapshot', opts.store.current.snapshotId);
+    // Handlers that answered from a particular build set it themselves (a reload may have happened since).
+    if (opts.store && !reply.hasHeader('X-Snapshot'))
+      reply.header('X-Snapshot', opts.store.current.snapshotId);
     if (API_PATH.test(request.url)) reply.header('Access-Control-Allow-Origin', '*');
   });
 
@@ -34,7 +36,10 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
     } else {
       status = 500;
       request.log.error({ err: error }, 'unhandled error');
-      body = errorBody('INTERNAL_ERROR', `The server failed to answer this request; quote request id ${request.id} when reporting it.`);
+      body = errorBody(
+        'INTERNAL_ERROR',
+        `The server failed to answer this request; quote request id ${request.id} when reporting it.`,
+      );
     }
     reply.code(status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(body);
   });

@@ -1,8 +1,11 @@
 /**
- * CORS preflight: answers OPTIONS on each route URL with the methods that URL really has (the original
+ * CORS preflight and 405s: answers OPTIONS on each route URL with the methods that URL really has (the original
  * listed only GET even where POST existed). Routes are declared through `declare` so the list cannot drift.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ApiError } from '../../../contracts/common/errors.ts';
+
+const OTHER_METHODS = ['DELETE', 'PATCH', 'POST', 'PUT'] as const;
 
 export function routeTable(app: FastifyInstance) {
   const methods = new Map<string, Set<string>>();
@@ -18,6 +21,20 @@ export function routeTable(app: FastifyInstance) {
     preflight() {
       for (const [url, set] of methods) {
         const allow = [...set].sort().join(', ');
+        // A method the route does not have is a 405 that says which it has, not a 404.
+        const missing = OTHER_METHODS.filter((m) => !set.has(m));
+        if (missing.length > 0)
+          app.route({
+            method: missing,
+            url,
+            handler: async (request, reply) => {
+              reply.header('Allow', allow);
+              throw new ApiError(
+                'METHOD_NOT_ALLOWED',
+                `${request.method} is not allowed here; allowed methods: ${allow}.`,
+              );
+            },
+          });
         app.options(url, async (_request, reply) => {
           reply
             .code(204)

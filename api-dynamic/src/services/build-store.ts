@@ -2,13 +2,19 @@
  * The build the server answers from, and the switch to a newer one. A Build is the resolved directory of
  * `build-output/current` with its manifest checked, its frozen JSON in memory and its frame database open
  * read-only. `reload()` loads the new `current` fully before swapping it in; requests that started on the
- * old build keep it (see acquire/release) and it is closed once the last of them finishes.
+ * old build keep it (see acquire/release) and it is closed once the last of them finishes. Reloads run one
+ * at a time, and a build is marked as served (`.serving-<pid>`) so the pipeline does not prune it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../../../contracts/common/build-manifest.ts';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import {
+  type BuildManifest,
+  buildManifestSchema,
+  PIPELINE_VERSION,
+} from '../../../contracts/common/build-manifest.ts';
+import { servingMarker } from '../../../contracts/common/build-markers.ts';
 
 export interface FrozenDoc {
   body: Buffer;
@@ -20,9 +26,18 @@ const VERIFY_SHA_BELOW = 64 << 20;
 
 export class BuildLoadError extends Error {}
 
+/** The real directory `<outDir>/current` points at, or an error saying what is missing. */
+export function resolveCurrent(outDir: string): string {
+  const link = join(outDir, 'current');
+  if (!existsSync(link))
+    throw new BuildLoadError(`no build at ${link}: run \`npm run build\` (or \`npm run pipeline\`) first`);
+  return realpathSync(link);
+}
+
 export class Build {
   private refs = 0;
   private retired = false;
+  private closed = false;
   private constructor(
     readonly dir: string,
     readonly manifest: BuildManifest,
@@ -35,12 +50,10 @@ export class Build {
     return this.manifest.snapshot.id;
   }
 
-  static async load(outDir: string): Promise<Build> {
-    const link = join(outDir, 'current');
-    if (!existsSync(link)) throw new BuildLoadError(`no build at ${link}: run \`npm run build\` (or \`npm run pipeline\`) first`);
-    const dir = realpathSync(link);
+  static async load(dir: string): Promise<Build> {
     const manifestPath = join(dir, 'manifest.json');
-    if (!existsSync(manifestPath)) throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
+    if (!existsSync(manifestPath))
+      throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
     let manifest: BuildManifest;
     try {
       manifest = buildManifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
@@ -48,16 +61,23 @@ export class Build {
       throw new BuildLoadError(`${manifestPath} is not a valid build manifest: ${(err as Error).message}`);
     }
     if (manifest.pipeline_version !== PIPELINE_VERSION)
-      throw new BuildLoadError(`${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`);
+      throw new BuildLoadError(
+        `${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`,
+      );
     const frozen = new Map<string, FrozenDoc>();
     for (const [rel, entry] of Object.entries(manifest.files)) {
       const path = join(dir, rel);
       if (!existsSync(path)) throw new BuildLoadError(`${path} is listed in the manifest but missing`);
-      if (statSync(path).size !== entry.bytes) throw new BuildLoadError(`${path} has the wrong size (manifest: ${entry.bytes} bytes)`);
-      if (entry.bytes < VERIFY_SHA_BELOW) {
+      if (statSync(path).size !== entry.bytes)
+        throw new BuildLoadError(`${path} has the wrong size (manifest: ${entry.bytes} bytes)`);
+      if (entry.bytes < VERIFY_SHA_BELOW && rel.endsWith('.json')) {
         const body = readFileSync(path);
-        if (createHash('sha256').update(body).digest('hex') !== entry.sha256) throw new BuildLoadError(`${path} does not match its checksum`);
-        if (rel.endsWith('.json')) frozen.set(rel.slice(0, -'.json'.length), { body, etag: `"${manifest.snapshot.id}.${entry.sha256.slice(0, 16)}"` });
+        if (createHash('sha256').update(body).digest('hex') !== entry.sha256)
+          throw new BuildLoadError(`${path} does not match its checksum`);
+        frozen.set(rel.slice(0, -'.json'.length), {
+          body,
+          etag: `"${manifest.snapshot.id}.${entry.sha256.slice(0, 16)}"`,
+        });
       }
     }
     const dbPath = join(dir, 'frame', 'frame.duckdb');
@@ -67,6 +87,7 @@ export class Build {
       instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
       db = await instance.connect();
     }
+    writeFileSync(join(dir, servingMarker(process.pid)), '');
     return new Build(dir, manifest, frozen, instance, db);
   }
 
@@ -87,37 +108,58 @@ export class Build {
   }
 
   private close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.db?.closeSync();
     this.instance?.closeSync();
+    rmSync(join(this.dir, servingMarker(process.pid)), { force: true });
   }
 }
 
+export interface ReloadResult {
+  changed: boolean;
+  from: string;
+  to: string;
+}
+
 export class BuildStore {
+  /** The reload in progress, if any: reloads run one after another, never interleaved. */
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(
     readonly outDir: string,
     private build: Build,
   ) {}
 
   static async open(outDir: string): Promise<BuildStore> {
-    return new BuildStore(outDir, await Build.load(outDir));
+    return new BuildStore(outDir, await Build.load(resolveCurrent(outDir)));
   }
 
   get current(): Build {
     return this.build;
   }
 
-  /** Loads the build `current` now points at and swaps it in. Throws (keeping the old build) when it is unusable. */
-  async reload(): Promise<{ changed: boolean; from: string; to: string }> {
+  /** Loads the build `current` points at and swaps it in. Rejects (keeping the old build) when it is unusable. */
+  reload(): Promise<ReloadResult> {
+    const next = this.queue.then(() => this.reloadNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadNow(): Promise<ReloadResult> {
     const from = this.build.dir;
-    const next = await Build.load(this.outDir);
-    if (next.dir === from) {
-      next.retire();
-      return { changed: false, from, to: from };
+    const target = resolveCurrent(this.outDir);
+    if (target === from) return { changed: false, from, to: from };
+    const loaded = await Build.load(target);
+    // `current` may have moved again while loading: serve only what it points at now.
+    if (resolveCurrent(this.outDir) !== target) {
+      loaded.retire();
+      return this.reloadNow();
     }
     const old = this.build;
-    this.build = next;
+    this.build = loaded;
     old.retire();
-    return { changed: true, from, to: next.dir };
+    return { changed: true, from, to: loaded.dir };
   }
 
   close(): void {

@@ -7,7 +7,12 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { type SnapshotManifest, TABLE_NAMES, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
+import {
+  type SnapshotManifest,
+  TABLE_NAMES,
+  TABLES,
+  type TableName,
+} from '../../../contracts/frame/snapshot.ts';
 import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
 import { type Duck, lit, openDuck } from '../../lib/duckdb.ts';
@@ -85,7 +90,8 @@ function crossChecks(): CrossCheck[] {
     keys: ['work_id'],
     column: 'is_ca',
     sql: 'SELECT DISTINCT a.work_id FROM s_authorships a JOIN s_works w ON w.id = a.work_id WHERE a.is_ca AND NOT w.route_ca_aff ORDER BY 1',
-    message: (v) => `work ${v[0]} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`,
+    message: (v) =>
+      `work ${v[0]} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`,
     rowIsWrong: (cells) => cells.is_ca === 'true',
   });
   checks.push({
@@ -109,36 +115,82 @@ async function locate(dir: string, check: CrossCheck, values: string[][]): Promi
   const wanted = new Map(values.map((vals) => [vals.join('\u0000'), vals]));
   const seen = new Set<string>();
   const found: InputProblem[] = [];
-  const parser = createReadStream(join(dir, spec.file)).pipe(parse({ from_line: 2, relax_column_count: true, info: true }));
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+  const file = createReadStream(join(dir, spec.file));
+  const parser = file.pipe(parse({ from_line: 2, relax_column_count: true, info: true }));
+  // Leaving the loop early destroys the parser; close the file with it.
+  parser.once('close', () => file.destroy());
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: string[];
+    info: { lines: number };
+  }>) {
     const key = idx.map((i) => record[i] ?? '').join('\u0000');
     const vals = wanted.get(key);
     if (!vals) continue;
     const first = !seen.has(key);
     seen.add(key);
     if (check.duplicate && first) continue;
-    if (check.rowIsWrong && !check.rowIsWrong(Object.fromEntries(names.map((n, i) => [n, record[i] ?? ''])))) continue;
+    if (check.rowIsWrong && !check.rowIsWrong(Object.fromEntries(names.map((n, i) => [n, record[i] ?? '']))))
+      continue;
     found.push({ file: spec.file, line: info.lines, column, message: check.message(vals) });
     if (found.length >= MAX_REPORTED) break;
   }
-  if (found.length === 0) for (const vals of values) found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
+  if (found.length === 0)
+    for (const vals of values)
+      found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
   return found;
 }
 
-export async function buildFrameDatabase(dir: string, dbPath: string, manifest: SnapshotManifest, progress: Progress, tempDir: string): Promise<void> {
-  const duck = await openDuck(dbPath, { threads: '2', memory_limit: '1500MB', temp_directory: tempDir, preserve_insertion_order: 'true' });
+export async function buildFrameDatabase(
+  dir: string,
+  dbPath: string,
+  manifest: SnapshotManifest,
+  progress: Progress,
+  tempDir: string,
+): Promise<void> {
+  const duck = await openDuck(dbPath, {
+    threads: '2',
+    memory_limit: '1500MB',
+    temp_directory: tempDir,
+    preserve_insertion_order: 'true',
+  });
   try {
     // Load every table as it is in the snapshot (s_ prefix = staging).
     progress.start('load tables', TABLE_NAMES.length);
     for (const [k, t] of TABLE_NAMES.entries()) {
-      await duck.run(`CREATE TABLE s_${t} AS SELECT * FROM ${readCsvSql(dir, t)}`);
+      try {
+        await duck.run(`CREATE TABLE s_${t} AS SELECT * FROM ${readCsvSql(dir, t)}`);
+      } catch (err) {
+        // The row checks passed, so this is something they do not look at (an encoding problem, say):
+        // still a problem with the input, reported as such rather than as a crash.
+        throw new InvalidSnapshotError(
+          [
+            {
+              file: TABLES[t].file,
+              line: 0,
+              column: 0,
+              message: `could not be loaded: ${(err as Error).message.split('\n')[0]}`,
+            },
+          ],
+          1,
+        );
+      }
       progress.update(k + 1);
     }
     progress.stop();
     for (const t of TABLE_NAMES) {
       const [row] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM s_${t}`);
       if (row!.n !== manifest.tables[t].rows)
-        throw new InvalidSnapshotError([{ file: TABLES[t].file, line: 0, column: 0, message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}` }], 1);
+        throw new InvalidSnapshotError(
+          [
+            {
+              file: TABLES[t].file,
+              line: 0,
+              column: 0,
+              message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}`,
+            },
+          ],
+          1,
+        );
     }
 
     // Rules across rows and tables.
@@ -146,15 +198,27 @@ export async function buildFrameDatabase(dir: string, dbPath: string, manifest: 
     const problems: InputProblem[] = [];
     let total = 0;
     for (const check of crossChecks()) {
-      const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${check.sql})`);
+      const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM (${check.sql})`,
+      );
       if (n === 0) continue;
       // Count every offending key; report the lines of the first ones.
       total += n;
       if (problems.length >= MAX_REPORTED) continue;
       const rows = await duck.all<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_REPORTED}`);
-      problems.push(...(await locate(dir, check, rows.map((r) => Object.values(r).map(String)))));
+      problems.push(
+        ...(await locate(
+          dir,
+          check,
+          rows.map((r) => Object.values(r).map(String)),
+        )),
+      );
     }
-    if (total > 0) throw new InvalidSnapshotError(problems.slice(0, MAX_REPORTED), Math.max(total, Math.min(problems.length, MAX_REPORTED)));
+    if (total > 0)
+      throw new InvalidSnapshotError(
+        problems.slice(0, MAX_REPORTED),
+        Math.max(total, Math.min(problems.length, MAX_REPORTED)),
+      );
 
     await deriveTables(duck, progress);
   } finally {
@@ -186,7 +250,10 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
     ['screened', 'CREATE TABLE screened AS SELECT * FROM s_screened ORDER BY work_id'],
     ['retractions', 'CREATE TABLE retractions AS SELECT * FROM s_retractions ORDER BY work_id'],
     ['legacy_scores', 'CREATE TABLE legacy_scores AS SELECT * FROM s_legacy_scores ORDER BY work_id'],
-    ['recent_works', 'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id'],
+    [
+      'recent_works',
+      'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id',
+    ],
     ['authorships', 'CREATE TABLE authorships AS SELECT * FROM s_authorships ORDER BY work_id, position'],
     [
       'authors',
@@ -204,8 +271,14 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
          SELECT id, unnest(list_distinct(regexp_split_to_array(lower(title), ${lit(TITLE_TERM_SPLIT_SQL)}))) AS term FROM s_works)
        WHERE term <> '' ORDER BY term, work_id`,
     ],
-    ['facet_venue', 'CREATE TABLE facet_venue AS SELECT venue AS value, count(*)::INTEGER AS works FROM s_works WHERE venue IS NOT NULL GROUP BY venue ORDER BY works DESC, value'],
-    ['facet_topic', 'CREATE TABLE facet_topic AS SELECT topic AS value, count(*)::INTEGER AS works FROM s_works WHERE topic IS NOT NULL GROUP BY topic ORDER BY works DESC, value'],
+    [
+      'facet_venue',
+      'CREATE TABLE facet_venue AS SELECT venue AS value, count(*)::INTEGER AS works FROM s_works WHERE venue IS NOT NULL GROUP BY venue ORDER BY works DESC, value',
+    ],
+    [
+      'facet_topic',
+      'CREATE TABLE facet_topic AS SELECT topic AS value, count(*)::INTEGER AS works FROM s_works WHERE topic IS NOT NULL GROUP BY topic ORDER BY works DESC, value',
+    ],
   ];
   progress.start('derive tables', steps.length);
   for (const [k, [, sql]] of steps.entries()) {

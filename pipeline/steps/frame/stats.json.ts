@@ -6,7 +6,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotManifest } from '../../../contracts/frame/snapshot.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
-import { CATEGORY_ORDER, CATEGORIES, DESIGNS, RETRACTION_STATES, ROUTE_COLUMN, ROUTE_LABEL, ROUTES } from '../../../contracts/frame/vocab.ts';
+import {
+  CATEGORY_ORDER,
+  CATEGORIES,
+  DESIGNS,
+  RETRACTION_STATES,
+  ROUTE_COLUMN,
+  ROUTE_LABEL,
+  ROUTES,
+} from '../../../contracts/frame/vocab.ts';
 import type { Duck } from '../../lib/duckdb.ts';
 
 type Doc = Record<string, unknown>;
@@ -35,7 +43,12 @@ async function summary(duck: Duck, snapshot: SnapshotRef): Promise<Doc> {
     retraction_notices: r!.n,
     routes: Object.fromEntries(ROUTES.map((k) => [k, w![`route_${k}`]])),
     screen_consensus: Object.fromEntries([0, 1, 2, 3].map((k) => [`n_in_${k}`, s![`n_in_${k}`]])),
-    coverage: { has_venue: w!.has_venue, has_abstract: w!.has_abstract, french: w!.french, no_funder: w!.no_funder },
+    coverage: {
+      has_venue: w!.has_venue,
+      has_abstract: w!.has_abstract,
+      french: w!.french,
+      no_funder: w!.no_funder,
+    },
   };
 }
 
@@ -56,7 +69,11 @@ async function byRoute(duck: Duck, snapshot: SnapshotRef): Promise<Doc> {
       note: 'Routes are NOT mutually exclusive: a work can be admitted by several, so `marginals` sums to more than `total`. `combinations` counts each work exactly once and sums to `total`.',
     },
     marginals: ROUTES.map((r) => ({ route: r, label: ROUTE_LABEL[r], works: m![r] })),
-    combinations: combos.map((c) => ({ combo: c.combo === '' ? 'none' : c.combo, n_routes: c.combo === '' ? 0 : c.combo.split('+').length, works: c.works })),
+    combinations: combos.map((c) => ({
+      combo: c.combo === '' ? 'none' : c.combo,
+      n_routes: c.combo === '' ? 0 : c.combo.split('+').length,
+      works: c.works,
+    })),
   };
 }
 
@@ -85,18 +102,33 @@ async function byField(duck: Duck, snapshot: SnapshotRef, total: number): Promis
     `SELECT type, count(*)::INTEGER AS works, count(*) FILTER (WHERE NOT has_abstract)::INTEGER AS no_abstract
      FROM works GROUP BY type HAVING count(*) >= ${minTypeWorks} ORDER BY works DESC, type LIMIT 14`,
   );
-  const venues = await duck.all('SELECT value AS venue, works FROM facet_venue ORDER BY works DESC, value LIMIT 20');
+  const venues = await duck.all(
+    'SELECT value AS venue, works FROM facet_venue ORDER BY works DESC, value LIMIT 20',
+  );
   const funders = await duck.all(
     `SELECT trim(f) AS funder, count(DISTINCT id)::INTEGER AS works FROM (SELECT id, unnest(string_split(funders, ';')) AS f FROM works WHERE funders IS NOT NULL)
      WHERE trim(f) <> '' GROUP BY 1 ORDER BY works DESC, funder LIMIT 20`,
   );
-  const states = await duck.all<{ nature: string; works: number; openalex_flagged: number; openalex_missed: number }>(
+  const states = await duck.all<{
+    nature: string;
+    works: number;
+    openalex_flagged: number;
+    openalex_missed: number;
+  }>(
     `SELECT coalesce(nature, 'Unspecified') AS nature, count(*)::INTEGER AS works, count(*) FILTER (WHERE openalex_flagged)::INTEGER AS openalex_flagged,
             count(*) FILTER (WHERE NOT openalex_flagged)::INTEGER AS openalex_missed FROM retractions GROUP BY 1`,
   );
   const order = [...RETRACTION_STATES, 'Unspecified'];
   const retraction_states = order
-    .map((nature) => states.find((s) => s.nature === nature) ?? { nature, works: 0, openalex_flagged: 0, openalex_missed: 0 })
+    .map(
+      (nature) =>
+        states.find((s) => s.nature === nature) ?? {
+          nature,
+          works: 0,
+          openalex_flagged: 0,
+          openalex_missed: 0,
+        },
+    )
     .filter((s) => s.nature !== 'Unspecified' || s.works > 0);
   return {
     meta: {
@@ -105,7 +137,10 @@ async function byField(duck: Duck, snapshot: SnapshotRef, total: number): Promis
     },
     fields,
     languages,
-    abstract_gap_by_type: gap.map((g) => ({ ...g, pct_no_abstract: Math.round((1000 * g.no_abstract) / g.works) / 10 })),
+    abstract_gap_by_type: gap.map((g) => ({
+      ...g,
+      pct_no_abstract: Math.round((1000 * g.no_abstract) / g.works) / 10,
+    })),
     top_venues: venues,
     top_funders: funders,
     retraction_states,
@@ -116,7 +151,9 @@ async function labels(duck: Duck, snapshot: SnapshotRef, frameWorks: number): Pr
   const [c] = await duck.all<{ labeled_works: number; label_rows: number }>(
     'SELECT count(DISTINCT work_id)::INTEGER AS labeled_works, count(*)::INTEGER AS label_rows FROM direct_labels',
   );
-  const models = (await duck.all<{ model: string }>('SELECT DISTINCT model FROM direct_labels ORDER BY model')).map((m) => m.model);
+  const models = (
+    await duck.all<{ model: string }>('SELECT DISTINCT model FROM direct_labels ORDER BY model')
+  ).map((m) => m.model);
   // any_model: at least one labelling model applied the value; all_models: every model that labelled the work did.
   const perValue = async (expr: string, values: readonly string[], key: string) => {
     const rows = await duck.all<{ v: string; any_model: number; all_models: number }>(
@@ -126,12 +163,24 @@ async function labels(duck: Duck, snapshot: SnapshotRef, frameWorks: number): Pr
     );
     return rows
       .map((r) => ({ [key]: r.v, any_model: r.any_model, all_models: r.all_models }))
-      .sort((a, b) => b.any_model - a.any_model || String(a[key]).localeCompare(String(b[key])));
+      .sort(
+        (a, b) =>
+          b.any_model - a.any_model ||
+          (String(a[key]) < String(b[key]) ? -1 : String(a[key]) > String(b[key]) ? 1 : 0),
+      );
   };
   return {
-    meta: { snapshot, status: 'direct model label, unvalidated', note: 'Counts are over the machine-labelled subset only. A work without a label row is unknown, never a negative.' },
+    meta: {
+      snapshot,
+      status: 'direct model label, unvalidated',
+      note: 'Counts are over the machine-labelled subset only. A work without a label row is unknown, never a negative.',
+    },
     coverage: { labeled_works: c!.labeled_works, label_rows: c!.label_rows, frame_works: frameWorks, models },
-    by_category: await perValue("list_contains(string_split(coalesce(categories, ''), ';'), $)", CATEGORIES, 'category'),
+    by_category: await perValue(
+      "list_contains(string_split(coalesce(categories, ''), ';'), $)",
+      CATEGORIES,
+      'category',
+    ),
     by_design: await perValue('study_design = $', DESIGNS, 'design'),
     by_year: await duck.all(
       `SELECT w.year::INTEGER AS year, count(DISTINCT l.work_id)::INTEGER AS labeled FROM direct_labels l JOIN works w ON w.id = l.work_id
@@ -160,29 +209,48 @@ function findings(dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef
   };
 }
 
-async function predictions(duck: Duck, dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef): Promise<Doc> {
+async function predictions(
+  duck: Duck,
+  dir: string,
+  manifest: SnapshotManifest,
+  snapshot: SnapshotRef,
+): Promise<Doc> {
   const file = manifest.documents.predictions_report.file;
-  const report = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { predictions: Record<string, unknown>; model: Record<string, unknown> };
+  const report = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+    predictions: Record<string, unknown>;
+    model: Record<string, unknown>;
+  };
   const [counts] = await duck.all<Record<string, number>>(
     `SELECT ${CATEGORY_ORDER.map((c, k) => `count(*) FILTER (WHERE pred_candidate_mask & ${1 << k} <> 0)::INTEGER AS "cand_${c}", count(*) FILTER (WHERE pred_consensus_mask & ${1 << k} <> 0)::INTEGER AS "cons_${c}"`).join(', ')} FROM works`,
   );
   return {
     meta: {
       snapshot,
-      sources: { predictions: `snapshots/${manifest.name}/${file}`, sha256: manifest.documents.predictions_report.sha256, predictions_csv_sha256: manifest.tables.predictions.sha256 },
+      sources: {
+        predictions: `snapshots/${manifest.name}/${file}`,
+        sha256: manifest.documents.predictions_report.sha256,
+        predictions_csv_sha256: manifest.tables.predictions.sha256,
+      },
       evidence_level: 'machine_not_human_accuracy',
       note: 'Prediction scores measure fidelity to machine teachers, not human accuracy. frame_category_counts are counted from the loaded frame.',
     },
     predictions: {
       ...report.predictions,
-      frame_category_counts: Object.fromEntries(CATEGORY_ORDER.map((c) => [c, { candidate: counts![`cand_${c}`], consensus: counts![`cons_${c}`] }])),
+      frame_category_counts: Object.fromEntries(
+        CATEGORY_ORDER.map((c) => [c, { candidate: counts![`cand_${c}`], consensus: counts![`cons_${c}`] }]),
+      ),
     },
     model: report.model,
   };
 }
 
 /** The frozen documents keyed by their path below the build directory (URL path + `.json`). */
-export async function frameDocuments(duck: Duck, dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef): Promise<Map<string, Doc>> {
+export async function frameDocuments(
+  duck: Duck,
+  dir: string,
+  manifest: SnapshotManifest,
+  snapshot: SnapshotRef,
+): Promise<Map<string, Doc>> {
   const s = await summary(duck, snapshot);
   const docs = new Map<string, Doc>();
   docs.set('frame/api/v1/stats/summary.json', s);

@@ -40,6 +40,9 @@ export interface RangeResult {
   aborted: boolean;
 }
 
+/** Longer lines are refused: no valid row comes near it, and an unbounded line would exhaust memory. */
+const MAX_LINE = 1 << 20;
+
 /** The cells of one line, or the reason it is not a CSV record. */
 function cellsOf(line: string): string[] | string {
   if (!line.includes('"')) return line.split(',');
@@ -70,10 +73,24 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
 
   const onLine = (text: string) => {
     lines++;
+    // Invalid UTF-8 decodes to U+FFFD: the dialect is UTF-8, so such a line is rejected here rather than
+    // failing later inside DuckDB without a line number.
+    if (text.includes('\uFFFD')) {
+      if (!(task.first && lines === 1)) rows++;
+      return add({
+        line: lines,
+        column: 0,
+        message: 'not valid UTF-8 (or holds U+FFFD, the replacement character)',
+      });
+    }
     if (task.first && lines === 1) {
       const got = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
       if (got !== header) {
-        add({ line: 1, column: 0, message: `header must be exactly "${header}", got "${got.slice(0, 300)}"` });
+        add({
+          line: 1,
+          column: 0,
+          message: `header must be exactly "${header}", got "${got.slice(0, 300)}"`,
+        });
         // Without the right header every row would fail the same way: stop here.
         stop = true;
       }
@@ -82,7 +99,12 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
     rows++;
     const cells = cellsOf(text);
     if (typeof cells === 'string') return add({ line: lines, column: 0, message: cells });
-    if (cells.length !== names.length) return add({ line: lines, column: 0, message: `expected ${names.length} cells, found ${cells.length}` });
+    if (cells.length !== names.length)
+      return add({
+        line: lines,
+        column: 0,
+        message: `expected ${names.length} cells, found ${cells.length}`,
+      });
     for (let i = 0; i < names.length; i++) obj[names[i]!] = cells[i]!;
     const result = schema.safeParse(obj);
     if (!result.success) {
@@ -95,7 +117,12 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
 
   if (task.end <= task.start) return { rows, lines, problems, problemCount, aborted: stop };
   let rest = '';
-  const stream = createReadStream(task.path, { start: task.start, end: task.end - 1, highWaterMark: 1 << 20, encoding: 'utf8' });
+  const stream = createReadStream(task.path, {
+    start: task.start,
+    end: task.end - 1,
+    highWaterMark: 1 << 20,
+    encoding: 'utf8',
+  });
   for await (const chunk of stream as AsyncIterable<string>) {
     const text = rest + chunk;
     let from = 0;
@@ -104,6 +131,14 @@ export async function validateRange(task: RangeTask): Promise<RangeResult> {
       from = nl + 1;
     }
     rest = text.slice(from);
+    if (rest.length > MAX_LINE) {
+      add({
+        line: lines + 1,
+        column: 0,
+        message: `a line is longer than ${MAX_LINE} characters: are the line ends LF?`,
+      });
+      stop = true;
+    }
     if (stop) {
       stream.destroy();
       break;

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { findingsSchema, predictionsReportSchema } from '../../../contracts/frame/documents.ts';
-import { type SnapshotManifest, snapshotManifestSchema, TABLE_NAMES, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
+import {
+  type SnapshotManifest,
+  snapshotManifestSchema,
+  TABLE_NAMES,
+  TABLES,
+  type TableName,
+} from '../../../contracts/frame/snapshot.ts';
 import { sha256File } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { WorkerPool } from '../../lib/worker-pool.ts';
@@ -48,7 +54,12 @@ export class InvalidSnapshotError extends Error {
 }
 
 const zodProblems = (file: string, error: z.ZodError): InputProblem[] =>
-  error.issues.map((i) => ({ file, line: 0, column: 0, message: `${i.path.join('.') || '(root)'}: ${i.message}` }));
+  error.issues.map((i) => ({
+    file,
+    line: 0,
+    column: 0,
+    message: `${i.path.join('.') || '(root)'}: ${i.message}`,
+  }));
 
 function readJson(dir: string, file: string): { value?: unknown; problem?: InputProblem } {
   const path = join(dir, file);
@@ -71,7 +82,17 @@ export function readManifest(dir: string): SnapshotManifest {
   }
   for (const t of TABLE_NAMES) {
     if (parsed.data.tables[t].file !== TABLES[t].file)
-      throw new InvalidSnapshotError([{ file: 'manifest.json', line: 0, column: 0, message: `tables.${t}.file must be ${TABLES[t].file}` }], 1);
+      throw new InvalidSnapshotError(
+        [
+          {
+            file: 'manifest.json',
+            line: 0,
+            column: 0,
+            message: `tables.${t}.file must be ${TABLES[t].file}`,
+          },
+        ],
+        1,
+      );
   }
   return parsed.data;
 }
@@ -128,7 +149,11 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
   };
 
   // Files: presence, size and checksum, as the manifest lists them.
-  const entries = [...TABLE_NAMES.map((t) => manifest.tables[t]), manifest.documents.findings, manifest.documents.predictions_report];
+  const entries = [
+    ...TABLE_NAMES.map((t) => manifest.tables[t]),
+    manifest.documents.findings,
+    manifest.documents.predictions_report,
+  ];
   const totalBytes = entries.reduce((s, e) => s + e.bytes, 0);
   progress.start('checksums', totalBytes);
   let hashed = 0;
@@ -137,12 +162,30 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
     entries.map((e) =>
       limit(async () => {
         const path = join(dir, e.file);
-        if (!existsSync(path)) return add({ file: e.file, line: 0, column: 0, message: 'file listed in manifest.json is missing' });
+        if (!existsSync(path))
+          return add({
+            file: e.file,
+            line: 0,
+            column: 0,
+            message: 'file listed in manifest.json is missing',
+          });
         const size = statSync(path).size;
-        if (size !== e.bytes) add({ file: e.file, line: 0, column: 0, message: `size is ${size} bytes; manifest.json says ${e.bytes}` });
+        if (size !== e.bytes)
+          add({
+            file: e.file,
+            line: 0,
+            column: 0,
+            message: `size is ${size} bytes; manifest.json says ${e.bytes}`,
+          });
         else {
           const sum = await sha256File(path);
-          if (sum !== e.sha256) add({ file: e.file, line: 0, column: 0, message: `sha256 is ${sum}; manifest.json says ${e.sha256}` });
+          if (sum !== e.sha256)
+            add({
+              file: e.file,
+              line: 0,
+              column: 0,
+              message: `sha256 is ${sum}; manifest.json says ${e.sha256}`,
+            });
         }
         hashed += e.bytes;
         progress.update(hashed);
@@ -169,41 +212,60 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
   // Rows: every table, split into line-aligned ranges checked in parallel.
   const csvBytes = TABLE_NAMES.reduce((s, t) => s + manifest.tables[t].bytes, 0);
   const threads = options.threads ?? (csvBytes > 64 << 20 ? Math.min(4, availableParallelism()) : 0);
-  const pool = threads > 0 ? new WorkerPool<RangeTask, RangeResult>(new URL('./validate-worker.ts', import.meta.url), threads) : null;
+  const pool =
+    threads > 0
+      ? new WorkerPool<RangeTask, RangeResult>(new URL('./validate-worker.ts', import.meta.url), threads)
+      : null;
   const run = (task: RangeTask) => (pool ? pool.run(task) : validateRange(task));
   const rowLimit = pLimit(Math.max(1, threads));
   const rows = {} as Record<TableName, number>;
   progress.start('validate rows', csvBytes);
   let checked = 0;
   try {
-    await Promise.all(
+    const perTable = await Promise.all(
       TABLE_NAMES.map(async (t) => {
         const path = join(dir, TABLES[t].file);
-        const size = manifest.tables[t].bytes;
-        const ranges = splitLines(path, size, 96 << 20);
-        const results = await Promise.all(
+        const ranges = splitLines(path, manifest.tables[t].bytes, 96 << 20);
+        return Promise.all(
           ranges.map(([start, end]) =>
             rowLimit(async () => {
-              const r = await run({ table: t, path, start, end, first: start === 0, maxProblems: MAX_REPORTED });
+              const r = await run({
+                table: t,
+                path,
+                start,
+                end,
+                first: start === 0,
+                maxProblems: MAX_REPORTED,
+              });
               checked += end - start;
               progress.update(checked);
               return r;
             }),
           ),
         );
-        let lineOffset = 0;
-        let count = 0;
-        for (const r of results) {
-          for (const p of r.problems) add({ file: TABLES[t].file, line: p.line + lineOffset, column: p.column, message: p.message });
-          total += r.problemCount - r.problems.length;
-          lineOffset += r.lines;
-          count += r.rows;
-        }
-        rows[t] = count;
-        if (!results.some((r) => r.aborted) && count !== manifest.tables[t].rows)
-          add({ file: TABLES[t].file, line: 0, column: 0, message: `has ${count} rows; manifest.json says ${manifest.tables[t].rows}` });
       }),
     );
+    // Problems are added in table order, whatever order the ranges finished in, so the report is stable.
+    for (const [k, t] of TABLE_NAMES.entries()) {
+      const results = perTable[k]!;
+      let lineOffset = 0;
+      let count = 0;
+      for (const r of results) {
+        for (const p of r.problems)
+          add({ file: TABLES[t].file, line: p.line + lineOffset, column: p.column, message: p.message });
+        total += r.problemCount - r.problems.length;
+        lineOffset += r.lines;
+        count += r.rows;
+      }
+      rows[t] = count;
+      if (!results.some((r) => r.aborted) && count !== manifest.tables[t].rows)
+        add({
+          file: TABLES[t].file,
+          line: 0,
+          column: 0,
+          message: `has ${count} rows; manifest.json says ${manifest.tables[t].rows}`,
+        });
+    }
   } finally {
     progress.stop();
     await pool?.close();

@@ -5,7 +5,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
-import { type AuthorshipRow, type LabelRow, workRecord, workRowSql } from '../../../contracts/frame/work-record.ts';
+import {
+  type AuthorshipRow,
+  type LabelRow,
+  workRecord,
+  workRowSql,
+} from '../../../contracts/frame/work-record.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
@@ -14,11 +19,20 @@ export const WORKS_DIR = 'frame/api/v1/works';
 const CHUNK = 20_000;
 
 /** Writes every work document; returns `[relative path, sha256]` pairs in id order. */
-export async function writeWorkDocuments(duck: Duck, outDir: string, snapshot: SnapshotRef, progress: Progress): Promise<[string, string][]> {
+export async function writeWorkDocuments(
+  duck: Duck,
+  outDir: string,
+  snapshot: SnapshotRef,
+  progress: Progress,
+): Promise<[string, string][]> {
   mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
-  const bounds = (await duck.all<{ id: string }>(`SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`)).map((r) => r.id);
+  const bounds = (
+    await duck.all<{ id: string }>(
+      `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
+    )
+  ).map((r) => r.id);
   const hashes: [string, string][] = [];
   progress.start('work documents', n);
   for (let c = 0; c < bounds.length; c++) {
@@ -30,7 +44,9 @@ export async function writeWorkDocuments(duck: Duck, outDir: string, snapshot: S
       `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
        FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
     );
-    const labels = await duck.all<LabelRow & { work_id: string }>(`SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`);
+    const labels = await duck.all<LabelRow & { work_id: string }>(
+      `SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`,
+    );
     const byWork = <T extends { work_id: string }>(items: T[]) => {
       const m = new Map<string, T[]>();
       for (const it of items) {

@@ -1,6 +1,7 @@
 /**
- * Typed reads of the pipeline's output for the site. Static pages call these at build time; server-rendered
- * pages call them per request. The location comes from BUILD_OUTPUT (default: ../build-output beside site/).
+ * Typed reads of the pipeline's output for the site's static pages, at build time. (Server-rendered pages
+ * get the served build from api-dynamic through Astro.locals instead.) The build script passes the location
+ * in BUILD_OUTPUT; the default is build-output/ in the working directory.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -25,11 +25,25 @@ export const FROZEN_ROUTES = [
 ] as const;
 
 const noParams = z.object({}).strict();
-const workParams = z.object({ abstract: z.literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' }).optional() });
+const workParams = z.object({
+  abstract: z
+    .literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' })
+    .optional(),
+});
 const WORK_ID = /^W[1-9][0-9]{0,14}$/;
 
-function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer | string, etag: string) {
-  reply.header('ETag', etag).header('Cache-Control', FROZEN_CACHE).header('Vary', 'Accept-Encoding');
+function sendJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Buffer | string,
+  etag: string,
+  snapshotId: string,
+) {
+  reply
+    .header('X-Snapshot', snapshotId)
+    .header('ETag', etag)
+    .header('Cache-Control', FROZEN_CACHE)
+    .header('Vary', 'Accept-Encoding');
   const inm = request.headers['if-none-match'];
   if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(body);
@@ -45,9 +59,10 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
       url: `/api/v1/${path}`,
       handler: async (request, reply) => {
         parseStrictQuery(noParams, request.url);
-        const doc = store.current.frozen.get(`frame/api/v1/${path}`);
+        const build = store.current;
+        const doc = build.frozen.get(`frame/api/v1/${path}`);
         if (!doc) throw new ApiError('NOT_FOUND', `This build has no /${path} document.`);
-        return sendJson(request, reply, doc.body, doc.etag);
+        return sendJson(request, reply, doc.body, doc.etag, build.snapshotId);
       },
     });
   }
@@ -59,15 +74,20 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
       const { id } = request.params as { id: string };
       parseStrictQuery(workParams, request.url);
       if (!WORK_ID.test(id))
-        throw new ApiError('INVALID_PARAMETER', `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`, [
-          { parameter: 'id', message: 'must be W followed by digits' },
-        ]);
+        throw new ApiError(
+          'INVALID_PARAMETER',
+          `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`,
+          [{ parameter: 'id', message: 'must be W followed by digits' }],
+        );
       const build = store.current.acquire();
       try {
         const text = await workRecordText(build, id);
-        if (text === null) throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
+        if (text === null) {
+          reply.header('X-Snapshot', build.snapshotId);
+          throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
+        }
         const etag = `"${build.snapshotId}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
-        return sendJson(request, reply, text, etag);
+        return sendJson(request, reply, text, etag, build.snapshotId);
       } finally {
         build.release();
       }

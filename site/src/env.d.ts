@@ -1,0 +1,8 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** Set by api-dynamic for server-rendered pages: the manifest of the build being served. */
+    manifest?: import('../../contracts/common/build-manifest.ts').BuildManifest;
+  }
+}
