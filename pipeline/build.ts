@@ -113,8 +113,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
 
     // Phase 3: frozen JSON.
     progress.log('pipeline: precomputing frozen JSON');
-    const duck = await openDuck(join(tmp, FRAME_DB), { access_mode: 'READ_ONLY', threads: '2' });
-    let workIndex: [string, string][] = [];
+    const duck = await openDuck(join(tmp, FRAME_DB), { access_mode: 'READ_ONLY', threads: '2', memory_limit: '1500MB' });
+    let works: { index: string | null; count: number } = { index: null, count: 0 };
     const database_content: Record<string, string> = {};
     try {
       const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
@@ -122,7 +122,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         mkdirSync(join(tmp, path, '..'), { recursive: true });
         writeFileSync(join(tmp, path), JSON.stringify(doc));
       }
-      if (o.workFiles) workIndex = await writeWorkDocuments(duck, tmp, snapshot, progress);
+      if (o.workFiles) works = await writeWorkDocuments(duck, tmp, snapshot, progress);
       // The database file's bytes may differ between runs (storage layout); its content must not.
       const tables = await duck.all<{ name: string }>(
         'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',
@@ -136,12 +136,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     } finally {
       duck.close();
     }
-    let index: string | null = null;
-    if (o.workFiles) {
-      index = `${WORKS_DIR}.sha256`;
-      writeFileSync(join(tmp, index), workIndex.map(([p, h]) => `${h}  ${p}\n`).join(''));
-    }
-
     // Phase 4: manifest, then publish.
     const files: BuildManifest['files'] = {};
     for (const rel of listFiles(tmp, WORKS_DIR)) {
@@ -151,7 +145,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       pipeline_version: PIPELINE_VERSION,
       snapshot: { ...snapshot, manifest_sha256 },
       files,
-      work_documents: { count: workIndex.length, directory: WORKS_DIR, index },
+      work_documents: { count: works.count, directory: WORKS_DIR, index: works.index },
       database_content,
     };
     const manifestText = stablePretty(buildManifest);

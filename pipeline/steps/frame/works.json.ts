@@ -2,7 +2,7 @@
  * Step 3b: one JSON document per work at `frame/api/v1/works/<id>.json`, built by the same serializer the
  * server uses (contracts/frame/work-record.ts). Works are read in id order, in chunks, so memory stays flat.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import {
@@ -18,13 +18,16 @@ import { sha256Text } from '../../lib/hash.ts';
 export const WORKS_DIR = 'frame/api/v1/works';
 const CHUNK = 20_000;
 
-/** Writes every work document; returns `[relative path, sha256]` pairs in id order. */
+/**
+ * Writes every work document and, line by line as it goes (4.3M entries would not fit comfortably in
+ * memory), the index `<WORKS_DIR>.sha256` in `sha256sum` format. Returns the index path and the count.
+ */
 export async function writeWorkDocuments(
   duck: Duck,
   outDir: string,
   snapshot: SnapshotRef,
   progress: Progress,
-): Promise<[string, string][]> {
+): Promise<{ index: string; count: number }> {
   mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
@@ -33,7 +36,9 @@ export async function writeWorkDocuments(
       `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
     )
   ).map((r) => r.id);
-  const hashes: [string, string][] = [];
+  const index = `${WORKS_DIR}.sha256`;
+  const fd = openSync(join(outDir, index), 'w');
+  let count = 0;
   progress.start('work documents', n);
   for (let c = 0; c < bounds.length; c++) {
     const lo = bounds[c]!;
@@ -63,10 +68,12 @@ export async function writeWorkDocuments(
       const text = JSON.stringify(workRecord(r, authorsOf.get(id) ?? [], labelsOf.get(id) ?? [], snapshot));
       const rel = `${WORKS_DIR}/${id}.json`;
       writeFileSync(join(outDir, rel), text);
-      hashes.push([rel, sha256Text(text)]);
+      writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
+      count++;
     }
-    progress.update(hashes.length);
+    progress.update(count);
   }
   progress.stop();
-  return hashes;
+  closeSync(fd);
+  return { index, count };
 }
