@@ -5,6 +5,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write('Usage: npm run lockfile:complete\n\nAdds lockfile entries for the other platforms\' optional native packages, so npm ci accepts the lockfile.\n');
+  process.exit(0);
+}
+
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pkgs = lock.packages;
 const platformOf = (name) => {
