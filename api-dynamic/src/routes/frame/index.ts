@@ -9,6 +9,8 @@ import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { routeTable } from '../../plugins/preflight.ts';
 import type { BuildStore } from '../../services/build-store.ts';
 import { workRecordText } from '../../services/frame/work-records.ts';
+import { sampleSummary, screenedPage } from '../../services/frame/screened.ts';
+import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
 import { createHash } from 'node:crypto';
 
 export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
@@ -88,6 +90,37 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
         }
         const etag = `"${build.snapshotId}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
         return sendJson(request, reply, text, etag, build.snapshotId);
+      } finally {
+        build.release();
+      }
+    },
+  });
+
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/screened',
+    handler: async (request, reply) => {
+      const q = parseScreenedQuery(request.url);
+      const build = store.current.acquire();
+      try {
+        const [{ total, results }, summary] = await Promise.all([screenedPage(build, q), sampleSummary(build)]);
+        const { manifest_sha256: _, ...snapshot } = build.manifest.snapshot;
+        const body = JSON.stringify({
+          meta: {
+            snapshot,
+            page: q.page,
+            per_page: q.per_page,
+            max_per_page: 100,
+            total,
+            filters: { contested_only: q.contested_only === '1', n_in: q.n_in ?? null, stratum: q.stratum ?? null },
+            summary,
+          },
+          results,
+        });
+        // The answer depends only on the build and the canonical query: a strong ETag of both.
+        const canonical = JSON.stringify([q.contested_only ?? null, q.n_in ?? null, q.stratum ?? null, q.page, q.per_page]);
+        const etag = `"${build.snapshotId}.${createHash('sha256').update(canonical).update(body).digest('hex').slice(0, 16)}"`;
+        return sendJson(request, reply, body, etag, build.snapshotId);
       } finally {
         build.release();
       }

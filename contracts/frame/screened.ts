@@ -1,0 +1,94 @@
+/**
+ * `/frame/api/v1/screened`: the query parser (one zod schema) and the summary arithmetic. The sample is
+ * stratified, so every rate over it is design-weighted (Horvitz–Thompson): rate = Σ wᵢ·yᵢ / Σ wᵢ, with wᵢ the
+ * row's design weight (inverse selection probability) and yᵢ ∈ {0, 1}.
+ */
+import { z } from 'zod';
+import { ApiError } from '../common/errors.ts';
+import { parseStrictQuery } from '../common/query.ts';
+import { IN_SCOPE_TIERS, SCREEN_MODELS, STRATA } from './vocab.ts';
+
+const whole = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, `${name} must be a whole number from ${min} through ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `${name} must be a whole number from ${min} through ${max}`).max(max, `${name} must be a whole number from ${min} through ${max}`));
+
+export const screenedQuerySchema = z.object({
+  /** `1`: only works at least one model put in scope (n_in ≥ 1). */
+  contested_only: z.literal('1', { error: 'contested_only takes only the value 1' }).optional(),
+  /** Exact number of models (0..3) that put the work in scope. */
+  n_in: whole('n_in', 0, 3).optional(),
+  /** Sampling stratum. */
+  stratum: z.enum(STRATA, { error: `stratum must be one of ${STRATA.join(', ')}` }).optional(),
+  page: whole('page', 1, 1_000_000).default(1),
+  per_page: whole('per_page', 1, 100).default(25),
+});
+export type ScreenedQuery = z.infer<typeof screenedQuerySchema>;
+
+export function parseScreenedQuery(url: string): ScreenedQuery {
+  const q = parseStrictQuery(screenedQuerySchema, url);
+  if (q.contested_only && q.n_in === 0)
+    throw new ApiError('INVALID_PARAMETER', 'contested_only=1 selects n_in of 1 or more; it cannot be combined with n_in=0.', [
+      { parameter: 'contested_only', message: 'contradicts n_in=0' },
+    ]);
+  return q;
+}
+
+export interface ScreenRow {
+  stratum: string;
+  stratum_n: number;
+  weight: number;
+  n_in: number;
+  tiers: string[];
+}
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The sample summary: counts as sampled, and design-weighted estimates for the sampling frame. */
+export function screenSummary(rows: readonly ScreenRow[]) {
+  const hist = [0, 0, 0, 0];
+  const whist = [0, 0, 0, 0];
+  let population = 0;
+  const perModel = SCREEN_MODELS.map(() => ({ n: 0, w: 0 }));
+  const strata = new Map<string, { stratum_n: number; sampled: number; weight: number }>();
+  for (const r of rows) {
+    hist[r.n_in]!++;
+    whist[r.n_in]! += r.weight;
+    population += r.weight;
+    r.tiers.forEach((t, m) => {
+      if (IN_SCOPE_TIERS.has(t)) {
+        perModel[m]!.n++;
+        perModel[m]!.w += r.weight;
+      }
+    });
+    const s = strata.get(r.stratum) ?? { stratum_n: r.stratum_n, sampled: 0, weight: r.weight };
+    s.sampled++;
+    strata.set(r.stratum, s);
+  }
+  const any = hist[1]! + hist[2]! + hist[3]!;
+  const pct = (a: number, b: number) => (b === 0 ? null : round((100 * a) / b, 1));
+  const rate = (w: number) => (population === 0 ? null : round(w / population, 6));
+  return {
+    n_screened: rows.length,
+    histogram: { n_in_0: hist[0], n_in_1: hist[1], n_in_2: hist[2], n_in_3: hist[3] },
+    any_model_said_in: any,
+    all_three_agreed: hist[3],
+    pct_all_three: pct(hist[3]!, any),
+    one_model_only: hist[1],
+    pct_single_model: pct(hist[1]!, any),
+    tiers: 'T1 (core metaresearch) and T2 (metaresearch, adjacent traditions) count as in scope; T3 (adjacent) and OUT do not.',
+    per_model_in_scope: SCREEN_MODELS.map((model, m) => ({ model, called_in: perModel[m]!.n })),
+    weighted: {
+      formula: 'rate = Σ wᵢ·yᵢ / Σ wᵢ over the screened rows (Horvitz–Thompson, wᵢ = design weight = stratum_n / rows sampled in the stratum); estimate = rate × Σ wᵢ',
+      population: round(population, 3),
+      any_model_in_scope: { rate: rate(whist[1]! + whist[2]! + whist[3]!), estimate: round(whist[1]! + whist[2]! + whist[3]!, 1) },
+      all_three_in_scope: { rate: rate(whist[3]!), estimate: round(whist[3]!, 1) },
+      n_in_rates: { n_in_0: rate(whist[0]!), n_in_1: rate(whist[1]!), n_in_2: rate(whist[2]!), n_in_3: rate(whist[3]!) },
+      per_model_rate: SCREEN_MODELS.map((model, m) => ({ model, rate: rate(perModel[m]!.w) })),
+      note: 'Unweighted rates from this sample are wrong: strata were sampled at very different rates.',
+    },
+    strata: [...strata].sort(([a], [b]) => STRATA.indexOf(a as (typeof STRATA)[number]) - STRATA.indexOf(b as (typeof STRATA)[number])).map(([stratum, s]) => ({ stratum, ...s })),
+  };
+}
