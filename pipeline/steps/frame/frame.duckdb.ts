@@ -14,6 +14,7 @@ import {
   type TableName,
 } from '../../../contracts/frame/snapshot.ts';
 import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
+import { MAX_CA_AUTHORS } from '../../../contracts/frame/network.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
 import { type Duck, lit, openDuck } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
@@ -279,6 +280,35 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
       'facet_topic',
       'CREATE TABLE facet_topic AS SELECT topic AS value, count(*)::INTEGER AS works FROM s_works WHERE topic IS NOT NULL GROUP BY topic ORDER BY works DESC, value',
     ],
+    // The collaboration network. Weights are summed as exact decimals so the result does not depend on the
+    // order parallel threads add them in (a double sum can differ in its last bits between runs).
+    [
+      'ca_work_authors',
+      `CREATE TABLE ca_work_authors AS
+       SELECT a.work_id, a.author_id, n.n_authors FROM s_authorships a
+       JOIN (SELECT work_id, count(*) AS n_authors, count(*) FILTER (WHERE is_ca) AS n_ca FROM s_authorships GROUP BY work_id) n USING (work_id)
+       WHERE a.is_ca AND n.n_ca <= ${MAX_CA_AUTHORS} AND n.n_authors >= 2`,
+    ],
+    [
+      'ca_edge_meta',
+      `CREATE TABLE ca_edge_meta AS
+       SELECT ${MAX_CA_AUTHORS}::INTEGER AS max_ca_authors,
+              count(*) FILTER (WHERE n_ca > ${MAX_CA_AUTHORS})::INTEGER AS works_excluded,
+              count(*) FILTER (WHERE n_ca BETWEEN 2 AND ${MAX_CA_AUTHORS})::INTEGER AS works_included
+       FROM (SELECT work_id, count(*) FILTER (WHERE is_ca) AS n_ca FROM s_authorships GROUP BY work_id)`,
+    ],
+    [
+      'ca_neighbours',
+      `CREATE TABLE ca_neighbours AS
+       WITH e AS (
+         SELECT x.author_id AS a, y.author_id AS b, count(*)::INTEGER AS shared_works,
+                sum((1.0 / (x.n_authors - 1))::DECIMAL(18, 12)) AS weight
+         FROM ca_work_authors x JOIN ca_work_authors y ON x.work_id = y.work_id AND x.author_id < y.author_id
+         GROUP BY 1, 2)
+       SELECT author, other, shared_works, round(weight, 9)::DOUBLE AS weight FROM (
+         SELECT a AS author, b AS other, shared_works, weight FROM e UNION ALL SELECT b, a, shared_works, weight FROM e)
+       ORDER BY author, weight DESC, shared_works DESC, other`,
+    ],
   ];
   progress.start('derive tables', steps.length);
   for (const [k, [, sql]] of steps.entries()) {
@@ -287,6 +317,7 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
   }
   progress.stop();
   for (const t of TABLE_NAMES) await duck.run(`DROP TABLE s_${t}`);
+  await duck.run('DROP TABLE ca_work_authors');
   // Point lookups by id go through an ART index; everything else scans sorted columns with zone maps.
   await duck.run('CREATE UNIQUE INDEX works_id ON works (id)');
   await duck.run('CREATE INDEX authorships_author ON authorships (author_id)');

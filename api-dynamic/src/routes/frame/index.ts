@@ -10,6 +10,7 @@ import { routeTable } from '../../plugins/preflight.ts';
 import type { BuildStore } from '../../services/build-store.ts';
 import { workRecordText } from '../../services/frame/work-records.ts';
 import { sampleSummary, screenedPage } from '../../services/frame/screened.ts';
+import { egoGraph, networkBase } from '../../services/frame/network.ts';
 import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
 import { createHash } from 'node:crypto';
 
@@ -33,6 +34,9 @@ const workParams = z.object({
     .optional(),
 });
 const WORK_ID = /^W[1-9][0-9]{0,14}$/;
+const networkParams = z.object({
+  author_id: z.string().regex(/^A[1-9][0-9]{0,14}$/, 'author_id must be A followed by digits, e.g. A5000000012').optional(),
+});
 
 function sendJson(
   request: FastifyRequest,
@@ -120,6 +124,35 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
         // The answer depends only on the build and the canonical query: a strong ETag of both.
         const canonical = JSON.stringify([q.contested_only ?? null, q.n_in ?? null, q.stratum ?? null, q.page, q.per_page]);
         const etag = `"${build.snapshotId}.${createHash('sha256').update(canonical).update(body).digest('hex').slice(0, 16)}"`;
+        return sendJson(request, reply, body, etag, build.snapshotId);
+      } finally {
+        build.release();
+      }
+    },
+  });
+
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/network',
+    handler: async (request, reply) => {
+      const { author_id } = parseStrictQuery(networkParams, request.url);
+      const build = store.current.acquire();
+      try {
+        const base = await networkBase(build);
+        let body: string;
+        if (author_id === undefined) body = JSON.stringify({ meta: base.meta, graph: base.meta.available ? base.overview : null });
+        else {
+          const graph = await egoGraph(build, author_id);
+          if (!graph) {
+            // Not cached (errors are no-store): the author may simply be missing from this snapshot.
+            reply.header('X-Snapshot', build.snapshotId);
+            throw new ApiError('NOT_FOUND', `No researcher ${author_id} with Canadian-affiliated work in snapshot ${build.snapshotId}.`, [
+              { parameter: 'author_id', message: 'unknown author_id' },
+            ]);
+          }
+          body = JSON.stringify({ meta: base.meta, center: author_id, graph });
+        }
+        const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
         return sendJson(request, reply, body, etag, build.snapshotId);
       } finally {
         build.release();

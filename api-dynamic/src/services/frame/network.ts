@@ -1,0 +1,96 @@
+/** The collaboration network: rules and overview (cached per build) and one researcher's neighbourhood. */
+import { lit } from '../../../../contracts/common/sql.ts';
+import { EGO_SPOKES, NETWORK_RULES, OVERVIEW_EDGES } from '../../../../contracts/frame/network.ts';
+import type { Build } from '../build-store.ts';
+
+async function rows<T>(build: Build, sql: string): Promise<T[]> {
+  const reader = await build.db!.runAndReadAll(sql);
+  return reader.getRowObjectsJS() as T[];
+}
+
+interface Edge {
+  a: string;
+  b: string;
+  shared_works: number;
+  weight: number;
+}
+interface NetworkNode {
+  id: string;
+  name: string;
+  ca_works: number;
+}
+
+async function nodes(build: Build, ids: string[]): Promise<NetworkNode[]> {
+  if (ids.length === 0) return [];
+  const found = await rows<NetworkNode>(build, `SELECT id, name, ca_works FROM authors WHERE id IN (${ids.map(lit).join(', ')})`);
+  const byId = new Map(found.map((n) => [n.id, n]));
+  return ids.map((id) => byId.get(id)!).filter(Boolean);
+}
+
+const cache = new WeakMap<Build, { meta: Record<string, unknown>; overview: { nodes: NetworkNode[]; edges: Edge[] } }>();
+
+/** The rules block every response carries, and the overview graph; computed once per build. */
+export async function networkBase(build: Build) {
+  const hit = cache.get(build);
+  if (hit) return hit;
+  const [g] = await rows<{ max_ca_authors: number; works_excluded: number; works_included: number }>(build, 'SELECT * FROM ca_edge_meta');
+  const [c] = await rows<{ ca_authors: number; ca_edges: number }>(
+    build,
+    `SELECT (SELECT count(*) FROM authors WHERE ca_works > 0)::INTEGER AS ca_authors, (SELECT count(*) // 2 FROM ca_neighbours)::INTEGER AS ca_edges`,
+  );
+  const { manifest_sha256: _, ...snapshot } = build.manifest.snapshot;
+  const meta = {
+    snapshot,
+    author_layer_release: snapshot.author_layer_release,
+    ...NETWORK_RULES,
+    density_guard: {
+      max_ca_authors: g!.max_ca_authors,
+      works_excluded: g!.works_excluded,
+      works_included: g!.works_included,
+      rule: `works with more than ${g!.max_ca_authors} Canadian-affiliated authorships are excluded from edges (${g!.works_excluded} works)`,
+    },
+    ca_authors: c!.ca_authors,
+    ca_edges: c!.ca_edges,
+    available: c!.ca_authors > 0 && c!.ca_edges > 0,
+  };
+  const edges = await rows<Edge>(
+    build,
+    `SELECT author AS a, other AS b, shared_works, weight FROM ca_neighbours WHERE author < other
+     ORDER BY weight DESC, shared_works DESC, a, b LIMIT ${OVERVIEW_EDGES}`,
+  );
+  const order: string[] = [];
+  const seen = new Set<string>();
+  for (const e of edges)
+    for (const id of [e.a, e.b])
+      if (!seen.has(id)) {
+        seen.add(id);
+        order.push(id);
+      }
+  const result = { meta, overview: { nodes: await nodes(build, order), edges } };
+  cache.set(build, result);
+  return result;
+}
+
+/** The neighbourhood of a researcher, or null when the id is not a researcher with Canadian output. */
+export async function egoGraph(build: Build, authorId: string) {
+  const [center] = await rows<{ id: string }>(build, `SELECT id FROM authors WHERE id = ${lit(authorId)} AND ca_works > 0`);
+  if (!center) return null;
+  const spokes = await rows<{ other: string; shared_works: number; weight: number }>(
+    build,
+    `SELECT other, shared_works, weight FROM ca_neighbours WHERE author = ${lit(authorId)} ORDER BY weight DESC, shared_works DESC, other LIMIT ${EGO_SPOKES}`,
+  );
+  const neighbours = spokes.map((s) => s.other);
+  const among =
+    neighbours.length < 2
+      ? []
+      : await rows<Edge>(
+          build,
+          `SELECT author AS a, other AS b, shared_works, weight FROM ca_neighbours
+           WHERE author IN (${neighbours.map(lit).join(', ')}) AND other IN (${neighbours.map(lit).join(', ')}) AND author < other ORDER BY a, b`,
+        );
+  const edges: Edge[] = [
+    ...spokes.map((s) => ({ a: authorId < s.other ? authorId : s.other, b: authorId < s.other ? s.other : authorId, shared_works: s.shared_works, weight: s.weight })),
+    ...among,
+  ];
+  return { nodes: await nodes(build, [authorId, ...neighbours]), edges };
+}
