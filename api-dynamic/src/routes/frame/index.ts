@@ -3,7 +3,8 @@
  * frozen documents the pipeline precomputed and the work records; the cohort engine adds its routes here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { frameOpenApi } from '../../../../contracts/frame/openapi.ts';
+import { networkQuerySchema, noParams, WORK_ID, workQuerySchema } from '../../../../contracts/frame/params.ts';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { routeTable } from '../../plugins/preflight.ts';
@@ -27,16 +28,8 @@ export const FROZEN_ROUTES = [
   'predictions',
 ] as const;
 
-const noParams = z.object({}).strict();
-const workParams = z.object({
-  abstract: z
-    .literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' })
-    .optional(),
-});
-const WORK_ID = /^W[1-9][0-9]{0,14}$/;
-const networkParams = z.object({
-  author_id: z.string().regex(/^A[1-9][0-9]{0,14}$/, 'author_id must be A followed by digits, e.g. A5000000012').optional(),
-});
+const workParams = workQuerySchema;
+const networkParams = networkQuerySchema;
 
 function sendJson(
   request: FastifyRequest,
@@ -55,7 +48,7 @@ function sendJson(
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore }) {
+export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore; prefix: string }) {
   const { store } = opts;
   const routes = routeTable(app);
 
@@ -157,6 +150,16 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
       } finally {
         build.release();
       }
+    },
+  });
+
+  const openapi = JSON.stringify(frameOpenApi(opts.prefix, '1'));
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/openapi.json',
+    handler: async (request, reply) => {
+      parseStrictQuery(noParams, request.url);
+      return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(openapi);
     },
   });
 

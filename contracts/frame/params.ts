@@ -1,0 +1,16 @@
+/** Query schemas of the frame routes that have no bigger parser of their own (see ./screened.ts). */
+import { z } from 'zod';
+
+export const noParams = z.object({}).strict();
+
+export const workQuerySchema = z.object({
+  /** `1`: include the abstract (reserved for the live-abstract feature). */
+  abstract: z.literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' }).optional(),
+});
+
+export const WORK_ID = /^W[1-9][0-9]{0,14}$/;
+
+export const networkQuerySchema = z.object({
+  /** A researcher's id: answers with their neighbourhood instead of the overview. */
+  author_id: z.string().regex(/^A[1-9][0-9]{0,14}$/, 'author_id must be A followed by digits, e.g. A5000000012').optional(),
+});

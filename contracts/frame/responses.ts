@@ -1,0 +1,158 @@
+/**
+ * Response schemas of the frame service: what each endpoint promises. Tests parse real responses with them,
+ * and the OpenAPI document (./openapi.ts) is generated from them. Objects are strict where the shape is ours,
+ * loose where the content comes from a snapshot document (findings, prediction report).
+ */
+import { z } from 'zod';
+import { CATEGORIES, DESIGNS, ROUTES, SCREEN_MODELS, STRATA, TIERS } from './vocab.ts';
+import { snapshotRefSchema } from './snapshot-ref.ts';
+
+const count = z.number().int().min(0);
+const meta = (extra: z.ZodRawShape = {}) => z.object({ snapshot: snapshotRefSchema, ...extra }).strict();
+
+export const summaryResponse = z
+  .object({
+    meta: meta(),
+    works: count,
+    no_aff: count,
+    no_abstract: count,
+    retracted_openalex: count,
+    screened: count,
+    retraction_notices: count,
+    routes: z.object(Object.fromEntries(ROUTES.map((r) => [r, count]))).strict(),
+    screen_consensus: z.object({ n_in_0: count, n_in_1: count, n_in_2: count, n_in_3: count }).strict(),
+    coverage: z.object({ has_venue: count, has_abstract: count, french: count, no_funder: count }).strict(),
+  })
+  .strict();
+
+const anyAll = (key: string, values: readonly string[]) => z.array(z.object({ [key]: z.enum(values as [string, ...string[]]), any_model: count, all_models: count }).strict());
+export const labelsResponse = z
+  .object({
+    meta: meta({ status: z.string(), note: z.string() }),
+    coverage: z.object({ labeled_works: count, label_rows: count, frame_works: count, models: z.array(z.enum(SCREEN_MODELS)) }).strict(),
+    by_category: anyAll('category', CATEGORIES),
+    by_design: anyAll('design', DESIGNS),
+    by_year: z.array(z.object({ year: z.number().int(), labeled: count }).strict()),
+    by_lang: z.array(z.object({ lang: z.string(), labeled: count }).strict()),
+  })
+  .strict();
+
+export const byRouteResponse = z
+  .object({
+    meta: meta({ total: count, no_aff: count, note: z.string() }),
+    marginals: z.array(z.object({ route: z.enum(ROUTES), label: z.string(), works: count }).strict()).length(4),
+    combinations: z.array(z.object({ combo: z.string(), n_routes: z.number().int().min(0).max(4), works: count }).strict()),
+  })
+  .strict();
+
+export const byYearResponse = z
+  .object({
+    meta: meta({ points: count, works_without_year: count }),
+    results: z.array(z.object({ year: z.number().int(), works: count, no_aff: count, no_abstract: count }).strict()),
+  })
+  .strict();
+
+const named = (key: string) => z.object({ [key]: z.string(), works: count }).strict();
+export const byFieldResponse = z
+  .object({
+    meta: meta({ note: z.string() }),
+    fields: z.array(z.object({ field: z.string(), works: count, no_abstract: count }).strict()),
+    languages: z.array(z.object({ lang: z.string(), works: count, no_abstract: count }).strict()),
+    abstract_gap_by_type: z.array(z.object({ type: z.string(), works: count, no_abstract: count, pct_no_abstract: z.number() }).strict()),
+    top_venues: z.array(named('venue')),
+    top_funders: z.array(named('funder')),
+    retraction_states: z.array(z.object({ nature: z.string(), works: count, openalex_flagged: count, openalex_missed: count }).strict()),
+  })
+  .strict();
+
+export const findingsResponse = z
+  .object({
+    meta: meta({ count, source: z.string(), evidence_status: z.string(), human_validation: z.string(), note: z.string() }),
+    findings: z.record(z.string(), z.object({ headline: z.string(), values: z.record(z.string(), z.unknown()), computed_at_utc: z.string() }).loose()),
+  })
+  .strict();
+
+export const predictionsResponse = z
+  .object({
+    meta: meta({ sources: z.record(z.string(), z.string()), evidence_level: z.literal('machine_not_human_accuracy'), note: z.string() }),
+    predictions: z
+      .object({ prediction_status: z.string(), n_predictions: count, limitations: z.array(z.string()), model_version: z.string(), frame_category_counts: z.record(z.string(), z.object({ candidate: count, consensus: count })) })
+      .loose(),
+    model: z.object({ model_version: z.string() }).loose(),
+  })
+  .strict();
+
+const screenModel = z.object({ tier: z.enum(TIERS), genre: z.string().nullable(), about_ca: z.boolean(), confidence: z.string(), reasons: z.string().nullable() }).strict();
+
+export const workResponse = z
+  .object({
+    meta: meta({ direct_label_status: z.string(), prediction_status: z.string() }),
+    id: z.string().regex(/^W\d+$/),
+    doi: z.string().nullable(),
+    title: z.string(),
+    year: z.number().int().nullable(),
+    lang: z.string().nullable(),
+    type: z.string(),
+    venue: z.string().nullable(),
+    topic: z.string().nullable(),
+    field: z.string().nullable(),
+    cited_by: count,
+    is_retracted: z.boolean(),
+    has_abstract: z.boolean(),
+    routes: z.array(z.enum(ROUTES)).min(1),
+    route_flags: z.object({ aff: z.boolean(), fund: z.boolean(), venue: z.boolean(), about: z.boolean(), invisible_to_affiliation: z.boolean() }).strict(),
+    ca_institutions: z.array(z.string()),
+    funders: z.array(z.string()),
+    keywords: z.array(z.string()),
+    authors: z.array(z.object({ id: z.string(), name: z.string(), orcid: z.string().nullable(), position: z.number().int().min(1), is_ca: z.boolean() }).strict()),
+    retraction: z.object({ nature: z.string().nullable(), reason: z.string().nullable(), date: z.string().nullable(), openalex_flagged: z.boolean() }).strict().nullable(),
+    screen: z
+      .object({ n_in: z.number().int().min(0).max(3), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), ...Object.fromEntries(SCREEN_MODELS.map((m) => [m, screenModel])) })
+      .strict()
+      .nullable(),
+    direct_labels: z.array(
+      z.object({ model: z.enum(SCREEN_MODELS), categories: z.array(z.string()), domain: z.string().nullable(), study_design: z.string().nullable(), genre: z.string().nullable(), about_ca_system: z.boolean(), about_ca_topic: z.boolean(), confidence: z.string(), status: z.string() }).strict(),
+    ),
+    label_agreement: z.enum(['single', 'agree', 'split']).nullable(),
+    prediction: z.record(z.string(), z.unknown()).nullable(),
+    machine_scores: z
+      .object({ provisional: z.literal(true), score_model_a: z.number(), score_model_b: z.number(), score_spread: z.number(), validation_status: z.string(), note: z.string() })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+
+export const screenedResponse = z
+  .object({
+    meta: meta({ page: z.number().int(), per_page: z.number().int(), max_per_page: z.literal(100), total: count, filters: z.object({ contested_only: z.boolean(), n_in: z.number().int().nullable(), stratum: z.string().nullable() }).strict(), summary: z.record(z.string(), z.unknown()) }),
+    results: z.array(
+      z
+        .object({ id: z.string(), title: z.string(), year: z.number().int().nullable(), lang: z.string().nullable(), type: z.string(), venue: z.string().nullable(), topic: z.string().nullable(), field: z.string().nullable(), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), n_in: z.number().int(), ...Object.fromEntries(SCREEN_MODELS.map((m) => [m, screenModel])) })
+        .strict(),
+    ),
+  })
+  .strict();
+
+const graph = z
+  .object({
+    nodes: z.array(z.object({ id: z.string(), name: z.string(), ca_works: count }).strict()),
+    edges: z.array(z.object({ a: z.string(), b: z.string(), shared_works: count, weight: z.number() }).strict()),
+  })
+  .strict();
+export const networkResponse = z
+  .object({ meta: z.object({ snapshot: snapshotRefSchema }).loose(), center: z.string().optional(), graph: graph.nullable() })
+  .strict();
+
+/** Each GET route below the service prefix, with its response schema (path parameters in OpenAPI braces). */
+export const FRAME_RESPONSES = {
+  '/api/v1/stats/summary': summaryResponse,
+  '/api/v1/stats/labels': labelsResponse,
+  '/api/v1/stats/by-route': byRouteResponse,
+  '/api/v1/stats/by-year': byYearResponse,
+  '/api/v1/stats/by-field': byFieldResponse,
+  '/api/v1/findings': findingsResponse,
+  '/api/v1/predictions': predictionsResponse,
+  '/api/v1/works/{id}': workResponse,
+  '/api/v1/screened': screenedResponse,
+  '/api/v1/network': networkResponse,
+} as const;
