@@ -87,7 +87,11 @@ export class Build {
       instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
       db = await instance.connect();
     }
-    writeFileSync(join(dir, servingMarker(process.pid)), '');
+    try {
+      writeFileSync(join(dir, servingMarker(process.pid)), '');
+    } catch {
+      // A read-only build directory cannot be pruned by this process's pipeline either: nothing to protect.
+    }
     return new Build(dir, manifest, frozen, instance, db);
   }
 
