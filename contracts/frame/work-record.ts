@@ -173,14 +173,19 @@ export function workRecord(
   };
 }
 
-/** SQL that yields the WorkRow columns for works whose id satisfies `where` (DuckDB frame database). */
-export function workRowSql(where: string): string {
+/**
+ * SQL that yields the WorkRow columns for the works selected by `where(column)` (DuckDB frame database).
+ * The condition is applied to every table's own id column, so each scan uses that table's sort order (zone
+ * maps) instead of joining the full tables.
+ */
+export function workRowSql(where: (column: string) => string): string {
+  const part = (table: string) => `(SELECT * FROM ${table} WHERE ${where('work_id')})`;
   return `SELECT w.*, p.* EXCLUDE (work_id), s.* EXCLUDE (work_id), r.work_id AS retraction_work_id, r.nature, r.reason, r.retraction_date, r.openalex_flagged,
           ls.score_model_a, ls.score_model_b, ls.score_spread, ls.validation_status
-   FROM works w
-   LEFT JOIN predictions p ON p.work_id = w.id
-   LEFT JOIN screened s ON s.work_id = w.id
-   LEFT JOIN retractions r ON r.work_id = w.id
-   LEFT JOIN legacy_scores ls ON ls.work_id = w.id
-   WHERE ${where} ORDER BY w.id`;
+   FROM (SELECT * FROM works WHERE ${where('id')}) w
+   LEFT JOIN ${part('predictions')} p ON p.work_id = w.id
+   LEFT JOIN ${part('screened')} s ON s.work_id = w.id
+   LEFT JOIN ${part('retractions')} r ON r.work_id = w.id
+   LEFT JOIN ${part('legacy_scores')} ls ON ls.work_id = w.id
+   ORDER BY w.id`;
 }

@@ -44,7 +44,7 @@ export async function writeWorkDocuments(
     const lo = bounds[c]!;
     const hi = bounds[c + 1];
     const where = (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
-    const rows = await duck.all(workRowSql(where('w.id')));
+    const rows = await duck.all(workRowSql(where));
     const authors = await duck.all<AuthorshipRow & { work_id: string }>(
       `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
        FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,

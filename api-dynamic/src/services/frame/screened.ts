@@ -39,11 +39,22 @@ export async function screenedPage(build: Build, q: ScreenedQuery) {
   if (q.stratum) where.push(`s.stratum = ${lit(q.stratum)}`);
   const cond = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const [{ n } = { n: 0 }] = await rows<{ n: number }>(build, `SELECT count(*)::INTEGER AS n FROM screened s ${cond}`);
-  const page = await rows<Record<string, unknown>>(
+  // The page is cut from the small screened table first; only its works are then looked up in the frame,
+  // by a literal id list (a join would scan all 4.3M works).
+  const screenRows = await rows<Record<string, unknown>>(
     build,
-    `SELECT s.*, w.title, w.year::INTEGER AS year, w.lang, w.type, w.venue, w.topic, w.field FROM screened s JOIN works w ON w.id = s.work_id
-     ${cond} ORDER BY s.n_in DESC, s.work_id LIMIT ${q.per_page} OFFSET ${(q.page - 1) * q.per_page}`,
+    `SELECT * FROM screened s ${cond} ORDER BY s.n_in DESC, s.work_id LIMIT ${q.per_page} OFFSET ${(q.page - 1) * q.per_page}`,
   );
+  const ids = screenRows.map((r) => lit(r.work_id as string));
+  const works =
+    ids.length === 0
+      ? []
+      : await rows<Record<string, unknown>>(
+          build,
+          `SELECT id, title, year::INTEGER AS year, lang, type, venue, topic, field FROM works WHERE id IN (${ids.join(', ')})`,
+        );
+  const workOf = new Map(works.map((w) => [w.id as string, w]));
+  const page = screenRows.map((r) => ({ ...r, ...workOf.get(r.work_id as string) }));
   const results = page.map((r) => ({
     id: r.work_id,
     title: r.title,

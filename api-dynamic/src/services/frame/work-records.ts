@@ -25,13 +25,23 @@ export async function workRecordText(build: Build, id: string): Promise<string |
   const file = join(build.dir, build.manifest.work_documents.directory, `${id}.json`);
   if (build.manifest.work_documents.count > 0 && existsSync(file)) return readFileSync(file, 'utf8');
   if (!build.db) return null;
-  const [row] = await rows<Record<string, unknown>>(build, workRowSql(`w.id = ${lit(id)}`));
+  const [row] = await rows<Record<string, unknown>>(build, workRowSql((column) => `${column} = ${lit(id)}`));
   if (!row) return null;
-  const authors = await rows<AuthorshipRow>(
+  // Authorships of the work first (sorted by work id: zone maps), then their authors by a literal id list:
+  // a join would scan every author.
+  const byline = await rows<{ id: string; position: number; is_ca: boolean }>(
     build,
-    `SELECT a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca FROM authorships a JOIN authors au ON au.id = a.author_id
-     WHERE a.work_id = ${lit(id)} ORDER BY a.position`,
+    `SELECT author_id AS id, position::INTEGER AS position, is_ca FROM authorships WHERE work_id = ${lit(id)} ORDER BY position`,
   );
+  const people =
+    byline.length === 0
+      ? []
+      : await rows<{ id: string; name: string; orcid: string | null }>(
+          build,
+          `SELECT id, name, orcid FROM authors WHERE id IN (${byline.map((a) => lit(a.id)).join(', ')})`,
+        );
+  const personOf = new Map(people.map((p) => [p.id, p]));
+  const authors: AuthorshipRow[] = byline.map((a) => ({ ...a, name: personOf.get(a.id)!.name, orcid: personOf.get(a.id)!.orcid }));
   const labels = await rows<LabelRow>(
     build,
     `SELECT * EXCLUDE (work_id) FROM direct_labels WHERE work_id = ${lit(id)} ORDER BY model`,
