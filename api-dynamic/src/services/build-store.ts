@@ -15,6 +15,7 @@ import {
   PIPELINE_VERSION,
 } from '../../../contracts/common/build-manifest.ts';
 import { servingMarker } from '../../../contracts/common/build-markers.ts';
+import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 
 export interface FrozenDoc {
   body: Buffer;
@@ -48,6 +49,12 @@ export class Build {
 
   get snapshotId(): string {
     return this.manifest.snapshot.id;
+  }
+
+  /** The snapshot block responses carry (`meta.snapshot`). */
+  get snapshotRef(): SnapshotRef {
+    const { manifest_sha256: _, ...ref } = this.manifest.snapshot;
+    return ref;
   }
 
   static async load(dir: string): Promise<Build> {

@@ -101,7 +101,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
       const build = store.current.acquire();
       try {
         const [{ total, results }, summary] = await Promise.all([screenedPage(build, q), sampleSummary(build)]);
-        const { manifest_sha256: _, ...snapshot } = build.manifest.snapshot;
+        const snapshot = build.snapshotRef;
         const body = JSON.stringify({
           meta: {
             snapshot,

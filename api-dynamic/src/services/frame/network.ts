@@ -2,11 +2,8 @@
 import { lit } from '../../../../contracts/common/sql.ts';
 import { EGO_SPOKES, NETWORK_RULES, OVERVIEW_EDGES } from '../../../../contracts/frame/network.ts';
 import type { Build } from '../build-store.ts';
+import { rows } from './query.ts';
 
-async function rows<T>(build: Build, sql: string): Promise<T[]> {
-  const reader = await build.db!.runAndReadAll(sql);
-  return reader.getRowObjectsJS() as T[];
-}
 
 interface Edge {
   a: string;
@@ -38,7 +35,7 @@ export async function networkBase(build: Build) {
     build,
     `SELECT (SELECT count(*) FROM authors WHERE ca_works > 0)::INTEGER AS ca_authors, (SELECT count(*) // 2 FROM ca_neighbours)::INTEGER AS ca_edges`,
   );
-  const { manifest_sha256: _, ...snapshot } = build.manifest.snapshot;
+  const snapshot = build.snapshotRef;
   const meta = {
     snapshot,
     author_layer_release: snapshot.author_layer_release,

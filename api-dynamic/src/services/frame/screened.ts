@@ -3,11 +3,8 @@ import { lit } from '../../../../contracts/common/sql.ts';
 import { type ScreenedQuery, type ScreenRow, screenSummary } from '../../../../contracts/frame/screened.ts';
 import { SCREEN_MODELS } from '../../../../contracts/frame/vocab.ts';
 import type { Build } from '../build-store.ts';
+import { rows } from './query.ts';
 
-async function rows<T>(build: Build, sql: string): Promise<T[]> {
-  const reader = await build.db!.runAndReadAll(sql);
-  return reader.getRowObjectsJS() as T[];
-}
 
 const summaries = new WeakMap<Build, ReturnType<typeof screenSummary>>();
 

@@ -12,11 +12,8 @@ import {
 } from '../../../../contracts/frame/work-record.ts';
 import { lit } from '../../../../contracts/common/sql.ts';
 import type { Build } from '../build-store.ts';
+import { rows } from './query.ts';
 
-async function rows<T>(build: Build, sql: string): Promise<T[]> {
-  const reader = await build.db!.runAndReadAll(sql);
-  return reader.getRowObjectsJS() as T[];
-}
 
 /** The work record's JSON text, or null when the frame has no such work. `id` must already be validated. */
 export async function workRecordText(build: Build, id: string): Promise<string | null> {
@@ -46,6 +43,6 @@ export async function workRecordText(build: Build, id: string): Promise<string |
     build,
     `SELECT * EXCLUDE (work_id) FROM direct_labels WHERE work_id = ${lit(id)} ORDER BY model`,
   );
-  const { manifest_sha256: _, ...snapshot } = build.manifest.snapshot;
+  const snapshot = build.snapshotRef;
   return JSON.stringify(workRecord(row, authors, labels, snapshot));
 }
