@@ -150,6 +150,16 @@ export class BuildStore {
     return this.build;
   }
 
+  /** Runs `fn` on the current build, which stays open until `fn` settles even if a reload swaps it out. */
+  async use<T>(fn: (build: Build) => Promise<T>): Promise<T> {
+    const build = this.build.acquire();
+    try {
+      return await fn(build);
+    } finally {
+      build.release();
+    }
+  }
+
   /** Loads the build `current` points at and swaps it in. Rejects (keeping the old build) when it is unusable. */
   reload(): Promise<ReloadResult> {
     const next = this.queue.then(() => this.reloadNow());

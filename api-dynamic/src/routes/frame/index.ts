@@ -8,7 +8,7 @@ import { networkQuerySchema, noParams, WORK_ID, workQuerySchema } from '../../..
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { routeTable } from '../../plugins/preflight.ts';
-import type { BuildStore } from '../../services/build-store.ts';
+import type { Build, BuildStore } from '../../services/build-store.ts';
 import { workRecordText } from '../../services/frame/work-records.ts';
 import { sampleSummary, screenedPage } from '../../services/frame/screened.ts';
 import { egoGraph, networkBase } from '../../services/frame/network.ts';
@@ -48,6 +48,12 @@ function sendJson(
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
+/** Sends a body computed from `build`, with a strong ETag of the snapshot and the bytes. */
+function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, body: string) {
+  const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+  return sendJson(request, reply, body, etag, build.snapshotId);
+}
+
 export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore; prefix: string }) {
   const { store } = opts;
   const routes = routeTable(app);
@@ -78,18 +84,14 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
           `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`,
           [{ parameter: 'id', message: 'must be W followed by digits' }],
         );
-      const build = store.current.acquire();
-      try {
+      return store.use(async (build) => {
         const text = await workRecordText(build, id);
         if (text === null) {
           reply.header('X-Snapshot', build.snapshotId);
           throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
         }
-        const etag = `"${build.snapshotId}.${createHash('sha256').update(text).digest('hex').slice(0, 16)}"`;
-        return sendJson(request, reply, text, etag, build.snapshotId);
-      } finally {
-        build.release();
-      }
+        return sendBuilt(request, reply, build, text);
+      });
     },
   });
 
@@ -98,8 +100,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
     url: '/api/v1/screened',
     handler: async (request, reply) => {
       const q = parseScreenedQuery(request.url);
-      const build = store.current.acquire();
-      try {
+      return store.use(async (build) => {
         const [{ total, results }, summary] = await Promise.all([screenedPage(build, q), sampleSummary(build)]);
         const snapshot = build.snapshotRef;
         const body = JSON.stringify({
@@ -114,13 +115,9 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
           },
           results,
         });
-        // The answer depends only on the build and the canonical query: a strong ETag of both.
-        const canonical = JSON.stringify([q.contested_only ?? null, q.n_in ?? null, q.stratum ?? null, q.page, q.per_page]);
-        const etag = `"${build.snapshotId}.${createHash('sha256').update(canonical).update(body).digest('hex').slice(0, 16)}"`;
-        return sendJson(request, reply, body, etag, build.snapshotId);
-      } finally {
-        build.release();
-      }
+        // The body names the filters and page, so its hash identifies the answer.
+        return sendBuilt(request, reply, build, body);
+      });
     },
   });
 
@@ -129,8 +126,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
     url: '/api/v1/network',
     handler: async (request, reply) => {
       const { author_id } = parseStrictQuery(networkParams, request.url);
-      const build = store.current.acquire();
-      try {
+      return store.use(async (build) => {
         const base = await networkBase(build);
         let body: string;
         if (author_id === undefined) body = JSON.stringify({ meta: base.meta, graph: base.meta.available ? base.overview : null });
@@ -145,11 +141,8 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
           }
           body = JSON.stringify({ meta: base.meta, center: author_id, graph });
         }
-        const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-        return sendJson(request, reply, body, etag, build.snapshotId);
-      } finally {
-        build.release();
-      }
+        return sendBuilt(request, reply, build, body);
+      });
     },
   });
 
