@@ -22,14 +22,15 @@ import type { Progress } from './lib/progress.ts';
 import { buildFrameDatabase } from './steps/frame/frame.duckdb.ts';
 import { frameDocuments } from './steps/frame/stats.json.ts';
 import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
-import { WORKS_DIR, writeWorkDocuments } from './steps/frame/works.json.ts';
+import { WORKS_DIR, writeWorkRecords } from './steps/frame/works.json.ts';
+import { writeCohortIndex } from './steps/frame/cohort-index.ts';
 
 export const FRAME_DB = 'frame/frame.duckdb';
 
 export interface PipelineOptions {
   snapshot: string;
   out: string;
-  /** Write one JSON document per work (default true). */
+  /** Also write one JSON document per work for static hosting (default true); the record blob is always written. */
   workFiles: boolean;
   /** Worker threads for row validation (default: automatic). */
   threads?: number;
@@ -109,6 +110,15 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     mkdirSync(join(tmp, 'frame'), { recursive: true });
     const spill = join(tmp, '.duckdb-tmp');
     await buildFrameDatabase(o.snapshot, join(tmp, FRAME_DB), manifest, progress, spill);
+
+    // Phase 2b: the cohort index (in-memory query engine files), from the finished database.
+    progress.log('pipeline: writing the cohort index');
+    const indexDuck = await openDuck(join(tmp, FRAME_DB), { threads: '2', memory_limit: '1500MB', temp_directory: spill, preserve_insertion_order: 'true' });
+    try {
+      await writeCohortIndex(indexDuck, tmp, progress);
+    } finally {
+      indexDuck.close();
+    }
     rmSync(spill, { recursive: true, force: true });
 
     // Phase 3: frozen JSON.
@@ -122,7 +132,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         mkdirSync(join(tmp, path, '..'), { recursive: true });
         writeFileSync(join(tmp, path), JSON.stringify(doc));
       }
-      if (o.workFiles) works = await writeWorkDocuments(duck, tmp, snapshot, progress);
+      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles);
       // The database file's bytes may differ between runs (storage layout); its content must not.
       const tables = await duck.all<{ name: string }>(
         'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',

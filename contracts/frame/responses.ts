@@ -110,7 +110,7 @@ export const workResponse = z
       .object({ n_in: z.number().int().min(0).max(3), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), ...Object.fromEntries(SCREEN_MODELS.map((m) => [m, screenModel])) })
       .strict()
       .nullable(),
-    direct_labels: z.array(
+    labels: z.array(
       z.object({ model: z.enum(SCREEN_MODELS), categories: z.array(z.string()), domain: z.string().nullable(), study_design: z.string().nullable(), genre: z.string().nullable(), about_ca_system: z.boolean(), about_ca_topic: z.boolean(), confidence: z.string(), status: z.string() }).strict(),
     ),
     label_agreement: z.enum(['single', 'agree', 'split']).nullable(),

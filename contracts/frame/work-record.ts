@@ -72,12 +72,42 @@ export function predictionObject(r: WorkRow): Record<string, unknown> | null {
   return out;
 }
 
+/** The `meta` block of a work record. */
+export function workRecordMeta(snapshot: SnapshotRef) {
+  return {
+    snapshot,
+    direct_label_status: DIRECT_LABEL_STATUS,
+    prediction_status:
+      'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)',
+  };
+}
+
 /** Builds the work record. Key order is fixed here, so the JSON text is stable. */
 export function workRecord(
   r: WorkRow,
   authors: readonly AuthorshipRow[],
   labels: readonly LabelRow[],
   snapshot: SnapshotRef,
+): Record<string, unknown> {
+  return { meta: workRecordMeta(snapshot), ...workItem(r, authors, labels) };
+}
+
+/**
+ * The JSON text of a work record from its parts: equal to JSON.stringify(workRecord(...)) (meta first), so a
+ * stored item can be served without parsing it.
+ */
+export function workRecordText(metaJson: string, itemJson: string): string {
+  return itemJson === '{}' ? `{"meta":${metaJson}}` : `{"meta":${metaJson},${itemJson.slice(1)}`;
+}
+
+/**
+ * A work as cohort results, exports and the record carry it: every frame field, routes, authors, retraction,
+ * screen, direct labels, the full prediction and the legacy scores. Key order is fixed here.
+ */
+export function workItem(
+  r: WorkRow,
+  authors: readonly AuthorshipRow[],
+  labels: readonly LabelRow[],
 ): Record<string, unknown> {
   const routeFlags = {
     aff: r.route_ca_aff,
@@ -86,12 +116,6 @@ export function workRecord(
     about: r.route_about_ca,
   };
   return {
-    meta: {
-      snapshot,
-      direct_label_status: DIRECT_LABEL_STATUS,
-      prediction_status:
-        'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)',
-    },
     id: r.id,
     doi: str(r.doi),
     title: r.title,
@@ -146,7 +170,7 @@ export function workRecord(
               ]),
             ),
           },
-    direct_labels: labels.map((l) => ({
+    labels: labels.map((l) => ({
       model: l.model,
       categories: list(l.categories, ';'),
       domain: l.domain,

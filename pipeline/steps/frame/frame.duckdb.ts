@@ -21,7 +21,7 @@ import type { Progress } from '../../lib/progress.ts';
 import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
 
 /** Bit k of a category mask is CATEGORY_ORDER[k]. */
-const maskSql = (column: string) =>
+export const maskSql = (column: string) =>
   `(${CATEGORY_ORDER.map((c, k) => `(CASE WHEN list_contains(string_split(coalesce(${column}, ''), ';'), ${lit(c)}) THEN ${1 << k} ELSE 0 END)`).join(' + ')})::USMALLINT`;
 
 function readCsvSql(dir: string, table: TableName): string {
@@ -233,6 +233,9 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
       'works',
       `CREATE TABLE works AS
        SELECT w.*,
+              -- Row number in numeric id order (ids have no leading zeros): the cohort index's row.
+              (row_number() OVER (ORDER BY length(w.id), w.id) - 1)::INTEGER AS cohort_row,
+              p.work_id IS NOT NULL AS predicted,
               coalesce(p.cand_mask, 0)::USMALLINT AS pred_candidate_mask,
               coalesce(p.cons_mask, 0)::USMALLINT AS pred_consensus_mask,
               p.study_design_candidate AS pred_design_candidate,

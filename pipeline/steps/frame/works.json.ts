@@ -1,6 +1,8 @@
 /**
- * Step 3b: one JSON document per work at `frame/api/v1/works/<id>.json`, built by the same serializer the
- * server uses (contracts/frame/work-record.ts). Works are read in id order, in chunks, so memory stays flat.
+ * Step 3b: the work records, built by the same serializer the server uses (contracts/frame/work-record.ts):
+ * always into the cohort index's record blob (`frame/cohort/records.bin`, one item per work found by row),
+ * and, when asked, also as one JSON document per work at `frame/api/v1/works/<id>.json` for static hosting.
+ * Works are read in id order, in chunks, so memory stays flat.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,9 +10,12 @@ import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import {
   type AuthorshipRow,
   type LabelRow,
-  workRecord,
+  workItem,
+  workRecordMeta,
+  workRecordText,
   workRowSql,
 } from '../../../contracts/frame/work-record.ts';
+import { blob, COHORT_DIR, encodeRecord, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
@@ -19,16 +24,22 @@ export const WORKS_DIR = 'frame/api/v1/works';
 const CHUNK = 20_000;
 
 /**
- * Writes every work document and, line by line as it goes (4.3M entries would not fit comfortably in
- * memory), the index `<WORKS_DIR>.sha256` in `sha256sum` format. Returns the index path and the count.
+ * Writes the record blob and, with `documents`, every work document plus, line by line as it goes (4.3M
+ * entries would not fit comfortably in memory), the index `<WORKS_DIR>.sha256` in `sha256sum` format.
+ * Returns the index path and the number of documents.
  */
-export async function writeWorkDocuments(
+export async function writeWorkRecords(
   duck: Duck,
   outDir: string,
   snapshot: SnapshotRef,
   progress: Progress,
-): Promise<{ index: string; count: number }> {
-  mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
+  documents: boolean,
+): Promise<{ index: string | null; count: number }> {
+  if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
+  mkdirSync(join(outDir, COHORT_DIR), { recursive: true });
+  const records = blob(file.records);
+  const recordsFd = openSync(join(outDir, COHORT_DIR, records.bin), 'w');
+  const metaJson = JSON.stringify(workRecordMeta(snapshot));
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
   const bounds = (
@@ -36,10 +47,14 @@ export async function writeWorkDocuments(
       `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
     )
   ).map((r) => r.id);
-  const index = `${WORKS_DIR}.sha256`;
-  const fd = openSync(join(outDir, index), 'w');
+  const offsets = new Float64Array(n * 2);
+  let pos = 0;
+  const index = documents ? `${WORKS_DIR}.sha256` : null;
+  const fd = index ? openSync(join(outDir, index), 'w') : -1;
   let count = 0;
-  progress.start('work documents', n);
+  let done = 0;
+  let dictionary: Buffer | undefined;
+  progress.start(documents ? 'work records and documents' : 'work records', n);
   for (let c = 0; c < bounds.length; c++) {
     const lo = bounds[c]!;
     const hi = bounds[c + 1];
@@ -63,17 +78,37 @@ export async function writeWorkDocuments(
     };
     const authorsOf = byWork(authors);
     const labelsOf = byWork(labels);
-    for (const r of rows) {
-      const id = r.id as string;
-      const text = JSON.stringify(workRecord(r, authorsOf.get(id) ?? [], labelsOf.get(id) ?? [], snapshot));
-      const rel = `${WORKS_DIR}/${id}.json`;
-      writeFileSync(join(outDir, rel), text);
-      writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
-      count++;
+    const parts: Buffer[] = [];
+    const items = rows.map((r) => JSON.stringify(workItem(r, authorsOf.get(r.id as string) ?? [], labelsOf.get(r.id as string) ?? [])));
+    if (!dictionary) {
+      // The first records (in id order) are the compression dictionary: deterministic, and typical.
+      dictionary = Buffer.from(items.slice(0, 4).join(''), 'utf8');
+      writeFileSync(join(outDir, COHORT_DIR, RECORD_DICTIONARY), dictionary);
     }
-    progress.update(count);
+    for (const [k, r] of rows.entries()) {
+      const id = r.id as string;
+      const item = items[k]!;
+      const bytes = encodeRecord(item, dictionary);
+      const row = r.cohort_row as number;
+      offsets[row * 2] = pos;
+      offsets[row * 2 + 1] = bytes.length;
+      pos += bytes.length;
+      parts.push(bytes);
+      if (documents) {
+        const text = workRecordText(metaJson, item);
+        const rel = `${WORKS_DIR}/${id}.json`;
+        writeFileSync(join(outDir, rel), text);
+        writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
+        count++;
+      }
+    }
+    writeSync(recordsFd, Buffer.concat(parts));
+    done += rows.length;
+    progress.update(done);
   }
   progress.stop();
-  closeSync(fd);
+  closeSync(recordsFd);
+  writeFileSync(join(outDir, COHORT_DIR, records.offsets), new Uint8Array(offsets.buffer));
+  if (fd >= 0) closeSync(fd);
   return { index, count };
 }

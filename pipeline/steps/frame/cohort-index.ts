@@ -1,0 +1,252 @@
+/**
+ * Step 3c: the cohort index (layout in contracts/frame/cohort-index.ts). Columns, dictionaries, one row
+ * permutation per sort, and the term/author lists, all read out of the frame database in row order and
+ * written as little-endian typed arrays the server loads without parsing.
+ */
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ARRAY_TYPES,
+  type ArrayType,
+  COHORT_DIR,
+  COLUMNS,
+  type ColumnName,
+  type CohortIndexManifest,
+  type CsrName,
+  DICTIONARIES,
+  file,
+  FLAG,
+  ORDERS,
+  blob,
+} from '../../../contracts/frame/cohort-index.ts';
+import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
+import { DESIGNS } from '../../../contracts/frame/vocab.ts';
+import { stablePretty } from '../../../contracts/common/stable-json.ts';
+import { type Duck, lit } from '../../lib/duckdb.ts';
+import type { Progress } from '../../lib/progress.ts';
+import { maskSql } from './frame.duckdb.ts';
+
+type Typed = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
+
+function writeTyped(path: string, array: Typed): void {
+  writeFileSync(path, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+}
+
+/** Streams a query chunk by chunk (2,048 rows), calling `each(columnValues, count)`. */
+async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
+  const result = await duck.connection.stream(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    each(chunk.getColumns() as unknown[][], chunk.rowCount);
+  }
+}
+
+/** Appends u32 values to a file through a buffer. */
+class U32Writer {
+  private buf = new Uint32Array(1 << 16);
+  private n = 0;
+  private readonly fd: number;
+  count = 0;
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+  push(v: number): void {
+    this.buf[this.n++] = v;
+    this.count++;
+    if (this.n === this.buf.length) this.flush();
+  }
+  private flush(): void {
+    if (this.n > 0) writeSync(this.fd, new Uint8Array(this.buf.buffer, 0, this.n * 4));
+    this.n = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+const designIndex = (col: string) => `coalesce(list_position(${lit(`[${DESIGNS.map((d) => `'${d}'`).join(',')}]`)}::VARCHAR[], ${col}), 0)`;
+
+/**
+ * Writes a CSR over `(key, value)` pairs the query yields sorted by key then value. `keys` is the number of
+ * keys when they are rows (0..keys-1); otherwise the distinct string keys are collected and returned.
+ */
+async function writeCsr(duck: Duck, dir: string, name: CsrName, sql: string, keys?: number): Promise<string[]> {
+  const values = new U32Writer(join(dir, file.csrValues(name)));
+  const terms: string[] = [];
+  if (keys !== undefined) {
+    // Row keys 0..keys-1: count per key, then prefix sums.
+    const offsets = new Float64Array(keys + 1);
+    await forEachChunk(duck, sql, (cols, n) => {
+      const [k, v] = cols as [number[], number[]];
+      for (let i = 0; i < n; i++) {
+        offsets[k[i]! + 1]!++;
+        values.push(v[i]!);
+      }
+    });
+    for (let k = 0; k < keys; k++) offsets[k + 1]! += offsets[k]!;
+    values.close();
+    writeTyped(join(dir, file.csrOffsets(name)), offsets);
+    return terms;
+  }
+  const offsets: number[] = [];
+  let last: string | undefined;
+  await forEachChunk(duck, sql, (cols, n) => {
+    const [k, v] = cols as [string[], number[]];
+    for (let i = 0; i < n; i++) {
+      if (k[i] !== last) {
+        last = k[i]!;
+        terms.push(last);
+        offsets.push(values.count);
+      }
+      values.push(v[i]!);
+    }
+  });
+  offsets.push(values.count);
+  values.close();
+  writeTyped(join(dir, file.csrOffsets(name)), Float64Array.from(offsets));
+  return terms;
+}
+
+export async function writeCohortIndex(duck: Duck, outDir: string, progress: Progress): Promise<void> {
+  const dir = join(outDir, COHORT_DIR);
+  mkdirSync(dir, { recursive: true });
+  const steps = 6;
+  progress.start('cohort index', steps);
+
+  // Dictionaries: code = 1 + position in value order; 0 = none.
+  const dictionaries = {} as CohortIndexManifest['dictionaries'];
+  for (const d of DICTIONARIES) {
+    await duck.run(
+      `CREATE OR REPLACE TEMP TABLE dict_${d} AS SELECT value, (row_number() OVER (ORDER BY value))::INTEGER AS code, works
+       FROM (SELECT ${d} AS value, count(*)::INTEGER AS works FROM works WHERE coalesce(${d}, '') <> '' GROUP BY 1)`,
+    );
+    dictionaries[d] = (await duck.all<{ value: string; works: number }>(`SELECT value, works FROM dict_${d} ORDER BY code`)).map((r) => [r.value, r.works]);
+  }
+  progress.update(1);
+
+  // Per-row columns.
+  await duck.run(`CREATE OR REPLACE TEMP TABLE cx AS
+    SELECT w.cohort_row AS row, w.id AS wid,
+      CAST(substr(w.id, 2) AS DOUBLE) AS id,
+      coalesce(w.year, 0)::INTEGER AS year,
+      w.cited_by::INTEGER AS cited,
+      ((CASE WHEN w.route_ca_aff THEN ${FLAG.aff} ELSE 0 END) + (CASE WHEN w.route_ca_fund THEN ${FLAG.fund} ELSE 0 END)
+       + (CASE WHEN w.route_ca_venue THEN ${FLAG.venue} ELSE 0 END) + (CASE WHEN w.route_about_ca THEN ${FLAG.about} ELSE 0 END)
+       + (CASE WHEN w.is_retracted THEN ${FLAG.retracted} ELSE 0 END) + (CASE WHEN w.has_abstract THEN ${FLAG.has_abstract} ELSE 0 END)
+       + (CASE WHEN w.predicted THEN ${FLAG.predicted} ELSE 0 END) + (CASE WHEN w.direct_label_models > 0 THEN ${FLAG.direct_labeled} ELSE 0 END))::INTEGER AS flags,
+      coalesce(w.screen_n_in, -1)::INTEGER AS n_in,
+      ${DICTIONARIES.map((d) => `coalesce(dict_${d}.code, 0)::INTEGER AS ${d}`).join(',\n      ')},
+      w.pred_candidate_mask::INTEGER AS pred_cand,
+      w.pred_consensus_mask::INTEGER AS pred_cons,
+      ${designIndex('w.pred_design_candidate')}::INTEGER AS pred_design_cand,
+      ${designIndex('w.pred_design_consensus')}::INTEGER AS pred_design_cons,
+      coalesce(l.any_mask, 0)::INTEGER AS direct_any,
+      coalesce(l.all_mask, 0)::INTEGER AS direct_all,
+      coalesce(l.design_any, 0)::INTEGER AS direct_design_any,
+      coalesce(l.design_all, 0)::INTEGER AS direct_design_all,
+      least(coalesce(t.ntok, 0), 255)::INTEGER AS ntok
+    FROM works w
+    ${DICTIONARIES.map((d) => `LEFT JOIN dict_${d} ON dict_${d}.value = w.${d}`).join('\n    ')}
+    LEFT JOIN (
+      SELECT work_id, bit_or(m) AS any_mask, bit_and(m) AS all_mask,
+             bit_or(CASE WHEN di > 0 THEN 1 << (di - 1) ELSE 0 END) AS design_any,
+             -- One design for the work only when every labelling model gave that same design.
+             CASE WHEN count(DISTINCT di) = 1 AND min(di) > 0 THEN 1 << (min(di) - 1) ELSE 0 END AS design_all
+      FROM (SELECT work_id, ${maskSql('categories')}::INTEGER AS m, ${designIndex('study_design')}::INTEGER AS di FROM direct_labels)
+      GROUP BY work_id) l ON l.work_id = w.id
+    LEFT JOIN (SELECT work_id, count(*) AS ntok FROM title_terms GROUP BY work_id) t ON t.work_id = w.id`);
+  const [{ n: rows } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM cx');
+  const names = Object.keys(COLUMNS) as ColumnName[];
+  const arrays = Object.fromEntries(names.map((c) => [c, new ARRAY_TYPES[COLUMNS[c][0]](rows)])) as Record<ColumnName, Typed>;
+  let at = 0;
+  await forEachChunk(duck, `SELECT ${names.join(', ')} FROM cx ORDER BY row`, (cols, n) => {
+    names.forEach((c, k) => {
+      const target = arrays[c];
+      const src = cols[k] as number[];
+      for (let i = 0; i < n; i++) target[at + i] = src[i]!;
+    });
+    at += n;
+  });
+  for (const c of names) writeTyped(join(dir, file.column(c)), arrays[c]);
+  progress.update(2);
+
+  // One permutation per sort.
+  const orderBy: Record<keyof typeof ORDERS, string> = {
+    cited: 'cited DESC, row',
+    year_desc: '(year = 0), year DESC, cited DESC, row',
+    year_asc: '(year = 0), year ASC, cited DESC, row',
+    relevance: 'ntok ASC, cited DESC, row',
+  };
+  for (const [sort, by] of Object.entries(orderBy) as [keyof typeof ORDERS, string][]) {
+    const perm = new Uint32Array(rows);
+    let k = 0;
+    await forEachChunk(duck, `SELECT row FROM cx ORDER BY ${by}`, (cols, n) => {
+      const src = cols[0] as number[];
+      for (let i = 0; i < n; i++) perm[k++] = src[i]!;
+    });
+    writeTyped(join(dir, file.order(sort)), perm);
+  }
+  progress.update(3);
+
+  // Title terms.
+  const titleTerms = await writeCsr(
+    duck,
+    dir,
+    'title_terms',
+    'SELECT t.term, c.row FROM title_terms t JOIN cx c ON c.wid = t.work_id ORDER BY t.term, c.row',
+  );
+  progress.update(4);
+
+  // Authors: numeric id order, their Canadian output and names, their works, and their name terms.
+  await duck.run(`CREATE OR REPLACE TEMP TABLE ax AS
+    SELECT (row_number() OVER (ORDER BY length(id), id) - 1)::INTEGER AS arow, id, CAST(substr(id, 2) AS DOUBLE) AS idn, name, ca_works
+    FROM authors`);
+  const [{ n: authors } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM ax');
+  const authorId = new Float64Array(authors);
+  const caWorks = new Uint32Array(authors);
+  const names$ = openSync(join(dir, blob(file.authorNames).bin), 'w');
+  const nameOffsets = new Float64Array(authors * 2);
+  let pos = 0;
+  let a = 0;
+  await forEachChunk(duck, 'SELECT idn, ca_works, name FROM ax ORDER BY arow', (cols, n) => {
+    const [ids, cas, nms] = cols as [number[], number[], string[]];
+    const parts: Buffer[] = [];
+    for (let i = 0; i < n; i++, a++) {
+      authorId[a] = ids[i]!;
+      caWorks[a] = cas[i]!;
+      const b = Buffer.from(nms[i]!, 'utf8');
+      nameOffsets[a * 2] = pos;
+      nameOffsets[a * 2 + 1] = b.length;
+      pos += b.length;
+      parts.push(b);
+    }
+    writeSync(names$, Buffer.concat(parts));
+  });
+  closeSync(names$);
+  writeTyped(join(dir, file.authorId), authorId);
+  writeTyped(join(dir, file.authorCaWorks), caWorks);
+  writeTyped(join(dir, blob(file.authorNames).offsets), nameOffsets);
+  await writeCsr(
+    duck,
+    dir,
+    'author_works',
+    'SELECT DISTINCT a.arow, c.row FROM authorships s JOIN ax a ON a.id = s.author_id JOIN cx c ON c.wid = s.work_id ORDER BY 1, 2',
+    authors,
+  );
+  progress.update(5);
+  const authorTerms = await writeCsr(
+    duck,
+    dir,
+    'author_terms',
+    `SELECT term, arow FROM (
+       SELECT arow, unnest(list_distinct(regexp_split_to_array(lower(name), ${lit(TITLE_TERM_SPLIT_SQL)}))) AS term FROM ax)
+     WHERE term <> '' ORDER BY term, arow`,
+  );
+  progress.update(6);
+  progress.stop();
+
+  const manifest: CohortIndexManifest = { rows, authors, title_terms: titleTerms, author_terms: authorTerms, dictionaries };
+  writeFileSync(join(dir, file.manifest), stablePretty(manifest));
+}
