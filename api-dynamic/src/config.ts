@@ -42,6 +42,10 @@ export const configSchema = z.object({
     .transform((v) => v === 'true'),
   /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Directory of the writable state (permalinks): one JSON-lines file per namespace. One per process. */
+  STATE_DIR: z.string().min(1).default('state'),
+  /** Redis shared by several replicas (`redis://` or `rediss://`); unset: the state directory alone. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'a URL starting with redis:// or rediss://').optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -59,5 +63,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...parsed.data,
     BUILD_OUTPUT: resolve(parsed.data.BUILD_OUTPUT),
     SITE_DIR: resolve(parsed.data.SITE_DIR),
+    STATE_DIR: resolve(parsed.data.STATE_DIR),
   };
 }

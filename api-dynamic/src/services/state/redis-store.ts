@@ -1,0 +1,158 @@
+/**
+ * The state store shared by several replicas: one Redis string per entry, under `<prefix>:<namespace>:<key>`.
+ * `putIfAbsent` is `SET NX` (atomic in Redis, so racing replicas get one winner), then `GET` when the key
+ * already existed, to return the winner's value. Values are write-once, so nothing can change between the
+ * two commands (apart from an operator deleting keys, which is retried once).
+ *
+ * Failures reject: a Redis that cannot be reached at open rejects `open()` with the URL and the cause; once
+ * open, commands fail fast while the client reconnects in the background (no offline queue, so a request
+ * never waits on a Redis that is down) and time out after `commandTimeoutMs`. node-redis reports socket
+ * problems as 'error' events, which crash the process when nobody listens: this store always listens.
+ */
+import { createClient } from 'redis';
+import { checkNamespaceAndKey, checkValue, type StateLogger, type StateStore } from './store.ts';
+
+export interface RedisStateStoreOptions {
+  /** `redis://` or `rediss://` URL, with credentials and database number if any. */
+  url: string;
+  /** First segment of every key, so several applications can share one Redis. Default `ori`. */
+  prefix?: string;
+  /** Receives connection problems after open (rate-limited to one line per outage); default `console`. */
+  logger?: StateLogger;
+  /** Milliseconds to establish a connection, at open and on each reconnect. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Milliseconds a command may take before it rejects. Default 5000. */
+  commandTimeoutMs?: number;
+}
+
+/** Attempts at open before giving up: a short retry absorbs a Redis that is still starting. */
+const OPEN_ATTEMPTS = 3;
+/** Reconnect delays after a lost connection grow to this cap (milliseconds). */
+const MAX_RECONNECT_DELAY_MS = 5000;
+
+/**
+ * The node-redis client with this store's settings. A function of its own so its exact generic type can be
+ * named (`Client`): the type `createClient` returns depends on the options passed.
+ */
+function newClient(url: string, options: RedisStateStoreOptions, isOpened: () => boolean) {
+  return createClient({
+    url,
+    // Fail fast while disconnected instead of queueing commands until Redis comes back.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
+    socket: {
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+      reconnectStrategy: (retries, cause) => {
+        // At open, give up after a few quick tries so a wrong URL is reported instead of retried forever.
+        if (!isOpened()) return retries + 1 >= OPEN_ATTEMPTS ? cause : 100 * (retries + 1);
+        return Math.min(100 * 2 ** retries, MAX_RECONNECT_DELAY_MS);
+      },
+    },
+  });
+}
+type Client = ReturnType<typeof newClient>;
+
+export class RedisStateStore implements StateStore {
+  readonly description: string;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly prefix: string,
+    private readonly safeUrl: string,
+  ) {
+    this.description = `redis ${safeUrl}`;
+  }
+
+  /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
+  static async open(options: RedisStateStoreOptions): Promise<RedisStateStore> {
+    const { url, prefix = 'ori', logger = console } = options;
+    const safeUrl = redactUrl(url);
+    if (!/^rediss?:\/\//.test(url)) throw new Error(`invalid Redis URL ${safeUrl}: use redis:// or rediss://`);
+    if (!/^[A-Za-z0-9_-]+$/.test(prefix)) throw new Error(`invalid Redis key prefix ${JSON.stringify(prefix)}`);
+
+    let opened = false;
+    let lastError = '';
+    let client: Client;
+    try {
+      client = newClient(url, options, () => opened);
+    } catch (err) {
+      throw new Error(`invalid Redis URL ${safeUrl}: ${(err as Error).message}`, { cause: err });
+    }
+    // Without this listener a lost connection would be an uncaught 'error' event and end the process.
+    client.on('error', (err: Error) => {
+      // While opening, the rejection of connect() carries the cause; afterwards log each outage once.
+      if (!opened || err.message === lastError) return;
+      lastError = err.message;
+      logger.warn(`state: Redis ${safeUrl}: ${err.message} (reconnecting; state requests fail meanwhile)`);
+    });
+    client.on('ready', () => {
+      if (opened && lastError) logger.warn(`state: Redis ${safeUrl}: reconnected`);
+      lastError = '';
+    });
+    try {
+      await client.connect();
+    } catch (err) {
+      client.destroy();
+      throw new Error(`cannot connect to Redis at ${safeUrl}: ${(err as Error).message}`, { cause: err });
+    }
+    opened = true;
+    return new RedisStateStore(client, prefix, safeUrl);
+  }
+
+  async get(namespace: string, key: string): Promise<string | null> {
+    checkNamespaceAndKey(namespace, key);
+    return this.command('GET', () => this.client.get(this.redisKey(namespace, key)));
+  }
+
+  async putIfAbsent(
+    namespace: string,
+    key: string,
+    value: string,
+  ): Promise<{ value: string; created: boolean }> {
+    checkNamespaceAndKey(namespace, key);
+    checkValue(namespace, value);
+    const redisKey = this.redisKey(namespace, key);
+    // Twice at most: GET finds nothing only if the key was deleted right after SET NX refused it.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const set = await this.command('SET', () => this.client.set(redisKey, value, { condition: 'NX' }));
+      if (set === 'OK') return { value, created: true };
+      const existing = await this.command('GET', () => this.client.get(redisKey));
+      if (existing !== null) return { value: existing, created: false };
+    }
+    throw new Error(`state: Redis key ${redisKey} exists and vanishes again: is something deleting keys?`);
+  }
+
+  async close(): Promise<void> {
+    if (!this.client.isOpen) return;
+    try {
+      // close() lets pending commands finish; if it cannot (connection already gone), drop the socket.
+      await this.client.close();
+    } catch {
+      this.client.destroy();
+    }
+  }
+
+  private redisKey(namespace: string, key: string): string {
+    return `${this.prefix}:${namespace}:${key}`;
+  }
+
+  /** Runs one command and rewords its failure so logs and errors say which store failed. */
+  private async command<T>(name: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw new Error(`state: Redis ${name} on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+/** The URL with its password replaced by `***`, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
