@@ -9,6 +9,10 @@ import httpConventions from './plugins/http-conventions.ts';
 import sitePlugin from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
 import type { BuildStore } from './services/build-store.ts';
+import { Permalinks } from './services/frame/permalinks.ts';
+import { cacheControl } from './services/frame/cohort/answers.ts';
+import { openStateStore } from './services/state/open-store.ts';
+import type { StateStore } from './services/state/store.ts';
 
 export interface AppOptions {
   config: Config;
@@ -17,6 +21,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Serve the Astro site (default true when its build exists). */
   site?: boolean;
+  /** Writable state (permalinks); default: opened from the config (STATE_DIR, REDIS_URL) and closed with the app. */
+  state?: StateStore;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -35,8 +41,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   await app.register(httpConventions, { store: o.store });
+  const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log }));
+  if (!o.state) app.addHook('onClose', async () => state.close());
+  app.log.info(`state store: ${state.description}`);
+  cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   if (o.config.SERVICES.includes('frame'))
-    await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store });
+    await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store, permalinks: new Permalinks(state) });
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,

@@ -40,6 +40,11 @@ export const configSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Cohort count cache: `on` keeps the count passes of the last 64 cohorts per build (answers are frozen, so a
+   * cached count is never stale); `off` recounts every request (benchmarks measure the engine with it off).
+   */
+  COHORT_CACHE: z.enum(['on', 'off']).default('on'),
   /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Directory of the writable state (permalinks): one JSON-lines file per namespace. One per process. */

@@ -14,3 +14,11 @@ export const networkQuerySchema = z.object({
   /** A researcher's id: answers with their neighbourhood instead of the overview. */
   author_id: z.string().regex(/^A[1-9][0-9]{0,14}$/, 'author_id must be A followed by digits, e.g. A5000000012').optional(),
 });
+
+/** Typeahead facets (`/facets/venue|topic|author`): q, at least 2 characters after trimming (DECISIONS.md §4). */
+export const facetQuerySchema = z.object({
+  q: z
+    .string({ error: 'q is required: the text to look up, at least 2 characters' })
+    .transform((s) => s.trim())
+    .pipe(z.string().min(2, 'q must have at least 2 characters (after trimming)').max(200, 'q must contain at most 200 characters')),
+});

@@ -16,6 +16,7 @@ import {
 } from '../../../contracts/common/build-manifest.ts';
 import { servingMarker } from '../../../contracts/common/build-markers.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
+import { CohortIndex } from './frame/cohort/cohort-index.ts';
 
 export interface FrozenDoc {
   body: Buffer;
@@ -45,6 +46,8 @@ export class Build {
     readonly frozen: Map<string, FrozenDoc>,
     private readonly instance: DuckDBInstance | null,
     readonly db: DuckDBConnection | null,
+    /** The in-memory cohort index (null for a build without one). */
+    readonly cohort: CohortIndex | null,
   ) {}
 
   get snapshotId(): string {
@@ -94,12 +97,22 @@ export class Build {
       instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
       db = await instance.connect();
     }
+    let cohort: CohortIndex | null = null;
+    if (CohortIndex.exists(dir)) {
+      try {
+        cohort = CohortIndex.load(dir);
+      } catch (err) {
+        db?.closeSync();
+        instance?.closeSync();
+        throw new BuildLoadError(`${dir}: the cohort index cannot be loaded: ${(err as Error).message}`);
+      }
+    }
     try {
       writeFileSync(join(dir, servingMarker(process.pid)), '');
     } catch {
       // A read-only build directory cannot be pruned by this process's pipeline either: nothing to protect.
     }
-    return new Build(dir, manifest, frozen, instance, db);
+    return new Build(dir, manifest, frozen, instance, db, cohort);
   }
 
   acquire(): this {
@@ -123,6 +136,7 @@ export class Build {
     this.closed = true;
     this.db?.closeSync();
     this.instance?.closeSync();
+    this.cohort?.close();
     rmSync(join(this.dir, servingMarker(process.pid)), { force: true });
   }
 }

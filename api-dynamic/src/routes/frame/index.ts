@@ -14,6 +14,8 @@ import { sampleSummary, screenedPage } from '../../services/frame/screened.ts';
 import { egoGraph, networkBase } from '../../services/frame/network.ts';
 import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
 import { createHash } from 'node:crypto';
+import { cohortRoutes } from './cohort.ts';
+import type { Permalinks } from '../../services/frame/permalinks.ts';
 
 export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
 
@@ -54,9 +56,10 @@ function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, b
   return sendJson(request, reply, body, etag, build.snapshotId);
 }
 
-export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore; prefix: string }) {
+export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore; prefix: string; permalinks: Permalinks }) {
   const { store } = opts;
   const routes = routeTable(app);
+  cohortRoutes(routes, { store, prefix: opts.prefix, permalinks: opts.permalinks, sendBuilt });
 
   for (const path of FROZEN_ROUTES) {
     routes.declare({

@@ -8,6 +8,8 @@ import {
   type AuthorshipRow,
   type LabelRow,
   workRecord,
+  workRecordMeta,
+  workRecordText as joinRecord,
   workRowSql,
 } from '../../../../contracts/frame/work-record.ts';
 import { lit } from '../../../../contracts/common/sql.ts';
@@ -16,7 +18,20 @@ import { rows } from './query.ts';
 
 
 /** The work record's JSON text, or null when the frame has no such work. `id` must already be validated. */
+const metas = new WeakMap<Build, string>();
+
 export async function workRecordText(build: Build, id: string): Promise<string | null> {
+  // The cohort index's record blob: one read by position and one inflate.
+  if (build.cohort) {
+    const row = build.cohort.rowOfWork(id);
+    if (row < 0) return null;
+    let meta = metas.get(build);
+    if (meta === undefined) {
+      meta = JSON.stringify(workRecordMeta(build.snapshotRef));
+      metas.set(build, meta);
+    }
+    return joinRecord(meta, build.cohort.record(row));
+  }
   // The precomputed document when there is one; otherwise (no documents built, or the file went missing)
   // the same serializer over the database, so a missing file never turns a real work into a 404.
   const file = join(build.dir, build.manifest.work_documents.directory, `${id}.json`);

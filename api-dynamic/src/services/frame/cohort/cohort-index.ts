@@ -1,0 +1,222 @@
+/**
+ * The cohort index in memory: the per-row columns and row permutations as typed arrays, the dictionaries as
+ * maps, and the large lists (title postings, author works, records) left on disk and read by position when a
+ * query needs them, so memory stays proportional to the frame's columns, not to its text.
+ */
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ARRAY_TYPES,
+  blob,
+  COHORT_DIR,
+  COLUMNS,
+  type ColumnName,
+  type CohortIndexManifest,
+  cohortIndexManifestSchema,
+  type CsrName,
+  decodeRecord,
+  DICTIONARIES,
+  type DictionaryName,
+  file,
+  idNumber,
+  ORDERS,
+  RECORD_DICTIONARY,
+} from '../../../../../contracts/frame/cohort-index.ts';
+
+type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
+export type SortName = keyof typeof ORDERS;
+
+function readTyped<T extends keyof typeof ARRAY_TYPES>(path: string, type: T): InstanceType<(typeof ARRAY_TYPES)[T]> {
+  const bytes = readFileSync(path);
+  const Ctor = ARRAY_TYPES[type];
+  // Copy into an aligned buffer of its own (a Buffer may share a pool and start at any offset).
+  const aligned = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(aligned).set(bytes);
+  return new Ctor(aligned) as InstanceType<(typeof ARRAY_TYPES)[T]>;
+}
+
+/** Reads byte ranges of a file by position (the OS page cache does the caching). */
+class FileRanges {
+  private fd: number;
+  constructor(path: string) {
+    this.fd = openSync(path, 'r');
+  }
+  read(start: number, length: number): Buffer {
+    const buf = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(this.fd, buf, got, length - got, start + got);
+      if (n === 0) throw new Error('cohort index file is shorter than its offsets say');
+      got += n;
+    }
+    return buf;
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** Compressed sparse rows: ascending u32 values per key, offsets in memory, values on disk. */
+export class Csr {
+  private readonly values: FileRanges;
+  constructor(
+    private readonly offsets: Float64Array,
+    valuesPath: string,
+  ) {
+    this.values = new FileRanges(valuesPath);
+  }
+  get keys(): number {
+    return this.offsets.length - 1;
+  }
+  size(key: number): number {
+    return this.offsets[key + 1]! - this.offsets[key]!;
+  }
+  list(key: number): Uint32Array {
+    const n = this.size(key);
+    if (n === 0) return new Uint32Array(0);
+    const buf = this.values.read(this.offsets[key]! * 4, n * 4);
+    return new Uint32Array(buf.buffer, buf.byteOffset, n);
+  }
+  close(): void {
+    this.values.close();
+  }
+}
+
+/** A blob of variable-length items with [start, length] per row. */
+class Blob {
+  private readonly ranges: FileRanges;
+  constructor(
+    private readonly offsets: Float64Array,
+    binPath: string,
+  ) {
+    this.ranges = new FileRanges(binPath);
+  }
+  get(row: number): Buffer {
+    return this.ranges.read(this.offsets[row * 2]!, this.offsets[row * 2 + 1]!);
+  }
+  close(): void {
+    this.ranges.close();
+  }
+}
+
+export interface Dictionary {
+  values: string[];
+  works: number[];
+  /** value → code (1 + position). */
+  code: Map<string, number>;
+  /** Lower-cased values, for substring typeahead. */
+  lower: string[];
+  /** Codes by frame works desc, then value: the typeahead ranking. */
+  ranked: Uint32Array;
+}
+
+export class CohortIndex {
+  private constructor(
+    readonly dir: string,
+    readonly manifest: CohortIndexManifest,
+    readonly col: ColumnArrays,
+    readonly orders: Record<SortName, Uint32Array>,
+    readonly dict: Record<DictionaryName, Dictionary>,
+    readonly titleTerm: Map<string, number>,
+    readonly authorTerm: Map<string, number>,
+    /** Author-name terms sorted by code unit with their CSR keys, for prefix typeahead. */
+    readonly authorTermsSorted: { term: string; key: number }[],
+    readonly csr: Record<CsrName, Csr>,
+    readonly authorIds: Float64Array,
+    readonly authorCaWorks: Uint32Array,
+    private readonly authorNames: Blob,
+    private readonly records: Blob,
+    private readonly recordDictionary: Buffer,
+  ) {}
+
+  static exists(buildDir: string): boolean {
+    return existsSync(join(buildDir, COHORT_DIR, file.manifest));
+  }
+
+  static load(buildDir: string): CohortIndex {
+    const dir = join(buildDir, COHORT_DIR);
+    const manifest = cohortIndexManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.manifest), 'utf8')));
+    const col = Object.fromEntries(
+      (Object.keys(COLUMNS) as ColumnName[]).map((c) => {
+        const a = readTyped(join(dir, file.column(c)), COLUMNS[c][0]);
+        if (a.length !== manifest.rows) throw new Error(`${file.column(c)} has ${a.length} rows, the index ${manifest.rows}`);
+        return [c, a];
+      }),
+    ) as ColumnArrays;
+    const orders = Object.fromEntries(
+      (Object.keys(ORDERS) as SortName[]).map((s) => [s, readTyped(join(dir, file.order(s)), 'u32')]),
+    ) as Record<SortName, Uint32Array>;
+    const dict = Object.fromEntries(
+      DICTIONARIES.map((d) => {
+        const entries = manifest.dictionaries[d];
+        const values = entries.map((e) => e[0]);
+        const works = entries.map((e) => e[1]);
+        const ranked = Uint32Array.from(values.keys(), (k) => k + 1).sort((a, b) => works[b - 1]! - works[a - 1]! || (values[a - 1]! < values[b - 1]! ? -1 : values[a - 1]! > values[b - 1]! ? 1 : 0));
+        return [d, { values, works, code: new Map(values.map((v, k) => [v, k + 1])), lower: values.map((v) => v.toLowerCase()), ranked }];
+      }),
+    ) as Record<DictionaryName, Dictionary>;
+    const csr = Object.fromEntries(
+      (['title_terms', 'author_terms', 'author_works'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
+    ) as Record<CsrName, Csr>;
+    const names = blob(file.authorNames);
+    const records = blob(file.records);
+    return new CohortIndex(
+      dir,
+      manifest,
+      col,
+      orders,
+      dict,
+      new Map(manifest.title_terms.map((t, k) => [t, k])),
+      new Map(manifest.author_terms.map((t, k) => [t, k])),
+      manifest.author_terms.map((term, key) => ({ term, key })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)),
+      csr,
+      readTyped(join(dir, file.authorId), 'f64'),
+      readTyped(join(dir, file.authorCaWorks), 'u32'),
+      new Blob(readTyped(join(dir, names.offsets), 'f64'), join(dir, names.bin)),
+      new Blob(readTyped(join(dir, records.offsets), 'f64'), join(dir, records.bin)),
+      readFileSync(join(dir, RECORD_DICTIONARY)),
+    );
+  }
+
+  get rows(): number {
+    return this.manifest.rows;
+  }
+
+  /** The work item JSON (the work record without `meta`) of a row. */
+  record(row: number): string {
+    return decodeRecord(this.records.get(row), this.recordDictionary);
+  }
+
+  authorName(authorRow: number): string {
+    return this.authorNames.get(authorRow).toString('utf8');
+  }
+
+  /** Row of a work id, or -1. */
+  rowOfWork(id: string): number {
+    return binarySearch(this.col.id, idNumber(id));
+  }
+
+  /** Row of an author id, or -1. */
+  rowOfAuthor(id: string): number {
+    return binarySearch(this.authorIds, idNumber(id));
+  }
+
+  close(): void {
+    for (const c of Object.values(this.csr)) c.close();
+    this.authorNames.close();
+    this.records.close();
+  }
+}
+
+function binarySearch(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

@@ -1,0 +1,86 @@
+/**
+ * `/cohort/export`: the cohort's rows in the request's sort order (ties by id), capped at EXPORT_CAP, as CSV or
+ * JSON text chunks. A generator: the HTTP stream pulls the next chunk only when the client has taken the last
+ * one (backpressure), so memory stays flat however large the export.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { EXPORT_CAP, type CohortQuery, filtersToQuery } from '../../../../../contracts/frame/cohort-query.ts';
+import { EXPORT_COLUMNS, exportCell } from '../../../../../contracts/frame/export-columns.ts';
+import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
+import type { Build } from '../../build-store.ts';
+import { cohortIndexOf, PREDICTION_STATUS_TEXT } from './answers.ts';
+import { type CohortMatch, rowsInOrder } from './engine.ts';
+
+const CHUNK_ROWS = 500;
+
+export interface ExportPlan {
+  total: number;
+  exported: number;
+  truncated: boolean;
+}
+
+export function exportPlan(m: CohortMatch): ExportPlan {
+  const exported = Math.min(m.total, EXPORT_CAP);
+  return { total: m.total, exported, truncated: m.total > EXPORT_CAP };
+}
+
+export function truncationLine(total: number): string {
+  return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page /api/v1/cohort with cursor, or rebuild the frame from the repository, for the rest.\n`;
+}
+
+export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash: string, links: { permalink: string; api: string }): Generator<string> {
+  const index = cohortIndexOf(build);
+  const plan = exportPlan(m);
+  const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
+  // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
+  const take = (): number[] => {
+    const out: number[] = [];
+    while (out.length < CHUNK_ROWS) {
+      const r = rows.next();
+      if (r.done) break;
+      out.push(r.value);
+    }
+    return out;
+  };
+  let sent = 0;
+  if (q.format === 'json') {
+    const meta = {
+      snapshot: build.snapshotRef,
+      query_hash: hash,
+      filters: q.filters,
+      query: filtersToQuery(q.filters),
+      sort: q.sort,
+      cohort_total: m.total,
+      direct_labels_cover: m.direct_labels_cover,
+      predictions_cover: m.predictions_cover,
+      exported: plan.exported,
+      export_cap: EXPORT_CAP,
+      truncated: plan.truncated,
+      direct_label_status: DIRECT_LABEL_STATUS,
+      prediction_status: PREDICTION_STATUS_TEXT,
+      permalink: links.permalink,
+      api: links.api,
+    };
+    yield `{"meta":${JSON.stringify(meta)},"results":[`;
+    while (sent < plan.exported) {
+      const batch = take().slice(0, plan.exported - sent);
+      if (batch.length === 0) break;
+      yield (sent === 0 ? '\n' : ',\n') + batch.map((r) => index.record(r)).join(',\n');
+      sent += batch.length;
+    }
+    yield '\n]}\n';
+    return;
+  }
+  yield stringify([EXPORT_COLUMNS.map(([name]) => name)]);
+  while (sent < plan.exported) {
+    const batch = take().slice(0, plan.exported - sent);
+    if (batch.length === 0) break;
+    const records = batch.map((r) => {
+      const item = JSON.parse(index.record(r)) as Record<string, unknown>;
+      return EXPORT_COLUMNS.map(([, get]) => exportCell(get(item)));
+    });
+    yield stringify(records);
+    sent += batch.length;
+  }
+  if (plan.truncated) yield truncationLine(m.total);
+}

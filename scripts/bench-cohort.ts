@@ -1,0 +1,195 @@
+/**
+ * `npm run bench:cohort -- --build <build-output dir> [--runs 30] [--duration 15] [--connections 16]`
+ *
+ * The cohort engine's benchmark (issue 3), through the HTTP layer of a real server process on loopback:
+ *   1. latency (p50/p95) of a fixed list of cohort and /works requests, one at a time, count cache OFF, so
+ *      every request runs its full count pass;
+ *   2. a 100,000-row CSV export: time to last byte and the server's peak RSS while it streams;
+ *   3. throughput under concurrent load (autocannon), cache off and on.
+ * Filter values are picked from the build's own cohort index (a common field, a topic of ~1,000 works, a venue
+ * of a handful, frequent title terms, the most prolific author), so the list means the same on any build.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { cohortIndexManifestSchema, COHORT_DIR, file } from '../contracts/frame/cohort-index.ts';
+
+const { values } = parseArgs({
+  options: {
+    build: { type: 'string' },
+    runs: { type: 'string', default: '30' },
+    duration: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '16' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help || !values.build) {
+  process.stdout.write(
+    'Usage: npm run bench:cohort -- --build <build-output dir> [--runs 30] [--duration 15] [--connections 16]\n\n' +
+      'Starts a server on the build and measures cohort latency (p50/p95), a 100,000-row CSV export, and\n' +
+      'throughput under concurrent load. Prints Markdown tables for docs/benchmarks.md.\n',
+  );
+  process.exit(values.help ? 0 : 2);
+}
+const buildOut = resolve(values.build);
+const runs = Number(values.runs);
+const dir = join(buildOut, 'current', COHORT_DIR);
+const index = cohortIndexManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.manifest), 'utf8')));
+const f64 = (name: string) => {
+  const b = readFileSync(join(dir, name));
+  return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+};
+
+// ---- pick filter values from the build ----
+const byWorks = <T>(entries: [T, number][]) => [...entries].sort((a, b) => b[1] - a[1]);
+const field = byWorks(index.dictionaries.field)[0]![0];
+const topic = [...index.dictionaries.topic].sort((a, b) => Math.abs(a[1] - 1000) - Math.abs(b[1] - 1000))[0]![0];
+const venue = index.dictionaries.venue.find(([, n]) => n >= 5 && n <= 10)?.[0] ?? byWorks(index.dictionaries.venue).at(-1)![0];
+const termOffsets = f64(file.csrOffsets('title_terms'));
+const termSize = (k: number) => termOffsets[k + 1]! - termOffsets[k]!;
+// Content words: frequent, but not the stopwords that are in most titles.
+const terms = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).filter((x) => x.t.length >= 4 && /^[a-z]+$/.test(x.t)).sort((a, b) => b.n - a.n);
+const common = terms.slice(20, 22).map((x) => x.t);
+const mid = terms.find((x) => x.n < index.rows / 200)!.t;
+const rare = terms.find((x) => x.n < 50)?.t ?? terms.at(-1)!.t;
+const authorOffsets = f64(file.csrOffsets('author_works'));
+const authorIds = f64(file.authorId);
+let prolific = 0;
+for (let a = 1; a < authorIds.length; a++) if (authorOffsets[a + 1]! - authorOffsets[a]! > authorOffsets[prolific + 1]! - authorOffsets[prolific]!) prolific = a;
+const authorId = `A${authorIds[prolific]}`;
+const authorTermOffsets = f64(file.csrOffsets('author_terms'));
+const nameTerm = index.author_terms.map((t, k) => ({ t, n: authorTermOffsets[k + 1]! - authorTermOffsets[k]! })).filter((x) => x.t.length >= 4).sort((a, b) => b.n - a.n)[5]!.t;
+
+const enc = encodeURIComponent;
+const COHORT: [string, string][] = [
+  ['no filter', ''],
+  ['route_aff=1', 'route_aff=1'],
+  ['route=no_aff', 'route=no_aff'],
+  ['route_fund=1 & route_aff=0', 'route_fund=1&route_aff=0'],
+  ['route_venue=1 & route_about=1', 'route_venue=1&route_about=1'],
+  ['year 2015–2020', 'year_from=2015&year_to=2020'],
+  ['lang=fr', 'lang=fr'],
+  ['type=preprint', 'type=preprint'],
+  [`field (most common)`, `field=${enc(field)}`],
+  ['topic (~1,000 works)', `topic=${enc(topic)}`],
+  ['venue (rare)', `venue=${enc(venue)}`],
+  ['cited_min=50', 'cited_min=50'],
+  ['retracted=1', 'retracted=1'],
+  ['abstract=none', 'abstract=none'],
+  ['n_in=2', 'n_in=2'],
+  ['category, direct any', 'category=metaresearch'],
+  ['category, direct all', 'category=metaresearch&agreement=all'],
+  ['design, direct', 'design=systematic_review'],
+  ['category, predicted candidate', 'category=metaresearch&label_source=predicted'],
+  ['category, predicted consensus', 'category=metaresearch&label_source=predicted&prediction_mode=consensus'],
+  ['design, predicted candidate', 'design=observational&label_source=predicted'],
+  ['labeled=1', 'labeled=1'],
+  ['title search, 2 common terms', `q=${common.join('+')}`],
+  ['title search + relevance', `q=${mid}&sort=relevance`],
+  ['author_id (most prolific)', `author_id=${authorId}`],
+  ['author name', `author=${nameTerm}`],
+  ['aff + years + en + article + field', `route_aff=1&year_from=2010&lang=en&type=article&field=${enc(field)}`],
+  ['aff & ¬fund & article & field (db-bench Q3)', `route_aff=1&route_fund=0&type=article&field=${enc(field)}`],
+  ['q + years + en + aff', `q=${mid}&year_from=2010&lang=en&route_aff=1`],
+  ['year_desc, broad', 'route_aff=1&sort=year_desc'],
+  ['deep page (page 400)', 'year_from=2015&page=400'],
+];
+const WORKS: [string, string][] = [
+  ['/works q, 2 common terms', `q=${common.join('+')}`],
+  ['/works q, mid term', `q=${mid}`],
+  ['/works q, rare term', `q=${rare}`],
+  ['/works q + year + lang', `q=${mid}&year_from=2015&lang=en`],
+  ['/works author', `author=${nameTerm}`],
+];
+
+// ---- the server ----
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api-dynamic/src/server.ts'], {
+    env: { ...process.env, BUILD_OUTPUT: buildOut, PORT: '0', LOG_LEVEL: 'warn', WATCH_BUILD: 'false', SITE_DIR: '/nonexistent', STATE_DIR: join(buildOut, '.bench-state'), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out) ?? /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) ok(m[1]!.replace(/\/$/, ''));
+    });
+    child.once('exit', (code) => fail(new Error(`server exited with ${code}: ${out}`)));
+  });
+  return { child, base };
+}
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+async function time(url: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(url);
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`);
+  return performance.now() - t;
+}
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+
+process.stdout.write(`machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; build ${buildOut} (${index.rows.toLocaleString('en')} works)\n`);
+process.stdout.write(`values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`);
+
+const cold = await startServer({ COHORT_CACHE: 'off' });
+const startRss = rssMiB(cold.child.pid!);
+process.stdout.write(`server RSS after start: ${startRss.toFixed(0)} MiB\n\n| request | total | p50 ms | p95 ms |\n|---|---:|---:|---:|\n`);
+const worst = { p95: 0, label: '' };
+async function latency(label: string, url: string) {
+  for (let k = 0; k < 3; k++) await time(url);
+  const ts: number[] = [];
+  for (let k = 0; k < runs; k++) ts.push(await time(url));
+  const total = ((await (await fetch(url)).json()) as { meta: { total: number } }).meta.total;
+  const p95 = pct(ts, 0.95);
+  if (p95 > worst.p95) Object.assign(worst, { p95, label });
+  process.stdout.write(`| ${label} | ${total.toLocaleString('en')} | ${pct(ts, 0.5).toFixed(1)} | ${p95.toFixed(1)} |\n`);
+}
+for (const [label, qs] of COHORT) await latency(label, `${cold.base}/frame/api/v1/cohort${qs ? `?${qs}` : ''}`);
+{
+  // A cursor page deep into a broad cohort.
+  let url = `${cold.base}/frame/api/v1/cohort?route_aff=1&per_page=100`;
+  for (let k = 0; k < 5; k++) {
+    const next = ((await (await fetch(url)).json()) as { meta: { next_cursor: string } }).meta.next_cursor;
+    url = `${cold.base}/frame/api/v1/cohort?route_aff=1&per_page=100&cursor=${next}`;
+  }
+  await latency('cursor page (6th page of route_aff=1)', url);
+}
+process.stdout.write(`\nworst cohort p95: ${worst.p95.toFixed(1)} ms (${worst.label})\n\n| /works request | total | p50 ms | p95 ms |\n|---|---:|---:|---:|\n`);
+for (const [label, qs] of WORKS) await latency(label, `${cold.base}/frame/api/v1/works?${qs}`);
+
+// ---- export ----
+{
+  const url = `${cold.base}/frame/api/v1/cohort/export?format=csv&route_aff=1`;
+  let peak = rssMiB(cold.child.pid!);
+  const before = peak;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(cold.child.pid!))), 50);
+  const t = performance.now();
+  const res = await fetch(url);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  const secs = (performance.now() - t) / 1000;
+  clearInterval(sampler);
+  process.stdout.write(`\nCSV export of route_aff=1: ${res.headers.get('x-export-rows')} rows (truncated: ${res.headers.get('x-export-truncated')}), ${(bytes / 2 ** 20).toFixed(1)} MiB, ${lines} lines in ${secs.toFixed(2)} s; server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB\n`);
+}
+
+// ---- throughput ----
+async function load(base: string, label: string) {
+  const requests = COHORT.map(([, qs]) => ({ method: 'GET' as const, path: `/frame/api/v1/cohort${qs ? `?${qs}` : ''}` }));
+  const result = await autocannon({ url: base, connections: Number(values.connections), duration: Number(values.duration), requests });
+  process.stdout.write(`| ${label} | ${values.connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |\n`);
+}
+process.stdout.write(`\n| load (${COHORT.length} cohort requests round-robin, ${values.duration} s) | connections | req/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n`);
+await load(cold.base, 'count cache off (every request counts)');
+cold.child.kill('SIGTERM');
+const warm = await startServer({ COHORT_CACHE: 'on' });
+await load(warm.base, 'count cache on (64 cohorts)');
+warm.child.kill('SIGTERM');
