@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { errorBodySchema } from '../common/errors.ts';
-import { networkQuerySchema, noParams, workQuerySchema } from './params.ts';
-import { FRAME_RESPONSES } from './responses.ts';
+import { facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from './params.ts';
+import { surfaceSchema } from './cohort-query.ts';
+import { FRAME_RESPONSES, permalinkResponse } from './responses.ts';
 import { screenedQuerySchema } from './screened.ts';
 
 const QUERIES: Record<keyof typeof FRAME_RESPONSES, z.ZodObject> = {
@@ -19,6 +20,18 @@ const QUERIES: Record<keyof typeof FRAME_RESPONSES, z.ZodObject> = {
   '/api/v1/works/{id}': workQuerySchema,
   '/api/v1/screened': screenedQuerySchema,
   '/api/v1/network': networkQuerySchema,
+  '/api/v1/cohort': surfaceSchema('cohort'),
+  '/api/v1/cohort/facets': surfaceSchema('cohort_facets'),
+  '/api/v1/works': surfaceSchema('works'),
+  '/api/v1/facets/venue': facetQuerySchema,
+  '/api/v1/facets/topic': facetQuerySchema,
+  '/api/v1/facets/author': facetQuerySchema,
+  '/api/v1/permalink/{hash}': noParams,
+};
+
+const queryParameters = (query: z.ZodObject) => {
+  const input = z.toJSONSchema(query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(input.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: input.required?.includes(name) ?? false, schema }));
 };
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
@@ -28,10 +41,10 @@ export function frameOpenApi(prefix: string, version: string) {
   const paths: Record<string, unknown> = {};
   for (const [path, response] of Object.entries(FRAME_RESPONSES)) {
     const query = QUERIES[path as keyof typeof FRAME_RESPONSES];
-    const input = z.toJSONSchema(query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
     const parameters = [
       ...(path.includes('{id}') ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^W[1-9][0-9]{0,14}$' } }] : []),
-      ...Object.entries(input.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: input.required?.includes(name) ?? false, schema })),
+      ...(path.includes('{hash}') ? [{ name: 'hash', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } }] : []),
+      ...queryParameters(query),
     ];
     paths[`${prefix}${path}`] = {
       get: {
@@ -45,6 +58,27 @@ export function frameOpenApi(prefix: string, version: string) {
       },
     };
   }
+  paths[`${prefix}/api/v1/cohort/export`] = {
+    get: {
+      description: 'The cohort as CSV (default) or JSON, streamed in the requested sort order, at most 100,000 rows; truncation is declared in meta.truncated (JSON), a trailing # TRUNCATED line (CSV) and the X-Export-Truncated header.',
+      parameters: queryParameters(surfaceSchema('export')),
+      responses: {
+        '200': { description: 'The export', content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+        '400': error,
+      },
+    },
+  };
+  paths[`${prefix}/api/v1/permalink`] = {
+    post: {
+      description: 'Mints (idempotently) the permalink of the filters given in the query string; no body.',
+      parameters: queryParameters(surfaceSchema('permalink')),
+      responses: {
+        '200': { description: 'Already minted', content: { 'application/json': { schema: json(permalinkResponse) } } },
+        '201': { description: 'Minted now', content: { 'application/json': { schema: json(permalinkResponse) } } },
+        '400': error,
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'Research Cohort Query Service', version, license: { name: 'CC-BY-4.0 (data), MIT (code)' } },

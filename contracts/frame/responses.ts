@@ -143,6 +143,66 @@ export const networkResponse = z
   .object({ meta: z.object({ snapshot: snapshotRefSchema }).loose(), center: z.string().optional(), graph: graph.nullable() })
   .strict();
 
+/** A work as cohort pages, /works and exports carry it: the work record without its meta block. */
+export const workItem = workResponse.omit({ meta: true });
+
+const filters = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+const paging = {
+  filters,
+  query: z.string(),
+  sort: z.enum(['cited', 'year_desc', 'year_asc', 'relevance']),
+  page: z.number().int().min(1).nullable(),
+  per_page: z.number().int().min(1).max(100),
+  max_per_page: z.literal(100),
+  total: count,
+  total_is_capped: z.boolean(),
+  next_cursor: z.string().nullable(),
+};
+export const cohortResponse = z
+  .object({
+    meta: meta({
+      query_hash: z.string().regex(/^[0-9a-f]{16}$/),
+      ...paging,
+      direct_labels_cover: count,
+      predictions_cover: count,
+      direct_label_status: z.string(),
+      prediction_status: z.string(),
+      note: z.string(),
+    }),
+    results: z.array(workItem),
+  })
+  .strict();
+export const worksListResponse = z.object({ meta: meta(paging), results: z.array(workItem) }).strict();
+export const cohortFacetsResponse = z
+  .object({
+    meta: meta({ query_hash: z.string(), filters, facet: z.string(), total: count, distinct_values: count, shown: count, note: z.string() }),
+    results: z.array(z.object({ value: z.union([z.string(), z.number(), z.null()]), works: count }).strict()),
+  })
+  .strict();
+const typeaheadMeta = meta({ q: z.string(), limit: z.literal(12) });
+export const valueFacetResponse = z
+  .object({ meta: typeaheadMeta, results: z.array(z.object({ value: z.string(), works: count }).strict()).max(12) })
+  .strict();
+export const authorFacetResponse = z
+  .object({ meta: typeaheadMeta, results: z.array(z.object({ id: z.string().regex(/^A\d+$/), name: z.string(), ca_works: count }).strict()).max(12) })
+  .strict();
+export const permalinkResponse = z
+  .object({
+    hash: z.string().regex(/^[0-9a-f]{16}$/),
+    url: z.string(),
+    api: z.string(),
+    cohort: z.string(),
+    filters,
+    query: z.string(),
+    snapshot: z.string(),
+    created_at: z.string(),
+    counted_on: z.string(),
+    total: count,
+    direct_labels_cover: count,
+    predictions_cover: count,
+  })
+  .strict();
+
 /** Each GET route below the service prefix, with its response schema (path parameters in OpenAPI braces). */
 export const FRAME_RESPONSES = {
   '/api/v1/stats/summary': summaryResponse,
@@ -155,4 +215,11 @@ export const FRAME_RESPONSES = {
   '/api/v1/works/{id}': workResponse,
   '/api/v1/screened': screenedResponse,
   '/api/v1/network': networkResponse,
+  '/api/v1/cohort': cohortResponse,
+  '/api/v1/cohort/facets': cohortFacetsResponse,
+  '/api/v1/works': worksListResponse,
+  '/api/v1/facets/venue': valueFacetResponse,
+  '/api/v1/facets/topic': valueFacetResponse,
+  '/api/v1/facets/author': authorFacetResponse,
+  '/api/v1/permalink/{hash}': permalinkResponse,
 } as const;

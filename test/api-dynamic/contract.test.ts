@@ -30,6 +30,13 @@ beforeAll(async () => {
     '/api/v1/works/{id}': [...works.slice(0, 40), ...screened.slice(0, 10).map((s) => ({ id: s.work_id }))].map((w) => `/frame/api/v1/works/${w.id}`),
     '/api/v1/screened': ['/frame/api/v1/screened', '/frame/api/v1/screened?contested_only=1&per_page=100'],
     '/api/v1/network': ['/frame/api/v1/network', `/frame/api/v1/network?author_id=${author}`],
+    '/api/v1/cohort': ['/frame/api/v1/cohort', '/frame/api/v1/cohort?route=no_aff&per_page=100&sort=year_asc', '/frame/api/v1/cohort?q=the&sort=relevance', '/frame/api/v1/cohort?lang=xx'],
+    '/api/v1/cohort/facets': ['type', 'lang', 'field', 'topic', 'venue', 'year', 'route'].map((f) => `/frame/api/v1/cohort/facets?facet=${f}&route_aff=1`),
+    '/api/v1/works': ['/frame/api/v1/works', '/frame/api/v1/works?q=the&per_page=100', `/frame/api/v1/works?author_id=${author}`],
+    '/api/v1/facets/venue': ['/frame/api/v1/facets/venue?q=jo', '/frame/api/v1/facets/venue?q=zzzzzz'],
+    '/api/v1/facets/topic': ['/frame/api/v1/facets/topic?q=ca'],
+    '/api/v1/facets/author': ['/frame/api/v1/facets/author?q=ma', '/frame/api/v1/facets/author?q=a%20b'],
+    '/api/v1/permalink/{hash}': [(await h.app.inject({ method: 'POST', url: '/frame/api/v1/permalink?route=aff&lang=fr' })).headers.location as string],
   };
 });
 afterAll(async () => {
@@ -41,7 +48,9 @@ describe('frame response contracts', () => {
   it('every declared route is in the OpenAPI document, with parameters and a 200 schema', async () => {
     const doc = (await h.app.inject('/frame/api/v1/openapi.json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(FRAME_RESPONSES).map((p) => `/frame${p}`).sort());
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...Object.keys(FRAME_RESPONSES), '/api/v1/cohort/export', '/api/v1/permalink'].map((p) => `/frame${p}`).sort(),
+    );
     const screened = doc.paths['/frame/api/v1/screened'].get.parameters.map((p: { name: string }) => p.name);
     expect(screened).toEqual(['contested_only', 'n_in', 'stratum', 'page', 'per_page']);
   });
