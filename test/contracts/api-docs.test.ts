@@ -10,7 +10,9 @@ const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
 describe('docs cover what the code offers', () => {
   it('every frame route has a heading in docs/api-frame.md', () => {
     const doc = read('docs/api-frame.md');
-    for (const path of [...FROZEN_ROUTES, 'works/{id}', 'screened', 'network']) expect(doc, path).toContain(`## GET /${path}\n`);
+    for (const path of [...FROZEN_ROUTES, 'works/{id}', 'screened', 'network', 'cohort', 'cohort/facets', 'cohort/export', 'permalink/{hash}', 'works', 'facets/venue', 'facets/topic', 'facets/author'])
+      expect(doc, path).toContain(`## GET /${path}\n`);
+    expect(doc).toContain('## POST /permalink\n');
   });
 
   it('every configuration key has a heading in docs/configuration.md and a line in .env.example', () => {
