@@ -5,7 +5,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
 
-const OTHER_METHODS = ['DELETE', 'PATCH', 'POST', 'PUT'] as const;
+const OTHER_METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
 export function routeTable(app: FastifyInstance) {
   const methods = new Map<string, Set<string>>();

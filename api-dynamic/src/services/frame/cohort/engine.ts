@@ -354,7 +354,10 @@ export function decodeCursor(cursor: string, hash: string, sort: Sort): number[]
     parsed = null;
   }
   const c = parsed as { h?: unknown; s?: unknown; k?: unknown } | null;
-  const valid = c !== null && typeof c === 'object' && typeof c.h === 'string' && typeof c.s === 'string' && Array.isArray(c.k) && c.k.length >= 2 && c.k.length <= 4 && c.k.every((x) => Number.isSafeInteger(x));
+  const valid =
+    c !== null && typeof c === 'object' && typeof c.h === 'string' && typeof c.s === 'string' && Array.isArray(c.k) && c.k.length >= 2 && c.k.length <= 4 && c.k.every((x) => Number.isSafeInteger(x)) &&
+    // Only the exact text this service issued (base64url decoding forgives stray trailing characters).
+    encodeCursor(c.h, c.s as Sort, c.k as number[]) === cursor;
   if (!valid)
     throw new ApiError('INVALID_PARAMETER', 'Invalid value for "cursor": it is not a cursor this service issued; pass meta.next_cursor unchanged.', [{ parameter: 'cursor', message: 'not a cursor this service issued' }]);
   if (c.h !== hash || c.s !== sort)
