@@ -85,7 +85,9 @@ export const ORDERS = {
 export const CSRS = {
   title_terms: 'title term → work rows',
   author_terms: 'author-name term → author rows',
+  author_term_works: 'author-name term → work rows with an author whose name has the term (same keys as author_terms)',
   author_works: 'author row → work rows',
+  ca_neighbours: 'author row → Canadian co-author rows, strongest first (weight desc, shared works desc, id); with parallel ca_neighbours.shared.u32 and ca_neighbours.weight.f64',
 } as const;
 export type CsrName = keyof typeof CSRS;
 
@@ -107,12 +109,16 @@ export const file = {
   order: (sort: keyof typeof ORDERS) => `order_${sort}.u32`,
   csrOffsets: (name: CsrName) => `${name}.offsets.f64`,
   csrValues: (name: CsrName) => `${name}.values.u32`,
+  neighbourShared: 'ca_neighbours.shared.u32',
+  neighbourWeight: 'ca_neighbours.weight.f64',
   /** Authors in numeric id order: numeric id, Canadian-affiliated works, name (a records file). */
   authorId: 'author_id.f64',
   authorCaWorks: 'author_ca_works.u32',
   authorNames: 'author_names',
   /** Work records (the JSON of the work record without `meta`) in any order, found by row. */
   records: 'records',
+  /** The same works as CSV export rows (contracts/frame/export-columns.ts), found by row. */
+  exportRows: 'export_rows',
 };
 
 /** A text blob with per-row byte offsets: `<name>.bin` and `<name>.offsets.f64` ([start, length] per row). */
@@ -127,6 +133,7 @@ export const idNumber = (id: string): number => Number(id.slice(1));
  * about a fifth (2.9 KB → 0.57 KB on the sample), and inflating one takes about 10 µs.
  */
 export const RECORD_DICTIONARY = 'records.dict';
+export const EXPORT_ROW_DICTIONARY = 'export_rows.dict';
 export function encodeRecord(json: string, dictionary: Buffer): Buffer {
   return deflateRawSync(json, { level: 3, dictionary });
 }

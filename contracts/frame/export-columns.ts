@@ -74,3 +74,26 @@ export function exportCell(value: unknown): string {
   const s = String(value);
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
+
+/**
+ * One RFC 4180 CSV line (LF-terminated): a cell is quoted when it holds `"`, `,`, CR or LF, with inner quotes
+ * doubled. The pipeline writes every work's export row with it once, so an export only concatenates stored
+ * rows. (csv-stringify, which the project tried first, took 57 µs per 48-column row here: 5.7 s of a
+ * 100,000-row export on its own; the tests read the output back with csv-parse.)
+ */
+export function csvLine(cells: readonly string[]): string {
+  let out = '';
+  for (let k = 0; k < cells.length; k++) {
+    const c = cells[k]!;
+    if (k > 0) out += ',';
+    out += /[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c;
+  }
+  return `${out}\n`;
+}
+
+/** The export row of a work item. */
+export function exportRow(item: Record<string, unknown>): string {
+  return csvLine(EXPORT_COLUMNS.map(([, get]) => exportCell(get(item))));
+}
+
+export const EXPORT_HEADER = csvLine(EXPORT_COLUMNS.map(([name]) => name));

@@ -72,7 +72,15 @@ const designIndex = (col: string) => `coalesce(list_position(${lit(`[${DESIGNS.m
  * Writes a CSR over `(key, value)` pairs the query yields sorted by key then value. `keys` is the number of
  * keys when they are rows (0..keys-1); otherwise the distinct string keys are collected and returned.
  */
-async function writeCsr(duck: Duck, dir: string, name: CsrName, sql: string, keys?: number): Promise<string[]> {
+async function writeCsr(
+  duck: Duck,
+  dir: string,
+  name: CsrName,
+  sql: string,
+  keys?: number,
+  /** Called for each pair, to write columns beyond the value (parallel arrays). */
+  extra?: (cols: unknown[][], i: number) => void,
+): Promise<string[]> {
   const values = new U32Writer(join(dir, file.csrValues(name)));
   const terms: string[] = [];
   if (keys !== undefined) {
@@ -83,6 +91,7 @@ async function writeCsr(duck: Duck, dir: string, name: CsrName, sql: string, key
       for (let i = 0; i < n; i++) {
         offsets[k[i]! + 1]!++;
         values.push(v[i]!);
+        extra?.(cols, i);
       }
     });
     for (let k = 0; k < keys; k++) offsets[k + 1]! += offsets[k]!;
@@ -236,14 +245,43 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     authors,
   );
   progress.update(5);
-  const authorTerms = await writeCsr(
+  // Name terms: one key list for two lists, the authors with the term and the works of those authors (a
+  // one-term author search reads the second directly instead of merging thousands of authors' lists).
+  await duck.run(`CREATE OR REPLACE TEMP TABLE aname AS
+    SELECT DISTINCT arow, term FROM (
+      SELECT arow, unnest(regexp_split_to_array(lower(name), ${lit(TITLE_TERM_SPLIT_SQL)})) AS term FROM ax)
+    WHERE term <> ''`);
+  await duck.run('CREATE OR REPLACE TEMP TABLE aterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM aname)');
+  const authorTerms = (await duck.all<{ term: string }>('SELECT term FROM aterm ORDER BY k')).map((r) => r.term);
+  await writeCsr(duck, dir, 'author_terms', 'SELECT t.k, n.arow FROM aname n JOIN aterm t USING (term) ORDER BY 1, 2', authorTerms.length);
+  await writeCsr(
     duck,
     dir,
-    'author_terms',
-    `SELECT term, arow FROM (
-       SELECT arow, unnest(list_distinct(regexp_split_to_array(lower(name), ${lit(TITLE_TERM_SPLIT_SQL)}))) AS term FROM ax)
-     WHERE term <> '' ORDER BY term, arow`,
+    'author_term_works',
+    `SELECT DISTINCT t.k, c.row FROM aname n JOIN aterm t USING (term) JOIN ax a USING (arow)
+     JOIN authorships s ON s.author_id = a.id JOIN cx c ON c.wid = s.work_id ORDER BY 1, 2`,
+    authorTerms.length,
   );
+  // The collaboration network by author row, with each edge's shared works and weight beside it.
+  const shared = new U32Writer(join(dir, file.neighbourShared));
+  const weights: number[] = [];
+  const weightFd = openSync(join(dir, file.neighbourWeight), 'w');
+  await writeCsr(
+    duck,
+    dir,
+    'ca_neighbours',
+    `SELECT a.arow, o.arow AS other, n.shared_works, n.weight FROM ca_neighbours n JOIN ax a ON a.id = n.author JOIN ax o ON o.id = n.other
+     ORDER BY a.arow, n.weight DESC, n.shared_works DESC, n.other`,
+    authors,
+    (cols, i) => {
+      shared.push((cols[2] as number[])[i]!);
+      weights.push((cols[3] as number[])[i]!);
+      if (weights.length === 1 << 16) writeSync(weightFd, new Uint8Array(Float64Array.from(weights.splice(0)).buffer));
+    },
+  );
+  if (weights.length > 0) writeSync(weightFd, new Uint8Array(Float64Array.from(weights).buffer));
+  closeSync(weightFd);
+  shared.close();
   progress.update(6);
   progress.stop();
 

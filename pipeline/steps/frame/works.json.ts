@@ -15,10 +15,53 @@ import {
   workRecordText,
   workRowSql,
 } from '../../../contracts/frame/work-record.ts';
-import { blob, COHORT_DIR, encodeRecord, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
+import { blob, COHORT_DIR, encodeRecord, EXPORT_ROW_DICTIONARY, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
+import { exportRow } from '../../../contracts/frame/export-columns.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
+
+/**
+ * A blob of deflated texts found by row (layout: contracts/frame/cohort-index.ts). The first texts written
+ * (in id order) become the compression dictionary: deterministic, and typical of the rest.
+ */
+class BlobWriter {
+  private readonly fd: number;
+  private offsets = new Float64Array(0);
+  private pos = 0;
+  private dictionary: Buffer | null = null;
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    private readonly dictionaryFile: string,
+  ) {
+    this.fd = openSync(join(dir, blob(name).bin), 'w');
+  }
+  allocate(rows: number): void {
+    this.offsets = new Float64Array(rows * 2);
+  }
+  add(rows: readonly number[], texts: readonly string[]): void {
+    if (texts.length === 0) return;
+    if (!this.dictionary) {
+      this.dictionary = Buffer.from(texts.slice(0, 4).join(''), 'utf8');
+      writeFileSync(join(this.dir, this.dictionaryFile), this.dictionary);
+    }
+    const parts = texts.map((t, k) => {
+      const bytes = encodeRecord(t, this.dictionary!);
+      this.offsets[rows[k]! * 2] = this.pos;
+      this.offsets[rows[k]! * 2 + 1] = bytes.length;
+      this.pos += bytes.length;
+      return bytes;
+    });
+    writeSync(this.fd, Buffer.concat(parts));
+  }
+  close(): void {
+    // An empty frame still gets its (empty) dictionary file, so the index loads.
+    if (!this.dictionary) writeFileSync(join(this.dir, this.dictionaryFile), '');
+    closeSync(this.fd);
+    writeFileSync(join(this.dir, blob(this.name).offsets), new Uint8Array(this.offsets.buffer));
+  }
+}
 
 export const WORKS_DIR = 'frame/api/v1/works';
 const CHUNK = 20_000;
@@ -37,8 +80,8 @@ export async function writeWorkRecords(
 ): Promise<{ index: string | null; count: number }> {
   if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   mkdirSync(join(outDir, COHORT_DIR), { recursive: true });
-  const records = blob(file.records);
-  const recordsFd = openSync(join(outDir, COHORT_DIR, records.bin), 'w');
+  const records = new BlobWriter(join(outDir, COHORT_DIR), file.records, RECORD_DICTIONARY);
+  const exportRows = new BlobWriter(join(outDir, COHORT_DIR), file.exportRows, EXPORT_ROW_DICTIONARY);
   const metaJson = JSON.stringify(workRecordMeta(snapshot));
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
@@ -47,13 +90,12 @@ export async function writeWorkRecords(
       `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
     )
   ).map((r) => r.id);
-  const offsets = new Float64Array(n * 2);
-  let pos = 0;
+  records.allocate(n);
+  exportRows.allocate(n);
   const index = documents ? `${WORKS_DIR}.sha256` : null;
   const fd = index ? openSync(join(outDir, index), 'w') : -1;
   let count = 0;
   let done = 0;
-  let dictionary: Buffer | undefined;
   progress.start(documents ? 'work records and documents' : 'work records', n);
   for (let c = 0; c < bounds.length; c++) {
     const lo = bounds[c]!;
@@ -78,22 +120,13 @@ export async function writeWorkRecords(
     };
     const authorsOf = byWork(authors);
     const labelsOf = byWork(labels);
-    const parts: Buffer[] = [];
-    const items = rows.map((r) => JSON.stringify(workItem(r, authorsOf.get(r.id as string) ?? [], labelsOf.get(r.id as string) ?? [])));
-    if (!dictionary) {
-      // The first records (in id order) are the compression dictionary: deterministic, and typical.
-      dictionary = Buffer.from(items.slice(0, 4).join(''), 'utf8');
-      writeFileSync(join(outDir, COHORT_DIR, RECORD_DICTIONARY), dictionary);
-    }
+    const objects = rows.map((r) => workItem(r, authorsOf.get(r.id as string) ?? [], labelsOf.get(r.id as string) ?? []));
+    const items = objects.map((o) => JSON.stringify(o));
+    records.add(rows.map((r) => r.cohort_row as number), items);
+    exportRows.add(rows.map((r) => r.cohort_row as number), objects.map((o) => exportRow(o)));
     for (const [k, r] of rows.entries()) {
       const id = r.id as string;
       const item = items[k]!;
-      const bytes = encodeRecord(item, dictionary);
-      const row = r.cohort_row as number;
-      offsets[row * 2] = pos;
-      offsets[row * 2 + 1] = bytes.length;
-      pos += bytes.length;
-      parts.push(bytes);
       if (documents) {
         const text = workRecordText(metaJson, item);
         const rel = `${WORKS_DIR}/${id}.json`;
@@ -102,13 +135,12 @@ export async function writeWorkRecords(
         count++;
       }
     }
-    writeSync(recordsFd, Buffer.concat(parts));
     done += rows.length;
     progress.update(done);
   }
   progress.stop();
-  closeSync(recordsFd);
-  writeFileSync(join(outDir, COHORT_DIR, records.offsets), new Uint8Array(offsets.buffer));
+  records.close();
+  exportRows.close();
   if (fd >= 0) closeSync(fd);
   return { index, count };
 }

@@ -18,9 +18,11 @@ import {
   DICTIONARIES,
   type DictionaryName,
   file,
+  FLAG,
   idNumber,
   ORDERS,
   RECORD_DICTIONARY,
+  EXPORT_ROW_DICTIONARY,
 } from '../../../../../contracts/frame/cohort-index.ts';
 
 type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
@@ -67,6 +69,10 @@ export class Csr {
   }
   get keys(): number {
     return this.offsets.length - 1;
+  }
+  /** Position of a key's first value and the number of values. */
+  range(key: number): [start: number, count: number] {
+    return [this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!];
   }
   size(key: number): number {
     return this.offsets[key + 1]! - this.offsets[key]!;
@@ -127,7 +133,13 @@ export class CohortIndex {
     private readonly authorNames: Blob,
     private readonly records: Blob,
     private readonly recordDictionary: Buffer,
-  ) {}
+    private readonly exportRows: Blob,
+    private readonly exportRowDictionary: Buffer,
+    private readonly neighbourShared: FileRanges,
+    private readonly neighbourWeight: FileRanges,
+  ) {
+    this.flagBits = { direct_labeled: this.flagBitset(FLAG.direct_labeled), predicted: this.flagBitset(FLAG.predicted) };
+  }
 
   static exists(buildDir: string): boolean {
     return existsSync(join(buildDir, COHORT_DIR, file.manifest));
@@ -156,10 +168,11 @@ export class CohortIndex {
       }),
     ) as Record<DictionaryName, Dictionary>;
     const csr = Object.fromEntries(
-      (['title_terms', 'author_terms', 'author_works'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
+      (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
     ) as Record<CsrName, Csr>;
     const names = blob(file.authorNames);
     const records = blob(file.records);
+    const exportRows = blob(file.exportRows);
     return new CohortIndex(
       dir,
       manifest,
@@ -175,6 +188,10 @@ export class CohortIndex {
       new Blob(readTyped(join(dir, names.offsets), 'f64'), join(dir, names.bin)),
       new Blob(readTyped(join(dir, records.offsets), 'f64'), join(dir, records.bin)),
       readFileSync(join(dir, RECORD_DICTIONARY)),
+      new Blob(readTyped(join(dir, exportRows.offsets), 'f64'), join(dir, exportRows.bin)),
+      readFileSync(join(dir, EXPORT_ROW_DICTIONARY)),
+      new FileRanges(join(dir, file.neighbourShared)),
+      new FileRanges(join(dir, file.neighbourWeight)),
     );
   }
 
@@ -182,9 +199,36 @@ export class CohortIndex {
     return this.manifest.rows;
   }
 
+  /** Bitsets of the rows with a direct label and with a prediction: coverage counts are popcounts of an AND. */
+  readonly flagBits: { direct_labeled: Uint32Array; predicted: Uint32Array };
+
+  private flagBitset(flag: number): Uint32Array {
+    const bits = new Uint32Array((this.manifest.rows + 31) >>> 5);
+    const flags = this.col.flags;
+    for (let i = 0; i < flags.length; i++) if (flags[i]! & flag) bits[i >>> 5]! |= 1 << (i & 31);
+    return bits;
+  }
+
   /** The work item JSON (the work record without `meta`) of a row. */
   record(row: number): string {
     return decodeRecord(this.records.get(row), this.recordDictionary);
+  }
+
+  /** The CSV export line of a row (LF-terminated). */
+  exportRow(row: number): string {
+    return decodeRecord(this.exportRows.get(row), this.exportRowDictionary);
+  }
+
+  /** A researcher's Canadian co-authors, strongest first: author rows, shared works and weights (parallel). */
+  neighbours(authorRow: number, limit = Infinity): { rows: Uint32Array; shared: Uint32Array; weight: Float64Array } {
+    const [start, total] = this.csr.ca_neighbours.range(authorRow);
+    const n = Math.min(total, limit);
+    const rows = this.csr.ca_neighbours.list(authorRow).subarray(0, n);
+    if (n === 0) return { rows, shared: new Uint32Array(0), weight: new Float64Array(0) };
+    const s = this.neighbourShared.read(start * 4, n * 4);
+    const w = this.neighbourWeight.read(start * 8, n * 8);
+    // Copies: the read buffers may not be aligned for their element size.
+    return { rows, shared: new Uint32Array(new Uint8Array(s).buffer), weight: new Float64Array(new Uint8Array(w).buffer) };
   }
 
   authorName(authorRow: number): string {
@@ -205,6 +249,9 @@ export class CohortIndex {
     for (const c of Object.values(this.csr)) c.close();
     this.authorNames.close();
     this.records.close();
+    this.exportRows.close();
+    this.neighbourShared.close();
+    this.neighbourWeight.close();
   }
 }
 

@@ -107,7 +107,14 @@ function worksOfAuthors(index: CohortIndex, authors: ArrayLike<number>): Uint32A
 function candidateRows(index: CohortIndex, f: CohortFilters): Uint32Array | null {
   const lists: Uint32Array[] = [];
   if (f.q !== undefined) lists.push(allTerms(index, 'title', f.q.split(' ')));
-  if (f.author !== undefined) lists.push(worksOfAuthors(index, allTerms(index, 'author', f.author.split(' '))));
+  if (f.author !== undefined) {
+    const terms = f.author.split(' ');
+    if (terms.length === 1) {
+      // One term: the precomputed works of every author whose name has it.
+      const k = index.authorTerm.get(terms[0]!);
+      lists.push(k === undefined ? new Uint32Array(0) : index.csr.author_term_works.list(k));
+    } else lists.push(worksOfAuthors(index, allTerms(index, 'author', terms)));
+  }
   if (f.author_id !== undefined) {
     const a = index.rowOfAuthor(f.author_id);
     lists.push(a < 0 ? new Uint32Array(0) : index.csr.author_works.list(a));
@@ -121,11 +128,15 @@ function candidateRows(index: CohortIndex, f: CohortFilters): Uint32Array | null
 
 // ---- the compiled predicate ----
 
-/** JS conditions over row `i` (columns bound as locals), or null when the filters select nothing. */
+/**
+ * JS conditions over row `i` (columns bound as locals), or null when the filters select nothing. They are
+ * combined with `&`, not `&&`: a broad filter matches rows at random, and a branch per row mispredicts about
+ * as often as it predicts, which costs more than evaluating every condition (the scan stays branch-free).
+ */
 function conditions(index: CohortIndex, f: CohortFilters): string[] | null {
   const cond: string[] = [];
   if (f.year_from !== undefined) cond.push(`year[i] >= ${f.year_from}`);
-  if (f.year_to !== undefined) cond.push(`year[i] !== 0 && year[i] <= ${f.year_to}`);
+  if (f.year_to !== undefined) cond.push(`((year[i] - 1) >>> 0) < ${f.year_to}`); // unknown year (0) wraps to 2^32 - 1
   if (f.cited_min !== undefined) cond.push(`cited[i] >= ${f.cited_min}`);
   for (const d of ['lang', 'type', 'field', 'topic', 'venue'] as const) {
     const v = f[d];
@@ -167,29 +178,24 @@ type ScanFn = (
   bits: Uint32Array,
   hist: Uint32Array | null,
   facet: ArrayLike<number> | null,
-) => number[];
+) => void;
 
 const COLUMN_LOCALS = 'const { year, cited, flags, n_in, lang, type, field, topic, venue, pred_cand, pred_cons, pred_design_cand, pred_design_cons, direct_any, direct_all, direct_design_any, direct_design_all } = col;';
 
 /** Compiled scans by condition text: the same filter shape reuses its function (and V8's optimised code). */
 const scans = new Map<string, ScanFn>();
 
-function compileScan(cond: string[]): ScanFn {
-  const key = cond.join(' && ');
+/**
+ * Compiles the scan that marks the cohort's rows in `bits` (and, for a facet, fills its histogram). Counting
+ * is left to popcounts over the bitset, so the per-row work is the predicate and one OR into a register.
+ */
+function compileScan(cond: string[], withFacet: boolean): ScanFn {
+  const key = `${withFacet ? 'F:' : ''}${cond.map((c) => `(${c})`).join(' & ')}`;
   let fn = scans.get(key);
   if (fn) return fn;
-  const test = cond.length === 0 ? '' : `if (!(${key})) continue;`;
-  const body = (row: string, loop: string) => `
-    ${loop} {
-      const i = ${row};
-      ${test}
-      total++;
-      const f = flags[i];
-      if (f & ${FLAG.direct_labeled}) direct++;
-      if (f & ${FLAG.predicted}) predicted++;
-      bits[i >>> 5] |= 1 << (i & 31);
-      if (hist !== null) hist[facet[i]]++;
-    }`;
+  const match = cond.length === 0 ? '1' : cond.map((c) => `(${c})`).join(' & ');
+  // m is 1 when the row matches, else 0; everything after it is arithmetic on m (no branches).
+  const perRow = `const m = (${match}) | 0;${withFacet ? ' hist[facet[i]] += m;' : ''}`;
   // Generated only from a closed set of column names and numbers, never from request text.
   fn = new Function(
     'col',
@@ -199,14 +205,48 @@ function compileScan(cond: string[]): ScanFn {
     'hist',
     'facet',
     `${COLUMN_LOCALS}
-     let total = 0, direct = 0, predicted = 0;
-     if (candidates === null) { ${body('k', 'for (let k = 0; k < n; k++)')} }
-     else { ${body('candidates[k]', 'for (let k = 0; k < candidates.length; k++)')} }
-     return [total, direct, predicted];`,
+     if (candidates === null) {
+       // Whole words of 32 rows: the match word is built in a register and stored once.
+       const whole = n >>> 5;
+       for (let w = 0; w < whole; w++) {
+         let word = 0;
+         const base = w << 5;
+         for (let b = 0; b < 32; b++) {
+           const i = base + b;
+           ${perRow}
+           word |= m << b;
+         }
+         bits[w] = word;
+       }
+       for (let i = whole << 5; i < n; i++) {
+         ${perRow}
+         bits[i >>> 5] |= m << (i & 31);
+       }
+     } else {
+       for (let k = 0; k < candidates.length; k++) {
+         const i = candidates[k];
+         ${perRow}
+         bits[i >>> 5] |= m << (i & 31);
+       }
+     }`,
   ) as ScanFn;
   if (scans.size > 1000) scans.clear();
   scans.set(key, fn);
   return fn;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** Set bits of `a`, or of `a AND b`. */
+function countBits(a: Uint32Array, b: Uint32Array | null): number {
+  let n = 0;
+  if (b === null) for (let w = 0; w < a.length; w++) n += popcount(a[w]!);
+  else for (let w = 0; w < a.length; w++) n += popcount(a[w]! & b[w]!);
+  return n;
 }
 
 /** The facet column and histogram size for `/cohort/facets` (route is counted from the flags). */
@@ -231,8 +271,15 @@ export function matchCohort(index: CohortIndex, f: CohortFilters, facet: CohortF
   if (cond === null) return empty;
   const candidates = candidateRows(index, f);
   if (candidates !== null && candidates.length === 0) return empty;
-  const [total, direct, predicted] = compileScan(cond)(index.col, candidates, index.rows, bits, histogram, fc?.column ?? null);
-  return { total: total!, direct_labels_cover: direct!, predictions_cover: predicted!, bits, candidates, histogram };
+  compileScan(cond, histogram !== null)(index.col, candidates, index.rows, bits, histogram, fc?.column ?? null);
+  return {
+    total: countBits(bits, null),
+    direct_labels_cover: countBits(bits, index.flagBits.direct_labeled),
+    predictions_cover: countBits(bits, index.flagBits.predicted),
+    bits,
+    candidates,
+    histogram,
+  };
 }
 
 // ---- sorting and paging ----

@@ -3,9 +3,8 @@
  * JSON text chunks. A generator: the HTTP stream pulls the next chunk only when the client has taken the last
  * one (backpressure), so memory stays flat however large the export.
  */
-import { stringify } from 'csv-stringify/sync';
 import { EXPORT_CAP, type CohortQuery, filtersToQuery } from '../../../../../contracts/frame/cohort-query.ts';
-import { EXPORT_COLUMNS, exportCell } from '../../../../../contracts/frame/export-columns.ts';
+import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import type { Build } from '../../build-store.ts';
 import { cohortIndexOf, PREDICTION_STATUS_TEXT } from './answers.ts';
@@ -71,15 +70,12 @@ export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash
     yield '\n]}\n';
     return;
   }
-  yield stringify([EXPORT_COLUMNS.map(([name]) => name)]);
+  // The pipeline stored every work's CSV line: an export concatenates them.
+  yield EXPORT_HEADER;
   while (sent < plan.exported) {
     const batch = take().slice(0, plan.exported - sent);
     if (batch.length === 0) break;
-    const records = batch.map((r) => {
-      const item = JSON.parse(index.record(r)) as Record<string, unknown>;
-      return EXPORT_COLUMNS.map(([, get]) => exportCell(get(item)));
-    });
-    yield stringify(records);
+    yield batch.map((r) => index.exportRow(r)).join('');
     sent += batch.length;
   }
   if (plan.truncated) yield truncationLine(m.total);
