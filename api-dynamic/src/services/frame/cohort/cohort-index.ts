@@ -18,12 +18,12 @@ import {
   DICTIONARIES,
   type DictionaryName,
   file,
-  FLAG,
   idNumber,
   ORDERS,
   RECORD_DICTIONARY,
   EXPORT_ROW_DICTIONARY,
 } from '../../../../../contracts/frame/cohort-index.ts';
+import { FilterBitsets } from './filter-bitsets.ts';
 
 type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
 export type SortName = keyof typeof ORDERS;
@@ -138,7 +138,7 @@ export class CohortIndex {
     private readonly neighbourShared: FileRanges,
     private readonly neighbourWeight: FileRanges,
   ) {
-    this.flagBits = { direct_labeled: this.flagBitset(FLAG.direct_labeled), predicted: this.flagBitset(FLAG.predicted) };
+    this.filters = new FilterBitsets(this);
   }
 
   static exists(buildDir: string): boolean {
@@ -199,15 +199,8 @@ export class CohortIndex {
     return this.manifest.rows;
   }
 
-  /** Bitsets of the rows with a direct label and with a prediction: coverage counts are popcounts of an AND. */
-  readonly flagBits: { direct_labeled: Uint32Array; predicted: Uint32Array };
-
-  private flagBitset(flag: number): Uint32Array {
-    const bits = new Uint32Array((this.manifest.rows + 31) >>> 5);
-    const flags = this.col.flags;
-    for (let i = 0; i < flags.length; i++) if (flags[i]! & flag) bits[i >>> 5]! |= 1 << (i & 31);
-    return bits;
-  }
+  /** Per-value bitsets and row lists of the filters (filter-bitsets.ts). */
+  readonly filters: FilterBitsets;
 
   /** The work item JSON (the work record without `meta`) of a row. */
   record(row: number): string {

@@ -1,9 +1,9 @@
 /**
  * The cohort engine: exact counts, coverage, facet counts and sorted pages over the in-memory cohort index.
  *
- * A query runs in two passes. The count pass tests every candidate row (all rows, or the rows a title or
- * author search allows) with a predicate compiled from the filters, counting the cohort and its coverage and
- * marking matches in a bitset. The page pass then walks the sort's precomputed row permutation and keeps
+ * A query runs in two passes. The count pass marks the cohort in a bitset: the AND of one precomputed bitset
+ * per filter (filter-bitsets.ts), or, when a search, topic or venue narrows the rows to a list, a test of
+ * each listed row; totals and coverage are popcounts. The page pass then walks the sort's precomputed row permutation and keeps
  * marked rows until the page is full, or, when the cohort is small, sorts the marked rows directly; both
  * give the same order (the sort key, then id), so paging is stable.
  */
@@ -12,6 +12,7 @@ import { CATEGORY_ORDER, DESIGNS, ROUTES } from '../../../../../contracts/frame/
 import { FLAG, ROUTE_FLAG } from '../../../../../contracts/frame/cohort-index.ts';
 import type { CohortFacet, CohortFilters, Sort } from '../../../../../contracts/frame/cohort-query.ts';
 import type { CohortIndex } from './cohort-index.ts';
+import type { Bitset } from './filter-bitsets.ts';
 
 export interface CohortCounts {
   total: number;
@@ -126,119 +127,67 @@ function candidateRows(index: CohortIndex, f: CohortFilters): Uint32Array | null
   return rows;
 }
 
-// ---- the compiled predicate ----
+// ---- the filter as bitsets ----
+
+/** One AND term: a bitset, or its complement. */
+interface Term {
+  set: Bitset;
+  not: boolean;
+}
 
 /**
- * JS conditions over row `i` (columns bound as locals), or null when the filters select nothing. They are
- * combined with `&`, not `&&`: a broad filter matches rows at random, and a branch per row mispredicts about
- * as often as it predicts, which costs more than evaluating every condition (the scan stays branch-free).
+ * The filters as AND terms over bitsets plus row lists (topic, venue, and large dictionaries), or null when a
+ * value the frame does not have makes the cohort empty.
  */
-function conditions(index: CohortIndex, f: CohortFilters): string[] | null {
-  const cond: string[] = [];
-  if (f.year_from !== undefined) cond.push(`year[i] >= ${f.year_from}`);
-  if (f.year_to !== undefined) cond.push(`((year[i] - 1) >>> 0) < ${f.year_to}`); // unknown year (0) wraps to 2^32 - 1
-  if (f.cited_min !== undefined) cond.push(`cited[i] >= ${f.cited_min}`);
+function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uint32Array[] } | null {
+  const b = index.filters;
+  const terms: Term[] = [];
+  const lists: Uint32Array[] = [];
+  const yes = (set: Bitset) => terms.push({ set, not: false });
+  if (f.year_from !== undefined) yes(b.yearAtLeastSet(f.year_from));
+  if (f.year_to !== undefined) {
+    yes(b.yearAtLeastSet(1)); // a known year
+    terms.push({ set: b.yearAtLeastSet(f.year_to + 1), not: true });
+  }
+  if (f.cited_min !== undefined) yes(b.citedAtLeast(f.cited_min));
   for (const d of ['lang', 'type', 'field', 'topic', 'venue'] as const) {
     const v = f[d];
     if (v === undefined) continue;
     const code = index.dict[d].code.get(v);
     if (code === undefined) return null;
-    cond.push(`${d}[i] === ${code}`);
+    const sets = d === 'topic' || d === 'venue' ? null : b.value[d];
+    if (sets) yes(sets[code]!);
+    else {
+      const l = b.lists[d]!;
+      lists.push(l.rows.subarray(l.offsets[code]!, l.offsets[code + 1]!));
+    }
   }
-  let mask = 0;
-  let want = 0;
-  const bit = (b: number, v: boolean | undefined) => {
-    if (v === undefined) return;
-    mask |= b;
-    if (v) want |= b;
+  const flagTerm = (flag: number, v: boolean | undefined) => {
+    if (v !== undefined) terms.push({ set: b.flag[Math.log2(flag)]!, not: !v });
   };
-  for (const r of ROUTES) bit(ROUTE_FLAG[r], f[`route_${r}`]);
-  bit(FLAG.retracted, f.retracted);
-  bit(FLAG.has_abstract, f.abstract === undefined ? undefined : f.abstract === 'has');
-  bit(FLAG.direct_labeled, f.labeled);
-  if (mask !== 0) cond.push(`(flags[i] & ${mask}) === ${want}`);
-  if (f.n_in !== undefined) cond.push(`n_in[i] === ${f.n_in}`);
+  for (const r of ROUTES) flagTerm(ROUTE_FLAG[r], f[`route_${r}`]);
+  flagTerm(FLAG.retracted, f.retracted);
+  flagTerm(FLAG.has_abstract, f.abstract === undefined ? undefined : f.abstract === 'has');
+  flagTerm(FLAG.direct_labeled, f.labeled);
+  if (f.n_in !== undefined) yes(b.nIn[f.n_in]!);
+  const predicted = f.label_source === 'predicted';
+  const consensus = f.prediction_mode === 'consensus';
+  const all = f.agreement === 'all';
   if (f.category !== undefined) {
-    const b = 1 << CATEGORY_ORDER.indexOf(f.category);
-    const column = f.label_source === 'predicted' ? (f.prediction_mode === 'consensus' ? 'pred_cons' : 'pred_cand') : f.agreement === 'all' ? 'direct_all' : 'direct_any';
-    cond.push(`(${column}[i] & ${b}) !== 0`);
+    const k = CATEGORY_ORDER.indexOf(f.category);
+    yes((predicted ? (consensus ? b.predCons : b.predCand) : all ? b.directAll : b.directAny)[k]!);
   }
   if (f.design !== undefined) {
-    const k = DESIGNS.indexOf(f.design);
-    if (f.label_source === 'predicted') cond.push(`${f.prediction_mode === 'consensus' ? 'pred_design_cons' : 'pred_design_cand'}[i] === ${k + 1}`);
-    else cond.push(`(${f.agreement === 'all' ? 'direct_design_all' : 'direct_design_any'}[i] & ${1 << k}) !== 0`);
+    const k = DESIGNS.indexOf(f.design) + 1;
+    yes((predicted ? (consensus ? b.predDesignCons : b.predDesignCand) : all ? b.directDesignAll : b.directDesignAny)[k]!);
   }
-  return cond;
-}
-
-type ScanFn = (
-  col: CohortIndex['col'],
-  candidates: Uint32Array | null,
-  n: number,
-  bits: Uint32Array,
-  hist: Uint32Array | null,
-  facet: ArrayLike<number> | null,
-) => void;
-
-const COLUMN_LOCALS = 'const { year, cited, flags, n_in, lang, type, field, topic, venue, pred_cand, pred_cons, pred_design_cand, pred_design_cons, direct_any, direct_all, direct_design_any, direct_design_all } = col;';
-
-/** Compiled scans by condition text: the same filter shape reuses its function (and V8's optimised code). */
-const scans = new Map<string, ScanFn>();
-
-/**
- * Compiles the scan that marks the cohort's rows in `bits` (and, for a facet, fills its histogram). Counting
- * is left to popcounts over the bitset, so the per-row work is the predicate and one OR into a register.
- */
-function compileScan(cond: string[], withFacet: boolean): ScanFn {
-  const key = `${withFacet ? 'F:' : ''}${cond.map((c) => `(${c})`).join(' & ')}`;
-  let fn = scans.get(key);
-  if (fn) return fn;
-  const match = cond.length === 0 ? '1' : cond.map((c) => `(${c})`).join(' & ');
-  // m is 1 when the row matches, else 0; everything after it is arithmetic on m (no branches).
-  const perRow = `const m = (${match}) | 0;${withFacet ? ' hist[facet[i]] += m;' : ''}`;
-  // Generated only from a closed set of column names and numbers, never from request text.
-  fn = new Function(
-    'col',
-    'candidates',
-    'n',
-    'bits',
-    'hist',
-    'facet',
-    `${COLUMN_LOCALS}
-     if (candidates === null) {
-       // Whole words of 32 rows: the match word is built in a register and stored once.
-       const whole = n >>> 5;
-       for (let w = 0; w < whole; w++) {
-         let word = 0;
-         const base = w << 5;
-         for (let b = 0; b < 32; b++) {
-           const i = base + b;
-           ${perRow}
-           word |= m << b;
-         }
-         bits[w] = word;
-       }
-       for (let i = whole << 5; i < n; i++) {
-         ${perRow}
-         bits[i >>> 5] |= m << (i & 31);
-       }
-     } else {
-       for (let k = 0; k < candidates.length; k++) {
-         const i = candidates[k];
-         ${perRow}
-         bits[i >>> 5] |= m << (i & 31);
-       }
-     }`,
-  ) as ScanFn;
-  if (scans.size > 1000) scans.clear();
-  scans.set(key, fn);
-  return fn;
+  return { terms, lists };
 }
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** Set bits of `a`, or of `a AND b`. */
@@ -249,36 +198,60 @@ function countBits(a: Uint32Array, b: Uint32Array | null): number {
   return n;
 }
 
-/** The facet column and histogram size for `/cohort/facets` (route is counted from the flags). */
-function facetColumn(index: CohortIndex, facet: CohortFacet): { column: ArrayLike<number>; size: number } {
-  switch (facet) {
-    case 'year':
-      return { column: index.col.year, size: 10_000 };
-    case 'route':
-      return { column: index.col.flags, size: 256 };
-    default:
-      return { column: index.col[facet], size: index.dict[facet].values.length + 1 };
+/** The facet's histogram over the cohort's rows (route counts come from the flags). */
+function histogramOf(index: CohortIndex, facet: CohortFacet, bits: Uint32Array): Uint32Array {
+  const column: ArrayLike<number> = facet === 'route' ? index.col.flags : facet === 'year' ? index.col.year : index.col[facet];
+  const size = facet === 'route' ? 256 : facet === 'year' ? 10_000 : index.dict[facet].values.length + 1;
+  const hist = new Uint32Array(size);
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const b = 31 - Math.clz32(word & -word);
+      hist[column[(w << 5) + b]!]!++;
+      word &= word - 1;
+    }
   }
+  return hist;
 }
+
+const isSet = (bits: Uint32Array, i: number) => (bits[i >>> 5]! & (1 << (i & 31))) !== 0;
 
 /** Runs the count pass: exact total, coverage, the match bitset and optionally a facet histogram. */
 export function matchCohort(index: CohortIndex, f: CohortFilters, facet: CohortFacet | null = null): CohortMatch {
-  const bits = new Uint32Array((index.rows + 31) >>> 5);
-  const fc = facet === null ? null : facetColumn(index, facet);
-  const histogram = fc === null ? null : new Uint32Array(fc.size);
-  const cond = conditions(index, f);
-  const empty: CohortMatch = { total: 0, direct_labels_cover: 0, predictions_cover: 0, bits, candidates: new Uint32Array(0), histogram };
-  if (cond === null) return empty;
-  const candidates = candidateRows(index, f);
-  if (candidates !== null && candidates.length === 0) return empty;
-  compileScan(cond, histogram !== null)(index.col, candidates, index.rows, bits, histogram, fc?.column ?? null);
+  const b = index.filters;
+  const bits = new Uint32Array(b.words);
+  const p = plan(index, f);
+  let candidates: Uint32Array | null = null;
+  if (p !== null) {
+    const searched = candidateRows(index, f);
+    const lists = searched === null ? p.lists : [searched, ...p.lists];
+    if (lists.length > 0) {
+      lists.sort((x, y) => x.length - y.length);
+      candidates = lists[0]!;
+      for (const l of lists.slice(1)) candidates = intersect(candidates, l);
+      // Few rows: test each against the terms.
+      for (const i of candidates) {
+        let ok = true;
+        for (const t of p.terms) if (isSet(t.set, i) === t.not) ok = false;
+        if (ok) bits[i >>> 5]! |= 1 << (i & 31);
+      }
+    } else {
+      // Whole frame: AND the terms word by word, one term at a time.
+      bits.set(b.all);
+      for (const t of p.terms) {
+        const s = t.set;
+        if (t.not) for (let w = 0; w < bits.length; w++) bits[w]! &= ~s[w]!;
+        else for (let w = 0; w < bits.length; w++) bits[w]! &= s[w]!;
+      }
+    }
+  }
   return {
     total: countBits(bits, null),
-    direct_labels_cover: countBits(bits, index.flagBits.direct_labeled),
-    predictions_cover: countBits(bits, index.flagBits.predicted),
+    direct_labels_cover: countBits(bits, b.flag[Math.log2(FLAG.direct_labeled)]!),
+    predictions_cover: countBits(bits, b.flag[Math.log2(FLAG.predicted)]!),
     bits,
     candidates,
-    histogram,
+    histogram: facet === null ? null : histogramOf(index, facet, bits),
   };
 }
 
@@ -304,7 +277,6 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-const isSet = (bits: Uint32Array, i: number) => (bits[i >>> 5]! & (1 << (i & 31))) !== 0;
 
 /** Rows of the cohort, ascending. */
 function gather(index: CohortIndex, m: CohortMatch): Uint32Array {
