@@ -46,8 +46,8 @@ export class Build {
     readonly frozen: Map<string, FrozenDoc>,
     private readonly instance: DuckDBInstance | null,
     readonly db: DuckDBConnection | null,
-    /** The in-memory cohort index (null for a build without one). */
-    readonly cohort: CohortIndex | null,
+    /** The in-memory cohort index. */
+    readonly cohort: CohortIndex,
   ) {}
 
   get snapshotId(): string {
@@ -97,15 +97,14 @@ export class Build {
       instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
       db = await instance.connect();
     }
-    let cohort: CohortIndex | null = null;
-    if (CohortIndex.exists(dir)) {
-      try {
-        cohort = CohortIndex.load(dir);
-      } catch (err) {
-        db?.closeSync();
-        instance?.closeSync();
-        throw new BuildLoadError(`${dir}: the cohort index cannot be loaded: ${(err as Error).message}`);
-      }
+    let cohort: CohortIndex;
+    try {
+      if (!CohortIndex.exists(dir)) throw new Error('it is missing');
+      cohort = CohortIndex.load(dir);
+    } catch (err) {
+      db?.closeSync();
+      instance?.closeSync();
+      throw new BuildLoadError(`${dir}: the cohort index cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
     }
     try {
       writeFileSync(join(dir, servingMarker(process.pid)), '');
@@ -136,7 +135,7 @@ export class Build {
     this.closed = true;
     this.db?.closeSync();
     this.instance?.closeSync();
-    this.cohort?.close();
+    this.cohort.close();
     rmSync(join(this.dir, servingMarker(process.pid)), { force: true });
   }
 }

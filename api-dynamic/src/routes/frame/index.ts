@@ -88,7 +88,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
           [{ parameter: 'id', message: 'must be W followed by digits' }],
         );
       return store.use(async (build) => {
-        const text = await workRecordText(build, id);
+        const text = workRecordText(build, id);
         if (text === null) {
           reply.header('X-Snapshot', build.snapshotId);
           throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
@@ -134,7 +134,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
         let body: string;
         if (author_id === undefined) body = JSON.stringify({ meta: base.meta, graph: base.meta.available ? base.overview : null });
         else {
-          const graph = await egoGraph(build, author_id);
+          const graph = egoGraph(build, author_id);
           if (!graph) {
             // Not cached (errors are no-store): the author may simply be missing from this snapshot.
             reply.header('X-Snapshot', build.snapshotId);

@@ -70,8 +70,8 @@ export async function networkBase(build: Build) {
 }
 
 /**
- * The neighbourhood from the cohort index: one positioned read per researcher instead of a database scan.
- * Same rules and order as the SQL below, which serves builds without an index.
+ * The neighbourhood from the cohort index: one positioned read per researcher instead of a database scan
+ * (50–90 ms from DuckDB at 4.3M works). Spokes are stored strongest first (weight, shared works, id).
  */
 function egoFromIndex(index: CohortIndex, authorId: string) {
   const center = index.rowOfAuthor(authorId);
@@ -96,26 +96,6 @@ function egoFromIndex(index: CohortIndex, authorId: string) {
 }
 
 /** The neighbourhood of a researcher, or null when the id is not a researcher with Canadian output. */
-export async function egoGraph(build: Build, authorId: string) {
-  if (build.cohort) return egoFromIndex(build.cohort, authorId);
-  const [center] = await rows<{ id: string }>(build, `SELECT id FROM authors WHERE id = ${lit(authorId)} AND ca_works > 0`);
-  if (!center) return null;
-  const spokes = await rows<{ other: string; shared_works: number; weight: number }>(
-    build,
-    `SELECT other, shared_works, weight FROM ca_neighbours WHERE author = ${lit(authorId)} ORDER BY weight DESC, shared_works DESC, other LIMIT ${EGO_SPOKES}`,
-  );
-  const neighbours = spokes.map((s) => s.other);
-  const among =
-    neighbours.length < 2
-      ? []
-      : await rows<Edge>(
-          build,
-          `SELECT author AS a, other AS b, shared_works, weight FROM ca_neighbours
-           WHERE author IN (${neighbours.map(lit).join(', ')}) AND other IN (${neighbours.map(lit).join(', ')}) AND author < other ORDER BY a, b`,
-        );
-  const edges: Edge[] = [
-    ...spokes.map((s) => ({ a: authorId < s.other ? authorId : s.other, b: authorId < s.other ? s.other : authorId, shared_works: s.shared_works, weight: s.weight })),
-    ...among,
-  ];
-  return { nodes: await nodes(build, [authorId, ...neighbours]), edges };
+export function egoGraph(build: Build, authorId: string) {
+  return egoFromIndex(build.cohort, authorId);
 }

@@ -2,7 +2,6 @@
  * Answers of the cohort service built from the engine: the `/cohort` and `/works` pages, cohort facets,
  * typeahead facets, and the rows of an export. Route handlers only parse, call these and send.
  */
-import { ApiError } from '../../../../../contracts/common/errors.ts';
 import {
   type CohortFacet,
   type CohortFilters,
@@ -22,8 +21,6 @@ export const PREDICTION_STATUS_TEXT =
   'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)';
 
 export function cohortIndexOf(build: Build): CohortIndex {
-  if (!build.cohort)
-    throw new ApiError('INTERNAL_ERROR', `Build ${build.snapshotId} has no cohort index: rebuild it with the current pipeline.`);
   return build.cohort;
 }
 
