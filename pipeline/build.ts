@@ -32,7 +32,7 @@ export interface PipelineOptions {
   out: string;
   /** Also write one JSON document per work for static hosting (default true); the record blob is always written. */
   workFiles: boolean;
-  /** Worker threads for row validation (default: automatic). */
+  /** Worker threads for row validation and record encoding (default: automatic; 0 = main thread only). */
   threads?: number;
   /** Builds to keep, the current one included. */
   keep: number;
@@ -132,7 +132,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         mkdirSync(join(tmp, path, '..'), { recursive: true });
         writeFileSync(join(tmp, path), JSON.stringify(doc));
       }
-      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles);
+      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, o.threads);
       // The database file's bytes may differ between runs (storage layout); its content must not.
       const tables = await duck.all<{ name: string }>(
         'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',

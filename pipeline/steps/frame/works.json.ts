@@ -5,18 +5,19 @@
  * Works are read in id order, in chunks, so memory stays flat.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import {
   type AuthorshipRow,
   type LabelRow,
-  workItem,
   workRecordMeta,
   workRecordText,
   workRowSql,
 } from '../../../contracts/frame/work-record.ts';
-import { blob, COHORT_DIR, encodeRecord, EXPORT_ROW_DICTIONARY, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
-import { exportRow } from '../../../contracts/frame/export-columns.ts';
+import { blob, COHORT_DIR, EXPORT_ROW_DICTIONARY, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
+import { WorkerPool } from '../../lib/worker-pool.ts';
+import { type EncodeResult, type EncodeTask, encodeWorks, itemAndRow } from './records-encode.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
@@ -40,20 +41,20 @@ class BlobWriter {
   allocate(rows: number): void {
     this.offsets = new Float64Array(rows * 2);
   }
-  add(rows: readonly number[], texts: readonly string[]): void {
-    if (texts.length === 0) return;
-    if (!this.dictionary) {
-      this.dictionary = Buffer.from(texts.slice(0, 4).join(''), 'utf8');
-      writeFileSync(join(this.dir, this.dictionaryFile), this.dictionary);
-    }
-    const parts = texts.map((t, k) => {
-      const bytes = encodeRecord(t, this.dictionary!);
+  /** Sets the dictionary from the first texts of the build and writes it out. */
+  setDictionary(firstTexts: readonly string[]): Buffer {
+    this.dictionary = Buffer.from(firstTexts.slice(0, 4).join(''), 'utf8');
+    writeFileSync(join(this.dir, this.dictionaryFile), this.dictionary);
+    return this.dictionary;
+  }
+  /** Appends texts already deflated against the dictionary, in any row order. */
+  add(rows: readonly number[], encoded: readonly Uint8Array[]): void {
+    for (const [k, bytes] of encoded.entries()) {
       this.offsets[rows[k]! * 2] = this.pos;
       this.offsets[rows[k]! * 2 + 1] = bytes.length;
       this.pos += bytes.length;
-      return bytes;
-    });
-    writeSync(this.fd, Buffer.concat(parts));
+    }
+    writeSync(this.fd, Buffer.concat(encoded));
   }
   close(): void {
     // An empty frame still gets its (empty) dictionary file, so the index loads.
@@ -64,6 +65,16 @@ class BlobWriter {
 }
 
 export const WORKS_DIR = 'frame/api/v1/works';
+
+function byWork<T extends { work_id: string }>(items: T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const l = m.get(it.work_id);
+    if (l) l.push(it);
+    else m.set(it.work_id, [it]);
+  }
+  return m;
+}
 const CHUNK = 20_000;
 
 /**
@@ -77,6 +88,8 @@ export async function writeWorkRecords(
   snapshot: SnapshotRef,
   progress: Progress,
   documents: boolean,
+  /** Worker threads that encode records; 0 encodes in this thread. Default: the cores when the frame is large. */
+  threadOption?: number,
 ): Promise<{ index: string | null; count: number }> {
   if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   mkdirSync(join(outDir, COHORT_DIR), { recursive: true });
@@ -96,47 +109,66 @@ export async function writeWorkRecords(
   const fd = index ? openSync(join(outDir, index), 'w') : -1;
   let count = 0;
   let done = 0;
-  progress.start(documents ? 'work records and documents' : 'work records', n);
-  for (let c = 0; c < bounds.length; c++) {
-    const lo = bounds[c]!;
-    const hi = bounds[c + 1];
-    const where = (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
-    const rows = await duck.all(workRowSql(where));
-    const authors = await duck.all<AuthorshipRow & { work_id: string }>(
-      `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
-       FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
-    );
-    const labels = await duck.all<LabelRow & { work_id: string }>(
-      `SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`,
-    );
-    const byWork = <T extends { work_id: string }>(items: T[]) => {
-      const m = new Map<string, T[]>();
-      for (const it of items) {
-        const l = m.get(it.work_id);
-        if (l) l.push(it);
-        else m.set(it.work_id, [it]);
-      }
-      return m;
-    };
-    const authorsOf = byWork(authors);
-    const labelsOf = byWork(labels);
-    const objects = rows.map((r) => workItem(r, authorsOf.get(r.id as string) ?? [], labelsOf.get(r.id as string) ?? []));
-    const items = objects.map((o) => JSON.stringify(o));
-    records.add(rows.map((r) => r.cohort_row as number), items);
-    exportRows.add(rows.map((r) => r.cohort_row as number), objects.map((o) => exportRow(o)));
-    for (const [k, r] of rows.entries()) {
-      const id = r.id as string;
-      const item = items[k]!;
-      if (documents) {
-        const text = workRecordText(metaJson, item);
-        const rel = `${WORKS_DIR}/${id}.json`;
-        writeFileSync(join(outDir, rel), text);
-        writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
-        count++;
-      }
+  const threads = threadOption ?? (n > 200_000 ? availableParallelism() : 0);
+  const pool = threads > 0 ? new WorkerPool<EncodeTask, EncodeResult>(new URL('./records-worker.ts', import.meta.url), threads) : null;
+  const encode = (task: EncodeTask): Promise<EncodeResult> => (pool ? pool.run(task) : Promise.resolve(encodeWorks(task)));
+  let dictionaries: [Uint8Array, Uint8Array] | null = null;
+  // One chunk is encoded by the workers while the next is read from DuckDB; results are written in batch
+  // order, so the files do not depend on which worker finished first.
+  let inFlight: Promise<EncodeResult>[] = [];
+  const flush = async () => {
+    for (const r of await Promise.all(inFlight)) {
+      records.add(r.rows, r.records);
+      exportRows.add(r.rows, r.exports);
+      if (documents)
+        r.ids.forEach((id, k) => {
+          const text = workRecordText(metaJson, r.items![k]!);
+          const rel = `${WORKS_DIR}/${id}.json`;
+          writeFileSync(join(outDir, rel), text);
+          writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
+          count++;
+        });
+      done += r.rows.length;
+      progress.update(done);
     }
-    done += rows.length;
-    progress.update(done);
+    inFlight = [];
+  };
+  progress.start(documents ? 'work records and documents' : 'work records', n);
+  try {
+    for (let c = 0; c < bounds.length; c++) {
+      const lo = bounds[c]!;
+      const hi = bounds[c + 1];
+      const where = (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
+      const rows = await duck.all(workRowSql(where));
+      const authors = await duck.all<AuthorshipRow & { work_id: string }>(
+        `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
+         FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
+      );
+      const labels = await duck.all<LabelRow & { work_id: string }>(
+        `SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`,
+      );
+      const authorsOf = byWork(authors);
+      const labelsOf = byWork(labels);
+      const works = rows.map((row) => ({
+        row,
+        authors: (authorsOf.get(row.id as string) ?? []).map(({ work_id: _, ...a }) => a),
+        labels: (labelsOf.get(row.id as string) ?? []).map(({ work_id: _, ...l }) => l),
+      }));
+      if (!dictionaries) {
+        // The first works of the build (in id order) are the compression dictionaries.
+        const first = works.slice(0, 4).map(itemAndRow);
+        dictionaries = [records.setDictionary(first.map((x) => x[0])), exportRows.setDictionary(first.map((x) => x[1]))];
+      }
+      await flush();
+      const parts = Math.max(1, threads);
+      const size = Math.ceil(works.length / parts);
+      inFlight = Array.from({ length: parts }, (_, k) => works.slice(k * size, (k + 1) * size))
+        .filter((batch) => batch.length > 0)
+        .map((batch) => encode({ works: batch, recordDictionary: dictionaries![0], exportDictionary: dictionaries![1], withItems: documents }));
+    }
+    await flush();
+  } finally {
+    await pool?.close();
   }
   progress.stop();
   records.close();
