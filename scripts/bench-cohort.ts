@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -106,20 +107,33 @@ const WORKS: [string, string][] = [
 ];
 
 // ---- the server ----
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((ok) => srv.close(ok));
+  return port;
+}
+
+/** Starts `npm run serve` on the build (warn-level logs, so per-request logging does not cost throughput). */
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'api-dynamic/src/server.ts'], {
-    env: { ...process.env, BUILD_OUTPUT: buildOut, PORT: '0', LOG_LEVEL: 'warn', WATCH_BUILD: 'false', SITE_DIR: '/nonexistent', STATE_DIR: join(buildOut, '.bench-state'), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BUILD_OUTPUT: buildOut, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WATCH_BUILD: 'false', SITE_DIR: '/nonexistent', STATE_DIR: join(buildOut, '.bench-state'), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const base = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out) ?? /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) ok(m[1]!.replace(/\/$/, ''));
-    });
-    child.once('exit', (code) => fail(new Error(`server exited with ${code}: ${out}`)));
-  });
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/frame/api/v1/stats/summary`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  process.stdout.write(`server ready in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   return { child, base };
 }
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

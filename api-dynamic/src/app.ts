@@ -45,12 +45,16 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   if (!o.state) app.addHook('onClose', async () => state.close());
   app.log.info(`state store: ${state.description}`);
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
-  if (o.config.SERVICES.includes('frame'))
-    await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store, permalinks: new Permalinks(state) });
+  const permalinks = new Permalinks(state);
+  const frame = o.config.SERVICES.includes('frame');
+  if (frame) await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store, permalinks });
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,
-      locals: () => ({ manifest: o.store.current.manifest }),
+      locals: () => ({
+        manifest: o.store.current.manifest,
+        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
+      }),
     });
   return app;
 }

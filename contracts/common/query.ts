@@ -18,6 +18,11 @@ export function queryEntries(url: string): [string, string][] {
 export interface StrictQueryOptions {
   /** Parameters that may be repeated; their values arrive as arrays. */
   multi?: readonly string[];
+  /**
+   * An empty (or blank) value means the parameter was left out, as HTML forms send every field. Names and
+   * repeats are still checked first, so `bogus=` or `lang=&lang=en` remain errors.
+   */
+  emptyIsAbsent?: boolean;
 }
 
 /** Parses the query string of `url` with a zod object schema whose keys are the allowed parameters. */
@@ -29,6 +34,7 @@ export function parseStrictQuery<S extends z.ZodObject>(
   const allowed = Object.keys(schema.shape);
   const multi = new Set(options.multi ?? []);
   const raw: Record<string, string | string[]> = {};
+  const seen = new Set<string>();
   for (const [key, value] of queryEntries(url)) {
     if (key.startsWith('_')) continue;
     if (!allowed.includes(key)) {
@@ -40,13 +46,15 @@ export function parseStrictQuery<S extends z.ZodObject>(
         [{ parameter: key, message: 'unknown parameter', allowed }],
       );
     }
-    const prev = raw[key];
-    if (prev === undefined) raw[key] = multi.has(key) ? [value] : value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else
+    if (seen.has(key) && !multi.has(key))
       throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [
         { parameter: key, message: 'repeated' },
       ]);
+    seen.add(key);
+    if (options.emptyIsAbsent && value.trim() === '') continue;
+    const prev = raw[key];
+    if (prev === undefined) raw[key] = multi.has(key) ? [value] : value;
+    else if (Array.isArray(prev)) prev.push(value);
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;

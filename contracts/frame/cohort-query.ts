@@ -254,20 +254,16 @@ export function canonicalFilters(p: Params): CohortFilters {
       if (p.prediction_mode === 'consensus') f.prediction_mode = 'consensus';
     } else if (p.agreement === 'all') f.agreement = 'all';
   }
-  return f;
+  // Keys in the canonical order (the order of FILTER_KEYS and of canonical query strings).
+  const ordered: Record<string, unknown> = {};
+  for (const k of FILTER_KEYS) if ((f as Record<string, unknown>)[k] !== undefined) ordered[k] = (f as Record<string, unknown>)[k];
+  return ordered as CohortFilters;
 }
 
 /** Parses a request URL for one surface: strict keys, valid values, canonical filters. */
 export function parseCohortQuery(url: string, surface: Surface): CohortQuery {
-  // Empty values mean "not given" (forms send every field); strip them before the strict parse.
-  const q = url.indexOf('?');
-  let cleaned = url;
-  if (q >= 0) {
-    const params = new URLSearchParams(url.slice(q + 1));
-    const kept = [...params].filter(([, v]) => v.trim() !== '');
-    cleaned = `${url.slice(0, q)}?${new URLSearchParams(kept).toString()}`;
-  }
-  const p = parseStrictQuery(surfaceSchemas[surface], cleaned) as Params;
+  // Empty values mean "not given" (forms send every field); unknown or repeated names are still errors.
+  const p = parseStrictQuery(surfaceSchemas[surface], url, { emptyIsAbsent: true }) as Params;
   const filters = canonicalFilters(p);
   const sort = p.sort ?? 'cited';
   if (sort === 'relevance' && filters.q === undefined)

@@ -203,6 +203,8 @@ export const permalinkResponse = z
   })
   .strict();
 
+export type PermalinkView = z.infer<typeof permalinkResponse>;
+
 /** Each GET route below the service prefix, with its response schema (path parameters in OpenAPI braces). */
 export const FRAME_RESPONSES = {
   '/api/v1/stats/summary': summaryResponse,

@@ -32,6 +32,8 @@ export function text(max: number, options: { required?: boolean; pattern?: RegEx
     if (raw === '') return options.required ? new Bad('must not be empty') : '';
     if (raw.length > max) return new Bad(`must be at most ${max} characters (has ${raw.length})`);
     if (LINE_BREAK.test(raw)) return new Bad('must not contain a line break');
+    // Filters compare exact values and the query side trims them: a padded value could never be selected.
+    if (raw.trim() !== raw) return new Bad(`must not start or end with whitespace, got ${show(raw)}`);
     if (options.pattern && !options.pattern.test(raw))
       return new Bad(`must be ${options.hint ?? `like ${options.pattern}`}, got ${show(raw)}`);
     return raw;

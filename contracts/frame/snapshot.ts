@@ -89,7 +89,8 @@ const col = (name: string, cell: CellSchema<unknown>, duck: DuckType, doc: strin
 const workId = (doc = 'work id, `W` + digits (OpenAlex id without its URL prefix)') =>
   col('work_id', prefixedId('W'), 'VARCHAR', doc);
 const DOI = /^10\.[0-9]{4,9}\/\S+$/;
-const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{1,8})?$/;
+// Lower case only: the query side folds `lang` to lower case, so a stored `zh-CN` could never be selected.
+const LANG = /^[a-z]{2,3}(-[a-z0-9]{1,8})?$/;
 const TYPE = /^[a-z][a-z-]{0,31}$/;
 
 /** Bibliographic columns shared by the frame and the recent layer. */
@@ -104,7 +105,7 @@ const bibliographic = (): ColumnSpec[] => [
   col('year', int(1000, 9999, { nullable: true }), 'INTEGER', 'publication year; empty when unknown'),
   col(
     'lang',
-    text(16, { pattern: LANG, hint: 'a language code such as en or fr' }),
+    text(16, { pattern: LANG, hint: 'a lower-case language code such as en, fr or zh-cn' }),
     'VARCHAR',
     'language code (`en`, `fr`, …); empty when unknown',
   ),

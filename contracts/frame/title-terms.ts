@@ -1,14 +1,20 @@
 /**
- * How titles are cut into search terms. The pipeline builds the title-term table with TITLE_TERM_SPLIT_SQL
- * (DuckDB, RE2 syntax) and the query side splits `q` with titleTerms(); both lower-case and split on every
- * run of characters that are neither letters nor digits, so they agree on what a term is.
+ * How titles and author names are cut into search terms: one function, titleTerms(), used by the pipeline
+ * (registered in DuckDB as `ori_terms`, see pipeline/lib/duckdb.ts) and by the query parser, so a query term
+ * and an indexed term are always folded the same way. Folding: compatibility decomposition (NFKD: `ﬁ` → `fi`),
+ * diacritics removed (`Montréal` = `Montreal`, `İstanbul` = `istanbul`), lower case, final sigma as sigma;
+ * then every run of characters that are neither letters nor digits separates terms.
  */
-export const TITLE_TERM_SPLIT_SQL = '[^\\p{L}\\p{N}]+';
+const MARKS = /\p{M}+/gu;
 const SPLIT = /[^\p{L}\p{N}]+/u;
 
-/** Distinct lower-case terms of a text, in first-seen order. */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replaceAll('ς', 'σ');
+}
+
+/** Distinct folded terms of a text, in first-seen order. */
 export function titleTerms(text: string): string[] {
   const seen = new Set<string>();
-  for (const t of text.toLowerCase().split(SPLIT)) if (t !== '') seen.add(t);
+  for (const t of foldText(text).split(SPLIT)) if (t !== '') seen.add(t);
   return [...seen];
 }

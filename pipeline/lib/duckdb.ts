@@ -1,5 +1,6 @@
 /** Thin helpers over @duckdb/node-api for the pipeline: open a file database, run SQL, read plain rows. */
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import { titleTerms } from '../../contracts/frame/title-terms.ts';
 
 export interface Duck {
   run(sql: string): Promise<void>;
@@ -26,6 +27,28 @@ export async function openDuck(path: string, options: Record<string, string> = {
       instance.closeSync();
     },
   };
+}
+
+/**
+ * Registers `ori_terms(text)`: the distinct search terms of a text (contracts/frame/title-terms.ts) joined by
+ * spaces, so SQL builds term tables with exactly the function queries are parsed with.
+ */
+export function registerTermsFunction(duck: Duck): void {
+  duck.connection.registerScalarFunction(
+    DuckDBScalarFunction.create({
+      name: 'ori_terms',
+      returnType: VARCHAR,
+      parameterTypes: [VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const column = input.getColumnVector(0);
+        for (let i = 0; i < input.rowCount; i++) {
+          const text = column.getItem(i) as string | null;
+          output.setItem(i, text === null ? null : titleTerms(text).join(' '));
+        }
+        output.flush();
+      },
+    }),
+  );
 }
 
 export { lit } from '../../contracts/common/sql.ts';

@@ -10,6 +10,7 @@ export class WorkerPool<T, R> {
   private readonly all: Worker[] = [];
   private readonly waiting: (() => void)[] = [];
   private nextId = 0;
+  private closing = false;
 
   constructor(
     private readonly moduleUrl: URL,
@@ -43,7 +44,8 @@ export class WorkerPool<T, R> {
         // A worker that crashed or exited cannot answer: fail the task and replace the worker.
         const onError = (err: Error) => {
           cleanup();
-          worker = this.replace(worker);
+          // While closing, workers end on purpose: nothing to replace.
+          if (!this.closing) worker = this.replace(worker);
           reject(err);
         };
         const onExit = (code: number) => onError(new Error(`worker thread exited with code ${code}`));
@@ -67,6 +69,7 @@ export class WorkerPool<T, R> {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.all.map((w) => w.terminate()));
   }
 }

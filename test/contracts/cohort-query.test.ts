@@ -180,3 +180,22 @@ describe('rejected queries', () => {
     expect(parseCohortQuery(url('cursor=abc&per_page=37'), 'cohort').cursor).toBe('abc');
   });
 });
+
+describe('empty values are absent, but names and repeats are still checked', () => {
+  const status = (url: string) => {
+    try {
+      parseCohortQuery(url, 'cohort');
+      return 200;
+    } catch (err) {
+      return (err as { status: number; code: string }).code;
+    }
+  };
+  it('an empty value is the same as leaving the parameter out', () => {
+    expect(parseCohortQuery('/c?lang=&route_aff=1&q=%20', 'cohort').filters).toEqual({ route_aff: true });
+  });
+  it('an unknown name with an empty value is still unknown, and a repeat with an empty value is still a repeat', () => {
+    expect(status('/c?bogus=')).toBe('UNKNOWN_PARAMETER');
+    expect(status('/c?lang=&lang=en')).toBe('INVALID_PARAMETER');
+    expect(() => parseCohortQuery('/w?topic=', 'works')).toThrow(/Unknown parameter "topic"/);
+  });
+});

@@ -60,12 +60,17 @@ describe('title terms', () => {
       'covid',
       '19',
       'in',
-      'québec',
+      'quebec',
       'a',
       'study',
       'of',
-      'montréal',
+      'montreal',
     ]);
+  });
+
+  it('folds case, accents, compatibility forms and final sigma the same way for titles and queries', () => {
+    expect(titleTerms('İstanbul ﬁsh ΟΔΟΣ Cafe\u0301 CAFÉ')).toEqual(['istanbul', 'fish', 'οδοσ', 'cafe']);
+    expect(titleTerms('οδοσ')).toEqual(titleTerms('ΟΔΟΣ'));
   });
 });
 

@@ -64,6 +64,18 @@ describe('npm start', () => {
     expect(ssr.status).toBe(200);
     expect(await ssr.text()).toContain(snapshotId!);
 
+    // A permalink's human page, server-rendered with the counts /cohort gives.
+    const minted = await fetch(`${base}/frame/api/v1/permalink?route=no_aff&lang=fr`, { method: 'POST' });
+    expect(minted.status).toBeLessThan(300);
+    const link = (await minted.json()) as { hash: string; url: string; total: number };
+    expect(new URL(link.url).pathname).toBe(`/frame/q/${link.hash}`);
+    const page = await fetch(link.url);
+    expect(page.status).toBe(200);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain(link.hash);
+    expect(pageHtml).toContain(`<strong>${link.total.toLocaleString('en-CA')}</strong> works`);
+    expect((await fetch(`${base}/frame/q/0123456789abcdef`)).status).toBe(404);
+
     const missing = await fetch(`${base}/frame/api/v1/nothing-here`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('NOT_FOUND');

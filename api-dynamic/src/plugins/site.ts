@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type { PermalinkView } from '../../../contracts/frame/responses.ts';
 import type { BuildManifest } from '../../../contracts/common/build-manifest.ts';
 import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
 import { API_PATH } from './http-conventions.ts';
@@ -23,6 +24,8 @@ type AstroHandler = (
 export interface SiteLocals {
   /** The manifest of the build being served, so server-rendered pages show what the API answers from. */
   manifest: BuildManifest;
+  /** Resolves a cohort permalink on the build being served (the `/frame/q/<hash>` page). */
+  permalink?: (hash: string) => Promise<PermalinkView | null>;
 }
 
 export default async function sitePlugin(

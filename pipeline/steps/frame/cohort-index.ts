@@ -19,10 +19,9 @@ import {
   ORDERS,
   blob,
 } from '../../../contracts/frame/cohort-index.ts';
-import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
-import { type Duck, lit } from '../../lib/duckdb.ts';
+import { type Duck, lit, registerTermsFunction } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { maskSql } from './frame.duckdb.ts';
 
@@ -121,6 +120,7 @@ async function writeCsr(
 export async function writeCohortIndex(duck: Duck, outDir: string, progress: Progress): Promise<void> {
   const dir = join(outDir, COHORT_DIR);
   mkdirSync(dir, { recursive: true });
+  registerTermsFunction(duck);
   const steps = 6;
   progress.start('cohort index', steps);
 
@@ -249,7 +249,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   // one-term author search reads the second directly instead of merging thousands of authors' lists).
   await duck.run(`CREATE OR REPLACE TEMP TABLE aname AS
     SELECT DISTINCT arow, term FROM (
-      SELECT arow, unnest(regexp_split_to_array(lower(name), ${lit(TITLE_TERM_SPLIT_SQL)})) AS term FROM ax)
+      SELECT arow, unnest(string_split(ori_terms(name), ' ')) AS term FROM ax)
     WHERE term <> ''`);
   await duck.run('CREATE OR REPLACE TEMP TABLE aterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM aname)');
   const authorTerms = (await duck.all<{ term: string }>('SELECT term FROM aterm ORDER BY k')).map((r) => r.term);

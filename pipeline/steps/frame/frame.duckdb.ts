@@ -13,10 +13,9 @@ import {
   TABLES,
   type TableName,
 } from '../../../contracts/frame/snapshot.ts';
-import { TITLE_TERM_SPLIT_SQL } from '../../../contracts/frame/title-terms.ts';
 import { MAX_CA_AUTHORS } from '../../../contracts/frame/network.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
-import { type Duck, lit, openDuck } from '../../lib/duckdb.ts';
+import { type Duck, lit, openDuck, registerTermsFunction } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
 
@@ -228,6 +227,7 @@ export async function buildFrameDatabase(
 }
 
 async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
+  registerTermsFunction(duck);
   const steps: [string, string][] = [
     [
       'works',
@@ -272,7 +272,7 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
       'title_terms',
       `CREATE TABLE title_terms AS
        SELECT term, id AS work_id FROM (
-         SELECT id, unnest(list_distinct(regexp_split_to_array(lower(title), ${lit(TITLE_TERM_SPLIT_SQL)}))) AS term FROM s_works)
+         SELECT id, unnest(string_split(ori_terms(title), ' ')) AS term FROM s_works)
        WHERE term <> '' ORDER BY term, work_id`,
     ],
     [

@@ -56,7 +56,15 @@ class BlobWriter {
     }
     writeSync(this.fd, Buffer.concat(encoded));
   }
+  private closed = false;
+  /** Releases the file on the failure path (the build's temporary directory is removed anyway). */
+  closeQuietly(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
   close(): void {
+    this.closed = true;
     // An empty frame still gets its (empty) dictionary file, so the index loads.
     if (!this.dictionary) writeFileSync(join(this.dir, this.dictionaryFile), '');
     closeSync(this.fd);
@@ -167,12 +175,18 @@ export async function writeWorkRecords(
         .map((batch) => encode({ works: batch, recordDictionary: dictionaries![0], exportDictionary: dictionaries![1], withItems: documents }));
     }
     await flush();
+    records.close();
+    exportRows.close();
+  } catch (err) {
+    // Let the batches still running settle (their results are dropped), and release the files.
+    await Promise.allSettled(inFlight);
+    records.closeQuietly();
+    exportRows.closeQuietly();
+    throw err;
   } finally {
     await pool?.close();
+    if (fd >= 0) closeSync(fd);
   }
   progress.stop();
-  records.close();
-  exportRows.close();
-  if (fd >= 0) closeSync(fd);
   return { index, count };
 }

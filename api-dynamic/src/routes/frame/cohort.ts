@@ -87,6 +87,8 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
     url: '/api/v1/cohort/export',
     handler: async (request, reply) => {
       const q = parseCohortQuery(request.url, 'export');
+      // The export names its permalink, so the permalink must resolve: mint it (idempotent) first.
+      await permalinks.mint(q.filters, store.current.snapshotId);
       // The build stays held until the stream ends, even if a reload swaps it out meanwhile.
       const build = store.current.acquire();
       let released = false;
@@ -105,18 +107,23 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           permalink: absolute(request, `${prefix}/q/${hash}`),
           api: absolute(request, `${prefix}/api/v1/cohort${query ? `?${query}` : ''}`),
         };
-        const stream = Readable.from(exportChunks(build, q, m, hash, links), { objectMode: false, highWaterMark: 1 << 16 });
-        stream.once('close', release);
-        stream.once('error', release);
-        return reply
+        reply
           .header('X-Snapshot', build.snapshotId)
           .header('Cache-Control', 'no-store')
           .header('Content-Type', q.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
           .header('Content-Disposition', `attachment; filename="frame-cohort-${hash}.${q.format}"`)
           .header('X-Cohort-Total', String(plan.total))
           .header('X-Export-Rows', String(plan.exported))
-          .header('X-Export-Truncated', String(plan.truncated))
-          .send(stream);
+          .header('X-Export-Truncated', String(plan.truncated));
+        // HEAD: the headers say it all; producing the rows only to drop them would cost a full export.
+        if (request.method === 'HEAD') {
+          release();
+          return reply.send();
+        }
+        const stream = Readable.from(exportChunks(build, q, m, hash, links), { objectMode: false, highWaterMark: 1 << 16 });
+        stream.once('close', release);
+        stream.once('error', release);
+        return reply.send(stream);
       } catch (err) {
         release();
         throw err;
@@ -153,13 +160,10 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
         throw new ApiError('INVALID_PARAMETER', `"${hash.slice(0, 40)}" is not a permalink hash: 16 lower-case hex characters, as POST /api/v1/permalink returns.`, [
           { parameter: 'hash', message: 'must be 16 lower-case hex characters' },
         ]);
-      const record = await permalinks.get(hash);
-      if (!record) throw new ApiError('NOT_FOUND', `No permalink ${hash}: mint one with POST ${prefix}/api/v1/permalink?<filters>.`);
       return store.use(async (build) => {
-        // The stored query is parsed again by the one parser: the answer is exactly what /cohort gives for it.
-        const q = parseCohortQuery(`/?${record.query}`, 'permalink');
-        const counts = cohortCounts(build, q.filters);
-        return sendBuilt(request, reply, build, JSON.stringify(permalinks.view(record, counts, build, (path) => absolute(request, `${prefix}${path}`))));
+        const view = await permalinks.resolve(hash, build, (path) => absolute(request, `${prefix}${path}`));
+        if (!view) throw new ApiError('NOT_FOUND', `No permalink ${hash}: mint one with POST ${prefix}/api/v1/permalink?<filters>.`);
+        return sendBuilt(request, reply, build, JSON.stringify(view));
       });
     },
   });

@@ -4,7 +4,9 @@
  * recomputed on the build being served whenever a permalink is resolved.
  */
 import { z } from 'zod';
-import { type CohortFilters, filtersToQuery, queryHash } from '../../../../contracts/frame/cohort-query.ts';
+import { type CohortFilters, filtersToQuery, HASH_PATTERN, parseCohortQuery, queryHash } from '../../../../contracts/frame/cohort-query.ts';
+import type { PermalinkView } from '../../../../contracts/frame/responses.ts';
+import { cohortCounts } from './cohort/answers.ts';
 import type { Build } from '../build-store.ts';
 import type { StateStore } from '../state/store.ts';
 
@@ -42,14 +44,27 @@ export class Permalinks {
     return value === null ? null : recordSchema.parse(JSON.parse(value));
   }
 
+  /**
+   * A minted permalink with its counts on `build` (null when the hash is unknown or malformed). The stored
+   * query is parsed again by the one parser, so the counts are exactly what /cohort answers for it. Used by
+   * GET /permalink/{hash} and the /q/{hash} page.
+   */
+  async resolve(hash: string, build: Build, url: (path: string) => string): Promise<PermalinkView | null> {
+    if (!HASH_PATTERN.test(hash)) return null;
+    const record = await this.get(hash);
+    if (!record) return null;
+    const q = parseCohortQuery(`/?${record.query}`, 'permalink');
+    return this.view(record, cohortCounts(build, q.filters), build, url);
+  }
+
   /** The response body: links, the canonical filters, and counts on the build being served. */
-  view(record: PermalinkRecord, counts: CohortCounts, build: Build, url: (path: string) => string) {
+  view(record: PermalinkRecord, counts: CohortCounts, build: Build, url: (path: string) => string): PermalinkView {
     return {
       hash: record.hash,
       url: url(`/q/${record.hash}`),
       api: url(`/api/v1/permalink/${record.hash}`),
       cohort: url(`/api/v1/cohort${record.query ? `?${record.query}` : ''}`),
-      filters: record.filters,
+      filters: record.filters as PermalinkView['filters'],
       query: record.query,
       snapshot: record.snapshot,
       created_at: record.created_at,

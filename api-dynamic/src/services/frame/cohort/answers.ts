@@ -44,7 +44,8 @@ export function cohortMatch(build: Build, filters: CohortFilters, facet: CohortF
     cache.set(key, hit);
     return hit;
   }
-  const m = matchCohort(index, filters);
+  // Keep the bitset, not the search's row list (which can be millions of rows): paging can gather from bits.
+  const m = { ...matchCohort(index, filters), candidates: null };
   cache.set(key, m);
   if (cache.size > MATCH_CACHE) cache.delete(cache.keys().next().value!);
   return m;
@@ -133,8 +134,8 @@ export function cohortFacetBody(build: Build, q: CohortQuery, facet: CohortFacet
     for (let c = 0; c < hist.length; c++) if (hist[c]! > 0) results.push({ value: c === 0 ? null : values[c - 1]!, works: hist[c]! });
     results.sort((a, b) => b.works - a.works || (a.value === null ? 1 : b.value === null ? -1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   }
-  const distinct = results.length;
-  const truncated = (facet === 'topic' || facet === 'venue') && distinct > FACET_TOP;
+  const distinct = results.filter((r) => r.value !== null).length;
+  const truncated = (facet === 'topic' || facet === 'venue') && results.length > FACET_TOP;
   const meta = {
     snapshot: build.snapshotRef,
     query_hash: queryHash(q.filters, build.snapshotId),
@@ -142,7 +143,7 @@ export function cohortFacetBody(build: Build, q: CohortQuery, facet: CohortFacet
     facet,
     total: m.total,
     distinct_values: distinct,
-    shown: truncated ? FACET_TOP : distinct,
+    shown: truncated ? FACET_TOP : results.length,
     note:
       facet === 'route'
         ? 'Routes overlap: a work admitted by several routes counts once under each, so the counts may sum to more than total. no_aff counts works without a Canadian affiliation.'

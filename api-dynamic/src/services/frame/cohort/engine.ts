@@ -10,7 +10,9 @@
 import { ApiError } from '../../../../../contracts/common/errors.ts';
 import { CATEGORY_ORDER, DESIGNS, ROUTES } from '../../../../../contracts/frame/vocab.ts';
 import { FLAG, ROUTE_FLAG } from '../../../../../contracts/frame/cohort-index.ts';
-import type { CohortFacet, CohortFilters, Sort } from '../../../../../contracts/frame/cohort-query.ts';
+import { type CohortFacet, type CohortFilters, type Sort, SORTS } from '../../../../../contracts/frame/cohort-query.ts';
+
+const SORT_NAMES: ReadonlySet<string> = new Set(SORTS);
 import type { CohortIndex } from './cohort-index.ts';
 import type { Bitset } from './filter-bitsets.ts';
 
@@ -365,6 +367,8 @@ export function encodeCursor(hash: string, sort: Sort, key: number[]): string {
   return Buffer.from(JSON.stringify({ h: hash, s: sort, k: key })).toString('base64url');
 }
 
+const KEY_LENGTH: Record<Sort, number> = { cited: 2, year_desc: 4, year_asc: 4, relevance: 3 };
+
 export function decodeCursor(cursor: string, hash: string, sort: Sort): number[] {
   let parsed: unknown;
   try {
@@ -374,7 +378,8 @@ export function decodeCursor(cursor: string, hash: string, sort: Sort): number[]
   }
   const c = parsed as { h?: unknown; s?: unknown; k?: unknown } | null;
   const valid =
-    c !== null && typeof c === 'object' && typeof c.h === 'string' && typeof c.s === 'string' && Array.isArray(c.k) && c.k.length >= 2 && c.k.length <= 4 && c.k.every((x) => Number.isSafeInteger(x)) &&
+    c !== null && typeof c === 'object' && typeof c.h === 'string' && typeof c.s === 'string' && Array.isArray(c.k) && c.k.every((x) => Number.isSafeInteger(x)) &&
+    c.k.length === KEY_LENGTH[(SORT_NAMES.has(c.s) ? c.s : 'cited') as Sort] &&
     // Only the exact text this service issued (base64url decoding forgives stray trailing characters).
     encodeCursor(c.h, c.s as Sort, c.k as number[]) === cursor;
   if (!valid)
