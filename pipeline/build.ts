@@ -132,7 +132,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         mkdirSync(join(tmp, path, '..'), { recursive: true });
         writeFileSync(join(tmp, path), JSON.stringify(doc));
       }
-      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, o.threads);
+      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, join(tmp, FRAME_DB), o.threads);
       // The database file's bytes may differ between runs (storage layout); its content must not.
       const tables = await duck.all<{ name: string }>(
         'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',

@@ -1,11 +1,16 @@
-/** Worker-thread entry for the record encoding of step 3b (records-encode.ts). */
-import { parentPort } from 'node:worker_threads';
-import { type EncodeTask, encodeWorks } from './records-encode.ts';
+/** Worker-thread entry for step 3b (records-encode.ts): one read-only connection to the frame database per worker. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type Duck, openDuck } from '../../lib/duckdb.ts';
+import { type EncodeTask, encodeRange } from './records-encode.ts';
 
-parentPort!.on('message', (task: EncodeTask & { id: number }) => {
+let duck: Promise<Duck> | null = null;
+
+parentPort!.on('message', async (task: EncodeTask & { id: number; dbPath: string }) => {
   try {
-    parentPort!.postMessage({ id: task.id, result: encodeWorks(task) });
+    duck ??= openDuck(task.dbPath, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '1000MB' });
+    parentPort!.postMessage({ id: task.id, result: await encodeRange(await duck, task) });
   } catch (err) {
     parentPort!.postMessage({ id: task.id, error: String((err as Error).stack ?? err) });
   }
 });
+void workerData;

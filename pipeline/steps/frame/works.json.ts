@@ -8,17 +8,11 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
-import {
-  type AuthorshipRow,
-  type LabelRow,
-  workRecordMeta,
-  workRecordText,
-  workRowSql,
-} from '../../../contracts/frame/work-record.ts';
+import { workRecordMeta, workRecordText } from '../../../contracts/frame/work-record.ts';
 import { blob, COHORT_DIR, EXPORT_ROW_DICTIONARY, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
 import { WorkerPool } from '../../lib/worker-pool.ts';
-import { type EncodeResult, type EncodeTask, encodeWorks, itemAndRow } from './records-encode.ts';
-import { type Duck, lit } from '../../lib/duckdb.ts';
+import { type EncodeResult, type EncodeTask, encodeRange, itemAndRow, readWorks } from './records-encode.ts';
+import type { Duck } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
 
@@ -74,15 +68,6 @@ class BlobWriter {
 
 export const WORKS_DIR = 'frame/api/v1/works';
 
-function byWork<T extends { work_id: string }>(items: T[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const it of items) {
-    const l = m.get(it.work_id);
-    if (l) l.push(it);
-    else m.set(it.work_id, [it]);
-  }
-  return m;
-}
 const CHUNK = 20_000;
 
 /**
@@ -96,7 +81,9 @@ export async function writeWorkRecords(
   snapshot: SnapshotRef,
   progress: Progress,
   documents: boolean,
-  /** Worker threads that encode records; 0 encodes in this thread. Default: the cores when the frame is large. */
+  /** The frame database's path, which worker threads open read-only. */
+  dbPath: string,
+  /** Worker threads that read and encode records; 0 works in this thread. Default: the cores when the frame is large. */
   threadOption?: number,
 ): Promise<{ index: string | null; count: number }> {
   if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
@@ -118,68 +105,42 @@ export async function writeWorkRecords(
   let count = 0;
   let done = 0;
   const threads = threadOption ?? (n > 200_000 ? availableParallelism() : 0);
-  const pool = threads > 0 ? new WorkerPool<EncodeTask, EncodeResult>(new URL('./records-worker.ts', import.meta.url), threads) : null;
-  const encode = (task: EncodeTask): Promise<EncodeResult> => (pool ? pool.run(task) : Promise.resolve(encodeWorks(task)));
-  let dictionaries: [Uint8Array, Uint8Array] | null = null;
-  // One chunk is encoded by the workers while the next is read from DuckDB; results are written in batch
-  // order, so the files do not depend on which worker finished first.
-  let inFlight: Promise<EncodeResult>[] = [];
-  const flush = async () => {
-    for (const r of await Promise.all(inFlight)) {
-      records.add(r.rows, r.records);
-      exportRows.add(r.rows, r.exports);
-      if (documents)
-        r.ids.forEach((id, k) => {
-          const text = workRecordText(metaJson, r.items![k]!);
-          const rel = `${WORKS_DIR}/${id}.json`;
-          writeFileSync(join(outDir, rel), text);
-          writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
-          count++;
-        });
-      done += r.rows.length;
-      progress.update(done);
-    }
-    inFlight = [];
+  const pool = threads > 0 ? new WorkerPool<EncodeTask & { dbPath: string }, EncodeResult>(new URL('./records-worker.ts', import.meta.url), threads) : null;
+  const encode = (task: EncodeTask): Promise<EncodeResult> => (pool ? pool.run({ ...task, dbPath }) : encodeRange(duck, task));
+  const write = (r: EncodeResult) => {
+    records.add(r.rows, r.records);
+    exportRows.add(r.rows, r.exports);
+    if (documents)
+      r.ids.forEach((id, k) => {
+        const text = workRecordText(metaJson, r.items![k]!);
+        const rel = `${WORKS_DIR}/${id}.json`;
+        writeFileSync(join(outDir, rel), text);
+        writeSync(fd, `${sha256Text(text)}  ${rel}\n`);
+        count++;
+      });
+    done += r.rows.length;
+    progress.update(done);
   };
   progress.start(documents ? 'work records and documents' : 'work records', n);
+  // Ranges go to the workers a few at a time; results are written in range order.
+  const window: Promise<EncodeResult>[] = [];
   try {
-    for (let c = 0; c < bounds.length; c++) {
-      const lo = bounds[c]!;
-      const hi = bounds[c + 1];
-      const where = (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
-      const rows = await duck.all(workRowSql(where));
-      const authors = await duck.all<AuthorshipRow & { work_id: string }>(
-        `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
-         FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
-      );
-      const labels = await duck.all<LabelRow & { work_id: string }>(
-        `SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`,
-      );
-      const authorsOf = byWork(authors);
-      const labelsOf = byWork(labels);
-      const works = rows.map((row) => ({
-        row,
-        authors: (authorsOf.get(row.id as string) ?? []).map(({ work_id: _, ...a }) => a),
-        labels: (labelsOf.get(row.id as string) ?? []).map(({ work_id: _, ...l }) => l),
-      }));
-      if (!dictionaries) {
-        // The first works of the build (in id order) are the compression dictionaries.
-        const first = works.slice(0, 4).map(itemAndRow);
-        dictionaries = [records.setDictionary(first.map((x) => x[0])), exportRows.setDictionary(first.map((x) => x[1]))];
+    if (bounds.length > 0) {
+      // The first works of the build (in id order) are the compression dictionaries.
+      const first = (await readWorks(duck, (col) => `${col} IN (SELECT id FROM works ORDER BY id LIMIT 4)`)).map(itemAndRow);
+      const recordDictionary = records.setDictionary(first.map((x) => x[0]));
+      const exportDictionary = exportRows.setDictionary(first.map((x) => x[1]));
+      for (let c = 0; c < bounds.length; c++) {
+        window.push(encode({ lo: bounds[c]!, hi: bounds[c + 1] ?? null, recordDictionary, exportDictionary, withItems: documents }));
+        if (window.length > Math.max(1, threads)) write(await window.shift()!);
       }
-      await flush();
-      const parts = Math.max(1, threads);
-      const size = Math.ceil(works.length / parts);
-      inFlight = Array.from({ length: parts }, (_, k) => works.slice(k * size, (k + 1) * size))
-        .filter((batch) => batch.length > 0)
-        .map((batch) => encode({ works: batch, recordDictionary: dictionaries![0], exportDictionary: dictionaries![1], withItems: documents }));
+      while (window.length > 0) write(await window.shift()!);
     }
-    await flush();
     records.close();
     exportRows.close();
   } catch (err) {
-    // Let the batches still running settle (their results are dropped), and release the files.
-    await Promise.allSettled(inFlight);
+    // Let the ranges still running settle (their results are dropped), and release the files.
+    await Promise.allSettled(window);
     records.closeQuietly();
     exportRows.closeQuietly();
     throw err;
