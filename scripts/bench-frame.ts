@@ -1,7 +1,7 @@
 /**
  * `npm run bench:frame -- --build <build-output dir> [--n 500]`
- * Latency of work records and network ego views through the Fastify app (routing, validation, DuckDB,
- * serialization; `inject`, no socket), on a real build. Prints p50/p95/max per request kind.
+ * Latency of work records, network ego views and screened pages through the Fastify app (routing, validation,
+ * the cohort index or DuckDB, serialization; `inject`, no socket), on a real build. Prints p50/p95/max.
  */
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -36,7 +36,7 @@ async function measure(label: string, urls: string[]) {
 
 process.stdout.write(`machine: ${cpus().length} cores, Node ${process.version}; build ${h.store.current.dir}\n`);
 process.stdout.write('| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n');
-await measure(`works/{id} (${h.store.current.manifest.work_documents.count > 0 ? 'precomputed file' : 'from DuckDB'})`, works.map((id) => `/frame/api/v1/works/${id}`));
+await measure('works/{id} (record blob)', works.map((id) => `/frame/api/v1/works/${id}`));
 await measure('network ego, random researchers', authors.map((id) => `/frame/api/v1/network?author_id=${id}`));
 await measure('network ego, most prolific researchers', hubs.map((id) => `/frame/api/v1/network?author_id=${id}`));
 await measure('network overview (cached)', Array.from({ length: 100 }, () => '/frame/api/v1/network'));
