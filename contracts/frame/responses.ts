@@ -172,7 +172,7 @@ export const cohortResponse = z
     results: z.array(workItem),
   })
   .strict();
-export const worksListResponse = z.object({ meta: meta(paging), results: z.array(workItem) }).strict();
+export const worksListResponse = z.object({ meta: meta({ query_hash: z.string().regex(/^[0-9a-f]{16}$/), ...paging }), results: z.array(workItem) }).strict();
 export const cohortFacetsResponse = z
   .object({
     meta: meta({ query_hash: z.string(), filters, facet: z.string(), total: count, distinct_values: count, shown: count, note: z.string() }),

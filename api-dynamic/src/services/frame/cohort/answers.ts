@@ -71,24 +71,31 @@ function pageOf(build: Build, q: CohortQuery, hash: string) {
   return { m, page, results: page.rows.map((r) => index.record(r)) };
 }
 
+/** What every cohort answer says about the question: the snapshot, the canonical filters, the sort. */
+export function questionBlock(build: Build, q: CohortQuery, hash: string) {
+  return { snapshot: build.snapshotRef, query_hash: hash, filters: q.filters, query: filtersToQuery(q.filters), sort: q.sort };
+}
+
+function pageBlock(q: CohortQuery, hash: string, nextKey: number[] | null) {
+  return {
+    page: q.cursor === null ? q.page : null,
+    per_page: q.per_page,
+    max_per_page: MAX_PER_PAGE,
+    next_cursor: nextKey === null ? null : encodeCursor(hash, q.sort, nextKey),
+  };
+}
+
 /** The `/cohort` body (JSON text: stored items are spliced in without re-parsing). */
 export function cohortBody(build: Build, q: CohortQuery): string {
   const hash = queryHash(q.filters, build.snapshotId);
   const { m, page, results } = pageOf(build, q, hash);
   const meta = {
-    snapshot: build.snapshotRef,
-    query_hash: hash,
-    filters: q.filters,
-    query: filtersToQuery(q.filters),
-    sort: q.sort,
-    page: q.cursor === null ? q.page : null,
-    per_page: q.per_page,
-    max_per_page: MAX_PER_PAGE,
+    ...questionBlock(build, q, hash),
+    ...pageBlock(q, hash, page.nextKey),
     total: m.total,
     total_is_capped: false,
     direct_labels_cover: m.direct_labels_cover,
     predictions_cover: m.predictions_cover,
-    next_cursor: page.nextKey === null ? null : encodeCursor(hash, q.sort, page.nextKey),
     direct_label_status: DIRECT_LABEL_STATUS,
     prediction_status: PREDICTION_STATUS_TEXT,
     note: 'An empty labels array means the work has no direct label (unknown), never that it is not in the category.',
@@ -101,16 +108,10 @@ export function worksBody(build: Build, q: CohortQuery): string {
   const hash = queryHash(q.filters, build.snapshotId);
   const { m, page, results } = pageOf(build, q, hash);
   const meta = {
-    snapshot: build.snapshotRef,
-    filters: q.filters,
-    query: filtersToQuery(q.filters),
-    sort: q.sort,
-    page: q.cursor === null ? q.page : null,
-    per_page: q.per_page,
-    max_per_page: MAX_PER_PAGE,
+    ...questionBlock(build, q, hash),
+    ...pageBlock(q, hash, page.nextKey),
     total: Math.min(m.total, WORKS_TOTAL_CAP),
     total_is_capped: m.total > WORKS_TOTAL_CAP,
-    next_cursor: page.nextKey === null ? null : encodeCursor(hash, q.sort, page.nextKey),
   };
   return `{"meta":${JSON.stringify(meta)},"results":[${results.join(',')}]}`;
 }

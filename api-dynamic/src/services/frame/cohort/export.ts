@@ -3,11 +3,11 @@
  * JSON text chunks. A generator: the HTTP stream pulls the next chunk only when the client has taken the last
  * one (backpressure), so memory stays flat however large the export.
  */
-import { EXPORT_CAP, type CohortQuery, filtersToQuery } from '../../../../../contracts/frame/cohort-query.ts';
+import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
 import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import type { Build } from '../../build-store.ts';
-import { cohortIndexOf, PREDICTION_STATUS_TEXT } from './answers.ts';
+import { cohortIndexOf, PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
 const CHUNK_ROWS = 500;
@@ -44,11 +44,7 @@ export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash
   let sent = 0;
   if (q.format === 'json') {
     const meta = {
-      snapshot: build.snapshotRef,
-      query_hash: hash,
-      filters: q.filters,
-      query: filtersToQuery(q.filters),
-      sort: q.sort,
+      ...questionBlock(build, q, hash),
       cohort_total: m.total,
       direct_labels_cover: m.direct_labels_cover,
       predictions_cover: m.predictions_cover,
