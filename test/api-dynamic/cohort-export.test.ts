@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { appFor } from '../helpers/app.ts';
+import { expectError } from '../helpers/cohort.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { readTable } from '../helpers/oracle.ts';
 import { mutate, removeTempDirs } from '../helpers/snapshot.ts';
@@ -17,18 +17,9 @@ const CAP = 100_000;
 const BIG = 100_050;
 
 type App = Awaited<ReturnType<typeof appFor>>;
-type Res = Awaited<ReturnType<App['app']['inject']>>;
 
 /** Numeric part of a work id: ties sort by it, not by the string (W10 after W9). */
 const num = (id: string) => BigInt(id.slice(1));
-
-function expectError(res: Res, code: string) {
-  expect(res.statusCode).toBe(400);
-  expect(res.headers['cache-control']).toBe('no-store');
-  const body = errorBodySchema.parse(res.json());
-  expect(body.code).toBe(code);
-  return body;
-}
 
 /** Splits an export CSV into its text without a trailing `#` comment line, and that line (or null). */
 function splitComment(body: string): { csv: string; comment: string | null } {

@@ -3,14 +3,13 @@
  * `meta.query_hash`, resolving gives current counts, bad input stores nothing, a restart keeps what was
  * minted, and replicas with separate state directories agree through a real Redis.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { appFor } from '../helpers/app.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
 
 const API = '/frame/api/v1';
 
@@ -204,78 +203,15 @@ describe('restart', () => {
 
 // Replicas: a real redis-server on a free local port, without persistence. Skipped with a reason when the
 // binary is missing, except on CI, where a missing binary is a failure.
+const redisHere = redisTestsCanRun('cohort-permalink.test.ts', 'the replica tests');
 
-const redisMissing = spawnSync('redis-server', ['--version']).error !== undefined;
-const onCi = process.env.CI === 'true' || process.env.CI === '1';
-if (redisMissing)
-  console.warn('cohort-permalink.test.ts: redis-server is not on PATH, so the replica tests are skipped (apt-get install redis-server)');
-
-describe.runIf(redisMissing && onCi)('on CI', () => {
-  it('has redis-server, so the replica tests run', () => {
-    expect.fail('redis-server is missing on CI: the permalink replica tests cannot run');
-  });
-});
-
-/** A port nothing listens on right now (the OS picks it; the server is closed before redis-server binds it). */
-async function unusedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Whether a server on the port answers an inline PING with +PONG. */
-function answersPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    let text = '';
-    const finish = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => finish(false));
-    socket.on('error', () => finish(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\r\n')) finish(text.startsWith('+PONG'));
-    });
-  });
-}
-
-async function launchRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await unusedPort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const giveUp = Date.now() + 10_000;
-  while (!(await answersPing(port))) {
-    if (child.exitCode !== null || Date.now() > giveUp) {
-      child.kill('SIGKILL');
-      throw new Error(`redis-server on port ${port} never answered PING: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-describe.skipIf(redisMissing)('replicas sharing Redis', () => {
-  let redis: Awaited<ReturnType<typeof launchRedis>>;
+describe.skipIf(!redisHere)('replicas sharing Redis', () => {
+  let redis: RunningRedis;
   let a: App;
   let b: App;
 
   beforeAll(async () => {
-    redis = await launchRedis();
+    redis = await startRedis();
     // Different state directories: only Redis can make them agree.
     a = await appFor(out, { STATE_DIR: stateDir(), REDIS_URL: redis.url });
     b = await appFor(out, { STATE_DIR: stateDir(), REDIS_URL: redis.url });

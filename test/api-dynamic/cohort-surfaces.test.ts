@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { appFor } from '../helpers/app.ts';
+import { expectError } from '../helpers/cohort.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { readTable, type Row } from '../helpers/oracle.ts';
 
@@ -35,14 +36,6 @@ afterAll(async () => {
 });
 
 const get = (url: string) => h.app.inject(url);
-
-function expectError(res: Res, code: string) {
-  expect(res.statusCode).toBe(400);
-  expect(res.headers['cache-control']).toBe('no-store');
-  const body = errorBodySchema.parse(res.json());
-  expect(body.code).toBe(code);
-  return body;
-}
 
 /** Whether an error names a parameter, in its details or its message. */
 const names = (body: { message: string; details?: { parameter?: string }[] }, parameter: string) =>

@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { openStateStore, WriteThroughStateStore } from '../../api-dynamic/src/se
 import { RedisStateStore } from '../../api-dynamic/src/services/state/redis-store.ts';
 import { InvalidStateKeyError, type StateStore } from '../../api-dynamic/src/services/state/store.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
+import { freePort, redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
 
 const tmp = tempDir('state-store');
 afterAll(() => tmp.remove());
@@ -125,71 +124,10 @@ describe('state configuration', () => {
 });
 
 // Redis: a real redis-server per test file, on a free local port, without persistence.
-
-const haveRedis = !spawnSync('redis-server', ['--version']).error;
-if (!haveRedis)
-  console.warn('state-store.test.ts: redis-server not found on PATH: skipping the Redis tests (apt-get install redis-server)');
-
-describe.runIf(!haveRedis && process.env.CI)('on CI', () => {
-  it('has redis-server installed (.ci/run installs it), so the Redis tests run', () => {
-    expect.fail('redis-server is missing on CI: check DEBIAN_PACKAGES in .ci/run');
-  });
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  const { port } = server.address() as { port: number };
-  await new Promise((res) => server.close(res));
-  return port;
-}
-
-/** True once something on the port answers PING with +PONG. */
-function pong(port: number): Promise<boolean> {
-  return new Promise((res) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    let reply = '';
-    const done = (ok: boolean) => {
-      socket.destroy();
-      res(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => {
-      reply += d.toString();
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
-    });
-  });
-}
-
-async function startRedis(): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  const deadline = Date.now() + 10_000;
-  while (!(await pong(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`redis-server on port ${port} did not answer PING: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  return { url: `redis://127.0.0.1:${port}`, port, stop };
-}
+const haveRedis = redisTestsCanRun('state-store.test.ts', 'the Redis tests');
 
 describe.skipIf(!haveRedis)('redis state store', () => {
-  let redis: Awaited<ReturnType<typeof startRedis>>;
+  let redis: RunningRedis;
   const open: StateStore[] = [];
   const track = <T extends StateStore>(s: T) => (open.push(s), s);
   beforeAll(async () => {

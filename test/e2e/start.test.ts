@@ -3,22 +3,14 @@
  * sample and the Astro site, serves them, reloads on SIGHUP and exits 0 on SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/redis.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 let child: ChildProcess | null = null;
 let output = '';
 afterAll(() => child?.kill('SIGKILL'));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitFor(pred: () => boolean, ms: number, what: string) {
   const until = Date.now() + ms;
