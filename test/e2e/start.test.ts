@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/redis.ts';
+import { freePort } from '../helpers/net.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 let child: ChildProcess | null = null;

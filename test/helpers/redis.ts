@@ -4,8 +4,11 @@
  * missing, except on CI, where a missing binary is a failure (.ci/run installs it).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from './net.ts';
+
+export { freePort };
 
 /** Whether redis-server is on PATH. */
 export function haveRedisServer(): boolean {
@@ -29,15 +32,6 @@ export function redisTestsCanRun(file: string, skipped: string): boolean {
     });
   });
   return have;
-}
-
-/** A port nothing listens on right now (the OS picks it; the probe is closed before the caller binds it). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Whether a server on the port answers an inline PING with +PONG. */
