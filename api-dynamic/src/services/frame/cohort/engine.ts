@@ -66,10 +66,10 @@ function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** Rows whose term lists contain every term (ANDed), smallest list first. */
-function allTerms(index: CohortIndex, which: 'title' | 'author', terms: string[]): Uint32Array {
-  const map = which === 'title' ? index.titleTerm : index.authorTerm;
-  const csr = which === 'title' ? index.csr.title_terms : index.csr.author_terms;
+/** Author rows whose names have every term (ANDed), smallest list first. */
+function authorsWithAllTerms(index: CohortIndex, terms: string[]): Uint32Array {
+  const map = index.authorTerm;
+  const csr = index.csr.author_terms;
   const keys: number[] = [];
   for (const t of terms) {
     const k = map.get(t);
@@ -107,16 +107,28 @@ function worksOfAuthors(index: CohortIndex, authors: ArrayLike<number>): Uint32A
   return all.subarray(0, m);
 }
 
-function candidateRows(index: CohortIndex, f: CohortFilters): Uint32Array | null {
+/** Rows with every one of these title terms (keys), read from their lists, smallest first. */
+function titleRows(index: CohortIndex, keys: number[]): Uint32Array {
+  const csr = index.csr.title_terms;
+  const sorted = [...keys].sort((a, b) => csr.size(a) - csr.size(b));
+  let rows = csr.list(sorted[0]!);
+  for (const k of sorted.slice(1)) {
+    if (rows.length === 0) break;
+    rows = intersect(rows, csr.list(k));
+  }
+  return rows;
+}
+
+function candidateRows(index: CohortIndex, f: CohortFilters, rareTitleKeys: number[]): Uint32Array | null {
   const lists: Uint32Array[] = [];
-  if (f.q !== undefined) lists.push(allTerms(index, 'title', f.q.split(' ')));
+  if (rareTitleKeys.length > 0) lists.push(titleRows(index, rareTitleKeys));
   if (f.author !== undefined) {
     const terms = f.author.split(' ');
     if (terms.length === 1) {
       // One term: the precomputed works of every author whose name has it.
       const k = index.authorTerm.get(terms[0]!);
       lists.push(k === undefined ? new Uint32Array(0) : index.csr.author_term_works.list(k));
-    } else lists.push(worksOfAuthors(index, allTerms(index, 'author', terms)));
+    } else lists.push(worksOfAuthors(index, authorsWithAllTerms(index, terms)));
   }
   if (f.author_id !== undefined) {
     const a = index.rowOfAuthor(f.author_id);
@@ -141,11 +153,20 @@ interface Term {
  * The filters as AND terms over bitsets plus row lists (topic, venue, and large dictionaries), or null when a
  * value the frame does not have makes the cohort empty.
  */
-function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uint32Array[] } | null {
+function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uint32Array[]; rareTitleKeys: number[] } | null {
   const b = index.filters;
   const terms: Term[] = [];
   const lists: Uint32Array[] = [];
+  const rareTitleKeys: number[] = [];
   const yes = (set: Bitset) => terms.push({ set, not: false });
+  // Title terms: frequent ones are bitsets, the rest row lists (a term the frame lacks empties the cohort).
+  for (const t of f.q === undefined ? [] : f.q.split(' ')) {
+    const k = index.titleTerm.get(t);
+    if (k === undefined) return null;
+    const set = b.frequentTitleTerms.get(k);
+    if (set) yes(set);
+    else rareTitleKeys.push(k);
+  }
   if (f.year_from !== undefined) yes(b.yearAtLeastSet(f.year_from));
   if (f.year_to !== undefined) {
     yes(b.yearAtLeastSet(1)); // a known year
@@ -183,7 +204,7 @@ function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uin
     const k = DESIGNS.indexOf(f.design) + 1;
     yes((predicted ? (consensus ? b.predDesignCons : b.predDesignCand) : all ? b.directDesignAll : b.directDesignAny)[k]!);
   }
-  return { terms, lists };
+  return { terms, lists, rareTitleKeys };
 }
 
 function popcount(x: number): number {
@@ -225,7 +246,7 @@ export function matchCohort(index: CohortIndex, f: CohortFilters, facet: CohortF
   const p = plan(index, f);
   let candidates: Uint32Array | null = null;
   if (p !== null) {
-    const searched = candidateRows(index, f);
+    const searched = candidateRows(index, f, p.rareTitleKeys);
     const lists = searched === null ? p.lists : [searched, ...p.lists];
     if (lists.length > 0) {
       lists.sort((x, y) => x.length - y.length);

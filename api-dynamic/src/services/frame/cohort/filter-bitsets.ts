@@ -3,7 +3,8 @@
  * the flag bits, each lang/type/field value, each screening count, each category and design of predictions
  * and direct labels, and "year ≥ y" for every year present. A cohort is then the AND of a few bitsets, 32 rows
  * per operation (about 0.1 ms per filter at 4.3M rows), instead of a predicate per row. Topic and venue, with
- * thousands of values, get row lists instead. About 40 MB per million works.
+ * thousands of values, get row lists instead; the most frequent title terms get bitsets too. About 50 MB per
+ * million works.
  */
 import { CATEGORY_ORDER, DESIGNS } from '../../../../../contracts/frame/vocab.ts';
 import type { CohortIndex } from './cohort-index.ts';
@@ -71,6 +72,11 @@ export class FilterBitsets {
   readonly lists: Record<'topic' | 'venue' | 'lang' | 'type' | 'field', RowLists | null>;
   /** Rows of the frame (the tail bits of the last word are 0). */
   readonly all: Bitset;
+  /**
+   * Title terms in more than 1/64 of the works (`the`, `of`, common words; about a hundred at 4.3M works), by
+   * term key: ANDing their bitsets costs 0.1 ms where intersecting their row lists cost 40–95 ms.
+   */
+  readonly frequentTitleTerms: Map<number, Bitset>;
 
   constructor(private readonly index: CohortIndex) {
     const n = index.rows;
@@ -107,6 +113,14 @@ export class FilterBitsets {
       for (let w = 0; w < words; w++) cur[w]! |= next[w]!;
     }
     this.yearAtLeast = perYear;
+    this.frequentTitleTerms = new Map();
+    const terms = index.csr.title_terms;
+    for (let k = 0; k < terms.keys; k++) {
+      if (terms.size(k) <= n / 64) continue;
+      const set = new Uint32Array(words);
+      for (const i of terms.list(k)) set[i >>> 5]! |= 1 << (i & 31);
+      this.frequentTitleTerms.set(k, set);
+    }
     const lists = (d: 'topic' | 'venue' | 'lang' | 'type' | 'field') => rowLists(c[d], index.dict[d].values.length);
     this.lists = {
       topic: lists('topic'),
@@ -150,7 +164,7 @@ export class FilterBitsets {
 
   /** Approximate memory held, for the logs. */
   get bytes(): number {
-    const sets = [this.flag, this.nIn, this.predCand, this.predCons, this.directAny, this.directAll, this.predDesignCand, this.predDesignCons, this.directDesignAny, this.directDesignAll, this.yearAtLeast, ...Object.values(this.value).filter((v) => v !== null)];
+    const sets = [[...this.frequentTitleTerms.values()], this.flag, this.nIn, this.predCand, this.predCons, this.directAny, this.directAll, this.predDesignCand, this.predDesignCons, this.directDesignAny, this.directDesignAll, this.yearAtLeast, ...Object.values(this.value).filter((v) => v !== null)];
     const listBytes = Object.values(this.lists).reduce((s, l) => s + (l ? l.rows.byteLength + l.offsets.byteLength : 0), 0);
     return sets.flat().reduce((s, b) => s + b.byteLength, 0) + listBytes + this.all.byteLength;
   }
