@@ -170,6 +170,13 @@ export function valueTypeahead(build: Build, which: 'venue' | 'topic', q: string
   return results;
 }
 
+/** The rows of `list` that are also in `set` (all of them when there is no set yet). */
+function keepListed(set: Set<number> | null, list: Uint32Array): Set<number> {
+  const out = new Set<number>();
+  for (const a of list) if (set === null || set.has(a)) out.add(a);
+  return out;
+}
+
 /**
  * `/facets/author`: researchers with Canadian-affiliated work whose name has every term of q, the last one
  * as a prefix (so typing "tremb" finds Tremblay), ranked by Canadian output, then name.
@@ -187,22 +194,34 @@ export function authorTypeahead(build: Build, q: string) {
     if (sorted[mid]!.term < last) lo = mid + 1;
     else hi = mid;
   }
-  const prefixKeys: number[] = [];
-  for (let k = lo; k < sorted.length && sorted[k]!.term.startsWith(last) && prefixKeys.length < 500; k++) prefixKeys.push(sorted[k]!.key);
-  let pool = new Set<number>();
-  for (const key of prefixKeys) for (const a of index.csr.author_terms.list(key)) pool.add(a);
+  // Authors who have every complete term...
+  let exact: Set<number> | null = null;
   for (const t of terms.slice(0, -1)) {
     const key = index.authorTerm.get(t);
     if (key === undefined) return [];
-    const rows = new Set(index.csr.author_terms.list(key));
-    pool = new Set([...pool].filter((a) => rows.has(a)));
+    exact = keepListed(exact, index.csr.author_terms.list(key));
   }
+  // ...and a term starting with the last one. Only the best Canadian outputs are kept as they stream by:
+  // `floor` rises to the 12th best seen, so a short prefix shared by many authors stays cheap.
   const ca = index.authorCaWorks;
-  const ranked = [...pool].filter((a) => ca[a]! > 0).sort((a, b) => ca[b]! - ca[a]!);
-  // Names only for the rows that can reach the top (ties at the boundary are ordered by name).
-  const boundary = ranked.length > TYPEAHEAD_LIMIT ? ca[ranked[TYPEAHEAD_LIMIT - 1]!]! : 0;
-  const top = ranked.filter((a, k) => k < TYPEAHEAD_LIMIT || ca[a]! >= boundary);
-  return top
+  let best: number[] = [];
+  let chosen = new Set<number>();
+  let floor = 1; // at least one Canadian-affiliated work
+  const trim = () => {
+    best.sort((a, b) => ca[b]! - ca[a]!);
+    floor = ca[best[TYPEAHEAD_LIMIT - 1]!]!;
+    best = best.filter((a) => ca[a]! >= floor); // ties at the boundary stay, to be ordered by name
+    chosen = new Set(best);
+  };
+  for (let k = lo; k < sorted.length && sorted[k]!.term.startsWith(last); k++) {
+    for (const a of index.csr.author_terms.list(sorted[k]!.key)) {
+      if (ca[a]! < floor || chosen.has(a) || (exact !== null && !exact.has(a))) continue;
+      chosen.add(a);
+      best.push(a);
+      if (best.length >= 8 * TYPEAHEAD_LIMIT) trim();
+    }
+  }
+  return best
     .map((a) => ({ id: `A${index.authorIds[a]}`, name: index.authorName(a), ca_works: ca[a]! }))
     .sort((x, y) => y.ca_works - x.ca_works || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
     .slice(0, TYPEAHEAD_LIMIT);
