@@ -54,6 +54,8 @@ const termSize = (k: number) => termOffsets[k + 1]! - termOffsets[k]!;
 // Content words: frequent, but not the stopwords that are in most titles.
 const terms = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).filter((x) => x.t.length >= 4 && /^[a-z]+$/.test(x.t)).sort((a, b) => b.n - a.n);
 const common = terms.slice(20, 22).map((x) => x.t);
+// The most frequent terms of all (stopwords included): the heaviest title search there is.
+const top = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).sort((a, b) => b.n - a.n).slice(0, 2).map((x) => x.t);
 const mid = terms.find((x) => x.n < index.rows / 200)!.t;
 const rare = terms.find((x) => x.n < 50)?.t ?? terms.at(-1)!.t;
 const authorOffsets = f64(file.csrOffsets('author_works'));
@@ -89,6 +91,7 @@ const COHORT: [string, string][] = [
   ['design, predicted candidate', 'design=observational&label_source=predicted'],
   ['labeled=1', 'labeled=1'],
   ['title search, 2 common terms', `q=${common.join('+')}`],
+  ['title search, the 2 most frequent terms', `q=${top.join('+')}`],
   ['title search + relevance', `q=${mid}&sort=relevance`],
   ['author_id (most prolific)', `author_id=${authorId}`],
   ['author name', `author=${nameTerm}`],
@@ -100,6 +103,7 @@ const COHORT: [string, string][] = [
 ];
 const WORKS: [string, string][] = [
   ['/works q, 2 common terms', `q=${common.join('+')}`],
+  ['/works q, the 2 most frequent terms', `q=${top.join('+')}`],
   ['/works q, mid term', `q=${mid}`],
   ['/works q, rare term', `q=${rare}`],
   ['/works q + year + lang', `q=${mid}&year_from=2015&lang=en`],
@@ -148,7 +152,7 @@ async function time(url: string): Promise<number> {
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 process.stdout.write(`machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; build ${buildOut} (${index.rows.toLocaleString('en')} works)\n`);
-process.stdout.write(`values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`);
+process.stdout.write(`values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${top.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`);
 
 const cold = await startServer({ COHORT_CACHE: 'off' });
 const startRss = rssMiB(cold.child.pid!);
@@ -175,6 +179,16 @@ for (const [label, qs] of COHORT) await latency(label, `${cold.base}/frame/api/v
 }
 process.stdout.write(`\nworst cohort p95: ${worst.p95.toFixed(1)} ms (${worst.label})\n\n| /works request | total | p50 ms | p95 ms |\n|---|---:|---:|---:|\n`);
 for (const [label, qs] of WORKS) await latency(label, `${cold.base}/frame/api/v1/works?${qs}`);
+
+async function typeahead(label: string, url: string) {
+  for (let k = 0; k < 3; k++) await time(url);
+  const ts: number[] = [];
+  for (let k = 0; k < runs; k++) ts.push(await time(url));
+  process.stdout.write(`| ${label} | ${pct(ts, 0.5).toFixed(1)} | ${pct(ts, 0.95).toFixed(1)} |\n`);
+}
+process.stdout.write('\n| typeahead | p50 ms | p95 ms |\n|---|---:|---:|\n');
+for (const [which, q] of [['venue', 'ca'], ['venue', 'journal of'], ['topic', 'ca'], ['author', 'ma'], ['author', nameTerm], ['author', `${nameTerm} t`]] as const)
+  await typeahead(`/facets/${which}?q=${q}`, `${cold.base}/frame/api/v1/facets/${which}?q=${encodeURIComponent(q)}`);
 
 // ---- export ----
 {
