@@ -7,7 +7,7 @@ let duck: Promise<Duck> | null = null;
 
 parentPort!.on('message', async (task: EncodeTask & { id: number; dbPath: string }) => {
   try {
-    duck ??= openDuck(task.dbPath, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '1000MB' });
+    duck ??= openDuck(task.dbPath, { access_mode: 'READ_ONLY', threads: '1', memory_limit: '400MB' });
     parentPort!.postMessage({ id: task.id, result: await encodeRange(await duck, task) });
   } catch (err) {
     parentPort!.postMessage({ id: task.id, error: String((err as Error).stack ?? err) });
