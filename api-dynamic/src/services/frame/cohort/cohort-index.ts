@@ -3,7 +3,7 @@
  * maps, and the large lists (title postings, author works, records) left on disk and read by position when a
  * query needs them, so memory stays proportional to the frame's columns, not to its text.
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ARRAY_TYPES,
@@ -37,14 +37,18 @@ function readTyped<T extends keyof typeof ARRAY_TYPES>(path: string, type: T): I
   return new Ctor(aligned) as InstanceType<(typeof ARRAY_TYPES)[T]>;
 }
 
-/** Reads byte ranges of a file by position (the OS page cache does the caching). */
+/**
+ * Reads byte ranges of a file by position (the OS page cache does the caching). The file must exist when the
+ * index loads, but is opened on first read, so an index that fails to load leaves no descriptor open.
+ */
 class FileRanges {
-  private fd: number;
-  constructor(path: string) {
-    this.fd = openSync(path, 'r');
+  private fd: number | null = null;
+  constructor(private readonly path: string) {
+    if (!statSync(path).isFile()) throw new Error(`${path} is not a file`);
   }
   read(start: number, length: number): Buffer {
     const buf = Buffer.allocUnsafe(length);
+    this.fd ??= openSync(this.path, 'r');
     let got = 0;
     while (got < length) {
       const n = readSync(this.fd, buf, got, length - got, start + got);
@@ -54,7 +58,8 @@ class FileRanges {
     return buf;
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }
 
