@@ -8,15 +8,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import {
+  type CohortQuery,
   filtersToQuery,
   HASH_PATTERN,
   parseCohortQuery,
   queryHash,
   requireFacet,
+  type Surface,
 } from '../../../../contracts/frame/cohort-query.ts';
 import { facetQuerySchema, noParams } from '../../../../contracts/frame/params.ts';
 import type { routeTable } from '../../plugins/preflight.ts';
-import type { BuildStore } from '../../services/build-store.ts';
+import type { Build, BuildStore } from '../../services/build-store.ts';
 import {
   authorTypeahead,
   cohortBody,
@@ -30,7 +32,7 @@ import { exportChunks, exportPlan } from '../../services/frame/cohort/export.ts'
 import { type Permalinks } from '../../services/frame/permalinks.ts';
 
 type Routes = ReturnType<typeof routeTable>;
-type Send = (request: FastifyRequest, reply: FastifyReply, build: import('../../services/build-store.ts').Build, body: string) => FastifyReply;
+type Send = (request: FastifyRequest, reply: FastifyReply, build: Build, body: string) => FastifyReply;
 
 /** Absolute URL of a path on this server, as the client addressed it. */
 function absolute(request: FastifyRequest, path: string): string {
@@ -40,33 +42,21 @@ function absolute(request: FastifyRequest, path: string): string {
 export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: string; permalinks: Permalinks; sendBuilt: Send }) {
   const { store, prefix, permalinks, sendBuilt } = o;
 
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/cohort',
-    handler: async (request, reply) => {
-      const q = parseCohortQuery(request.url, 'cohort');
-      return store.use(async (build) => sendBuilt(request, reply, build, cohortBody(build, q)));
-    },
-  });
-
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/works',
-    handler: async (request, reply) => {
-      const q = parseCohortQuery(request.url, 'works');
-      return store.use(async (build) => sendBuilt(request, reply, build, worksBody(build, q)));
-    },
-  });
-
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/cohort/facets',
-    handler: async (request, reply) => {
-      const q = parseCohortQuery(request.url, 'cohort_facets');
-      const facet = requireFacet(q);
-      return store.use(async (build) => sendBuilt(request, reply, build, cohortFacetBody(build, q, facet)));
-    },
-  });
+  // The pages and counts: parse with the surface's vocabulary, answer from the build being served.
+  const answers: [url: string, surface: Surface, body: (build: Build, q: CohortQuery) => string][] = [
+    ['/api/v1/cohort', 'cohort', cohortBody],
+    ['/api/v1/works', 'works', worksBody],
+    ['/api/v1/cohort/facets', 'cohort_facets', (build, q) => cohortFacetBody(build, q, requireFacet(q))],
+  ];
+  for (const [url, surface, body] of answers)
+    routes.declare({
+      method: 'GET',
+      url,
+      handler: async (request, reply) => {
+        const q = parseCohortQuery(request.url, surface);
+        return store.use(async (build) => sendBuilt(request, reply, build, body(build, q)));
+      },
+    });
 
   for (const which of ['venue', 'topic', 'author'] as const) {
     routes.declare({
