@@ -19,7 +19,7 @@ Options:
   --out DIR          build-output directory (default build-output)
   --no-work-files    skip the per-work JSON documents (the server builds records from the database)
   --if-stale         do nothing when <out>/current was already built from this snapshot
-  --threads N        worker threads for row validation (default: automatic; 0 = main thread only)
+  --threads N        worker threads for row validation and work records (default: automatic; 0 = main thread only)
   --keep N           builds to keep, the current one included (default 2)
   -h, --help         show this help
 `;
