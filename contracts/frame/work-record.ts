@@ -1,7 +1,8 @@
 /**
- * The work record served at `/frame/api/v1/works/{id}`. One serializer for the pipeline (which precomputes a
- * document per work) and the server (which builds it from the database when no document exists), so the
- * bytes are the same either way.
+ * The work record served at `/frame/api/v1/works/{id}` and the work item of cohort pages and exports. The
+ * pipeline serializes every work once with workItem() into the cohort index's record blob (and, optionally,
+ * the static per-work documents); the server prepends the meta block with workRecordText(), so the bytes are
+ * the same from either source.
  */
 import type { SnapshotRef } from './snapshot-ref.ts';
 import { CATEGORY_ORDER, DESIGNS, DOMAINS, GENRES, ROUTES, SCREEN_MODELS } from './vocab.ts';
@@ -82,19 +83,9 @@ export function workRecordMeta(snapshot: SnapshotRef) {
   };
 }
 
-/** Builds the work record. Key order is fixed here, so the JSON text is stable. */
-export function workRecord(
-  r: WorkRow,
-  authors: readonly AuthorshipRow[],
-  labels: readonly LabelRow[],
-  snapshot: SnapshotRef,
-): Record<string, unknown> {
-  return { meta: workRecordMeta(snapshot), ...workItem(r, authors, labels) };
-}
-
 /**
- * The JSON text of a work record from its parts: equal to JSON.stringify(workRecord(...)) (meta first), so a
- * stored item can be served without parsing it.
+ * The JSON text of a work record: the meta block first, then the stored item's keys, so a stored item is
+ * served without parsing it.
  */
 export function workRecordText(metaJson: string, itemJson: string): string {
   return itemJson === '{}' ? `{"meta":${metaJson}}` : `{"meta":${metaJson},${itemJson.slice(1)}`;

@@ -1,5 +1,5 @@
 /** Worker-thread entry for step 3b (records-encode.ts): one read-only connection to the frame database per worker. */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { type Duck, openDuck } from '../../lib/duckdb.ts';
 import { type EncodeTask, encodeRange } from './records-encode.ts';
 
@@ -13,4 +13,3 @@ parentPort!.on('message', async (task: EncodeTask & { id: number; dbPath: string
     parentPort!.postMessage({ id: task.id, error: String((err as Error).stack ?? err) });
   }
 });
-void workerData;

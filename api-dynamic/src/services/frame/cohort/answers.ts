@@ -14,23 +14,22 @@ import {
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import { titleTerms } from '../../../../../contracts/frame/title-terms.ts';
 import type { Build } from '../../build-store.ts';
-import type { CohortIndex } from './cohort-index.ts';
 import { type CohortMatch, cohortPage, decodeCursor, encodeCursor, matchCohort, routeCounts } from './engine.ts';
 
 export const PREDICTION_STATUS_TEXT =
   'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)';
 
-export function cohortIndexOf(build: Build): CohortIndex {
-  return build.cohort;
-}
+/** Turns the count cache off (COHORT_CACHE=off: benchmarks measure the engine itself). */
+export const cacheControl = { enabled: true };
 
 /** A small cache of count passes by canonical query (the snapshot is frozen, so a count never changes). */
 const matches = new WeakMap<Build, Map<string, CohortMatch>>();
 const MATCH_CACHE = 64;
 
+/** The count pass of a cohort on a build, from the cache when it is on (facet histograms are not cached). */
 export function cohortMatch(build: Build, filters: CohortFilters, facet: CohortFacet | null = null): CohortMatch {
-  const index = cohortIndexOf(build);
-  if (facet !== null) return matchCohort(index, filters, facet);
+  const index = build.cohort;
+  if (facet !== null || !cacheControl.enabled) return matchCohort(index, filters, facet);
   let cache = matches.get(build);
   if (!cache) {
     cache = new Map();
@@ -51,21 +50,15 @@ export function cohortMatch(build: Build, filters: CohortFilters, facet: CohortF
   return m;
 }
 
-/** Disables the count cache (benchmarks measure the engine itself with it off). */
-export const cacheControl = { enabled: true };
-
-function counted(build: Build, filters: CohortFilters): CohortMatch {
-  return cacheControl.enabled ? cohortMatch(build, filters) : matchCohort(cohortIndexOf(build), filters);
-}
 
 export function cohortCounts(build: Build, filters: CohortFilters) {
-  const m = counted(build, filters);
+  const m = cohortMatch(build, filters);
   return { total: m.total, direct_labels_cover: m.direct_labels_cover, predictions_cover: m.predictions_cover };
 }
 
 function pageOf(build: Build, q: CohortQuery, hash: string) {
-  const index = cohortIndexOf(build);
-  const m = counted(build, q.filters);
+  const index = build.cohort;
+  const m = cohortMatch(build, q.filters);
   const after = q.cursor === null ? null : decodeCursor(q.cursor, hash, q.sort);
   const page = cohortPage(index, m, q.sort, q.per_page, q.page, after);
   return { m, page, results: page.rows.map((r) => index.record(r)) };
@@ -120,7 +113,7 @@ const FACET_TOP = 100;
 
 /** `/cohort/facets`: counts of one facet's values within the cohort. */
 export function cohortFacetBody(build: Build, q: CohortQuery, facet: CohortFacet): string {
-  const index = cohortIndexOf(build);
+  const index = build.cohort;
   const m = cohortMatch(build, q.filters, facet);
   const hist = m.histogram!;
   let results: { value: string | number | null; works: number }[];
@@ -159,7 +152,7 @@ export const TYPEAHEAD_LIMIT = 12;
 
 /** `/facets/venue` and `/facets/topic`: values containing q (case-insensitive), by frame works, then value. */
 export function valueTypeahead(build: Build, which: 'venue' | 'topic', q: string) {
-  const d = cohortIndexOf(build).dict[which];
+  const d = build.cohort.dict[which];
   const needle = q.toLowerCase();
   const results: { value: string; works: number }[] = [];
   for (const code of d.ranked) {
@@ -182,7 +175,7 @@ function keepListed(set: Set<number> | null, list: Uint32Array): Set<number> {
  * as a prefix (so typing "tremb" finds Tremblay), ranked by Canadian output, then name.
  */
 export function authorTypeahead(build: Build, q: string) {
-  const index = cohortIndexOf(build);
+  const index = build.cohort;
   const terms = titleTerms(q);
   if (terms.length === 0) return [];
   const last = terms[terms.length - 1]!;

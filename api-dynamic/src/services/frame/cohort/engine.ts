@@ -3,18 +3,18 @@
  *
  * A query runs in two passes. The count pass marks the cohort in a bitset: the AND of one precomputed bitset
  * per filter (filter-bitsets.ts), or, when a search, topic or venue narrows the rows to a list, a test of
- * each listed row; totals and coverage are popcounts. The page pass then walks the sort's precomputed row permutation and keeps
- * marked rows until the page is full, or, when the cohort is small, sorts the marked rows directly; both
- * give the same order (the sort key, then id), so paging is stable.
+ * each listed row; totals and coverage are popcounts. The page pass then walks the sort's precomputed row
+ * permutation and keeps marked rows until the page is full, or, when the cohort is small, sorts the marked
+ * rows directly; both give the same order (the sort key, then id), so paging is stable.
  */
 import { ApiError } from '../../../../../contracts/common/errors.ts';
 import { CATEGORY_ORDER, DESIGNS, ROUTES } from '../../../../../contracts/frame/vocab.ts';
 import { FLAG, ROUTE_FLAG } from '../../../../../contracts/frame/cohort-index.ts';
 import { type CohortFacet, type CohortFilters, type Sort, SORTS } from '../../../../../contracts/frame/cohort-query.ts';
+import type { CohortIndex, Csr } from './cohort-index.ts';
+import type { Bitset } from './filter-bitsets.ts';
 
 const SORT_NAMES: ReadonlySet<string> = new Set(SORTS);
-import type { CohortIndex } from './cohort-index.ts';
-import type { Bitset } from './filter-bitsets.ts';
 
 export interface CohortCounts {
   total: number;
@@ -66,23 +66,37 @@ function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** Author rows whose names have every term (ANDed), smallest list first. */
-function authorsWithAllTerms(index: CohortIndex, terms: string[]): Uint32Array {
-  const map = index.authorTerm;
-  const csr = index.csr.author_terms;
-  const keys: number[] = [];
-  for (const t of terms) {
-    const k = map.get(t);
-    if (k === undefined) return new Uint32Array(0);
-    keys.push(k);
+/** Sorted lists intersected, smallest first (stops as soon as the result is empty). */
+function intersectAll(lists: Uint32Array[]): Uint32Array {
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  let rows = sorted[0]!;
+  for (const l of sorted.slice(1)) {
+    if (rows.length === 0) break;
+    rows = intersect(rows, l);
   }
-  keys.sort((a, b) => csr.size(a) - csr.size(b));
-  let rows = csr.list(keys[0]!);
-  for (const k of keys.slice(1)) {
+  return rows;
+}
+
+/** Values listed under every key, reading the shortest lists first (a long list is not read once the result is empty). */
+function listedUnderAll(csr: Csr, keys: number[]): Uint32Array {
+  const sorted = [...keys].sort((a, b) => csr.size(a) - csr.size(b));
+  let rows = csr.list(sorted[0]!);
+  for (const k of sorted.slice(1)) {
     if (rows.length === 0) break;
     rows = intersect(rows, csr.list(k));
   }
   return rows;
+}
+
+/** Author rows whose names have every term. */
+function authorsWithAllTerms(index: CohortIndex, terms: string[]): Uint32Array {
+  const keys: number[] = [];
+  for (const t of terms) {
+    const k = index.authorTerm.get(t);
+    if (k === undefined) return new Uint32Array(0);
+    keys.push(k);
+  }
+  return listedUnderAll(index.csr.author_terms, keys);
 }
 
 /** Work rows of a set of author rows, ascending and distinct. */
@@ -107,21 +121,10 @@ function worksOfAuthors(index: CohortIndex, authors: ArrayLike<number>): Uint32A
   return all.subarray(0, m);
 }
 
-/** Rows with every one of these title terms (keys), read from their lists, smallest first. */
-function titleRows(index: CohortIndex, keys: number[]): Uint32Array {
-  const csr = index.csr.title_terms;
-  const sorted = [...keys].sort((a, b) => csr.size(a) - csr.size(b));
-  let rows = csr.list(sorted[0]!);
-  for (const k of sorted.slice(1)) {
-    if (rows.length === 0) break;
-    rows = intersect(rows, csr.list(k));
-  }
-  return rows;
-}
-
-function candidateRows(index: CohortIndex, f: CohortFilters, rareTitleKeys: number[]): Uint32Array | null {
+/** The row lists that searches narrow the cohort to (title terms without a bitset, author, author id). */
+function searchLists(index: CohortIndex, f: CohortFilters, rareTitleKeys: number[]): Uint32Array[] {
   const lists: Uint32Array[] = [];
-  if (rareTitleKeys.length > 0) lists.push(titleRows(index, rareTitleKeys));
+  if (rareTitleKeys.length > 0) lists.push(listedUnderAll(index.csr.title_terms, rareTitleKeys));
   if (f.author !== undefined) {
     const terms = f.author.split(' ');
     if (terms.length === 1) {
@@ -134,11 +137,7 @@ function candidateRows(index: CohortIndex, f: CohortFilters, rareTitleKeys: numb
     const a = index.rowOfAuthor(f.author_id);
     lists.push(a < 0 ? new Uint32Array(0) : index.csr.author_works.list(a));
   }
-  if (lists.length === 0) return null;
-  lists.sort((a, b) => a.length - b.length);
-  let rows = lists[0]!;
-  for (const l of lists.slice(1)) rows = intersect(rows, l);
-  return rows;
+  return lists;
 }
 
 // ---- the filter as bitsets ----
@@ -246,12 +245,9 @@ export function matchCohort(index: CohortIndex, f: CohortFilters, facet: CohortF
   const p = plan(index, f);
   let candidates: Uint32Array | null = null;
   if (p !== null) {
-    const searched = candidateRows(index, f, p.rareTitleKeys);
-    const lists = searched === null ? p.lists : [searched, ...p.lists];
+    const lists = [...searchLists(index, f, p.rareTitleKeys), ...p.lists];
     if (lists.length > 0) {
-      lists.sort((x, y) => x.length - y.length);
-      candidates = lists[0]!;
-      for (const l of lists.slice(1)) candidates = intersect(candidates, l);
+      candidates = intersectAll(lists);
       // Few rows: test each against the terms.
       for (const i of candidates) {
         let ok = true;

@@ -7,7 +7,7 @@ import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/coh
 import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import type { Build } from '../../build-store.ts';
-import { cohortIndexOf, PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
+import { PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
 const CHUNK_ROWS = 500;
@@ -28,7 +28,7 @@ export function truncationLine(total: number): string {
 }
 
 export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash: string, links: { permalink: string; api: string }): Generator<string> {
-  const index = cohortIndexOf(build);
+  const index = build.cohort;
   const plan = exportPlan(m);
   const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
   // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
