@@ -3,6 +3,7 @@
  *   1. validate the snapshot (manifest, checksums, every row)             steps/frame/validate.ts
  *   2. build the frame database and check cross-table rules               steps/frame/frame.duckdb.ts
  *   3. precompute frozen JSON: stats, findings, predictions, work records  steps/frame/{stats,works}.json.ts
+ *      and the pinned Canadian funder/source lists                        steps/frame/canadian-lists.json.ts
  *   4. write manifest.json with the sha256 of every output, then publish  lib/build-dir.ts
  * Everything is written into a temporary directory; `current` only moves once the build is complete.
  */
@@ -14,11 +15,13 @@ import {
   PIPELINE_VERSION,
 } from '../contracts/common/build-manifest.ts';
 import { stablePretty } from '../contracts/common/stable-json.ts';
+import { CANADIAN_LISTS_FILE } from '../contracts/frame/canadian-lists.ts';
 import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
 import { finishBuild, newTempBuild, prune, publish, CURRENT } from './lib/build-dir.ts';
 import { openDuck } from './lib/duckdb.ts';
 import { sha256File, sha256Text } from './lib/hash.ts';
 import type { Progress } from './lib/progress.ts';
+import { canadianLists } from './steps/frame/canadian-lists.json.ts';
 import { buildFrameDatabase } from './steps/frame/frame.duckdb.ts';
 import { frameDocuments } from './steps/frame/stats.json.ts';
 import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
@@ -132,6 +135,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         mkdirSync(join(tmp, path, '..'), { recursive: true });
         writeFileSync(join(tmp, path), JSON.stringify(doc));
       }
+      writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
       works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, join(tmp, FRAME_DB), o.threads);
       // The database file's bytes may differ between runs (storage layout); its content must not.
       const tables = await duck.all<{ name: string }>(

@@ -40,9 +40,15 @@ export function text(max: number, options: { required?: boolean; pattern?: RegEx
   });
 }
 
-/** An identifier: a fixed letter followed by digits (`W123`, `A456`). */
-export function prefixedId(letter: 'W' | 'A') {
-  const pattern = new RegExp(`^${letter}[1-9][0-9]{0,14}$`);
+/** The id letters of the catalogue: W work, A author, F funder, S source (venue). */
+export type IdLetter = 'W' | 'A' | 'F' | 'S';
+
+/** An identifier's whole-string pattern: the letter, then digits without a leading zero (at most 15). */
+export const idPattern = (letter: IdLetter): RegExp => new RegExp(`^${letter}[1-9][0-9]{0,14}$`);
+
+/** An identifier: a fixed letter followed by digits (`W123`, `A456`, `F4320334593`, `S123456`). */
+export function prefixedId(letter: IdLetter) {
+  const pattern = idPattern(letter);
   return cell((raw) =>
     pattern.test(raw) ? raw : new Bad(`must be ${letter} followed by digits, got ${show(raw)}`),
   );

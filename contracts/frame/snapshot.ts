@@ -1,5 +1,6 @@
 /**
- * The frame snapshot format: one CSV file per table plus two JSON documents and a manifest.
+ * The frame snapshot format: one CSV file per table plus two JSON documents and a manifest. Every table is
+ * required (the manifest lists each one).
  * Every column is declared once here, with its parser, its DuckDB type and its meaning; the pipeline's
  * validator, the DuckDB loader, the generator and snapshots/README.md are all derived from these specs.
  *
@@ -76,6 +77,8 @@ export const TABLE_NAMES = [
   'retractions',
   'legacy_scores',
   'recent_works',
+  'canadian_funders',
+  'canadian_sources',
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
@@ -464,6 +467,44 @@ const recentWorks: TableSpec = {
   rowRules: atLeastOneRoute,
 };
 
+// The two pinned lists behind routes CA-FUND and CA-VENUE (research/metacan.md §5). They travel with the
+// snapshot so that whatever classifies works later (the recent layer's sync) applies the frame's own rules;
+// the pipeline copies them into the build as frame/canadian-lists.json (contracts/frame/canadian-lists.ts).
+const canadianFunders: TableSpec = {
+  name: 'canadian_funders',
+  file: 'canadian_funders.csv',
+  doc:
+    "The catalogue's pinned list of funders it marks as Canadian (2,182 in the real frame). Route CA-FUND " +
+    '(`route_ca_fund`): a work is admitted when one of its funder ids is in this list; the recent layer ' +
+    'classifies newly published works with the same list.',
+  columns: [
+    col('id', prefixedId('F'), 'VARCHAR', 'funder id, `F` + digits (OpenAlex id without its URL prefix)'),
+    col('name', text(300, { required: true }), 'VARCHAR', 'funder display name'),
+  ],
+  key: ['id'],
+  refs: [],
+};
+
+const canadianSources: TableSpec = {
+  name: 'canadian_sources',
+  file: 'canadian_sources.csv',
+  doc:
+    "The catalogue's pinned list of Canadian sources (venues; 1,341 in the real frame). Route CA-VENUE " +
+    "(`route_ca_venue`): a work is admitted when its primary source's id is in this list; the recent layer " +
+    'classifies newly published works with the same list.',
+  columns: [
+    col('id', prefixedId('S'), 'VARCHAR', 'source id, `S` + digits (OpenAlex id without its URL prefix)'),
+    col(
+      'name',
+      text(300, { required: true }),
+      'VARCHAR',
+      'source display name, as in the `venue` column of works.csv and recent_works.csv',
+    ),
+  ],
+  key: ['id'],
+  refs: [],
+};
+
 export const TABLES: Record<TableName, TableSpec> = {
   works,
   authors,
@@ -474,6 +515,8 @@ export const TABLES: Record<TableName, TableSpec> = {
   retractions,
   legacy_scores: legacyScores,
   recent_works: recentWorks,
+  canadian_funders: canadianFunders,
+  canadian_sources: canadianSources,
 };
 
 /** The zod schema of one row of a table (cells keyed by column name), with its row rules. */

@@ -10,7 +10,7 @@ import { generateSnapshot } from './snapshot.ts';
 
 const HELP = `Usage: npm run snapshot:generate -- --works N --out DIR [options]
 
-Writes a synthetic Research Cohort frame snapshot (9 CSV tables, findings.json, predictions-report.json,
+Writes a synthetic Research Cohort frame snapshot (11 CSV tables, findings.json, predictions-report.json,
 manifest.json). The same options always give byte-identical files.
 
 Options:

@@ -133,5 +133,15 @@ export const RETRACTION_NATURE_FLAGGED = new Categorical<string>([
   ['', 0.015],
 ]);
 
-export const SIZES = { venues: 85_000, topics: 4_500, tailWords: 30_000, canadianVenueEvery: 63 };
+/**
+ * Venue k is Canadian when k is a multiple of `canadianVenueEvery` (so ceil(venues / 63) = 1,350 Canadian
+ * sources; the real pinned list has 1,341). `canadianFunders`: the size of the real pinned funder list.
+ */
+export const SIZES = {
+  venues: 85_000,
+  topics: 4_500,
+  tailWords: 30_000,
+  canadianVenueEvery: 63,
+  canadianFunders: 2_182,
+};
 export { DESIGNS, DOMAINS, GENRES };

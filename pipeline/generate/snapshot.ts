@@ -1,5 +1,5 @@
 /**
- * Writes a complete synthetic frame snapshot of any size: nine CSV tables, the findings file, the predictions
+ * Writes a complete synthetic frame snapshot of any size: eleven CSV tables, the findings file, the predictions
  * report and the manifest. Deterministic: the same options give byte-identical files, whatever the number of
  * threads. Written into a temporary directory and renamed into place, so a failed run leaves nothing half-made.
  */
@@ -21,6 +21,7 @@ import { SCREEN_MODELS, STRATA } from '../../contracts/frame/vocab.ts';
 import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
 import type { Progress } from '../lib/progress.ts';
 import { spawnTsWorker } from '../lib/spawn-ts-worker.ts';
+import { canadianFunders, canadianSources, type ListEntry } from './canadian-lists.ts';
 import { type FrameTally, findingsDocument, predictionsReport } from './documents.ts';
 import {
   authorIdOf,
@@ -46,7 +47,8 @@ import { SCREEN_IN_SCOPE, STRATUM_ALLOCATION } from './model.ts';
 import { Rng } from './prng.ts';
 import { personName, TITLE_HEAD } from './words.ts';
 
-export const GENERATOR_VERSION = '1';
+/** 2: the pinned Canadian funder and source lists (canadian_funders.csv, canadian_sources.csv). */
+export const GENERATOR_VERSION = '2';
 
 export interface SnapshotOptions extends GenerateOptions {
   out: string;
@@ -233,6 +235,13 @@ function writeRecent(o: SnapshotOptions, dir: string) {
   return { rows: w.rows, ...w.close() };
 }
 
+/** Writes one of the pinned lists (id, name), in id order. */
+function writeList(dir: string, table: 'canadian_funders' | 'canadian_sources', entries: ListEntry[]) {
+  const w = new CsvFileWriter(join(dir, TABLES[table].file), header(table));
+  for (const e of entries) w.line(`${e.id},${csvCell(e.name)}`);
+  return { file: TABLES[table].file, rows: w.rows, ...w.close() };
+}
+
 function writeJson(dir: string, file: string, value: unknown) {
   const text = stablePretty(value);
   writeFileSync(join(dir, file), text);
@@ -268,8 +277,9 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     }
     for (let k = 0; k < results.length; k++) rmSync(join(tmp, `.part-${k}`), { recursive: true });
 
-    // Phase 2: tables that need the whole frame: the stratified screen and the authors actually used.
-    o.progress.log('drawing the screen, writing authors and the recent layer');
+    // Phase 2: tables that need the whole frame: the stratified screen and the authors actually used; then
+    // the recent layer and the pinned Canadian lists (pure functions of their index: no draws).
+    o.progress.log('drawing the screen, writing authors, the recent layer and the pinned Canadian lists');
     const screen = writeScreen(o, tmp, flags);
     tables.screened = {
       file: TABLES.screened.file,
@@ -279,6 +289,8 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     };
     tables.authors = { file: TABLES.authors.file, ...writeAuthors(o, tmp, authorUsed) };
     tables.recent_works = { file: TABLES.recent_works.file, ...writeRecent(o, tmp) };
+    tables.canadian_funders = writeList(tmp, 'canadian_funders', canadianFunders());
+    tables.canadian_sources = writeList(tmp, 'canadian_sources', canadianSources());
 
     // Phase 3: documents and manifest.
     const tally = tallyOf(o, flags, screen.nIn);

@@ -150,6 +150,92 @@ export const CA_FUNDERS = [
   'Michael Smith Health Research BC',
 ];
 
+// Parts of generated Canadian funder names. The three lengths are pairwise coprime, so name k, which takes
+// part k mod length of each, is distinct for every k below 37 × 23 × 9 = 7,659.
+const FUNDER_PLACE = [
+  'Ontario',
+  'Quebec',
+  'British Columbia',
+  'Alberta',
+  'Manitoba',
+  'Saskatchewan',
+  'Nova Scotia',
+  'New Brunswick',
+  'Newfoundland and Labrador',
+  'Prince Edward Island',
+  'Yukon',
+  'Northwest Territories',
+  'Nunavut',
+  'Toronto',
+  'Montréal',
+  'Vancouver',
+  'Calgary',
+  'Edmonton',
+  'Ottawa',
+  'Winnipeg',
+  'Halifax',
+  'Québec City',
+  'Hamilton',
+  'Saskatoon',
+  'Victoria',
+  'Kingston',
+  'Sherbrooke',
+  'Regina',
+  'St. John’s',
+  'Fredericton',
+  'Atlantic Canada',
+  'Northern Ontario',
+  'Prairie',
+  'Laurentian',
+  'Great Lakes',
+  'Pacific',
+  'Canadian',
+];
+const FUNDER_SUBJECT = [
+  'Cancer',
+  'Heart and Stroke',
+  'Brain',
+  'Kidney',
+  'Lung',
+  'Diabetes',
+  'Arthritis',
+  'Child Health',
+  'Mental Health',
+  'Ocean',
+  'Forest',
+  'Agriculture',
+  'Energy',
+  'Water',
+  'Climate',
+  'Arctic',
+  'Indigenous Health',
+  'Aging',
+  'Nursing',
+  'Education',
+  'Arts',
+  'Social Innovation',
+  'Rare Disease',
+];
+const FUNDER_KIND = [
+  'Research Foundation',
+  'Research Fund',
+  'Innovation Fund',
+  'Research Council',
+  'Foundation',
+  'Research Institute',
+  'Research Network',
+  'Trust',
+  'Society',
+];
+
+/** Display name of generated Canadian funder number k (k < 7,659 gives distinct names). */
+export function canadianFunderName(k: number): string {
+  const place = FUNDER_PLACE[k % FUNDER_PLACE.length]!;
+  const subject = FUNDER_SUBJECT[k % FUNDER_SUBJECT.length]!;
+  const kind = FUNDER_KIND[k % FUNDER_KIND.length]!;
+  return `${place} ${subject} ${kind}`;
+}
+
 export const OTHER_FUNDERS = [
   'National Institutes of Health',
   'National Science Foundation',

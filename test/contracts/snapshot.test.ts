@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  canadianListsDocument,
+  canadianListsSchema,
+  canadianRouteVersion,
+} from '../../contracts/frame/canadian-lists.ts';
 import { findingsSchema, predictionsReportSchema } from '../../contracts/frame/documents.ts';
 import { rowSchema, TABLES } from '../../contracts/frame/snapshot.ts';
 import { bool, int, scores, setOf } from '../../contracts/frame/snapshot-cells.ts';
@@ -51,6 +56,47 @@ describe('row schemas', () => {
     expect(res.error?.issues[0]?.path).toEqual(['route_ca_aff']);
     row.route_about_ca = 'true';
     expect(works.safeParse(row).success).toBe(true);
+  });
+});
+
+describe('the pinned Canadian lists', () => {
+  it('accept funder ids F + digits and source ids S + digits with a name, and explain a bad id', () => {
+    const funders = rowSchema(TABLES.canadian_funders);
+    const sources = rowSchema(TABLES.canadian_sources);
+    expect(funders.parse({ id: 'F4320334593', name: 'NSERC' })).toEqual({ id: 'F4320334593', name: 'NSERC' });
+    expect(sources.parse({ id: 'S123456', name: 'Canadian Journal of X' }).id).toBe('S123456');
+    for (const bad of ['f4320334593', 'F', 'F0123', 'S123', 'F12a', ' F1'])
+      expect(funders.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
+    for (const bad of ['s1', 'F1', 'S-1', 'S01'])
+      expect(sources.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
+    const r = sources.safeParse({ id: 'W12', name: 'N' });
+    expect(r.error?.issues[0]?.message).toBe('must be S followed by digits, got "W12"');
+    expect(funders.safeParse({ id: 'F1', name: '' }).error?.issues[0]?.message).toBe('must not be empty');
+    expect(TABLES.canadian_funders.key).toEqual(['id']);
+    expect(TABLES.canadian_sources.key).toEqual(['id']);
+  });
+
+  it('frame/canadian-lists.json: lists sorted by id, stamped with the version of their contents', () => {
+    const doc = canadianListsDocument(
+      [
+        { id: 'F20', name: 'B' },
+        { id: 'F100', name: 'A' },
+      ],
+      [{ id: 'S5', name: 'Venue' }],
+    );
+    // Code-unit order, as DuckDB's ORDER BY id.
+    expect(doc.funders.map((f) => f.id)).toEqual(['F100', 'F20']);
+    expect(doc.route_version).toMatch(/^[0-9a-f]{12}$/);
+    expect(doc.route_version).toBe(canadianRouteVersion(doc));
+    expect(canadianListsSchema.parse(doc)).toEqual(doc);
+    const renamed = canadianListsDocument(doc.funders, [{ id: 'S5', name: 'Venue 2' }]);
+    expect(renamed.route_version).not.toBe(doc.route_version);
+    expect(canadianListsSchema.safeParse({ ...doc, route_version: renamed.route_version }).success).toBe(false);
+    expect(canadianListsSchema.safeParse({ ...doc, funders: [...doc.funders].reverse() }).success).toBe(false);
+    expect(
+      canadianListsSchema.safeParse({ ...doc, sources: [...doc.sources, ...doc.sources] }).success,
+    ).toBe(false);
+    expect(() => canadianListsDocument([{ id: 'S1', name: 'x' }], [])).toThrow();
   });
 });
 

@@ -413,6 +413,73 @@ describe('rules across rows and tables (checked in DuckDB)', () => {
   });
 });
 
+describe('the pinned Canadian lists (canadian_funders.csv, canadian_sources.csv)', () => {
+  const FUNDERS = 'canadian_funders.csv';
+  const SOURCES = 'canadian_sources.csv';
+
+  it('rejects a manifest without the funder list: both lists are required', async () => {
+    const { dir } = await base.mutate((s) =>
+      s.editManifest((m) => {
+        delete (m.tables as Partial<typeof m.tables>).canadian_funders;
+      }),
+    );
+    expectOnlyFile(await rejection(dir), 'manifest.json', /^tables\.canadian_funders: .*expected object/);
+  });
+
+  it('rejects a snapshot without canadian_sources.csv', async () => {
+    const { dir } = await base.mutate((s) => s.remove(SOURCES));
+    expectOnlyFile(await rejection(dir), SOURCES, 'file listed in manifest.json is missing');
+  });
+
+  it('rejects a funder id that is not an upper-case F + digits', async () => {
+    const { dir, result } = await base.mutate((s) => {
+      const id = s.cell(FUNDERS, 12, 'id');
+      expect(id).toMatch(/^F[1-9][0-9]+$/);
+      return { at: s.setCell(FUNDERS, 12, 'id', id.toLowerCase()), id };
+    });
+    expect(result.at.column).toBe(1);
+    expectOnly(
+      await rejection(dir),
+      result.at,
+      `id: must be F followed by digits, got "${result.id.toLowerCase()}"`,
+    );
+  });
+
+  it('rejects a source id with another letter', async () => {
+    const { dir, result } = await base.mutate((s) => {
+      const id = `W${s.cell(SOURCES, 30, 'id').slice(1)}`;
+      return { at: s.setCell(SOURCES, 30, 'id', id), id };
+    });
+    expectOnly(await rejection(dir), result.at, `id: must be S followed by digits, got "${result.id}"`);
+  });
+
+  it('rejects a source without a name', async () => {
+    const { dir, result: at } = await base.mutate((s) => s.setCell(SOURCES, 7, 'name', ''));
+    expect(at.column).toBe(2);
+    expectOnly(await rejection(dir), at, 'name: must not be empty');
+  });
+
+  it('rejects a duplicate source id, at its second occurrence', async () => {
+    const { dir, result } = await base.mutate((s) => {
+      const id = s.cell(SOURCES, 5, 'id');
+      return { at: s.setCell(SOURCES, 40, 'id', id), id };
+    });
+    expectOnly(await rejection(dir), result.at, `duplicate id ${result.id}: each must appear once`);
+  });
+
+  it('rejects a duplicate funder id, at its second occurrence', async () => {
+    const { dir, result } = await base.mutate((s) => {
+      const id = s.cell(FUNDERS, 2, 'id');
+      return { at: s.appendLine(FUNDERS, s.line(FUNDERS, 2)), id };
+    });
+    expectOnly(
+      await rejection(dir),
+      { ...result.at, column: 1 },
+      `duplicate id ${result.id}: each must appear once`,
+    );
+  });
+});
+
 describe('the report', () => {
   it('shows the first 50 problems and how many more there are', async () => {
     const { dir, result: lines } = await base.mutate((s) => {

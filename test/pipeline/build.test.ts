@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
 import { titleTerms } from '../../contracts/frame/title-terms.ts';
 import { ROUTE_COLUMN, ROUTES } from '../../contracts/frame/vocab.ts';
 import { isUpToDate } from '../../pipeline/build.ts';
@@ -158,5 +160,64 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
       expect(d.funders).toEqual(w.funders ? w.funders.split('; ') : []);
     }
     expect(existsSync(join(outA(), 'current', 'frame/api/v1/works', 'W1.json'))).toBe(false);
+  });
+});
+
+describe('frame/canadian-lists.json (the pinned lists of routes CA-FUND and CA-VENUE)', () => {
+  const lists = () => JSON.parse(readFileSync(join(outA(), 'current', CANADIAN_LISTS_FILE), 'utf8'));
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const entries = (file: string) =>
+    readTable(snapshot, file)
+      .map((r) => ({ id: r.id!, name: r.name! }))
+      .sort(byId);
+
+  it('holds the rows of canadian_funders.csv and canadian_sources.csv, sorted by id', () => {
+    const d = lists();
+    expect(Object.keys(d).sort()).toEqual(['funders', 'route_version', 'sources']);
+    expect(d.funders).toEqual(entries('canadian_funders.csv'));
+    expect(d.sources).toEqual(entries('canadian_sources.csv'));
+    expect(d.funders.length).toBe(2_182);
+    expect(d.sources.length).toBe(Math.ceil(85_000 / 63));
+    expect(canadianListsSchema.parse(d)).toEqual(d);
+  });
+
+  it('stamps the route version: the first 12 hex of sha256 over the stable JSON of the two lists', () => {
+    const d = lists();
+    // Key order funders < sources and id < name is already the sorted order, so plain JSON is stable JSON.
+    const text = JSON.stringify({
+      funders: entries('canadian_funders.csv'),
+      sources: entries('canadian_sources.csv'),
+    });
+    expect(d.route_version).toBe(createHash('sha256').update(text).digest('hex').slice(0, 12));
+    expect(canadianListsSchema.safeParse({ ...d, route_version: '000000000000' }).success).toBe(false);
+  });
+
+  it('is listed in the build manifest with its checksum', async () => {
+    const dir = join(outA(), 'current');
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(m.files[CANADIAN_LISTS_FILE]).toEqual({
+      bytes: statSync(join(dir, CANADIAN_LISTS_FILE)).size,
+      sha256: await sha256File(join(dir, CANADIAN_LISTS_FILE)),
+    });
+    expect(m.database_content.canadian_funders).toMatch(/\/2182$/);
+    expect(m.database_content.canadian_sources).toMatch(new RegExp(`/${Math.ceil(85_000 / 63)}$`));
+  });
+
+  it('names the venue of every work admitted by route venue, and of no other work', () => {
+    const names = new Set(lists().sources.map((s: { name: string }) => s.name));
+    const venueWorks = works.filter((w) => isTrue(w.route_ca_venue));
+    expect(venueWorks.length).toBeGreaterThan(100);
+    for (const w of venueWorks) expect(names.has(w.venue!), `${w.id} ${w.venue}`).toBe(true);
+    for (const w of works.filter((x) => !isTrue(x.route_ca_venue)))
+      expect(names.has(w.venue!), `${w.id} ${w.venue}`).toBe(false);
+  });
+
+  it('names a funder of every work admitted by route fund, and of no other work', () => {
+    const names = new Set(lists().funders.map((f: { name: string }) => f.name));
+    const listed = (w: Row) => (w.funders ? w.funders.split('; ') : []).some((f) => names.has(f));
+    const fundWorks = works.filter((w) => isTrue(w.route_ca_fund));
+    expect(fundWorks.length).toBeGreaterThan(100);
+    for (const w of fundWorks) expect(listed(w), `${w.id} ${w.funders}`).toBe(true);
+    for (const w of works.filter((x) => !isTrue(x.route_ca_fund))) expect(listed(w), w.id).toBe(false);
   });
 });

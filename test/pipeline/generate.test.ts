@@ -65,6 +65,28 @@ describe('snapshot generator', () => {
     }
   });
 
+  it('writes the pinned Canadian lists: unique ids in order, and the routes of the sample agree with them', () => {
+    const funders = readTable(SAMPLE, 'canadian_funders.csv');
+    const sources = readTable(SAMPLE, 'canadian_sources.csv');
+    expect(funders).toHaveLength(2_182);
+    expect(sources).toHaveLength(Math.ceil(85_000 / 63));
+    for (const list of [funders, sources]) {
+      const ids = list.map((r) => r.id!);
+      expect(ids).toEqual([...new Set(ids)].sort());
+      expect(new Set(list.map((r) => r.name)).size).toBe(list.length);
+    }
+    const sourceNames = new Set(sources.map((r) => r.name));
+    const funderNames = new Set(funders.map((r) => r.name));
+    for (const w of [...readTable(SAMPLE, 'works.csv'), ...readTable(SAMPLE, 'recent_works.csv')]) {
+      expect(sourceNames.has(w.venue!), `${w.id} ${w.venue}`).toBe(w.route_ca_venue === 'true');
+      const cited = w.funders ? w.funders.split('; ') : [];
+      expect(
+        cited.some((f) => funderNames.has(f)),
+        `${w.id} ${w.funders}`,
+      ).toBe(w.route_ca_fund === 'true');
+    }
+  });
+
   it('matches the published frame marginals within sampling error at sample size', () => {
     // Published: 4,299,418 works (../shared/reference/metacan/frame_summary.json, restated in model.ts).
     const published = {

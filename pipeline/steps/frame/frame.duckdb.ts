@@ -2,7 +2,8 @@
  * Step 2 of the pipeline: loads the validated snapshot into the frame database (a DuckDB file), checks the
  * rules that span rows and tables (unique keys, references, one prediction per work, consistent flags), and
  * builds the derived tables the query services need: denormalised filter columns on `works`, the title-term
- * table for search, venue and topic facets, and author totals.
+ * table for search, venue and topic facets, and author totals. The pinned Canadian funder and source lists
+ * are loaded as they are.
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -259,6 +260,9 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
       'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id',
     ],
     ['authorships', 'CREATE TABLE authorships AS SELECT * FROM s_authorships ORDER BY work_id, position'],
+    // The pinned lists of routes CA-FUND and CA-VENUE, as in the snapshot (./canadian-lists.json.ts).
+    ['canadian_funders', 'CREATE TABLE canadian_funders AS SELECT * FROM s_canadian_funders ORDER BY id'],
+    ['canadian_sources', 'CREATE TABLE canadian_sources AS SELECT * FROM s_canadian_sources ORDER BY id'],
     [
       'authors',
       `CREATE TABLE authors AS
