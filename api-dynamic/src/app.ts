@@ -13,6 +13,10 @@ import { Permalinks } from './services/frame/permalinks.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
 import { openStateStore } from './services/state/open-store.ts';
 import type { StateStore } from './services/state/store.ts';
+import { AbstractService } from './services/frame/abstracts.ts';
+import { CatalogueClient } from './services/frame/recent/catalogue.ts';
+import { openLayerStore } from './services/frame/recent/open-layer-store.ts';
+import { RecentView } from './services/frame/recent/recent-view.ts';
 
 export interface AppOptions {
   config: Config;
@@ -47,7 +51,26 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   const permalinks = new Permalinks(state);
   const frame = o.config.SERVICES.includes('frame');
-  if (frame) await app.register(frameRoutes, { prefix: o.config.FRAME_PREFIX, store: o.store, permalinks });
+  if (frame) {
+    // Live abstracts ask the catalogue once (a user is waiting); the sync command retries, the server does not.
+    const catalogue = new CatalogueClient({
+      baseUrl: o.config.CATALOGUE_URL,
+      mailto: o.config.CATALOGUE_MAILTO,
+      apiKey: o.config.CATALOGUE_API_KEY,
+      timeoutMs: o.config.CATALOGUE_TIMEOUT_MS,
+      retries: 0,
+    });
+    const layerStore = await openLayerStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log });
+    app.addHook('onClose', async () => layerStore.close());
+    app.log.info(`recent layer: ${layerStore.description}; catalogue: ${catalogue.description}`);
+    await app.register(frameRoutes, {
+      prefix: o.config.FRAME_PREFIX,
+      store: o.store,
+      permalinks,
+      abstracts: new AbstractService(catalogue, o.config.ABSTRACT_CACHE_SIZE),
+      recent: new RecentView(layerStore, o.config.RECENT_REFRESH_MS, app.log),
+    });
+  }
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,

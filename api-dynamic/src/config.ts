@@ -51,6 +51,18 @@ export const configSchema = z.object({
   STATE_DIR: z.string().min(1).default('state'),
   /** Redis shared by several replicas (`redis://` or `rediss://`); unset: the state directory alone. */
   REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'a URL starting with redis:// or rediss://').optional(),
+  /** The upstream catalogue's API (OpenAlex works API): live abstracts and the recent layer's sync. */
+  CATALOGUE_URL: z.string().regex(/^https?:\/\/\S+$/, 'an http(s) URL such as https://api.openalex.org').default('https://api.openalex.org'),
+  /** Contact address sent as `mailto` (the catalogue's polite pool); unset: none. */
+  CATALOGUE_MAILTO: z.string().email('an e-mail address').optional(),
+  /** Catalogue API key sent as `api_key`, if you have one. */
+  CATALOGUE_API_KEY: z.string().min(1).optional(),
+  /** Milliseconds one catalogue request may take (live abstracts and each sync page). */
+  CATALOGUE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8000),
+  /** Live abstracts kept in memory (LRU; 24 h for answers, 1 min for failures). */
+  ABSTRACT_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** How often (milliseconds, at most) the server checks the state store for a newer recent layer. */
+  RECENT_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -35,15 +35,15 @@ export const WORKS_TOTAL_CAP = 10_000;
 // ---- value schemas (input: the raw query-string value) ----
 
 const range = (min: number, max: number) => `a whole number from ${min} through ${max}`;
-const whole = (min: number, max: number) =>
+export const whole = (min: number, max: number) =>
   z
     .string()
     .regex(/^(0|[1-9][0-9]{0,9})$/, `must be ${range(min, max)}`)
     .transform(Number)
     .pipe(z.number().min(min, `must be ${range(min, max)}`).max(max, `must be ${range(min, max)}`));
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
-const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0 (true and false are accepted too)' }).transform((v) => v === '1' || v === 'true');
+export const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0 (true and false are accepted too)' }).transform((v) => v === '1' || v === 'true');
 const onlyOne = z.enum(['1', 'true'], { error: 'takes only the value 1' }).transform(() => true as const);
 const text = (max: number) =>
   z
@@ -211,7 +211,7 @@ const ROUTE_KEY: Record<Route, 'route_aff' | 'route_fund' | 'route_venue' | 'rou
   about: 'route_about',
 };
 
-function invalid(parameter: string, message: string, allowed?: readonly string[]): never {
+export function invalid(parameter: string, message: string, allowed?: readonly string[]): never {
   throw new ApiError('INVALID_PARAMETER', `Invalid value for "${parameter}": ${message}`, [
     { parameter, message, ...(allowed ? { allowed: [...allowed] } : {}) },
   ]);

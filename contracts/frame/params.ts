@@ -4,8 +4,8 @@ import { z } from 'zod';
 export const noParams = z.object({}).strict();
 
 export const workQuerySchema = z.object({
-  /** `1`: include the abstract (reserved for the live-abstract feature). */
-  abstract: z.literal('1', { error: 'abstract takes only the value 1 (fetching abstracts is not enabled yet)' }).optional(),
+  /** `1`: include the abstract, fetched live from the upstream catalogue (or the screening record). */
+  abstract: z.literal('1', { error: 'abstract takes only the value 1 (include the abstract)' }).optional(),
 });
 
 export const WORK_ID = /^W[1-9][0-9]{0,14}$/;

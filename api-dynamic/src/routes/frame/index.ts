@@ -16,6 +16,9 @@ import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
 import { createHash } from 'node:crypto';
 import { cohortRoutes } from './cohort.ts';
 import type { Permalinks } from '../../services/frame/permalinks.ts';
+import type { AbstractService } from '../../services/frame/abstracts.ts';
+import type { RecentView } from '../../services/frame/recent/recent-view.ts';
+import { recentRoutes } from './recent.ts';
 
 export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
 
@@ -39,11 +42,12 @@ function sendJson(
   body: Buffer | string,
   etag: string,
   snapshotId: string,
+  cache = FROZEN_CACHE,
 ) {
   reply
     .header('X-Snapshot', snapshotId)
     .header('ETag', etag)
-    .header('Cache-Control', FROZEN_CACHE)
+    .header('Cache-Control', cache)
     .header('Vary', 'Accept-Encoding');
   const inm = request.headers['if-none-match'];
   if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
@@ -51,15 +55,27 @@ function sendJson(
 }
 
 /** Sends a body computed from `build`, with a strong ETag of the snapshot and the bytes. */
-function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, body: string) {
+function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, body: string, cache = FROZEN_CACHE) {
   const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-  return sendJson(request, reply, body, etag, build.snapshotId);
+  return sendJson(request, reply, body, etag, build.snapshotId, cache);
 }
 
-export default async function frameRoutes(app: FastifyInstance, opts: { store: BuildStore; prefix: string; permalinks: Permalinks }) {
+/** A live abstract may be cached a day by a CDN; an answer without one (upstream trouble) is not cached. */
+const LIVE_ABSTRACT_CACHE = 'public, s-maxage=3600';
+
+export interface FrameRouteOptions {
+  store: BuildStore;
+  prefix: string;
+  permalinks: Permalinks;
+  abstracts: AbstractService;
+  recent: RecentView;
+}
+
+export default async function frameRoutes(app: FastifyInstance, opts: FrameRouteOptions) {
   const { store } = opts;
   const routes = routeTable(app);
   cohortRoutes(routes, { store, prefix: opts.prefix, permalinks: opts.permalinks, sendBuilt });
+  recentRoutes(routes, opts.recent);
 
   for (const path of FROZEN_ROUTES) {
     routes.declare({
@@ -80,7 +96,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
     url: '/api/v1/works/:id',
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
-      parseStrictQuery(workParams, request.url);
+      const { abstract } = parseStrictQuery(workParams, request.url);
       if (!WORK_ID.test(id))
         throw new ApiError(
           'INVALID_PARAMETER',
@@ -93,7 +109,11 @@ export default async function frameRoutes(app: FastifyInstance, opts: { store: B
           reply.header('X-Snapshot', build.snapshotId);
           throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
         }
-        return sendBuilt(request, reply, build, text);
+        if (abstract !== '1') return sendBuilt(request, reply, build, text);
+        const live = await opts.abstracts.forWork(build, id);
+        // The record's JSON ends with its closing brace: the abstract fields are appended inside it.
+        const body = `${text.slice(0, -1)},${JSON.stringify(live).slice(1)}`;
+        return sendBuilt(request, reply, build, body, live.abstract_unavailable ? 'no-store' : LIVE_ABSTRACT_CACHE);
       });
     },
   });

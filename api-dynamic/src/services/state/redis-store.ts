@@ -50,7 +50,46 @@ function newClient(url: string, options: RedisStateStoreOptions, isOpened: () =>
     },
   });
 }
-type Client = ReturnType<typeof newClient>;
+export type Client = ReturnType<typeof newClient>;
+
+/**
+ * Connects a node-redis client with the settings above, or rejects with a message naming the URL (password
+ * hidden) and the cause. `what` names the user in log lines (state, recent layer).
+ */
+export async function connectRedis(options: RedisStateStoreOptions, what: string): Promise<{ client: Client; prefix: string; safeUrl: string }> {
+  const { url, prefix = 'ori', logger = console } = options;
+  const safeUrl = redactUrl(url);
+  if (!/^rediss?:\/\//.test(url)) throw new Error(`invalid Redis URL ${safeUrl}: use redis:// or rediss://`);
+  if (!/^[A-Za-z0-9_-]+$/.test(prefix)) throw new Error(`invalid Redis key prefix ${JSON.stringify(prefix)}`);
+
+  let opened = false;
+  let lastError = '';
+  let client: Client;
+  try {
+    client = newClient(url, options, () => opened);
+  } catch (err) {
+    throw new Error(`invalid Redis URL ${safeUrl}: ${(err as Error).message}`, { cause: err });
+  }
+  // Without this listener a lost connection would be an uncaught 'error' event and end the process.
+  client.on('error', (err: Error) => {
+    // While opening, the rejection of connect() carries the cause; afterwards log each outage once.
+    if (!opened || err.message === lastError) return;
+    lastError = err.message;
+    logger.warn(`${what}: Redis ${safeUrl}: ${err.message} (reconnecting; requests that need it fail meanwhile)`);
+  });
+  client.on('ready', () => {
+    if (opened && lastError) logger.warn(`${what}: Redis ${safeUrl}: reconnected`);
+    lastError = '';
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    client.destroy();
+    throw new Error(`cannot connect to Redis at ${safeUrl}: ${(err as Error).message}`, { cause: err });
+  }
+  opened = true;
+  return { client, prefix, safeUrl };
+}
 
 export class RedisStateStore implements StateStore {
   readonly description: string;
@@ -65,37 +104,7 @@ export class RedisStateStore implements StateStore {
 
   /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
   static async open(options: RedisStateStoreOptions): Promise<RedisStateStore> {
-    const { url, prefix = 'ori', logger = console } = options;
-    const safeUrl = redactUrl(url);
-    if (!/^rediss?:\/\//.test(url)) throw new Error(`invalid Redis URL ${safeUrl}: use redis:// or rediss://`);
-    if (!/^[A-Za-z0-9_-]+$/.test(prefix)) throw new Error(`invalid Redis key prefix ${JSON.stringify(prefix)}`);
-
-    let opened = false;
-    let lastError = '';
-    let client: Client;
-    try {
-      client = newClient(url, options, () => opened);
-    } catch (err) {
-      throw new Error(`invalid Redis URL ${safeUrl}: ${(err as Error).message}`, { cause: err });
-    }
-    // Without this listener a lost connection would be an uncaught 'error' event and end the process.
-    client.on('error', (err: Error) => {
-      // While opening, the rejection of connect() carries the cause; afterwards log each outage once.
-      if (!opened || err.message === lastError) return;
-      lastError = err.message;
-      logger.warn(`state: Redis ${safeUrl}: ${err.message} (reconnecting; state requests fail meanwhile)`);
-    });
-    client.on('ready', () => {
-      if (opened && lastError) logger.warn(`state: Redis ${safeUrl}: reconnected`);
-      lastError = '';
-    });
-    try {
-      await client.connect();
-    } catch (err) {
-      client.destroy();
-      throw new Error(`cannot connect to Redis at ${safeUrl}: ${(err as Error).message}`, { cause: err });
-    }
-    opened = true;
+    const { client, prefix, safeUrl } = await connectRedis(options, 'state');
     return new RedisStateStore(client, prefix, safeUrl);
   }
 
