@@ -307,8 +307,9 @@ function readYear(meta: XmlElement | undefined): number | null {
   const rank = (d: XmlElement) => {
     const type = d.attrs['pub-type'] ?? d.attrs['date-type'] ?? '';
     const format = d.attrs['publication-format'] ?? '';
-    if (type === 'epub' || (type === 'pub' && format === 'electronic')) return 0;
-    if (type === 'ppub' || (type === 'pub' && format === 'print') || type === 'pub') return 1;
+    const published = type === 'pub' || type === 'publication';
+    if (type === 'epub' || (published && format === 'electronic')) return 0;
+    if (type === 'ppub' || published) return 1;
     if (type === 'collection' || type === 'epub-ppub') return 2;
     return 3;
   };
