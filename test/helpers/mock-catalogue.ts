@@ -1,0 +1,172 @@
+/**
+ * A stand-in for the upstream catalogue (OpenAlex's works API) on 127.0.0.1, so no test touches the internet.
+ * It answers `/works?filter=…&cursor=…&per_page=…` by evaluating the filter over its works (the filter keys
+ * the sync uses; any other key is a 400, as upstream) with opaque cursors, and `/works/W…` with one work or a
+ * 404. Faults are queued per test: a status (429 with Retry-After, 500), malformed JSON, a hang (timeout).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { foldText } from '../../contracts/frame/title-terms.ts';
+
+/** A catalogue work in the upstream shape (only what the fixtures set). */
+export interface UpstreamWork {
+  id: string;
+  doi?: string | null;
+  title: string;
+  display_name?: string;
+  publication_date: string;
+  publication_year: number;
+  language?: string | null;
+  type?: string;
+  primary_location?: { source: { id: string; display_name: string } | null } | null;
+  primary_topic?: { display_name: string; field: { id?: string; display_name: string } } | null;
+  cited_by_count?: number;
+  is_retracted?: boolean;
+  abstract_inverted_index?: Record<string, number[]> | null;
+  authorships?: {
+    author: { id: string; display_name: string; orcid: string | null };
+    institutions: { id: string; display_name: string; ror: string | null; country_code: string | null }[];
+    countries: string[];
+  }[];
+  funders?: { id: string; display_name: string }[];
+  awards?: { funder_id: string; funder_display_name: string }[];
+  grants?: { funder: string; funder_display_name: string }[];
+  keywords?: { id: string; display_name: string; score: number }[];
+  ids?: { pmid?: string; pmcid?: string };
+  updated_date?: string;
+}
+
+export type Fault =
+  | { kind: 'status'; status: number; retryAfter?: string; body?: string }
+  | { kind: 'malformed' }
+  /** Never answers (until the mock closes): the client's timeout must fire. */
+  | { kind: 'hang' }
+  | { kind: 'reset' };
+
+export interface MockCatalogue {
+  url: string;
+  /** Every request received (path and query), in order. */
+  requests: { path: string; params: URLSearchParams }[];
+  /** Faults served to the next matching requests, first in first out; `match` narrows them by path. */
+  fault(f: Fault, options?: { times?: number; match?: (path: string, params: URLSearchParams) => boolean }): void;
+  /** Drops faults not served yet. */
+  clearFaults(): void;
+  /** Replaces the catalogue's works (e.g. a later day). */
+  setWorks(works: UpstreamWork[]): void;
+  close(): Promise<void>;
+}
+
+const short = (id: string) => id.replace(/^https:\/\/openalex\.org\//, '');
+
+function restored(w: UpstreamWork): string {
+  const placed: [number, string][] = [];
+  for (const [t, ps] of Object.entries(w.abstract_inverted_index ?? {})) for (const p of ps) placed.push([p, t]);
+  return placed
+    .sort((a, b) => a[0] - b[0])
+    .map(([, t]) => t)
+    .join(' ');
+}
+
+/** Whether a work passes one `key:value` filter; throws on a key the mock (and the sync) does not know. */
+function passes(w: UpstreamWork, key: string, value: string): boolean {
+  const any = value.split('|');
+  switch (key) {
+    case 'from_publication_date':
+      return w.publication_date >= value;
+    case 'to_publication_date':
+      return w.publication_date <= value;
+    case 'authorships.countries':
+      return (w.authorships ?? []).some((a) => a.countries.some((c) => any.includes(c)) || a.institutions.some((i) => any.includes(i.country_code ?? '')));
+    case 'primary_location.source.id':
+      return w.primary_location?.source != null && any.includes(short(w.primary_location.source.id));
+    case 'funders.id': {
+      const ids = [...(w.funders ?? []).map((f) => f.id), ...(w.awards ?? []).map((a) => a.funder_id), ...(w.grants ?? []).map((g) => g.funder)].map(short);
+      return ids.some((id) => any.includes(id));
+    }
+    case 'title_and_abstract.search': {
+      // Upstream search is stemmed and loose; a substring test is loose too, which is what candidates need.
+      const text = foldText(`${w.title} ${restored(w)}`);
+      return value.split(' OR ').some((t) => text.includes(foldText(t.replace(/"/g, ''))));
+    }
+    default:
+      throw new Error(`Invalid query parameters error: ${key} is not a valid filter key`);
+  }
+}
+
+export async function startMockCatalogue(initial: UpstreamWork[]): Promise<MockCatalogue> {
+  let works = [...initial].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const requests: MockCatalogue['requests'] = [];
+  const faults: { f: Fault; times: number; match?: ((path: string, params: URLSearchParams) => boolean) | undefined }[] = [];
+  const hanging = new Set<ServerResponse>();
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push({ path: url.pathname, params: url.searchParams });
+    const queued = faults.find((q) => q.times > 0 && (!q.match || q.match(url.pathname, url.searchParams)));
+    if (queued) {
+      queued.times--;
+      const f = queued.f;
+      if (f.kind === 'status') return send(res, f.status, f.body ?? { error: `mock fault ${f.status}` }, f.retryAfter ? { 'retry-after': f.retryAfter } : {});
+      if (f.kind === 'malformed') return send(res, 200, '{"meta": {"count": 3, "next_cursor": "x"}, "results": [{"id": "W1",');
+      if (f.kind === 'reset') return req.socket.destroy();
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    const one = /^\/works\/(W\d+)$/.exec(url.pathname);
+    if (one) {
+      const w = works.find((x) => short(x.id) === one[1]);
+      if (!w) return send(res, 404, { error: 'Not Found', message: `${one[1]} does not exist` });
+      const select = url.searchParams.get('select');
+      if (!select) return send(res, 200, w);
+      return send(res, 200, Object.fromEntries(select.split(',').map((k) => [k, (w as unknown as Record<string, unknown>)[k] ?? null])));
+    }
+    if (url.pathname !== '/works') return send(res, 404, { error: 'Not Found' });
+    const filter = url.searchParams.get('filter') ?? '';
+    const perPage = Number(url.searchParams.get('per_page') ?? '25');
+    const cursor = url.searchParams.get('cursor') ?? '*';
+    let offset = 0;
+    if (cursor !== '*') {
+      const m = /^c(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+      if (!m) return send(res, 400, { error: 'Invalid query parameters error.', message: 'cursor is invalid or expired' });
+      offset = Number(m[1]);
+    }
+    let matched: UpstreamWork[];
+    try {
+      const parts = filter === '' ? [] : filter.split(',').map((p) => [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)] as const);
+      matched = works.filter((w) => parts.every(([k, v]) => passes(w, k, v)));
+    } catch (err) {
+      return send(res, 400, { error: 'Invalid query parameters error.', message: (err as Error).message });
+    }
+    const page = matched.slice(offset, offset + perPage);
+    const next = offset + perPage < matched.length ? Buffer.from(`c${offset + perPage}`).toString('base64url') : null;
+    send(res, 200, { meta: { count: matched.length, db_response_time_ms: 3, page: null, per_page: perPage, next_cursor: next, groups_count: null }, results: page, group_by: [] });
+  };
+
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    fault(f, options = {}) {
+      faults.push({ f, times: options.times ?? 1, match: options.match });
+    },
+    clearFaults() {
+      faults.length = 0;
+    },
+    setWorks(next) {
+      works = [...next].sort((a, b) => (a.id < b.id ? -1 : 1));
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
