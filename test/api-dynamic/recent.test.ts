@@ -113,18 +113,18 @@ describe('sync', () => {
     mock.fault({ kind: 'status', status: 500 }, { times: 4, match: (path) => path === '/works' && ++seen >= 4 });
     const failed = await runSync(syncOptions(store, { concurrency: 1 }));
     expect(failed.status).toBe('failed');
-    expect(failed.run.error).toMatch(/HTTP 500/);
+    expect(failed.run!.error).toMatch(/HTTP 500/);
     expect(await store.layer()).toEqual(before);
     let mark = mock.requests.length;
     const resumed = await runSync(syncOptions(store, { concurrency: 1 }));
     const resumedRequests = mock.requests.length - mark;
     expect(resumed.status).toBe('succeeded');
-    expect(resumed.run.resumed_from).toBe(failed.run.id);
+    expect(resumed.run!.resumed_from).toBe(failed.run!.id);
     expect((await store.layer()).works.map((w) => w.id).sort()).toEqual(expectedIds(30).sort());
     // Resuming skips the pages already staged: as many requests fewer than a fresh run of the window.
     mark = mock.requests.length;
     expect((await runSync(syncOptions(await FileLayerStore.open(join(tmp.path, 'state-fresh')), { concurrency: 1 }))).status).toBe('succeeded');
-    expect(mock.requests.length - mark - resumedRequests).toBe(failed.run.api_requests - 4);
+    expect(mock.requests.length - mark - resumedRequests).toBe(failed.run!.api_requests - 4);
   });
 
   it('runs one sync at a time', async () => {
