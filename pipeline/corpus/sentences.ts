@@ -81,12 +81,44 @@ function startsAsContinuation(text: string): boolean {
   return false;
 }
 
+/** Paragraphs longer than this are segmented in pieces (see `chunks`). */
+const CHUNK = 4096;
+/** A full stop, question or exclamation mark, whitespace, then a capital: ICU breaks there without exception. */
+const SURE_BOUNDARY = /[.!?]\s+(?=[A-Z])/g;
+
+/**
+ * Cuts a long paragraph into pieces of about CHUNK characters at places where ICU would break anyway. Each
+ * ICU segment object copies the whole input (Node 20), which makes one pass over a 400 kB paragraph take
+ * seconds; pieces keep the cost linear. The repair pass runs over all pieces' spans together, so joins across
+ * a cut still happen.
+ */
+function chunks(paragraph: string): [number, string][] {
+  if (paragraph.length <= CHUNK) return [[0, paragraph]];
+  const out: [number, string][] = [];
+  let from = 0;
+  while (paragraph.length - from > CHUNK) {
+    SURE_BOUNDARY.lastIndex = from + CHUNK;
+    const m = SURE_BOUNDARY.exec(paragraph);
+    if (!m) break;
+    const cut = m.index + m[0].length;
+    out.push([from, paragraph.slice(from, cut)]);
+    from = cut;
+  }
+  out.push([from, paragraph.slice(from)]);
+  return out;
+}
+
 /** ICU segments as [start, end) spans with surrounding whitespace excluded; empty segments dropped. */
 function icuSpans(paragraph: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const { segment, index } of segmenter.segment(paragraph)) {
-    let start = index;
-    let end = index + segment.length;
+  for (const [offset, piece] of chunks(paragraph)) icuSpansOf(paragraph, piece, offset, spans);
+  return spans;
+}
+
+function icuSpansOf(paragraph: string, chunk: string, offset: number, spans: [number, number][]): void {
+  for (const { segment, index } of segmenter.segment(chunk)) {
+    let start = offset + index;
+    let end = start + segment.length;
     while (start < end && isSpace(paragraph.charCodeAt(start))) start++;
     while (end > start && isSpace(paragraph.charCodeAt(end - 1))) end--;
     if (end <= start) continue;
@@ -101,7 +133,6 @@ function icuSpans(paragraph: string): [number, number][] {
     }
     spans.push([start + from, end]);
   }
-  return spans;
 }
 
 function isSpace(code: number): boolean {
