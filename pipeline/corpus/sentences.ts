@@ -14,7 +14,7 @@
  *   dotted initialism ("U.S.", "S.E.M.", "n.s.", "i.v.");
  * - joins a piece to the next when the next one starts with a digit, a lower-case word, or closing
  *   punctuation (`) ] } , ; : %`), except lower-case-initial tokens that legitimately start sentences
- *   ("mRNA", "siRNA", "iPSC", "pH", "p-values");
+ *   ("mRNA", "siRNA", "iPSC", "pH", "p53", "p-values");
  * - splits where ICU did not, before such a token after a sentence end: "(p = 0.07). mRNA levels rose".
  * It deliberately does not treat a lone capital ("vitamin D. The") or "spp."/"sp." before a capital
  * ("Geocoris spp. In 2011, …") as an abbreviation: both are more often real sentence ends in body text.
@@ -51,11 +51,14 @@ const CASED_ABBREVIATIONS = new Set([
 /** Two or more single letters each followed by a full stop: "e.g.", "U.S.", "S.E.M.", "n.s.", "i.v.". */
 const INITIALISM = /^(?:[A-Za-z]\.){2,}$/;
 
-/** Lower-case-initial tokens that start sentences: a lower-case word with a capital inside, or p-value(s). */
-const LOWER_SENTENCE_START = /^(?:[a-z]+[A-Z][A-Za-z0-9-]*|p-values?\b|p values?\b)/;
+/**
+ * Lower-case-initial tokens that start sentences: a lower-case word with a capital or digit inside ("mRNA",
+ * "siRNA", "pH", "p53", "p21"), or "p-value(s)" / "p value(s)".
+ */
+const LOWER_SENTENCE_START = /^(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b)/;
 
 /** A sentence end inside an ICU segment followed by such a token. */
-const HIDDEN_BOUNDARY = /[.!?]["'\u2019\u201D)\]]*\s+(?=(?:[a-z]+[A-Z][A-Za-z0-9-]*|p-values?\b))/g;
+const HIDDEN_BOUNDARY = /[.!?]["'\u2019\u201D)\]]*\s+(?=(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b))/g;
 
 const OPENERS = /^[("'\u2018\u201C[]+/;
 

@@ -57,6 +57,10 @@ describe('splitSentences', () => {
       'p-values were adjusted.',
     ]);
     expect(texts('Genes (e.g. mRNA targets) were tested.')).toHaveLength(1);
+    expect(texts('Tumours were larger (P = 0.01). p53 expression was higher (P < 0.001).')).toEqual([
+      'Tumours were larger (P = 0.01).',
+      'p53 expression was higher (P < 0.001).',
+    ]);
   });
 
   it('returns offsets into the paragraph, excluding surrounding whitespace, and never changes the text', () => {
