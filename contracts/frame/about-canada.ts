@@ -35,7 +35,7 @@ const TIER_B = [
   'toronto', 'montreal', 'vancouver', 'ottawa', 'calgary', 'edmonton', 'winnipeg', 'halifax', 'saskatoon',
   'gatineau', 'mississauga', 'brampton', 'kelowna', 'sherbrooke', 'trois rivieres', 'iqaluit', 'yellowknife',
   'whitehorse', 'fredericton', 'moncton', 'charlottetown', 'thunder bay', 'sudbury', 'guelph', 'nanaimo',
-  'saguenay', 'rimouski', 'lethbridge',
+  'saguenay', 'rimouski', 'lethbridge', 'london ontario',
   'mcgill', 'mcmaster', 'dalhousie', 'universite laval', 'universite de montreal', 'uqam', 'simon fraser',
   'wilfrid laurier', 'lakehead university', 'memorial university of newfoundland', 'york university',
   'ryerson university', 'toronto metropolitan university', 'sunnybrook', 'ices ontario',
@@ -44,7 +44,7 @@ const TIER_B = [
 const TIER_C = [
   'london', 'victoria', 'regina', 'waterloo', 'windsor', 'kingston', 'hamilton', 'richmond', 'durham',
   'cambridge', 'peterborough', 'sydney', 'perth', 'laval', 'concordia', 'queen s university', 'st john s',
-  'surrey', 'burlington', 'london ontario',
+  'surrey', 'burlington',
 ];
 
 /** Every entry with its tier, as folded term sequences. */

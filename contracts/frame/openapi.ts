@@ -8,6 +8,7 @@ import { facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from 
 import { surfaceSchema } from './cohort-query.ts';
 import { FRAME_RESPONSES, permalinkResponse } from './responses.ts';
 import { screenedQuerySchema } from './screened.ts';
+import { recentParamsSchema } from './recent.ts';
 
 const QUERIES: Record<keyof typeof FRAME_RESPONSES, z.ZodObject> = {
   '/api/v1/stats/summary': noParams,
@@ -27,6 +28,8 @@ const QUERIES: Record<keyof typeof FRAME_RESPONSES, z.ZodObject> = {
   '/api/v1/facets/topic': facetQuerySchema,
   '/api/v1/facets/author': facetQuerySchema,
   '/api/v1/permalink/{hash}': noParams,
+  '/api/v1/recent': recentParamsSchema,
+  '/api/v1/recent/{id}': noParams,
 };
 
 const queryParameters = (query: z.ZodObject) => {

@@ -6,8 +6,14 @@
 import { z } from 'zod';
 import { CATEGORIES, DESIGNS, ROUTES, SCREEN_MODELS, STRATA, TIERS } from './vocab.ts';
 import { snapshotRefSchema } from './snapshot-ref.ts';
+import { recentResponse, recentWorkResponse } from './recent.ts';
 
 const count = z.number().int().min(0);
+
+/** Where a live abstract came from (`/works/{id}?abstract=1`). */
+export const ABSTRACT_SOURCES = ['screening_record', 'openalex_live'] as const;
+/** Why a work record came without its abstract. */
+export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid'] as const;
 const meta = (extra: z.ZodRawShape = {}) => z.object({ snapshot: snapshotRefSchema, ...extra }).strict();
 
 export const summaryResponse = z
@@ -119,6 +125,15 @@ export const workResponse = z
       .object({ provisional: z.literal(true), score_model_a: z.number(), score_model_b: z.number(), score_spread: z.number(), validation_status: z.string(), note: z.string() })
       .strict()
       .nullable(),
+    /** With `abstract=1`: the abstract, or null when none came back. */
+    abstract: z.string().nullable().optional(),
+    /** With `abstract=1`: where the abstract came from (`screening_record`, `openalex_live`), null when there is none. */
+    abstract_source: z.enum(ABSTRACT_SOURCES).nullable().optional(),
+    /** With `abstract=1` and no abstract: why (the catalogue has none, does not know the work, failed, timed out, answered garbage). */
+    abstract_unavailable: z
+      .object({ reason: z.enum(ABSTRACT_UNAVAILABLE), message: z.string() })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -224,4 +239,6 @@ export const FRAME_RESPONSES = {
   '/api/v1/facets/topic': valueFacetResponse,
   '/api/v1/facets/author': authorFacetResponse,
   '/api/v1/permalink/{hash}': permalinkResponse,
+  '/api/v1/recent': recentResponse,
+  '/api/v1/recent/{id}': recentWorkResponse,
 } as const;

@@ -1,4 +1,5 @@
 /** Every frame route's real responses against its zod schema and against the OpenAPI document. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,13 @@ import { FRAME_RESPONSES } from '../../contracts/frame/responses.ts';
 import { appFor } from '../helpers/app.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { readTable } from '../helpers/oracle.ts';
+import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
+import { utcDay } from '../../contracts/frame/recent.ts';
+import { catalogueWorkSchema } from '../../api-dynamic/src/services/frame/recent/catalogue.ts';
+import { classifyWork, routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
+import { FileLayerStore } from '../../api-dynamic/src/services/frame/recent/file-layer-store.ts';
+import { designedWorks } from '../helpers/catalogue-fixtures.ts';
+import { freePort } from '../helpers/net.ts';
 
 const tmp = tempDir('contract');
 let h: Awaited<ReturnType<typeof appFor>>;
@@ -14,7 +22,21 @@ let urls: Record<keyof typeof FRAME_RESPONSES, string[]>;
 beforeAll(async () => {
   const snapshot = await fixtureSnapshot(tmp.path);
   await fixtureBuild(snapshot, join(tmp.path, 'out'), true);
-  h = await appFor(join(tmp.path, 'out'));
+  // A recent layer of designed catalogue works, classified as a sync would, so /recent has items to check.
+  const stateDir = join(tmp.path, 'state');
+  const lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(tmp.path, 'out', 'current', CANADIAN_LISTS_FILE), 'utf8')));
+  const rules = routeRules(lists);
+  const today = utcDay();
+  const at = new Date().toISOString();
+  const layer = designedWorks({ today, lists, count: 30 }).flatMap((d) => {
+    const c = classifyWork(catalogueWorkSchema.parse(d.work), rules);
+    if (!c) return [];
+    const provenance = { route_version: rules.routeVersion, catalogue_updated_date: null, source_window_start: today, source_window_end: today, first_seen_at: at, last_seen_at: at, synced_at: at, sync_run: 1 };
+    return [{ ...c, provenance }];
+  });
+  await (await FileLayerStore.open(stateDir)).replaceLayer(layer, 'contract');
+  // The catalogue is a closed port: a live abstract fails fast, which is one of the shapes to check.
+  h = await appFor(join(tmp.path, 'out'), { STATE_DIR: stateDir, CATALOGUE_URL: `http://127.0.0.1:${await freePort()}` });
   const works = readTable(snapshot, 'works.csv');
   const screened = readTable(snapshot, 'screened.csv');
   const author = readTable(snapshot, 'authorships.csv').find((a) => a.is_ca === 'true')!.author_id;
@@ -27,7 +49,12 @@ beforeAll(async () => {
     '/api/v1/findings': ['/frame/api/v1/findings'],
     '/api/v1/predictions': ['/frame/api/v1/predictions'],
     // Works with and without a screen record, labels and retraction.
-    '/api/v1/works/{id}': [...works.slice(0, 40), ...screened.slice(0, 10).map((s) => ({ id: s.work_id }))].map((w) => `/frame/api/v1/works/${w.id}`),
+    '/api/v1/works/{id}': [
+      ...[...works.slice(0, 40), ...screened.slice(0, 10).map((s) => ({ id: s.work_id }))].map((w) => `/frame/api/v1/works/${w.id}`),
+      // With the abstract: from the screening record, and unavailable (the catalogue cannot be reached).
+      `/frame/api/v1/works/${screened.find((s) => s.abstract !== '')!.work_id}?abstract=1`,
+      `/frame/api/v1/works/${works.find((w) => !screened.some((s) => s.work_id === w.id))!.id}?abstract=1`,
+    ],
     '/api/v1/screened': ['/frame/api/v1/screened', '/frame/api/v1/screened?contested_only=1&per_page=100'],
     '/api/v1/network': ['/frame/api/v1/network', `/frame/api/v1/network?author_id=${author}`],
     '/api/v1/cohort': ['/frame/api/v1/cohort', '/frame/api/v1/cohort?route=no_aff&per_page=100&sort=year_asc', '/frame/api/v1/cohort?q=the&sort=relevance', '/frame/api/v1/cohort?lang=xx'],
@@ -36,6 +63,8 @@ beforeAll(async () => {
     '/api/v1/facets/venue': ['/frame/api/v1/facets/venue?q=jo', '/frame/api/v1/facets/venue?q=zzzzzz'],
     '/api/v1/facets/topic': ['/frame/api/v1/facets/topic?q=ca'],
     '/api/v1/facets/author': ['/frame/api/v1/facets/author?q=ma', '/frame/api/v1/facets/author?q=a%20b'],
+    '/api/v1/recent': ['/frame/api/v1/recent', '/frame/api/v1/recent?route=fund&days=15', '/frame/api/v1/recent?q=zzzz'],
+    '/api/v1/recent/{id}': [`/frame/api/v1/recent/${layer[0]!.id}`],
     '/api/v1/permalink/{hash}': [(await h.app.inject({ method: 'POST', url: '/frame/api/v1/permalink?route=aff&lang=fr' })).headers.location as string],
   };
 });

@@ -11,12 +11,11 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { lit } from '../../../../contracts/common/sql.ts';
+import { ABSTRACT_SOURCES, ABSTRACT_UNAVAILABLE } from '../../../../contracts/frame/responses.ts';
 import type { Build } from '../build-store.ts';
 import { abstractIndexSchema, type CatalogueClient, CatalogueError, restoreAbstract } from './recent/catalogue.ts';
 import { rows } from './query.ts';
 
-export const ABSTRACT_SOURCES = ['screening_record', 'openalex_live'] as const;
-export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid'] as const;
 
 export interface AbstractAnswer {
   abstract: string | null;
