@@ -9,8 +9,9 @@
  * in UTF-16 code units of the ORIGINAL sentence, so a highlighter can use them on the text it stored.
  *
  * Separators: a run of whitespace or hyphens in the text is one separator, and in a lexicon form a space or
- * a hyphen stands for such a run; a hyphen between two letters also matches nothing, so "non-significant"
- * matches "non-significant", "non significant" and "nonsignificant" (hedged.md §2.4).
+ * a hyphen stands for such a run. A hyphen between two letters is also optional on either side: the form
+ * "non-significant" matches "non-significant", "non significant" and "nonsignificant", and Otte's form
+ * "a nonsignificant trend" matches the text "a non-significant trend" (hedged.md §2.4, journal.pone.0080518).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -390,26 +391,41 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
     const f = asFolded(sentence);
     const t = f.text;
     const found: { s: number; e: number; entry: number }[] = [];
-    for (let s = 0; s < t.length; s++) {
-      if (!root.next.has(t.charCodeAt(s)) || !isWordCharAt(t, s) || isWordCharAt(t, s - 1)) continue;
-      let node: TrieNode | undefined = root;
-      let pos = s;
-      let best = -1;
-      let bestEntry = -1;
+    let best = -1;
+    let bestEntry = -1;
+    // Walks the trie from `from` at `at`, keeping the longest form that ends on a word boundary. A hyphen
+    // between two letters in the text may also be skipped, so the walk branches there (rarely more than
+    // once or twice per start).
+    const walk = (from: TrieNode, at: number): void => {
+      let node: TrieNode | undefined = from;
+      let pos = at;
       while (node !== undefined && pos < t.length) {
         const c = t.charCodeAt(pos);
         if (isSeparator(c)) {
-          while (pos < t.length && isSeparator(t.charCodeAt(pos))) pos++;
+          let j = pos;
+          let onlyHyphens = true;
+          while (j < t.length && isSeparator(t.charCodeAt(j))) {
+            if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
+            j++;
+          }
+          if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walk(node, j);
           node = node.next.get(SEP);
+          pos = j;
         } else {
           node = node.next.get(c);
           pos++;
         }
-        if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && !isSeparator(t.charCodeAt(pos - 1))) {
+        if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best) {
           best = pos;
           bestEntry = node.entry;
         }
       }
+    };
+    for (let s = 0; s < t.length; s++) {
+      if (!root.next.has(t.charCodeAt(s)) || !isWordCharAt(t, s) || isWordCharAt(t, s - 1)) continue;
+      best = -1;
+      bestEntry = -1;
+      walk(root, s);
       if (best !== -1) found.push({ s, e: best, entry: bestEntry });
     }
     if (found.length === 0) return [];

@@ -66,9 +66,11 @@ export type PValueHit = z.infer<typeof pValueHitSchema>;
 
 const MINUS = String.raw`[-−‐‑–]`;
 const MANT = String.raw`(?:\d*[.·]\d+|0,\d+|\d+)`;
-const EXP_MUL = String.raw`\s*[x×*·∙⋅]\s*10\s*\^?\s*[({]?\s*${MINUS}\s*\d+[)}]?`;
+/** A negative exponent, bare or in balanced brackets: "−4", "(−4)", "{-4}". */
+const NEG_EXP = String.raw`(?:\(\s*${MINUS}\s*\d+\s*\)|\{\s*${MINUS}\s*\d+\s*\}|${MINUS}\s*\d+)`;
+const EXP_MUL = String.raw`\s*[x×*·∙⋅]\s*10\s*\^?\s*${NEG_EXP}`;
 const EXP_E = String.raw`e[-−+]?\d+`;
-const POW10 = String.raw`10\s*\^\s*[({]?\s*${MINUS}\s*\d+[)}]?|10${MINUS}\d+`;
+const POW10 = String.raw`10\s*\^\s*${NEG_EXP}|10${MINUS}\d+`;
 /** Ordered so that "5·10−3" is read as 5 × 10⁻³, not as 5.10 followed by junk. */
 const NUMBER = String.raw`(?:${POW10}|${MANT}${EXP_MUL}|${MANT}${EXP_E}|${MANT})`;
 
