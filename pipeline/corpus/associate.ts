@@ -54,8 +54,11 @@ export function associate(
 
 /** Everything the corpus step needs from one sentence. */
 export interface SentenceAnalysis {
+  /** Lexicon matches, in order of position. */
   phrases: PhraseMatch[];
+  /** Every p-value of the sentence, thresholds included; left empty when no phrase matched. */
   pValues: PValueHit[];
+  /** One per phrase match, in the same order. */
   occurrences: Occurrence[];
 }
 

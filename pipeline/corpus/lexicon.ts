@@ -94,7 +94,7 @@ export function asFolded(sentence: string | FoldedText): FoldedText {
 
 /** Letters, digits and combining marks make words; everything else is a boundary. */
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
-export function isWordCharAt(text: string, i: number): boolean {
+function isWordCharAt(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
   const c = text.charCodeAt(i);
   if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
