@@ -8,8 +8,9 @@
  *   integer with an ASCII minus: `10<sup>−3</sup>` → "10^-3", so "7.2 × 10^-2" stays readable as one number
  *   and a footnote number after a p-value cannot fuse with it ("0.04^2", never "0.042"). Other superscripts
  *   are kept as written: `χ<sup>2</sup>` → "χ2", `7<sup>th</sup>` → "7th".
- * - Citation markers are kept. A superscripted citation (`<sup><xref ref-type="bibr">12</xref></sup>` or
- *   the reverse nesting) becomes " [12]" so it cannot fuse with the word or number before it.
+ * - Citation markers are kept. A superscripted cross-reference (`<sup><xref ref-type="bibr">12</xref></sup>`,
+ *   the reverse nesting, or a footnote marker `<sup><xref ref-type="table-fn">a</xref></sup>`) becomes
+ *   " [12]" / " [a]", so it cannot fuse with the word or number before it ("p = 0.07 [12]", not "0.0712").
  * - `<inline-formula>` and MathML contribute their text; `msup` follows the exponent rule above; TeX
  *   annotations are dropped. `<alternatives>` contributes one alternative: MathML, else cleaned TeX.
  * - Block elements nested inside a paragraph (`<fig>`, `<table-wrap>`, `<list>`, `<disp-formula>`,
@@ -40,7 +41,7 @@ const DROPPED_INLINE: ReadonlySet<string> = new Set([
 
 const SIGNED_INTEGER = /^[-+\u2212\u2013]?\d+$/;
 const isDigit = (c: string) => c >= '0' && c <= '9';
-const isBibr = (e: XmlElement) => e.local === 'xref' && e.attrs['ref-type'] === 'bibr';
+const isXref = (e: XmlElement) => e.local === 'xref';
 
 /** Accumulates text and remembers its last character, for the superscript rule. */
 class Sink {
@@ -85,7 +86,7 @@ function renderNode(node: XmlNode, sink: Sink, nested: XmlElement[] | null): voi
       sink.afterSub = true;
       return;
     case 'xref':
-      if (isBibr(node) && node.children.some((c) => typeof c !== 'string' && c.local === 'sup')) {
+      if (node.children.some((c) => typeof c !== 'string' && c.local === 'sup')) {
         bracketed(node, sink);
         return;
       }
@@ -121,7 +122,7 @@ function bracketed(el: XmlElement, sink: Sink): void {
 }
 
 function renderSup(el: XmlElement, sink: Sink): void {
-  if (hasDescendant(el, isBibr)) {
+  if (hasDescendant(el, isXref)) {
     bracketed(el, sink);
     return;
   }

@@ -59,12 +59,13 @@ describe('inline markup and text normalisation', () => {
     expect(bodyText('<italic>p</italic><sub>Het</sub> = 0.007, p<sub>trend</sub> = 0.08')).toBe('pHet = 0.007, ptrend = 0.08');
   });
 
-  it('keeps citation numbers, bracketing superscripted ones so they cannot fuse with a number', () => {
+  it('keeps citation numbers, bracketing superscripted cross-references so they cannot fuse with a number', () => {
     expect(bodyText('as before [<xref ref-type="bibr" rid="b3">3</xref>]')).toBe('as before [3]');
     expect(
       bodyText('in adults<sup><xref ref-type="bibr" rid="b1">1</xref>,<xref ref-type="bibr" rid="b2">2</xref></sup>.'),
     ).toBe('in adults [1,2].');
     expect(bodyText('(p = 0.07<xref ref-type="bibr" rid="b4"><sup>4</sup></xref>)')).toBe('(p = 0.07 [4])');
+    expect(bodyText('p = 0.04<sup><xref ref-type="table-fn" rid="fn1">2</xref></sup>')).toBe('p = 0.04 [2]');
   });
 
   it('decodes numeric, XML and ISO named entities; keeps unknown ones literally; reads CDATA as is', () => {
