@@ -158,7 +158,9 @@ const FORWARD = new RegExp(
     String.raw`(?<op>${OPSYM}|(?:${VERBAL})(?=\s))?` +
     String.raw`\s*` +
     String.raw`(?<val>${NUMBER}|n\.\s?s\.?|ns(?![\p{L}\p{N}]))` +
-    String.raw`(?<tail>\s?[-−–]\s?\d[\d.·]*)?` +
+    // A dash glued to digits ("0.05-0.10", the typo "0-065") or a spaced range of decimals ("0.05 – 0.10");
+    // a spaced dash before an integer ("p = 0.03 – 12 of 20") is left alone.
+    String.raw`(?<tail>[-−–]\d[\d.·]*|\s?[-−–]\s?\d*[.·]\d+)?` +
     String.raw`(?![\d])`,
   'gu',
 );

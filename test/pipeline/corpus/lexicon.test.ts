@@ -276,6 +276,7 @@ describe.skipIf(!existsSync(OTTE_PHRASES))("Otte et al.'s phrase list (otte2022/
   });
 });
 if (!existsSync(OTTE_PHRASES)) console.warn(`skipping Otte phrase-list tests: ${OTTE_PHRASES} is absent`);
+else if (!existsSync(OTTE_P)) console.warn(`skipping Otte manual-row phrase tests: ${OTTE_P} is absent`);
 
 describe('parseOtteLexicon', () => {
   it('reads the CSV format, trims, folds and drops duplicates', () => {

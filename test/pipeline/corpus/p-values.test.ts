@@ -115,6 +115,8 @@ describe('findPValues: formats (research/hedged.md §1.5, §2.1, §7.3)', () => 
     expect(only('(0.05 ≤ p < 0.10)')).toMatchObject({ operator: '<', value: 0.1, lower: { value: 0.05, inclusive: true } });
     expect(only('(0.05 < p)')).toMatchObject({ text: '0.05 < p', operator: '>', value: 0.05, lower: null });
     expect(only('(ps = 0.05–0.08)')).toMatchObject({ operator: '<=', value: 0.08, lower: { value: 0.05, inclusive: true } });
+    expect(only('(ps = 0.05 – 0.08)')).toMatchObject({ operator: '<=', value: 0.08, lower: { value: 0.05, inclusive: true } });
+    expect(only('(p = 0.03 – 12 of 20 patients)')).toMatchObject({ text: 'p = 0.03', value: 0.03, lower: null });
   });
 
   it('reads "n.s." and "NS" as a no-value marker where they stand for a result', () => {
