@@ -12,7 +12,20 @@ import { z } from 'zod';
 const ref = z.object({ id: z.string().nullish(), display_name: z.string().nullish() }).loose();
 const institution = ref.extend({ ror: z.string().nullish(), country_code: z.string().nullish() });
 
-export const abstractIndexSchema = z.record(z.string(), z.array(z.number().int().min(0).max(1_000_000)));
+/**
+ * An abstract's inverted index: token → positions (whole numbers ≥ 0). Checked by a plain loop rather than a
+ * zod record of arrays: an abstract has hundreds of positions, and a sync reads tens of thousands of works,
+ * where per-element schema checks cost more than everything else a page needs (docs/benchmarks.md).
+ */
+function isAbstractIndex(x: unknown): x is Record<string, number[]> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  for (const positions of Object.values(x)) {
+    if (!Array.isArray(positions)) return false;
+    for (const p of positions) if (!Number.isInteger(p) || p < 0 || p > 1_000_000) return false;
+  }
+  return true;
+}
+export const abstractIndexSchema = z.custom<Record<string, number[]>>(isAbstractIndex, 'must map each token to a list of positions (whole numbers from 0)');
 
 export const catalogueWorkSchema = z
   .object({
