@@ -37,6 +37,7 @@ export interface TextBlock {
   text: string;
 }
 
+/** An author as listed in `contrib-group`, for display and citation. */
 export interface AuthorName {
   /** Display form: "Surname Given-Names" for a person, the group name for a collaboration. */
   name: string;
@@ -44,6 +45,7 @@ export interface AuthorName {
   givenNames: string | null;
 }
 
+/** The article's licence, so the service can state under which terms an excerpt is quoted. */
 export interface Licence {
   /** `xlink:href` of `<license>` or the text of `<ali:license_ref>`, e.g. a Creative Commons URL. */
   url: string | null;
@@ -53,6 +55,7 @@ export interface Licence {
   text: string | null;
 }
 
+/** Identifiers and bibliographic fields the API filters and displays by (year, journal, licence). */
 export interface ArticleMeta {
   /** "PMC" + digits, from `article-id` of type `pmc`, `pmcid` or `pmc-uid`, with or without the prefix; else null. */
   pmcid: string | null;
@@ -69,11 +72,13 @@ export interface ArticleMeta {
   articleType: string | null;
 }
 
+/** The result of reading one article: what the pipeline stores per article, and the text it matches in. */
 export interface ParsedArticle {
   meta: ArticleMeta;
   blocks: TextBlock[];
 }
 
+/** Reading options; the defaults suit the corpus (peer review is not the article's own text). */
 export interface ParseOptions {
   /** Also read `<sub-article>` bodies (decision letters, author responses) as `peer-review` blocks. */
   includePeerReview?: boolean;

@@ -15,6 +15,7 @@ import { z } from 'zod';
 /** The bands of DECISIONS.md §5 (the same strings as pipeline/corpus/bands.ts). */
 export const TRUTH_BANDS = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns', 'none'] as const;
 
+/** An expected p-value expression, in the terms of pipeline/corpus/p-values.ts (operator, value, kind). */
 export const pValueTruthSchema = z
   .object({
     /** The expression with its label as it appears in the sentence, e.g. "p = 0.07", "ps > 0.05", "n.s.". */
@@ -30,6 +31,7 @@ export type PValueTruth = z.infer<typeof pValueTruthSchema>;
 
 const sectionSchema = z.enum(['abstract', 'body', 'caption', 'table-footnote']);
 
+/** A sentence with a hedging phrase and what the pipeline should conclude about it. */
 export const hedgeTruthSchema = z
   .object({
     /** The whole sentence, exactly as extracted. */
@@ -57,6 +59,7 @@ export const hedgeTruthSchema = z
   .strict();
 export type HedgeTruth = z.infer<typeof hedgeTruthSchema>;
 
+/** A sentence that is extracted but must not yield a verified occurrence. */
 export const trapTruthSchema = z
   .object({
     sentence: z.string().min(1),
@@ -67,6 +70,7 @@ export const trapTruthSchema = z
   .strict();
 export type TrapTruth = z.infer<typeof trapTruthSchema>;
 
+/** Text that is in the XML but outside what the reader extracts. */
 export const absentTruthSchema = z
   .object({
     /** A distinctive text that is in the XML and must appear in no extracted block. */
@@ -76,6 +80,7 @@ export const absentTruthSchema = z
   .strict();
 export type AbsentTruth = z.infer<typeof absentTruthSchema>;
 
+/** Everything expected of one generated file: its bytes, metadata, hedges, traps and absent text. */
 export const articleTruthSchema = z
   .object({
     /** File name inside the corpus directory. */
@@ -101,6 +106,7 @@ export const articleTruthSchema = z
   .strict();
 export type ArticleTruth = z.infer<typeof articleTruthSchema>;
 
+/** The whole `ground-truth.json`. */
 export const groundTruthSchema = z
   .object({
     generator: z.literal('synthetic-jats-corpus'),

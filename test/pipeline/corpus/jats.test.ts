@@ -269,8 +269,24 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
     const review = 'We have now used a Bonferroni correction to account for multiple tests in the revised manuscript';
     expect(allText(a)).not.toContain(review);
     expect(a.blocks.some((b) => b.section === 'peer-review')).toBe(false);
+    // SOURCES.md's "a strong trend for the MA consumption traits" is in the author response, so only there.
+    const responseHedge = 'that was significant for the thermal trait and a strong trend for the MA consumption traits.';
+    expect(allText(a)).not.toContain(responseHedge);
     const withReview = await read('elife-46472-v3.xml', true);
-    expect(withReview.blocks.filter((b) => b.section === 'peer-review').map((b) => b.text).join('\n')).toContain(review);
+    const review2 = withReview.blocks.filter((b) => b.section === 'peer-review');
+    expect(review2.map((b) => b.text).join('\n')).toContain(review);
+    expect(review2.find((b) => b.text.includes(responseHedge))?.sectionTitle).toBe('Author response');
+    expect(withReview.blocks.filter((b) => b.section !== 'peer-review')).toEqual(a.blocks);
+  });
+
+  it('journal.pone.0080518.xml: hyphenated hedge without a p-value', async () => {
+    const a = await read('journal.pone.0080518.xml');
+    const [b] = expectSentence(
+      a,
+      'Repeating the analysis with the growing season broken into successive two-week periods suggested that cotton’s sensitive period may extend very weakly into the first half of July; thereafter, a non-significant trend towards increasing yield with increasing L. hesperus densities was observed (Table S1, Figure S1).',
+      'body',
+    );
+    expect(b!.sectionTitle).toBe('Results > Lygus hesperus densities and Gossypium yield');
   });
 
   it('elife00007.xml: "spp." does not split; the sentence appears in the body and the figure legend; a nested table is cut out', async () => {
