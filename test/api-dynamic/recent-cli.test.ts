@@ -12,20 +12,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CanadianLists, CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
-import { utcDay, windowStart } from '../../contracts/frame/recent.ts';
-import { ROUTES } from '../../contracts/frame/vocab.ts';
+import { utcDay } from '../../contracts/frame/recent.ts';
 import { FileLayerStore } from '../../api-dynamic/src/services/frame/recent/file-layer-store.ts';
-import { type DesignedWork, designedWorks } from '../helpers/catalogue-fixtures.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { type MockCatalogue, startMockCatalogue } from '../helpers/mock-catalogue.ts';
+import { type DesignedWork, expectedLayerIds, recentFixture } from '../helpers/catalogue-fixtures.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SCRIPT = join(ROOT, 'scripts/recent-sync.ts');
 const tmp = tempDir('recent-cli');
 const today = utcDay();
 let out = '';
-let lists: CanadianLists;
 let designed: DesignedWork[];
 let mock: MockCatalogue;
 let dirs = 0;
@@ -35,12 +32,7 @@ const children = new Set<ChildProcess>();
 const syncPids = new Set<number>();
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path, { works: 800 });
-  out = join(tmp.path, 'out');
-  const r = await fixtureBuild(snapshot, out, false);
-  lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(r.buildDir, CANADIAN_LISTS_FILE), 'utf8')));
-  designed = designedWorks({ today, lists, count: 140 });
-  mock = await startMockCatalogue(designed.map((d) => d.work));
+  ({ out, designed, mock } = await recentFixture(tmp.path, today));
 }, 120_000);
 
 afterAll(async () => {
@@ -117,14 +109,7 @@ function lockHolderPid(state: string): number {
 }
 
 /** The oracle: designed works in the window with at least one designed route. */
-function expectedIds(days: number): string[] {
-  const start = windowStart(today, days);
-  return designed
-    .filter((d) => d.work.publication_date >= start && d.work.publication_date <= today)
-    .filter((d) => ROUTES.some((r) => d.expected[r]))
-    .map((d) => d.work.id.replace('https://openalex.org/', ''))
-    .sort();
-}
+const expectedIds = (days: number) => expectedLayerIds(designed, today, days);
 
 /** The state's served layer is exactly the designed matches of 30 days, each with its designed routes. */
 async function expectOracleLayer(state: string) {

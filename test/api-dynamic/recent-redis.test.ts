@@ -5,21 +5,20 @@
  * one sync at a time while a crashed holder's lock runs out with its lease. Skipped with a printed reason when
  * redis-server is missing (a failure on CI).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CanadianLists, CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
-import { recentResponse, type RecentWork, utcDay, windowStart } from '../../contracts/frame/recent.ts';
-import { ROUTES } from '../../contracts/frame/vocab.ts';
+import type { CanadianLists } from '../../contracts/frame/canadian-lists.ts';
+import { recentResponse, type RecentWork, utcDay } from '../../contracts/frame/recent.ts';
 import { routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
 import { type LockOwner, SyncBusyError } from '../../api-dynamic/src/services/frame/recent/layer-store.ts';
 import { RedisLayerStore } from '../../api-dynamic/src/services/frame/recent/redis-layer-store.ts';
 import { runSync, type SyncOptions } from '../../api-dynamic/src/services/frame/recent/sync.ts';
 import { appFor } from '../helpers/app.ts';
-import { type DesignedWork, designedWorks } from '../helpers/catalogue-fixtures.ts';
+import { type DesignedWork, expectedLayerIds, recentFixture } from '../helpers/catalogue-fixtures.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { type MockCatalogue, startMockCatalogue } from '../helpers/mock-catalogue.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
 import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
 
 const API = '/frame/api/v1';
@@ -41,12 +40,7 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
   let b: App;
 
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 800 });
-    out = join(tmp.path, 'out');
-    const r = await fixtureBuild(snapshot, out, false);
-    lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(r.buildDir, CANADIAN_LISTS_FILE), 'utf8')));
-    designed = designedWorks({ today, lists, count: 140 });
-    mock = await startMockCatalogue(designed.map((d) => d.work));
+    ({ out, lists, designed, mock } = await recentFixture(tmp.path, today));
     redis = await startRedis();
   }, 120_000);
 
@@ -86,14 +80,7 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
   const shortId = (d: DesignedWork) => d.work.id.replace('https://openalex.org/', '');
 
   /** The oracle: designed works (of those given) in the window with at least one designed route. */
-  function expectedIds(days: number, works: DesignedWork[] = designed): string[] {
-    const start = windowStart(today, days);
-    return works
-      .filter((d) => d.work.publication_date >= start && d.work.publication_date <= today)
-      .filter((d) => ROUTES.some((r) => d.expected[r]))
-      .map(shortId)
-      .sort();
-  }
+  const expectedIds = (days: number, works: DesignedWork[] = designed) => expectedLayerIds(works, today, days);
 
   /** Every /recent result of an app, page by page. */
   async function fetchAll(h: App): Promise<{ total: number; ids: string[] }> {

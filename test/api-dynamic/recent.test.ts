@@ -4,21 +4,19 @@
  * filter over the design, bad parameters are 400s, and the sync survives 429s, 500s, malformed bodies and
  * timeouts, records failures, refuses a second concurrent run and resumes an unfinished one.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CanadianLists, CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
+import type { CanadianLists } from '../../contracts/frame/canadian-lists.ts';
 import { recentResponse, recentWorkResponse, type RecentWork, utcDay, windowStart } from '../../contracts/frame/recent.ts';
-import { ROUTES } from '../../contracts/frame/vocab.ts';
 import { routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
 import { FileLayerStore } from '../../api-dynamic/src/services/frame/recent/file-layer-store.ts';
 import { SyncBusyError } from '../../api-dynamic/src/services/frame/recent/layer-store.ts';
 import { runSync, type SyncOptions } from '../../api-dynamic/src/services/frame/recent/sync.ts';
 import { appFor } from '../helpers/app.ts';
-import { type DesignedWork, designedWorks } from '../helpers/catalogue-fixtures.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
+import { type DesignedWork, expectedLayerIds, recentFixture } from '../helpers/catalogue-fixtures.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { type MockCatalogue, startMockCatalogue } from '../helpers/mock-catalogue.ts';
 
 const API = '/frame/api/v1';
 const tmp = tempDir('recent');
@@ -30,12 +28,7 @@ let mock: MockCatalogue;
 const quiet = { info: () => {}, warn: () => {} };
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path, { works: 800 });
-  out = join(tmp.path, 'out');
-  const r = await fixtureBuild(snapshot, out, false);
-  lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(r.buildDir, CANADIAN_LISTS_FILE), 'utf8')));
-  designed = designedWorks({ today, lists, count: 140 });
-  mock = await startMockCatalogue(designed.map((d) => d.work));
+  ({ out, lists, designed, mock } = await recentFixture(tmp.path, today));
 });
 
 afterAll(async () => {
@@ -59,14 +52,7 @@ function syncOptions(store: FileLayerStore, extra: Partial<SyncOptions> = {}): S
 }
 
 /** The oracle: designed works in the window with at least one designed route. */
-function expectedIds(days: number, keep: (d: DesignedWork) => boolean = () => true): string[] {
-  const start = windowStart(today, days);
-  return designed
-    .filter((d) => d.work.publication_date >= start && d.work.publication_date <= today)
-    .filter((d) => ROUTES.some((r) => d.expected[r]))
-    .filter(keep)
-    .map((d) => d.work.id.replace('https://openalex.org/', ''));
-}
+const expectedIds = (days: number, keep?: (d: DesignedWork) => boolean) => expectedLayerIds(designed, today, days, keep);
 
 describe('sync', () => {
   beforeEach(() => mock.clearFaults());

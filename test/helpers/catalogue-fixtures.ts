@@ -5,8 +5,11 @@
  * place alone, a near miss, nothing) and carries the routes it was designed to have. That design is the
  * oracle: the tests compare the sync's classification with it, never with the classifier's own output.
  */
-import type { CanadianLists } from '../../contracts/frame/canadian-lists.ts';
-import type { UpstreamWork } from './mock-catalogue.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CANADIAN_LISTS_FILE, type CanadianLists, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
+import { fixtureBuild, fixtureSnapshot } from './fixture-build.ts';
+import { startMockCatalogue, type UpstreamWork } from './mock-catalogue.ts';
 
 export interface DesignedWork {
   work: UpstreamWork;
@@ -106,4 +109,32 @@ export function designedWorks(o: { today: string; lists: CanadianLists; count: n
     });
   }
   return out;
+}
+
+/** The id the layer stores for a designed work (`W…`). */
+export const designedId = (d: DesignedWork): string => d.work.id.replace(OA, '');
+
+/**
+ * The oracle of a window: ids (sorted) of the designed works published within `days` days up to `today` that
+ * were designed with at least one route, optionally narrowed by `keep`.
+ */
+export function expectedLayerIds(designed: readonly DesignedWork[], today: string, days: number, keep: (d: DesignedWork) => boolean = () => true): string[] {
+  const start = day(today, days - 1);
+  return designed
+    .filter((d) => d.work.publication_date >= start && d.work.publication_date <= today)
+    .filter((d) => d.expected.aff || d.expected.fund || d.expected.venue || d.expected.about)
+    .filter(keep)
+    .map(designedId)
+    .sort();
+}
+
+/** A fixture build (800 works), its pinned lists, 140 designed works of today's windows and a mock serving them. */
+export async function recentFixture(root: string, today: string) {
+  const snapshot = await fixtureSnapshot(root, { works: 800 });
+  const out = join(root, 'out');
+  const r = await fixtureBuild(snapshot, out, false);
+  const lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(r.buildDir, CANADIAN_LISTS_FILE), 'utf8')));
+  const designed = designedWorks({ today, lists, count: 140 });
+  const mock = await startMockCatalogue(designed.map((d) => d.work));
+  return { out, lists, designed, mock };
 }

@@ -132,13 +132,7 @@ export class RedisStateStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    if (!this.client.isOpen) return;
-    try {
-      // close() lets pending commands finish; if it cannot (connection already gone), drop the socket.
-      await this.client.close();
-    } catch {
-      this.client.destroy();
-    }
+    await closeRedis(this.client);
   }
 
   private redisKey(namespace: string, key: string): string {
@@ -152,6 +146,16 @@ export class RedisStateStore implements StateStore {
     } catch (err) {
       throw new Error(`state: Redis ${name} on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
     }
+  }
+}
+
+/** Closes a client: pending commands finish; if they cannot (connection already gone), the socket is dropped. */
+export async function closeRedis(client: Client): Promise<void> {
+  if (!client.isOpen) return;
+  try {
+    await client.close();
+  } catch {
+    client.destroy();
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
-import { type Client, connectRedis, type RedisStateStoreOptions } from '../../state/redis-store.ts';
+import { type Client, closeRedis, connectRedis, type RedisStateStoreOptions } from '../../state/redis-store.ts';
 import {
   type Checkpoint,
   checkpointSchema,
@@ -129,11 +129,6 @@ export class RedisLayerStore implements RecentLayerStore {
   }
 
   async close(): Promise<void> {
-    if (!this.client.isOpen) return;
-    try {
-      await this.client.close();
-    } catch {
-      this.client.destroy();
-    }
+    await closeRedis(this.client);
   }
 }
