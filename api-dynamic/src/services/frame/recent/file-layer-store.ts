@@ -59,10 +59,15 @@ export class FileLayerStore implements RecentLayerStore {
     this.description = `file ${dir}`;
   }
 
+  /** Opens the store; its directory is created by the first write, so a server that only reads leaves no trace. */
   static async open(stateDir: string): Promise<FileLayerStore> {
-    const dir = join(stateDir, 'recent');
-    await mkdir(dir, { recursive: true });
-    return new FileLayerStore(dir);
+    return new FileLayerStore(join(stateDir, 'recent'));
+  }
+
+  private made: Promise<unknown> | null = null;
+  private ensureDir(): Promise<unknown> {
+    this.made ??= mkdir(this.dir, { recursive: true });
+    return this.made;
   }
 
   private path(name: string): string {
@@ -82,6 +87,7 @@ export class FileLayerStore implements RecentLayerStore {
   }
 
   async acquireLock(owner: LockOwner, ttlMs: number): Promise<{ acquired: true } | { acquired: false; holder: LockOwner | null }> {
+    await this.ensureDir();
     const body = JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs });
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
@@ -137,6 +143,7 @@ export class FileLayerStore implements RecentLayerStore {
   }
 
   async putRun(run: SyncRun): Promise<void> {
+    await this.ensureDir();
     const file = await open(this.path('runs.jsonl'), 'a');
     try {
       await file.appendFile(`${JSON.stringify(syncRunSchema.parse(run))}\n`, 'utf8');
@@ -171,6 +178,7 @@ export class FileLayerStore implements RecentLayerStore {
   // ---- checkpoints and staging ----
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    await this.ensureDir();
     await writeAtomic(this.path(`checkpoint-${checkpoint.run_id}.json`), JSON.stringify(checkpointSchema.parse(checkpoint)));
   }
 
@@ -184,6 +192,7 @@ export class FileLayerStore implements RecentLayerStore {
   }
 
   async stage(runId: number, entries: Staged[]): Promise<void> {
+    await this.ensureDir();
     const file = await open(this.path(`staging-${runId}.jsonl`), 'a');
     try {
       await file.appendFile(`${JSON.stringify(entries)}\n`, 'utf8');
@@ -223,6 +232,7 @@ export class FileLayerStore implements RecentLayerStore {
   // ---- the served layer ----
 
   async replaceLayer(works: RecentWork[], version: string): Promise<void> {
+    await this.ensureDir();
     const header = { version, count: works.length, committed_at: new Date().toISOString() };
     const lines = [JSON.stringify(header), ...works.map((w) => JSON.stringify(w))];
     await writeAtomic(this.path('works.jsonl'), `${lines.join('\n')}\n`);
