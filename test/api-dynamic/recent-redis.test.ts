@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanadianLists } from '../../contracts/frame/canadian-lists.ts';
 import { recentResponse, type RecentWork, utcDay } from '../../contracts/frame/recent.ts';
-import { routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
 import { type LockOwner, SyncBusyError } from '../../api-dynamic/src/services/frame/recent/layer-store.ts';
 import { RedisLayerStore } from '../../api-dynamic/src/services/frame/recent/redis-layer-store.ts';
 import { runSync, type SyncOptions } from '../../api-dynamic/src/services/frame/recent/sync.ts';
 import { appFor } from '../helpers/app.ts';
-import { type DesignedWork, expectedLayerIds, recentFixture } from '../helpers/catalogue-fixtures.ts';
+import { type DesignedWork, designedId, expectedLayerIds, recentFixture, testSyncOptions } from '../helpers/catalogue-fixtures.ts';
 import { expectError } from '../helpers/cohort.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
@@ -27,7 +26,6 @@ const redisHere = redisTestsCanRun('recent-redis.test.ts', 'the Redis recent-lay
 describe.skipIf(!redisHere)('the recent layer in Redis', () => {
   const tmp = tempDir('recent-redis');
   const today = utcDay();
-  const quiet = { info: () => {}, warn: () => {} };
   const silentLogger = { warn: () => {} };
   let out = '';
   let lists: CanadianLists;
@@ -62,22 +60,8 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
     return store;
   }
 
-  function syncOptions(store: RedisLayerStore, extra: Partial<SyncOptions> = {}): SyncOptions {
-    return {
-      store,
-      catalogue: { baseUrl: mock.url, timeoutMs: 2000, retries: 3, retryBaseMs: 5, maxDelayMs: 50 },
-      rules: routeRules(lists),
-      lists,
-      snapshotId: 'fixture',
-      days: 30,
-      concurrency: 2,
-      perPage: 7,
-      log: quiet,
-      ...extra,
-    };
-  }
+  const syncOptions = (store: RedisLayerStore, extra: Partial<SyncOptions> = {}) => testSyncOptions({ lists, mock }, store, extra);
 
-  const shortId = (d: DesignedWork) => d.work.id.replace('https://openalex.org/', '');
 
   /** The oracle: designed works (of those given) in the window with at least one designed route. */
   const expectedIds = (days: number, works: DesignedWork[] = designed) => expectedLayerIds(works, today, days);
@@ -109,7 +93,7 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
     const { version, works } = await store.layer();
     expect(version).toMatch(/^run-1-/);
     expect(works.map((w) => w.id).sort()).toEqual(expectedIds(30));
-    const byId = new Map(designed.map((d) => [shortId(d), d]));
+    const byId = new Map(designed.map((d) => [designedId(d), d]));
     for (const w of works) {
       const d = byId.get(w.id)!;
       expect({ id: w.id, ...w.route_flags }).toEqual({ id: w.id, ...d.expected, invisible_to_affiliation: !d.expected.aff });
@@ -139,7 +123,7 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
   });
 
   it('after the catalogue loses a matching work, the next sync removes it and both apps drop it', async () => {
-    const gone = designed.find((d) => firstIds.includes(shortId(d)))!;
+    const gone = designed.find((d) => firstIds.includes(designedId(d)))!;
     const remaining = designed.filter((d) => d !== gone);
     mock.setWorks(remaining.map((d) => d.work));
     try {
@@ -151,8 +135,8 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
         const { total, ids } = await fetchAll(h);
         expect(total).toBe(firstIds.length - 1);
         expect([...ids].sort()).toEqual(expectedIds(30, remaining));
-        expect(ids).not.toContain(shortId(gone));
-        expectError(await h.app.inject(`${API}/recent/${shortId(gone)}`), 'NOT_FOUND', 404);
+        expect(ids).not.toContain(designedId(gone));
+        expectError(await h.app.inject(`${API}/recent/${designedId(gone)}`), 'NOT_FOUND', 404);
       }
     } finally {
       mock.setWorks(designed.map((d) => d.work));

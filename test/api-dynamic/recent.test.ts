@@ -4,6 +4,7 @@
  * filter over the design, bad parameters are 400s, and the sync survives 429s, 500s, malformed bodies and
  * timeouts, records failures, refuses a second concurrent run and resumes an unfinished one.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanadianLists } from '../../contracts/frame/canadian-lists.ts';
@@ -15,7 +16,7 @@ import { runSync, type SyncOptions } from '../../api-dynamic/src/services/frame/
 import { appFor } from '../helpers/app.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
-import { type DesignedWork, expectedLayerIds, recentFixture } from '../helpers/catalogue-fixtures.ts';
+import { type DesignedWork, expectedLayerIds, recentFixture, testSyncOptions } from '../helpers/catalogue-fixtures.ts';
 import { expectError } from '../helpers/cohort.ts';
 
 const API = '/frame/api/v1';
@@ -25,7 +26,6 @@ let out = '';
 let lists: CanadianLists;
 let designed: DesignedWork[];
 let mock: MockCatalogue;
-const quiet = { info: () => {}, warn: () => {} };
 
 beforeAll(async () => {
   ({ out, lists, designed, mock } = await recentFixture(tmp.path, today));
@@ -36,20 +36,7 @@ afterAll(async () => {
   tmp.remove();
 });
 
-function syncOptions(store: FileLayerStore, extra: Partial<SyncOptions> = {}): SyncOptions {
-  return {
-    store,
-    catalogue: { baseUrl: mock.url, timeoutMs: 2000, retries: 3, retryBaseMs: 5, maxDelayMs: 50 },
-    rules: routeRules(lists),
-    lists,
-    snapshotId: 'fixture',
-    days: 30,
-    concurrency: 2,
-    perPage: 7,
-    log: quiet,
-    ...extra,
-  };
-}
+const syncOptions = (store: FileLayerStore, extra: Partial<SyncOptions> = {}) => testSyncOptions({ lists, mock }, store, extra);
 
 /** The oracle: designed works in the window with at least one designed route. */
 const expectedIds = (days: number, keep?: (d: DesignedWork) => boolean) => expectedLayerIds(designed, today, days, keep);
@@ -239,5 +226,17 @@ describe('GET /recent', () => {
     await store.replaceLayer(works.slice(1), 'test-version');
     const body = recentResponse.parse((await app.app.inject(`${API}/recent?per_page=1`)).json());
     expect(body.meta.total).toBe(works.length - 1);
+  });
+
+  it('answers 503 with the shared error body when the layer cannot be read', async () => {
+    const stateDir = join(tmp.path, 'state-damaged');
+    mkdirSync(join(stateDir, 'recent'), { recursive: true });
+    writeFileSync(join(stateDir, 'recent', 'works.jsonl'), '{"version":"x","count":2,"committed_at":"now"}\n{"id":\n');
+    const damaged = await appFor(out, { STATE_DIR: stateDir, RECENT_REFRESH_MS: '0', CATALOGUE_URL: mock.url });
+    try {
+      expectError(await damaged.app.inject(`${API}/recent`), 'UPSTREAM_UNAVAILABLE', 503);
+    } finally {
+      await damaged.close();
+    }
   });
 });

@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CANADIAN_LISTS_FILE, type CanadianLists, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
+import { routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
+import type { SyncOptions } from '../../api-dynamic/src/services/frame/recent/sync.ts';
 import { fixtureBuild, fixtureSnapshot } from './fixture-build.ts';
 import { startMockCatalogue, type UpstreamWork } from './mock-catalogue.ts';
 
@@ -137,4 +139,24 @@ export async function recentFixture(root: string, today: string) {
   const designed = designedWorks({ today, lists, count: 140 });
   const mock = await startMockCatalogue(designed.map((d) => d.work));
   return { out, lists, designed, mock };
+}
+
+/** Sync options for tests: the fixture's lists and mock, quick retries, small pages (so queries page), silent logs. */
+export function testSyncOptions(
+  f: { lists: CanadianLists; mock: { url: string } },
+  store: SyncOptions['store'],
+  extra: Partial<SyncOptions> = {},
+): SyncOptions {
+  return {
+    store,
+    catalogue: { baseUrl: f.mock.url, timeoutMs: 2000, retries: 3, retryBaseMs: 5, maxDelayMs: 50 },
+    rules: routeRules(f.lists),
+    lists: f.lists,
+    snapshotId: 'fixture',
+    days: 30,
+    concurrency: 2,
+    perPage: 7,
+    log: { info: () => {}, warn: () => {} },
+    ...extra,
+  };
 }

@@ -12,6 +12,7 @@ import {
   windowStart,
 } from '../../../../../contracts/frame/recent.ts';
 import { titleTerms } from '../../../../../contracts/frame/title-terms.ts';
+import { ApiError } from '../../../../../contracts/common/errors.ts';
 import type { RecentLayerStore } from './layer-store.ts';
 
 interface Indexed {
@@ -71,7 +72,9 @@ export class RecentView {
     } catch (err) {
       // Keep answering from the last good copy; try again on the next request.
       this.log.warn(`recent layer: cannot read ${this.store.description}: ${(err as Error).message}`);
-      if (this.version === undefined) throw err;
+      // Nothing read yet: say so (503) rather than answer an empty layer or a 500.
+      if (this.version === undefined)
+        throw new ApiError('UPSTREAM_UNAVAILABLE', 'The recent layer cannot be read from the state store right now; try again shortly.');
     }
   }
 }
