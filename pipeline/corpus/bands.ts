@@ -34,15 +34,10 @@
  */
 import type { PValueHit } from './p-values.ts';
 
-/** All bands, in display order. A const tuple so a schema can be built from it: `z.enum(BANDS)`. */
-export const BANDS = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns', 'none'] as const;
-export type Band = (typeof BANDS)[number];
+import { type Band, BANDS, OCCURRENCE_STATUSES, type OccurrenceStatus, VERIFIED_BANDS } from '../../contracts/corpus/vocab.ts';
 
-/** The bands a verified occurrence can have: every band except `none`. */
-export const VERIFIED_BANDS = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns'] as const satisfies readonly Band[];
-
-export const OCCURRENCE_STATUSES = ['verified', 'rejected', 'unverified', 'indeterminate'] as const;
-export type OccurrenceStatus = (typeof OCCURRENCE_STATUSES)[number];
+// The vocabularies live in contracts/ (the server and the site use them too); re-exported for the pipeline.
+export { BANDS, OCCURRENCE_STATUSES, VERIFIED_BANDS, type Band, type OccurrenceStatus };
 
 /** The significance level every source uses (hedged.md §2.2). */
 export const ALPHA = 0.05;

@@ -32,8 +32,9 @@
  */
 import { z } from 'zod';
 import { asFolded, toOriginalRange, type FoldedText } from './lexicon.ts';
+import { P_OPERATORS } from '../../contracts/corpus/vocab.ts';
 
-export const P_OPERATORS = ['=', '<', '>', '<=', '>=', '~', 'none'] as const;
+export { P_OPERATORS };
 export type PValueOperator = (typeof P_OPERATORS)[number];
 
 /** One p-value expression in a sentence. Offsets are UTF-16 units in the original sentence, `end` exclusive. */
