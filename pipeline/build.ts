@@ -4,7 +4,9 @@
  *   2. build the frame database and check cross-table rules               steps/frame/frame.duckdb.ts
  *   3. precompute frozen JSON: stats, findings, predictions, work records  steps/frame/{stats,works}.json.ts
  *      and the pinned Canadian funder/source lists                        steps/frame/canadian-lists.json.ts
- *   4. write manifest.json with the sha256 of every output, then publish  lib/build-dir.ts
+ *   4. the corpus: JATS (or CSV) → sqlite-wasm database with FTS5 + frozen  steps/corpus/corpus.ts
+ *      stats, phrases and article documents
+ *   5. write manifest.json with the sha256 of every output, then publish  lib/build-dir.ts
  * Everything is written into a temporary directory; `current` only moves once the build is complete.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { frameDocuments } from './steps/frame/stats.json.ts';
 import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
 import { WORKS_DIR, writeWorkRecords } from './steps/frame/works.json.ts';
 import { writeCohortIndex } from './steps/frame/cohort-index.ts';
+import { buildCorpus, corpusIdentity } from './steps/corpus/corpus.ts';
 
 export const FRAME_DB = 'frame/frame.duckdb';
 
@@ -39,6 +42,8 @@ export interface PipelineOptions {
   threads?: number;
   /** Builds to keep, the current one included. */
   keep: number;
+  /** Hedging lexicon for the corpus: the project's JSON format or an Otte-style `.csv` (default hedging-v1). */
+  lexicon?: string;
   progress: Progress;
 }
 
@@ -72,11 +77,13 @@ export function currentManifest(out: string): BuildManifest | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** True when `out/current` was built from this snapshot by this pipeline version. */
-export function isUpToDate(snapshot: string, out: string): boolean {
+/** True when `out/current` was built from this snapshot, its corpus and lexicon by this pipeline version. */
+export function isUpToDate(snapshot: string, out: string, lexicon?: string): boolean {
   const m = currentManifest(out);
   if (!m || m.pipeline_version !== PIPELINE_VERSION) return false;
-  return m.snapshot.manifest_sha256 === sha256Text(readFileSync(join(snapshot, 'manifest.json')));
+  if (m.snapshot.manifest_sha256 !== sha256Text(readFileSync(join(snapshot, 'manifest.json')))) return false;
+  const corpus = corpusIdentity(snapshot, lexicon);
+  return m.corpus.fingerprint === corpus.fingerprint && m.corpus.lexicon.sha256 === corpus.lexiconSha256;
 }
 
 function listFiles(dir: string, skip: string): string[] {
@@ -150,7 +157,17 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     } finally {
       duck.close();
     }
-    // Phase 4: manifest, then publish.
+    // Phase 4: the corpus.
+    progress.log('pipeline: building the corpus');
+    const corpus = await buildCorpus({
+      snapshot: o.snapshot,
+      out: tmp,
+      snapshotId: snapshot.id,
+      progress,
+      ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
+    });
+
+    // Phase 5: manifest, then publish.
     const files: BuildManifest['files'] = {};
     for (const rel of listFiles(tmp, WORKS_DIR)) {
       files[rel] = { bytes: statSync(join(tmp, rel)).size, sha256: await sha256File(join(tmp, rel)) };
@@ -161,6 +178,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       files,
       work_documents: { count: works.count, directory: WORKS_DIR, index: works.index },
       database_content,
+      corpus,
     };
     const manifestText = stablePretty(buildManifest);
     writeFileSync(join(tmp, 'manifest.json'), manifestText);

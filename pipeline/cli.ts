@@ -2,6 +2,7 @@
  * `npm run pipeline -- --snapshot snapshots/sample --out build-output`
  * Validates a snapshot and builds the output the site and the API serve.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isUpToDate, runPipeline } from './build.ts';
@@ -10,7 +11,8 @@ import { InvalidSnapshotError } from './steps/frame/validate.ts';
 
 const HELP = `Usage: npm run pipeline -- [options]
 
-Validates a snapshot, builds the frame database and the frozen JSON into a new directory under
+Validates a snapshot, builds the frame database, the corpus (from <snapshot>/corpus/: JATS files, or
+papers.csv + sentences.csv) and the frozen JSON into a new directory under
 <out>/builds/, then points <out>/current at it (atomically). On invalid input it prints up to 50 problems
 as file:line:column — reason, exits 1, and leaves the previous build untouched.
 
@@ -21,6 +23,8 @@ Options:
   --if-stale         do nothing when <out>/current was already built from this snapshot
   --threads N        worker threads for row validation and work records (default: automatic; 0 = main thread only)
   --keep N           builds to keep, the current one included (default 2)
+  --lexicon FILE     hedging lexicon for the corpus: the project's JSON format, or a .csv phrase list in
+                     Otte et al.'s format (default pipeline/corpus/lexicon/hedging-v1.json)
   -h, --help         show this help
 `;
 
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     'if-stale': { type: 'boolean', default: false },
     threads: { type: 'string' },
     keep: { type: 'string', default: '2' },
+    lexicon: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -50,8 +55,10 @@ if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threa
   fail('--threads must be a whole number from 0 through 64');
 const snapshot = resolve(values.snapshot!);
 const out = resolve(values.out!);
+const lexicon = values.lexicon === undefined ? undefined : resolve(values.lexicon);
+if (lexicon !== undefined && !existsSync(lexicon)) fail(`--lexicon ${values.lexicon}: no such file`);
 
-if (values['if-stale'] && isUpToDate(snapshot, out)) {
+if (values['if-stale'] && isUpToDate(snapshot, out, lexicon)) {
   process.stderr.write(`pipeline: ${out}/current is up to date with ${snapshot}; nothing to do\n`);
   process.exit(0);
 }
@@ -63,6 +70,7 @@ try {
     keep,
     progress: terminalProgress(),
     ...(threads !== undefined ? { threads } : {}),
+    ...(lexicon !== undefined ? { lexicon } : {}),
   });
 } catch (err) {
   if (err instanceof InvalidSnapshotError) {

@@ -6,11 +6,28 @@ import { z } from 'zod';
 import { snapshotRefSchema } from '../frame/snapshot-ref.ts';
 
 /** Bump when the pipeline's output format changes, so old builds are rebuilt. */
-export const PIPELINE_VERSION = '4';
+export const PIPELINE_VERSION = '5';
 
 export const buildFileSchema = z
   .object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
   .strict();
+
+/** What the build manifest records about the corpus, and what `--if-stale` compares. */
+export const corpusManifestSchema = z
+  .object({
+    input: z.enum(['none', 'jats', 'csv']),
+    /** sha256 over the input files' names and contents (pipeline/steps/corpus/inputs.ts); "none" without a corpus. */
+    fingerprint: z.string(),
+    input_files: z.number().int().min(0),
+    articles: z.number().int().min(0),
+    excerpts: z.number().int().min(0),
+    skipped_files: z.number().int().min(0),
+    duplicate_articles: z.number().int().min(0),
+    generated_ids: z.number().int().min(0),
+    lexicon: z.object({ version: z.string(), source: z.string(), sha256: z.string() }).strict(),
+  })
+  .strict();
+export type CorpusManifest = z.infer<typeof corpusManifestSchema>;
 
 export const buildManifestSchema = z
   .object({
@@ -24,6 +41,7 @@ export const buildManifestSchema = z
       .strict(),
     /** Content fingerprints of the database tables (order-independent row hashes), stable across rebuilds. */
     database_content: z.record(z.string(), z.string()),
+    corpus: corpusManifestSchema,
   })
   .strict();
 export type BuildManifest = z.infer<typeof buildManifestSchema>;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PipelineResult, runPipeline } from '../../pipeline/build.ts';
 import { generateSnapshot } from '../../pipeline/generate/snapshot.ts';
+import { generateCorpus } from '../../pipeline/generate/corpus/generate.ts';
 import { silentProgress } from '../../pipeline/lib/progress.ts';
 
 export const FIXTURE_WORKS = 3_000;
@@ -16,9 +17,12 @@ export function tempDir(prefix: string): { path: string; remove: () => void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** Articles of the synthetic corpus every fixture snapshot gets (its own seed, so it is always the same). */
+export const FIXTURE_ARTICLES = 80;
+
 export async function fixtureSnapshot(
   root: string,
-  options: { works?: number; seed?: number; name?: string } = {},
+  options: { works?: number; seed?: number; name?: string; articles?: number } = {},
 ): Promise<string> {
   const out = join(root, options.name ?? 'fixture');
   await generateSnapshot({
@@ -31,6 +35,8 @@ export async function fixtureSnapshot(
     threads: 1,
     progress: silentProgress,
   });
+  const articles = options.articles ?? FIXTURE_ARTICLES;
+  if (articles > 0) await generateCorpus({ dir: join(out, 'corpus'), articles, seed: 5, progress: silentProgress });
   return out;
 }
 

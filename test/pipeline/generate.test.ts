@@ -24,7 +24,11 @@ const gen = (out: string, works: number, threads: number, name = 'g') =>
   });
 
 function filesOf(dir: string): Record<string, Buffer> {
-  return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f))]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => statSync(join(dir, f)).isFile())
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 }
 
 describe('snapshot generator', () => {

@@ -1,0 +1,56 @@
+/**
+ * The corpus database (DECISIONS.md §2: sqlite-wasm with FTS5): its file name and tables, shared by the
+ * pipeline that writes it and the server that reads it, so the two cannot disagree on a column.
+ *
+ * Excerpt ids are assigned in the corpus's listing order (articles by PMCID number, then generated ids;
+ * sentences in document order), so `ORDER BY id` is `sort=article`. The full-text index is an external-content
+ * FTS5 table over `excerpts.text` (no second copy of the text) with the unicode61 tokenizer folding case and
+ * diacritics, so "cafe" finds "café".
+ */
+
+/** Path of the database inside a build directory. */
+export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
+
+/** Bumped whenever a table changes; the server refuses a database of another version. */
+export const CORPUS_DB_VERSION = '1';
+
+export const CORPUS_DB_SCHEMA = `
+CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE articles (
+  id INTEGER PRIMARY KEY,
+  pmcid TEXT NOT NULL UNIQUE,
+  id_kind TEXT NOT NULL,
+  pmid TEXT, doi TEXT, title TEXT, journal TEXT, year INTEGER
+);
+CREATE TABLE excerpts (
+  id INTEGER PRIMARY KEY,
+  article INTEGER NOT NULL REFERENCES articles(id),
+  key TEXT NOT NULL,
+  section TEXT NOT NULL,
+  section_title TEXT NOT NULL,
+  label TEXT,
+  paragraph INTEGER NOT NULL,
+  sentence INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  also_in TEXT NOT NULL,
+  p_min REAL,
+  p_max REAL
+);
+CREATE TABLE occurrences (
+  excerpt INTEGER NOT NULL REFERENCES excerpts(id),
+  ordinal INTEGER NOT NULL,
+  phrase TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  "end" INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  band TEXT,
+  at_threshold INTEGER NOT NULL,
+  inequality TEXT,
+  p_text TEXT, p_start INTEGER, p_end INTEGER, p_operator TEXT, p_value REAL, p_exact INTEGER,
+  PRIMARY KEY (excerpt, ordinal)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+`;
+
+/** Keys of the `info` table. `phrases` is the JSON list of every canonical phrase of the lexicon. */
+export const CORPUS_INFO_KEYS = ['schema_version', 'snapshot', 'lexicon_version', 'lexicon_source', 'phrases'] as const;

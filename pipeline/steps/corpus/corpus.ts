@@ -1,0 +1,97 @@
+/**
+ * The corpus part of a build (issue 6): snapshot `corpus/` → extraction → `corpus/corpus.sqlite` (FTS5) +
+ * the frozen documents + `corpus/report.json` (files skipped, duplicate papers, articles given generated ids).
+ * Writes into the build's temporary directory; publishing is the pipeline's (build.ts).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { CorpusManifest } from '../../../contracts/common/build-manifest.ts';
+import { stablePretty } from '../../../contracts/common/stable-json.ts';
+import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
+import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
+import { sha256Text } from '../../lib/hash.ts';
+import type { Progress } from '../../lib/progress.ts';
+import { writeCorpusDatabase } from './corpus.sqlite.ts';
+import { corpusDocuments } from './documents.ts';
+import { extractCorpus } from './extract-corpus.ts';
+import { corpusFingerprint, corpusInput } from './inputs.ts';
+
+export const CORPUS_REPORT_FILE = 'corpus/report.json';
+
+/** A lexicon file: the project's JSON format, or a `.csv` phrase list in Otte et al.'s format. */
+export function readLexicon(path: string = DEFAULT_LEXICON_PATH): { lexicon: Lexicon; sha256: string } {
+  const lexicon = path.toLowerCase().endsWith('.csv') ? loadOtteLexicon(path) : loadLexicon(path);
+  return { lexicon: { ...lexicon, source: basename(path) }, sha256: sha256Text(readFileSync(path)) };
+}
+
+/** The identity of the corpus inputs, without building anything (for `--if-stale`). */
+export function corpusIdentity(snapshot: string, lexiconPath?: string): Pick<CorpusManifest, 'fingerprint'> & { lexiconSha256: string } {
+  return {
+    fingerprint: corpusFingerprint(corpusInput(snapshot)),
+    lexiconSha256: sha256Text(readFileSync(lexiconPath ?? DEFAULT_LEXICON_PATH)),
+  };
+}
+
+export interface CorpusStepOptions {
+  snapshot: string;
+  /** The build's temporary directory. */
+  out: string;
+  snapshotId: string;
+  lexiconPath?: string;
+  progress: Progress;
+}
+
+export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest> {
+  const { progress } = o;
+  const input = corpusInput(o.snapshot);
+  const { lexicon, sha256 } = readLexicon(o.lexiconPath);
+  const matcher = compileLexicon(lexicon);
+  for (const c of matcher.collisions) progress.log(`corpus: lexicon form "${c.form}" belongs to "${c.kept}"; dropped from "${c.dropped}"`);
+  if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
+  else
+    progress.log(
+      `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
+        (input.ignored.length ? `; ignoring ${input.ignored.join(', ')}` : ''),
+    );
+  const extraction = await extractCorpus(input, matcher, {}, progress);
+  const { articles } = extraction;
+  if (input.kind !== 'none')
+    progress.log(
+      `corpus: ${articles.length} articles in ${extraction.seconds.toFixed(1)} s ` +
+        `(${(articles.length / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
+        `${extraction.skipped.length} files skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID`,
+    );
+  for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.file}: ${s.reason}`);
+
+  mkdirSync(join(o.out, 'corpus'), { recursive: true });
+  const { excerpts } = await writeCorpusDatabase(
+    join(o.out, CORPUS_DB_FILE),
+    articles,
+    { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases },
+    progress,
+  );
+  const docs = corpusDocuments({
+    articles,
+    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version },
+    lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+  });
+  for (const [path, doc] of docs) {
+    mkdirSync(dirname(join(o.out, path)), { recursive: true });
+    writeFileSync(join(o.out, path), JSON.stringify(doc));
+  }
+  writeFileSync(
+    join(o.out, CORPUS_REPORT_FILE),
+    stablePretty({ skipped: extraction.skipped, duplicates: extraction.duplicates, generated_ids: extraction.generatedIds }),
+  );
+  return {
+    input: input.kind,
+    fingerprint: corpusFingerprint(input),
+    input_files: input.kind === 'jats' ? input.files.length : input.kind === 'csv' ? 2 : 0,
+    articles: articles.length,
+    excerpts,
+    skipped_files: extraction.skipped.length,
+    duplicate_articles: extraction.duplicates.length,
+    generated_ids: extraction.generatedIds.length,
+    lexicon: { version: lexicon.version, source: lexicon.source, sha256 },
+  };
+}
