@@ -1,0 +1,68 @@
+/**
+ * Rate-limit counters in Redis (`REDIS_URL`), shared by every replica: one integer per key under
+ * `<prefix>:fair-rate:<key>`, whose expiry is the end of the window. A hit is one Lua script, so reading the
+ * count, comparing it with the limit and incrementing it happen as one step inside Redis: replicas hitting
+ * the same key at once can never count past the limit together. Time is Redis's own (PTTL), so replicas
+ * with skewed clocks still agree on when a window ends.
+ *
+ * Failures reject (node-redis fails fast while disconnected, see state/redis-store.ts): the caller decides
+ * what a request gets when the counters cannot be reached.
+ */
+import { type Client, closeRedis, connectRedis, type RedisStateStoreOptions } from '../state/redis-store.ts';
+import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
+
+/**
+ * KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. Returns {allowed 0|1, count, ms left}.
+ * A key without an expiry (PTTL -1, e.g. written by hand) is treated as an ended window, so it cannot block
+ * a client forever.
+ */
+const HIT = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('SET', KEYS[1], 1, 'PX', window)
+  return {1, 1, window}
+end
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count >= limit then
+  return {0, count, ttl}
+end
+count = redis.call('INCR', KEYS[1])
+return {1, count, ttl}
+`;
+
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly description: string;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly prefix: string,
+    private readonly safeUrl: string,
+  ) {
+    this.description = `redis ${safeUrl}`;
+  }
+
+  /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
+  static async open(options: RedisStateStoreOptions): Promise<RedisRateLimitStore> {
+    const { client, prefix, safeUrl } = await connectRedis(options, 'rate limit');
+    return new RedisRateLimitStore(client, prefix, safeUrl);
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<HitResult> {
+    checkRateKey(key);
+    checkLimitAndWindow(limit, windowMs);
+    let reply: unknown;
+    try {
+      reply = await this.client.eval(HIT, { keys: [`${this.prefix}:fair-rate:${key}`], arguments: [String(limit), String(windowMs)] });
+    } catch (err) {
+      throw new Error(`rate limit: Redis on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
+    }
+    const [allowed, count, resetMs] = (reply as unknown[]).map(Number) as [number, number, number];
+    return { allowed: allowed === 1, count, resetMs };
+  }
+
+  async close(): Promise<void> {
+    await closeRedis(this.client);
+  }
+}
