@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import httpConventions from './plugins/http-conventions.ts';
 import sitePlugin from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
+import corpusRoutes from './routes/corpus/index.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
@@ -71,6 +72,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       recent: new RecentView(layerStore, o.config.RECENT_REFRESH_MS, app.log),
     });
   }
+  if (o.config.SERVICES.includes('corpus')) await app.register(corpusRoutes, { prefix: o.config.CORPUS_PREFIX, store: o.store });
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,

@@ -53,48 +53,80 @@ export function statusCounts(excerpts: readonly ExcerptDoc[]): ArticleDoc['occur
   return c;
 }
 
-/** Extracts one parsed article (peer-review blocks, if the parser was asked for them, are ignored). */
+/** One sentence with its place in the article: what both inputs (JATS, pre-extracted CSV) reduce to. */
+export interface PlacedSentence {
+  section: Section;
+  sectionTitle: string;
+  label: string | null;
+  paragraph: number;
+  /** 0-based position within the paragraph. */
+  sentence: number;
+  text: string;
+}
+
+/** The sentences of a parsed article, paragraph by paragraph (peer-review blocks, if read, are skipped). */
+export function* articleSentences(article: ParsedArticle): Generator<PlacedSentence> {
+  for (const block of article.blocks) {
+    if (block.section === 'peer-review') continue;
+    const sentences = splitSentences(block.text);
+    for (let i = 0; i < sentences.length; i++)
+      yield {
+        section: block.section,
+        sectionTitle: block.sectionTitle,
+        label: block.label,
+        paragraph: block.paragraphIndex,
+        sentence: i,
+        text: sentences[i]!.text,
+      };
+  }
+}
+
+/** Extracts one parsed article. */
 export function extractArticle(
   article: ParsedArticle,
   matcher: LexiconMatcher,
   bandOptions: Partial<BandOptions> = {},
 ): ExtractedArticle {
-  const { meta } = article;
+  return extractSentences(article.meta, articleSentences(article), matcher, bandOptions);
+}
+
+/** Extracts an article given as metadata and its sentences in document order. */
+export function extractSentences(
+  meta: ArticleMeta,
+  sentences: Iterable<PlacedSentence>,
+  matcher: LexiconMatcher,
+  bandOptions: Partial<BandOptions> = {},
+): ExtractedArticle {
   const { id, kind } = articleId(meta);
   const excerpts: ExcerptDoc[] = [];
   const firstPlace = new Map<string, ExcerptDoc | null>();
   let sentencesScanned = 0;
-  for (const block of article.blocks) {
-    if (block.section === 'peer-review') continue;
-    const section: Section = block.section;
-    const sentences = splitSentences(block.text);
-    sentencesScanned += sentences.length;
-    sentences.forEach((s, i) => {
-      const seen = firstPlace.get(s.text);
-      if (seen !== undefined) {
-        // A repeat: counted and listed once. Only hedged sentences are recorded (null marks a plain one).
-        seen?.also_in.push(section);
-        return;
-      }
-      const { occurrences } = analyseSentence(s.text, matcher, bandOptions);
-      if (occurrences.length === 0) {
-        firstPlace.set(s.text, null);
-        return;
-      }
-      const excerpt: ExcerptDoc = {
-        id: `${id}/${block.paragraphIndex}.${i}`,
-        section,
-        section_title: block.sectionTitle,
-        label: block.label,
-        paragraph: block.paragraphIndex,
-        sentence: i,
-        text: s.text,
-        also_in: [],
-        occurrences: occurrences.map(occurrenceDoc),
-      };
-      firstPlace.set(s.text, excerpt);
-      excerpts.push(excerpt);
-    });
+  for (const s of sentences) {
+    sentencesScanned++;
+    const seen = firstPlace.get(s.text);
+    if (seen !== undefined) {
+      // A repeat: counted and listed once. Only hedged sentences are recorded (null marks a plain one).
+      seen?.also_in.push(s.section);
+      continue;
+    }
+    const { occurrences } = analyseSentence(s.text, matcher, bandOptions);
+    if (occurrences.length === 0) {
+      firstPlace.set(s.text, null);
+      continue;
+    }
+    const excerpt: ExcerptDoc = {
+      id: `${id}/${s.paragraph}.${s.sentence}`,
+      section: s.section,
+      section_title: s.sectionTitle,
+      label: s.label,
+      paragraph: s.paragraph,
+      sentence: s.sentence,
+      text: s.text,
+      also_in: [],
+      occurrences: occurrences.map(occurrenceDoc),
+    };
+    firstPlace.set(s.text, excerpt);
+    excerpts.push(excerpt);
   }
   return {
     pmcid: id,

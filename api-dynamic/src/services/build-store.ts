@@ -17,6 +17,7 @@ import {
 import { servingMarker } from '../../../contracts/common/build-markers.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import { CohortIndex } from './frame/cohort/cohort-index.ts';
+import { CorpusData } from './corpus/corpus-data.ts';
 
 export interface FrozenDoc {
   body: Buffer;
@@ -48,6 +49,8 @@ export class Build {
     readonly db: DuckDBConnection | null,
     /** The in-memory cohort index. */
     readonly cohort: CohortIndex,
+    /** The corpus database and excerpt index; null for a build without one. */
+    readonly corpus: CorpusData | null,
   ) {}
 
   get snapshotId(): string {
@@ -106,12 +109,21 @@ export class Build {
       instance?.closeSync();
       throw new BuildLoadError(`${dir}: the cohort index cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
     }
+    let corpus: CorpusData | null;
+    try {
+      corpus = await CorpusData.open(dir);
+    } catch (err) {
+      cohort.close();
+      db?.closeSync();
+      instance?.closeSync();
+      throw new BuildLoadError(`${dir}: the corpus database cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
+    }
     try {
       writeFileSync(join(dir, servingMarker(process.pid)), '');
     } catch {
       // A read-only build directory cannot be pruned by this process's pipeline either: nothing to protect.
     }
-    return new Build(dir, manifest, frozen, instance, db, cohort);
+    return new Build(dir, manifest, frozen, instance, db, cohort, corpus);
   }
 
   acquire(): this {
@@ -136,6 +148,7 @@ export class Build {
     this.db?.closeSync();
     this.instance?.closeSync();
     this.cohort.close();
+    this.corpus?.close();
     rmSync(join(this.dir, servingMarker(process.pid)), { force: true });
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Corpus step 3: the frozen JSON the API serves as is: `corpus/stats.json`, `corpus/phrases.json` and one
- * `corpus/articles/<id>.json` per article. Each document is checked against its schema before it is written,
+ * Corpus step 3: the frozen JSON the API serves as is: `stats.json`, `phrases.json` and one
+ * `articles/<id>.json` per article, under `corpus/api/v1/`. Each document is checked against its schema before it is written,
  * so a build can never publish a document the API's description does not allow.
  *
  * Counting rules (docs/api-corpus.md): a sentence is counted once per article (extract.ts de-duplicates);
@@ -19,10 +19,13 @@ import {
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 
-/** Where the documents go inside a build directory (served below `/corpus/api/v1/`). */
-export const CORPUS_STATS_FILE = 'corpus/stats.json';
-export const CORPUS_PHRASES_FILE = 'corpus/phrases.json';
-export const CORPUS_ARTICLES_DIR = 'corpus/articles';
+/**
+ * Where the documents go inside a build directory: at their URL path (DECISIONS.md §1), so a static host
+ * serving the build answers `/corpus/api/v1/stats` with the same bytes as the server.
+ */
+export const CORPUS_STATS_FILE = 'corpus/api/v1/stats.json';
+export const CORPUS_PHRASES_FILE = 'corpus/api/v1/phrases.json';
+export const CORPUS_ARTICLES_DIR = 'corpus/api/v1/articles';
 
 /** The median of a list of numbers (mean of the middle two for an even count); null for an empty list. */
 export function median(values: readonly number[]): number | null {

@@ -2,25 +2,25 @@
  * Research Cohort Query Service routes (mounted at FRAME_PREFIX, default /frame). This foundation serves the
  * frozen documents the pipeline precomputed and the work records; the cohort engine adds its routes here.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { frameOpenApi } from '../../../../contracts/frame/openapi.ts';
 import { networkQuerySchema, noParams, WORK_ID, workQuerySchema } from '../../../../contracts/frame/params.ts';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { routeTable } from '../../plugins/preflight.ts';
-import type { Build, BuildStore } from '../../services/build-store.ts';
+import type { BuildStore } from '../../services/build-store.ts';
 import { workRecordText } from '../../services/frame/work-records.ts';
 import { sampleSummary, screenedPage } from '../../services/frame/screened.ts';
 import { egoGraph, networkBase } from '../../services/frame/network.ts';
 import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
-import { createHash } from 'node:crypto';
 import { cohortRoutes } from './cohort.ts';
 import type { Permalinks } from '../../services/frame/permalinks.ts';
 import type { AbstractService } from '../../services/frame/abstracts.ts';
 import type { RecentView } from '../../services/frame/recent/recent-view.ts';
 import { recentRoutes } from './recent.ts';
+import { FROZEN_CACHE, sendBuilt, sendJson } from '../send.ts';
 
-export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
+export { FROZEN_CACHE };
 
 /** Frozen documents: URL below the prefix → path below the build directory (without `.json`). */
 export const FROZEN_ROUTES = [
@@ -35,30 +35,6 @@ export const FROZEN_ROUTES = [
 
 const workParams = workQuerySchema;
 const networkParams = networkQuerySchema;
-
-function sendJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: Buffer | string,
-  etag: string,
-  snapshotId: string,
-  cache = FROZEN_CACHE,
-) {
-  reply
-    .header('X-Snapshot', snapshotId)
-    .header('ETag', etag)
-    .header('Cache-Control', cache)
-    .header('Vary', 'Accept-Encoding');
-  const inm = request.headers['if-none-match'];
-  if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(body);
-}
-
-/** Sends a body computed from `build`, with a strong ETag of the snapshot and the bytes. */
-function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, body: string, cache = FROZEN_CACHE) {
-  const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-  return sendJson(request, reply, body, etag, build.snapshotId, cache);
-}
 
 /** A live abstract may be cached a day by a CDN; an answer without one (upstream trouble) is not cached. */
 const LIVE_ABSTRACT_CACHE = 'public, s-maxage=3600';

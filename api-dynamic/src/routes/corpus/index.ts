@@ -1,0 +1,92 @@
+/**
+ * Hedged-Significance Corpus routes (mounted at CORPUS_PREFIX, default /corpus). `stats`, `phrases` and
+ * `articles/{pmcid}` are the pipeline's frozen documents, sent as stored; `excerpts` is computed per request
+ * from the build's corpus database (services/corpus/corpus-data.ts), the same function the site's excerpt
+ * browser calls.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../../../contracts/common/errors.ts';
+import { parseStrictQuery } from '../../../../contracts/common/query.ts';
+import { canonicalArticleId } from '../../../../contracts/corpus/article-id.ts';
+import { parseExcerptQuery } from '../../../../contracts/corpus/excerpts-query.ts';
+import { corpusOpenApi } from '../../../../contracts/corpus/openapi.ts';
+import { routeTable } from '../../plugins/preflight.ts';
+import type { Build, BuildStore } from '../../services/build-store.ts';
+import type { CorpusData } from '../../services/corpus/corpus-data.ts';
+import { FROZEN_CACHE, sendBuilt, sendJson } from '../send.ts';
+import { z } from 'zod';
+
+const noParams = z.object({}).strict();
+
+export interface CorpusRouteOptions {
+  store: BuildStore;
+  prefix: string;
+}
+
+/** The build's corpus, or a 404 saying the build has none (a build of an older pipeline). */
+function corpusOf(build: Build): CorpusData {
+  if (!build.corpus) throw new ApiError('NOT_FOUND', `Snapshot ${build.snapshotId} has no corpus: rebuild with npm run pipeline.`);
+  return build.corpus;
+}
+
+export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRouteOptions) {
+  const { store } = opts;
+  const routes = routeTable(app);
+
+  const frozen = (url: string, doc: (params: Record<string, string>) => string) =>
+    routes.declare({
+      method: 'GET',
+      url,
+      handler: async (request, reply) => {
+        parseStrictQuery(noParams, request.url);
+        const build = store.current;
+        const path = doc(request.params as Record<string, string>);
+        const found = build.frozen.get(path);
+        if (!found) {
+          reply.header('X-Snapshot', build.snapshotId);
+          throw new ApiError('NOT_FOUND', `No ${path.replace(/^corpus\/api\/v1\//, '')} in the corpus (snapshot ${build.snapshotId}).`);
+        }
+        return sendJson(request, reply, found.body, found.etag, build.snapshotId);
+      },
+    });
+
+  frozen('/api/v1/stats', () => 'corpus/api/v1/stats');
+  frozen('/api/v1/phrases', () => 'corpus/api/v1/phrases');
+  frozen('/api/v1/articles/:pmcid', ({ pmcid }) => {
+    const id = canonicalArticleId(pmcid!);
+    if (id === null)
+      throw new ApiError(
+        'INVALID_PARAMETER',
+        `"${pmcid!.slice(0, 40)}" is not an article id: use a PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.`,
+        [{ parameter: 'pmcid', message: 'must be a PMCID or a nopmc- id' }],
+      );
+    return `corpus/api/v1/articles/${id}`;
+  });
+
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/excerpts',
+    handler: async (request, reply) =>
+      store.use(async (build) => {
+        const corpus = corpusOf(build);
+        const query = parseExcerptQuery(request.url, corpus.phrases);
+        const body = JSON.stringify({
+          ...corpus.listExcerpts(query),
+          meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion },
+        });
+        return sendBuilt(request, reply, build, body);
+      }),
+  });
+
+  const openapi = JSON.stringify(corpusOpenApi(opts.prefix, '1'));
+  routes.declare({
+    method: 'GET',
+    url: '/api/v1/openapi.json',
+    handler: async (request, reply) => {
+      parseStrictQuery(noParams, request.url);
+      return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(openapi);
+    },
+  });
+
+  routes.preflight();
+}

@@ -1,0 +1,190 @@
+/**
+ * A build's corpus, open for queries: the sqlite database (read-only, in memory), the excerpt index, the
+ * lexicon's phrases and the article list. Loaded with the build (build-store.ts) and closed with it.
+ * `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CORPUS_DB_FILE, CORPUS_DB_VERSION } from '../../../../contracts/corpus/database.ts';
+import type { ArticleRef, ExcerptDoc, OccurrenceDoc } from '../../../../contracts/corpus/documents.ts';
+import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/excerpts-query.ts';
+import type { ExcerptItem, ExcerptsResponse } from '../../../../contracts/corpus/responses.ts';
+import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
+import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
+import { openReadOnly, type SqliteDb } from './sqlite.ts';
+
+const HL_OPEN = '\u0001';
+const HL_CLOSE = '\u0002';
+
+/** Plain text and the ranges between highlight markers (what FTS5's highlight() returns, parsed). */
+export function highlightRanges(marked: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let pos = 0;
+  let open = -1;
+  for (const ch of marked) {
+    if (ch === HL_OPEN) open = pos;
+    else if (ch === HL_CLOSE) {
+      if (open >= 0) out.push({ start: open, end: pos });
+      open = -1;
+    } else pos += ch.length;
+  }
+  return out;
+}
+
+export class CorpusData {
+  private constructor(
+    private readonly db: SqliteDb,
+    readonly index: ExcerptIndex,
+    /** The lexicon's canonical phrases (the values `phrase=` accepts), in lexicon order. */
+    readonly phrases: readonly string[],
+    readonly lexiconVersion: string,
+    readonly snapshot: string,
+    private readonly articles: readonly ArticleRef[],
+  ) {}
+
+  /** Opens `<build>/corpus/corpus.sqlite`; null when the build has no corpus database. */
+  static async open(buildDir: string): Promise<CorpusData | null> {
+    const path = join(buildDir, CORPUS_DB_FILE);
+    if (!existsSync(path)) return null;
+    const db = await openReadOnly(path);
+    try {
+      const info = new Map(db.selectArrays('SELECT key, value FROM info').map(([k, v]) => [String(k), String(v)]));
+      if (info.get('schema_version') !== CORPUS_DB_VERSION)
+        throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
+      const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
+      const articles: ArticleRef[] = db
+        .selectObjects('SELECT pmcid, id_kind, pmid, doi, title, journal, year FROM articles ORDER BY id')
+        .map((r) => ({
+          pmcid: String(r.pmcid),
+          id_kind: r.id_kind === 'generated' ? 'generated' : 'pmcid',
+          pmid: (r.pmid as string | null) ?? null,
+          doi: (r.doi as string | null) ?? null,
+          title: (r.title as string | null) ?? null,
+          journal: (r.journal as string | null) ?? null,
+          year: r.year === null || r.year === undefined ? null : Number(r.year),
+        }));
+      return new CorpusData(db, ExcerptIndex.load(db, phrases), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '', articles);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Excerpt ids (1-based) whose text matches the terms, in id order, with bm25 scores when asked. */
+  private search(query: ExcerptQuery, withScores: boolean): { ids: Int32Array; scores: Float64Array | null } {
+    const sql = withScores
+      ? 'SELECT rowid, bm25(excerpts_fts) FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY rowid'
+      : 'SELECT rowid FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY rowid';
+    const st = this.db.prepare(sql);
+    const ids: number[] = [];
+    const scores: number[] = [];
+    try {
+      st.bind([ftsExpression(query.terms)]);
+      while (st.step()) {
+        ids.push(st.getInt(0)!);
+        if (withScores) scores.push(st.getFloat(1)!);
+      }
+    } finally {
+      st.finalize();
+    }
+    return { ids: Int32Array.from(ids), scores: withScores ? Float64Array.from(scores) : null };
+  }
+
+  /** Answers one excerpt query: exact total, the page's items in order. */
+  listExcerpts(query: ExcerptQuery): Omit<ExcerptsResponse, 'meta'> {
+    const filter = occurrenceFilter(query.phrase === null ? -1 : this.phrases.indexOf(query.phrase), query.bands, query.statuses);
+    const offset = (query.page - 1) * query.per_page;
+    let total: number;
+    let indexes: number[];
+    if (query.terms.length === 0) {
+      ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
+    } else if (query.sort === 'relevance' || query.sort === 'article') {
+      // Few candidates in most searches: walk them instead of the whole index.
+      const { ids, scores } = this.search(query, query.sort === 'relevance');
+      const hits: number[] = [];
+      for (let k = 0; k < ids.length; k++) if (this.index.matches(ids[k]! - 1, filter)) hits.push(k);
+      if (scores !== null) hits.sort((a, b) => scores[a]! - scores[b]! || ids[a]! - ids[b]!); // bm25: lower is better
+      total = hits.length;
+      indexes = hits.slice(offset, offset + query.per_page).map((k) => ids[k]! - 1);
+    } else {
+      const { ids } = this.search(query, false);
+      const within = new Uint8Array(this.index.size);
+      for (const id of ids) within[id - 1] = 1;
+      ({ total, indexes } = this.index.page(filter, query.sort, offset, query.per_page, within));
+    }
+    return {
+      total,
+      page: query.page,
+      per_page: query.per_page,
+      pages: Math.ceil(total / query.per_page),
+      query: { phrase: query.phrase, band: query.bands, status: query.statuses, q: query.q, sort: query.sort },
+      items: this.items(indexes, query),
+    };
+  }
+
+  /** The page's rows, in the given order, with their occurrences and highlights. */
+  private items(indexes: readonly number[], query: ExcerptQuery): ExcerptItem[] {
+    if (indexes.length === 0) return [];
+    const ids = indexes.map((i) => i + 1);
+    const list = ids.join(',');
+    const rows = new Map<number, ExcerptItem>();
+    for (const r of this.db.selectObjects(
+      `SELECT id, article, key, section, section_title, label, paragraph, sentence, text, also_in FROM excerpts WHERE id IN (${list})`,
+    )) {
+      const doc: ExcerptDoc = {
+        id: String(r.key),
+        section: r.section as Section,
+        section_title: String(r.section_title),
+        label: (r.label as string | null) ?? null,
+        paragraph: Number(r.paragraph),
+        sentence: Number(r.sentence),
+        text: String(r.text),
+        also_in: JSON.parse(String(r.also_in)) as Section[],
+        occurrences: [],
+      };
+      rows.set(Number(r.id), { ...doc, article: this.articles[Number(r.article) - 1]!, highlights: [] });
+    }
+    for (const o of this.db.selectObjects(
+      `SELECT excerpt, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact
+       FROM occurrences WHERE excerpt IN (${list}) ORDER BY excerpt, ordinal`,
+    )) {
+      const occ: OccurrenceDoc = {
+        phrase: String(o.phrase),
+        start: Number(o.start),
+        end: Number(o.end),
+        status: o.status as OccurrenceStatus,
+        band: (o.band as Band | null) ?? null,
+        at_threshold: o.at_threshold === 1,
+        inequality: (o.inequality as OccurrenceDoc['inequality']) ?? null,
+        p:
+          o.p_text === null
+            ? null
+            : {
+                text: String(o.p_text),
+                start: Number(o.p_start),
+                end: Number(o.p_end),
+                operator: o.p_operator as NonNullable<OccurrenceDoc['p']>['operator'],
+                value: o.p_value === null ? null : Number(o.p_value),
+                exact: o.p_exact === 1,
+              },
+      };
+      rows.get(Number(o.excerpt))!.occurrences.push(occ);
+    }
+    if (query.terms.length > 0) {
+      const st = this.db.prepare(
+        `SELECT rowid, highlight(excerpts_fts, 0, char(1), char(2)) FROM excerpts_fts WHERE excerpts_fts MATCH ? AND rowid IN (${list})`,
+      );
+      try {
+        st.bind([ftsExpression(query.terms)]);
+        while (st.step()) rows.get(st.getInt(0)!)!.highlights = highlightRanges(st.getString(1)!);
+      } finally {
+        st.finalize();
+      }
+    }
+    return ids.map((id) => rows.get(id)!);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The one parser of `/corpus/api/v1/excerpts` parameters (DECISIONS.md §3, §5), shared by the API route and
+ * the site's excerpt browser, so a page and the endpoint answer the same question for the same URL.
+ *
+ * | parameter | values | default |
+ * |---|---|---|
+ * | `phrase` | a canonical phrase of the build's lexicon (case and spacing are forgiven) | any |
+ * | `band` (repeatable) | `0.05-0.06`, `0.06-0.08`, `0.08-0.10`, `>0.10`, `ns`, `none` | see below |
+ * | `status` (repeatable) | `verified`, `rejected`, `unverified`, `indeterminate` | see below |
+ * | `q` | words and "quoted phrases", all required; a trailing `*` makes a prefix | none |
+ * | `sort` | `relevance` (needs q), `p_asc`, `p_desc`, `year_desc`, `article` | `relevance` with q, else `article` |
+ * | `page`, `per_page` | 1 … 100,000; 1 … 100 | 1; 25 |
+ *
+ * A sentence is listed when one of its occurrences matches every occurrence filter given (phrase, band,
+ * status). Without `band` and `status` only verified occurrences count, which is the default listing of
+ * DECISIONS.md §5 (rejected ones are kept but out of it); `band=none` lists the sentences without a p-value
+ * and `status=rejected` the rejected ones. `q` never reaches FTS5 as written: it is parsed here and rebuilt
+ * as quoted strings, so no input can be an FTS5 syntax error (a 500) or an unintended operator.
+ */
+import { z } from 'zod';
+import { ApiError } from '../common/errors.ts';
+import { parseStrictQuery } from '../common/query.ts';
+import {
+  BANDS,
+  type Band,
+  EXCERPT_MAX_PAGE_SIZE,
+  EXCERPT_PAGE_SIZE,
+  EXCERPT_SORTS,
+  type ExcerptSort,
+  OCCURRENCE_STATUSES,
+  type OccurrenceStatus,
+} from './vocab.ts';
+
+export const MAX_Q_LENGTH = 200;
+export const MAX_Q_TERMS = 12;
+export const MAX_PAGE = 100_000;
+
+const listOf = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
+  z
+    .array(z.string())
+    .transform((xs, ctx) => {
+      const bad = xs.find((x) => !(values as readonly string[]).includes(x));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not a ${name}; allowed: ${values.join(', ')}` });
+        return z.NEVER;
+      }
+      // Canonical: each value once, in vocabulary order, so equal questions have equal cache keys.
+      return values.filter((v) => xs.includes(v)) as unknown as T[number][];
+    })
+    .optional();
+
+const whole = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be a whole number from ${min} to ${max}`)
+    .optional();
+
+/** The raw parameters, as zod sees them (also the OpenAPI description of the query). */
+export const excerptParamsSchema = z
+  .object({
+    phrase: z.string().max(200, 'phrase is at most 200 characters').optional(),
+    band: listOf(BANDS, 'band'),
+    status: listOf(OCCURRENCE_STATUSES, 'status'),
+    q: z.string().max(MAX_Q_LENGTH, `q is at most ${MAX_Q_LENGTH} characters`).optional(),
+    sort: z
+      .string()
+      .refine((s) => (EXCERPT_SORTS as readonly string[]).includes(s), `sort must be one of ${EXCERPT_SORTS.join(', ')}`)
+      .transform((s) => s as ExcerptSort)
+      .optional(),
+    page: whole('page', 1, MAX_PAGE),
+    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE),
+  })
+  .strict();
+
+/** One element of `q`: a word (optionally a prefix, `trend*`) or a quoted phrase. */
+export interface SearchTerm {
+  text: string;
+  phrase: boolean;
+  prefix: boolean;
+}
+
+/** The canonical question `/excerpts` answers. */
+export interface ExcerptQuery {
+  phrase: string | null;
+  bands: Band[];
+  statuses: OccurrenceStatus[];
+  q: string | null;
+  terms: SearchTerm[];
+  sort: ExcerptSort;
+  page: number;
+  per_page: number;
+}
+
+const WORDY = /[\p{L}\p{N}]/u;
+
+/** Splits `q` into words and quoted phrases; throws a 400 naming `q` when it cannot be searched. */
+export function parseSearch(q: string): SearchTerm[] {
+  const terms: SearchTerm[] = [];
+  const re = /"([^"]*)"|(\S+)/g;
+  const quotes = (q.match(/"/g) ?? []).length;
+  if (quotes % 2 === 1) throw invalid('q', 'q has an unbalanced double quote; quote phrases as "trend toward"');
+  for (const m of q.matchAll(re)) {
+    if (m[1] !== undefined) {
+      const text = m[1].trim().replace(/\s+/g, ' ');
+      if (!WORDY.test(text)) continue;
+      terms.push({ text, phrase: true, prefix: false });
+    } else {
+      let text = m[2]!;
+      const prefix = text.length > 1 && text.endsWith('*');
+      if (prefix) text = text.slice(0, -1);
+      if (!WORDY.test(text)) continue;
+      terms.push({ text, phrase: false, prefix });
+    }
+  }
+  if (terms.length === 0) throw invalid('q', 'q has no word to search for (letters or digits)');
+  if (terms.length > MAX_Q_TERMS) throw invalid('q', `q has ${terms.length} terms; at most ${MAX_Q_TERMS} are allowed`);
+  return terms;
+}
+
+/** The FTS5 MATCH expression for parsed terms: each a quoted string, all required. */
+export function ftsExpression(terms: readonly SearchTerm[]): string {
+  return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' AND ');
+}
+
+function invalid(parameter: string, message: string, allowed?: readonly string[]): ApiError {
+  return new ApiError('INVALID_PARAMETER', message, [{ parameter, message, ...(allowed ? { allowed: [...allowed] } : {}) }]);
+}
+
+/** Case and spacing as the lexicon writes phrases: NFKC, lower case, single spaces. */
+export function canonicalPhrase(s: string): string {
+  return s.normalize('NFKC').toLowerCase().trim().replace(/\s+/g, ' ');
+}
+
+/**
+ * Parses the query string of `url`. `phrases` are the lexicon's canonical phrases (the build knows them);
+ * a phrase outside them is a 400 listing them, never an empty answer that looks like "no such hedges".
+ */
+export function parseExcerptQuery(url: string, phrases: readonly string[]): ExcerptQuery {
+  const p = parseStrictQuery(excerptParamsSchema, url, { multi: ['band', 'status'], emptyIsAbsent: true });
+  let phrase: string | null = null;
+  if (p.phrase !== undefined) {
+    phrase = canonicalPhrase(p.phrase);
+    if (!phrases.includes(phrase))
+      throw invalid('phrase', `phrase "${p.phrase}" is not a phrase of the lexicon; allowed: ${phrases.join(', ')}`, phrases);
+  }
+  const q = p.q === undefined ? null : p.q.trim();
+  const terms = q === null ? [] : parseSearch(q);
+  if (p.sort === 'relevance' && q === null)
+    throw invalid('sort', 'sort=relevance orders by the match with q; give q, or sort by p_asc, p_desc, year_desc or article', EXCERPT_SORTS);
+  return {
+    phrase,
+    bands: p.band ?? [],
+    statuses: p.status ?? (p.band === undefined ? ['verified'] : []),
+    q,
+    terms,
+    sort: p.sort ?? (q === null ? 'article' : 'relevance'),
+    page: p.page ?? 1,
+    per_page: p.per_page ?? EXCERPT_PAGE_SIZE,
+  };
+}
+
+/** The query string of a canonical query (for links: next page, the site's forms, the API link of a page). */
+export function excerptQueryString(query: Omit<ExcerptQuery, 'terms'>, overrides: Partial<Omit<ExcerptQuery, 'terms'>> = {}): string {
+  const o = { ...query, ...overrides };
+  const params = new URLSearchParams();
+  if (o.phrase !== null) params.set('phrase', o.phrase);
+  for (const b of o.bands) params.append('band', b);
+  // The default status (verified, when no band is given) is left implicit, so links stay short.
+  const defaultStatus = o.bands.length === 0 && o.statuses.length === 1 && o.statuses[0] === 'verified';
+  if (!defaultStatus) for (const s of o.statuses) params.append('status', s);
+  if (o.q !== null) params.set('q', o.q);
+  if (o.sort !== (o.q === null ? 'article' : 'relevance')) params.set('sort', o.sort);
+  if (o.page !== 1) params.set('page', String(o.page));
+  if (o.per_page !== EXCERPT_PAGE_SIZE) params.set('per_page', String(o.per_page));
+  return params.toString();
+}
