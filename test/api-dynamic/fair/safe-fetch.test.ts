@@ -9,7 +9,12 @@
  * itself runs exactly as in production, and the dialer's log shows which address each connection was for.
  * Everything else (normal GETs, limits, timeouts) talks to the mocks directly with private addresses allowed.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -520,5 +525,57 @@ describe('limits', () => {
     const started = Date.now();
     await refused(local({ timeoutMs: 800 }).fetch({ url: `${base}/to?u=${encodeURIComponent(`http://127.0.0.1:${lorisPort}/`)}` }), 'timeout');
     expect(Date.now() - started).toBeLessThan(1800);
+  });
+});
+
+// ---- https ----
+
+/** A self-signed certificate for public.test from the openssl command, or null (with the reason printed) without it. */
+function selfSigned(): { key: Buffer; cert: Buffer } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'fair-safe-tls-'));
+  try {
+    const run = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=public.test', '-addext', 'subjectAltName=DNS:public.test'], { stdio: 'pipe' });
+    if (run.error || run.status !== 0) {
+      console.warn(`safe-fetch.test.ts: cannot make a test certificate with openssl (${run.error?.message ?? run.stderr.toString().trim()}), so the https tests are skipped`);
+      return null;
+    }
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const tlsPair = selfSigned();
+
+describe.skipIf(tlsPair === null)('https', () => {
+  let tlsServer: ReturnType<typeof createHttpsServer>;
+  let port = 0;
+  const sni: (string | undefined)[] = [];
+
+  beforeAll(async () => {
+    tlsServer = createHttpsServer({ key: tlsPair!.key, cert: tlsPair!.cert }, echo);
+    tlsServer.on('tlsClientError', () => {});
+    // The SNI name of every completed handshake.
+    tlsServer.on('secureConnection', (socket) => sni.push((socket as unknown as { servername?: string }).servername));
+    port = await listen(tlsServer);
+  });
+
+  afterAll(() => new Promise((resolve) => tlsServer.close(resolve)));
+
+  it('connects to the checked address, sends the host name as SNI and Host, and verifies the certificate against it', async () => {
+    const lookup = tableResolver({ 'public.test': '127.0.0.1' });
+    const fetcher = local({ lookup, ca: tlsPair!.cert });
+    const res = await fetcher.fetch({ url: `https://public.test:${port}/echo` });
+    expect(res.status).toBe(200);
+    expect(json(res.body).headers.host).toBe(`public.test:${port}`);
+    expect(sni.at(-1)).toBe('public.test');
+    expect(lookup.calls).toEqual(['public.test']);
+  });
+
+  it('refuses a certificate it cannot verify: an unknown issuer, or a name the certificate is not for', async () => {
+    const untrusted = local({ lookup: tableResolver({ 'public.test': '127.0.0.1' }) });
+    expect((await refused(untrusted.fetch({ url: `https://public.test:${port}/echo` }), 'network')).message).toMatch(/self[- ]signed/);
+    const wrongName = local({ lookup: tableResolver({ 'other.test': '127.0.0.1' }), ca: tlsPair!.cert });
+    expect((await refused(wrongName.fetch({ url: `https://other.test:${port}/echo` }), 'network')).message).toMatch(/altnames|other\.test/);
   });
 });

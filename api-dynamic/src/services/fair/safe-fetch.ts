@@ -26,7 +26,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+import { rootCertificates, connect as tlsConnect } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { type AddressPolicy, checkAddress, checkHostname } from './address-guard.ts';
 import { FetchError, type Fetcher, type FetchRequest, type FetchResponse } from './fetcher.ts';
@@ -83,6 +83,11 @@ export interface SafeFetcherOptions {
   timeoutMs?: number;
   /** Body bytes kept (decoded); the cap for every request, which `FetchRequest.maxBytes` can only lower. Default 5 MB. */
   maxBytes?: number;
+  /**
+   * Extra certificate authorities (PEM) trusted for https besides Node's bundled roots: an internal CA, or a
+   * test's own. Ignored when `dial` is given.
+   */
+  ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** User-Agent header. */
   userAgent?: string;
   /** Accept header when the request has none; default any. */
@@ -116,20 +121,28 @@ function pinnedLookup(target: DialTarget): LookupFunction {
   };
 }
 
-/** The default dialer: TCP, or TLS with SNI and certificate check against the host name, pinned to the checked addresses. */
-export const pinnedDialer: Dialer = (target) => {
-  const lookup = pinnedLookup(target);
-  if (target.protocol === 'https:')
-    return tlsConnect({
-      host: target.hostname,
-      port: target.port,
-      lookup,
-      // SNI carries names only; for an IP literal the certificate is checked against the IP.
-      ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
-      ALPNProtocols: ['http/1.1'],
-    });
-  return netConnect({ host: target.hostname, port: target.port, lookup });
-};
+/**
+ * The default dialer: TCP, or TLS with SNI and certificate check against the host name, pinned to the
+ * checked addresses. `ca` adds trusted certificates (PEM) to Node's bundled roots rather than replacing them.
+ */
+export function pinnedDialer(options: { ca?: string | Buffer | ReadonlyArray<string | Buffer> } = {}): Dialer {
+  const extra = options.ca === undefined ? [] : Array.isArray(options.ca) ? options.ca : [options.ca];
+  const ca = extra.length > 0 ? [...rootCertificates, ...(extra as Array<string | Buffer>)] : undefined;
+  return (target) => {
+    const lookup = pinnedLookup(target);
+    if (target.protocol === 'https:')
+      return tlsConnect({
+        host: target.hostname,
+        port: target.port,
+        lookup,
+        // SNI carries names only; for an IP literal the certificate is checked against the IP.
+        ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
+        ...(ca ? { ca } : {}),
+        ALPNProtocols: ['http/1.1'],
+      });
+    return netConnect({ host: target.hostname, port: target.port, lookup });
+  };
+}
 
 /**
  * Creates the production Fetcher.
@@ -155,7 +168,7 @@ export class SafeFetcher implements Fetcher {
   constructor(options: SafeFetcherOptions = {}) {
     this.policy = { allowPrivateAddresses: options.allowPrivateAddresses ?? false };
     this.resolve = options.lookup ?? systemResolver;
-    this.dial = options.dial ?? pinnedDialer;
+    this.dial = options.dial ?? pinnedDialer(options.ca === undefined ? {} : { ca: options.ca });
     this.maxRedirects = options.maxRedirects ?? SAFE_FETCH_DEFAULTS.maxRedirects;
     this.timeoutMs = options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;
     this.maxBytes = options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes;
