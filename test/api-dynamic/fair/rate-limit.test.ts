@@ -86,6 +86,20 @@ describe.each(backends)('$name store', (backend) => {
     expect(new Set(results.filter((r) => r.allowed).map((r) => r.count))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
   });
 
+  it('peeks without counting', async () => {
+    const store = await open();
+    const key = freshKey();
+    expect(await store.peek(key, 2, HOUR)).toEqual({ allowed: true, count: 0, resetMs: HOUR });
+    await store.hit(key, 2, HOUR);
+    const [a, b] = await Promise.all([store.peek(key, 2, HOUR), store.peek(key, 2, HOUR)]);
+    expect(a).toMatchObject({ allowed: true, count: 1 });
+    expect(b).toMatchObject({ allowed: true, count: 1 });
+    expect(a.resetMs).toBeLessThanOrEqual(HOUR);
+    await store.hit(key, 2, HOUR);
+    expect(await store.peek(key, 2, HOUR)).toMatchObject({ allowed: false, count: 2 });
+    expect((await store.hit(key, 2, HOUR)).allowed).toBe(false);
+  });
+
   it('keeps keys apart', async () => {
     const store = await open();
     const [a, b] = [freshKey(), freshKey()];
@@ -301,6 +315,9 @@ describe('rate limiter', () => {
     t.advance(600);
     expect((await limiter.consume(subject)).allowed).toBe(true);
     expect(() => new RateLimiter(null as unknown as RateLimitStore, { anonymousLimit: 0 })).toThrow();
+    // A peek reports the fresh window without opening it.
+    expect(await limiter.peek({ tier: 'authenticated', keyName: 'k' })).toEqual({ allowed: true, tier: 'authenticated', limit: 3, remaining: 3, resetSeconds: 60 });
+    expect((await limiter.peek(subject)).remaining).toBe(1);
     await limiter.close();
   });
 

@@ -94,6 +94,19 @@ export class FileRateLimitStore implements RateLimitStore {
     });
   }
 
+  async peek(key: string, limit: number, windowMs: number): Promise<HitResult> {
+    if (this.closed) throw new Error(`rate-limit store ${this.description} is closed`);
+    checkRateKey(key);
+    checkLimitAndWindow(limit, windowMs);
+    // Behind pending hits, so a peek after a hit sees it.
+    return this.exclusive(async () => {
+      const now = this.now();
+      const window = this.windows.get(key);
+      if (window === undefined || window.end <= now) return { allowed: true, count: 0, resetMs: windowMs };
+      return { allowed: window.count < limit, count: window.count, resetMs: window.end - now };
+    });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.tail;

@@ -32,6 +32,15 @@ count = redis.call('INCR', KEYS[1])
 return {1, count, ttl}
 `;
 
+/** KEYS[1] the counter; ARGV[1] the window in ms. Returns {count, ms left}, without changing anything. */
+const PEEK = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  return {0, tonumber(ARGV[1])}
+end
+return {tonumber(redis.call('GET', KEYS[1])), ttl}
+`;
+
 export class RedisRateLimitStore implements RateLimitStore {
   readonly description: string;
 
@@ -52,14 +61,26 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, limit: number, windowMs: number): Promise<HitResult> {
     checkRateKey(key);
     checkLimitAndWindow(limit, windowMs);
+    const [allowed, count, resetMs] = await this.run(HIT, key, [String(limit), String(windowMs)]);
+    return { allowed: allowed === 1, count: count!, resetMs: resetMs! };
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<HitResult> {
+    checkRateKey(key);
+    checkLimitAndWindow(limit, windowMs);
+    const [count, resetMs] = await this.run(PEEK, key, [String(windowMs)]);
+    return { allowed: count! < limit, count: count!, resetMs: resetMs! };
+  }
+
+  /** Runs one of the scripts on the key's counter; its integer replies as numbers. */
+  private async run(script: string, key: string, args: string[]): Promise<number[]> {
     let reply: unknown;
     try {
-      reply = await this.client.eval(HIT, { keys: [`${this.prefix}:fair-rate:${key}`], arguments: [String(limit), String(windowMs)] });
+      reply = await this.client.eval(script, { keys: [`${this.prefix}:fair-rate:${key}`], arguments: args });
     } catch (err) {
       throw new Error(`rate limit: Redis on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
     }
-    const [allowed, count, resetMs] = (reply as unknown[]).map(Number) as [number, number, number];
-    return { allowed: allowed === 1, count, resetMs };
+    return (reply as unknown[]).map(Number);
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,11 @@ export interface RateLimitStore {
    * also from other replicas for the shared store, never count past the limit together).
    */
   hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  /**
+   * The state of `key` without counting: `allowed` says whether a hit now would be counted, and `resetMs` is
+   * `windowMs` when no window is open. For answers that should carry the headers but not cost a request.
+   */
+  peek(key: string, limit: number, windowMs: number): Promise<HitResult>;
   /** Waits for pending writes and releases files or connections; later hits reject. */
   close(): Promise<void>;
 }

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { StateLogger } from '../state/store.ts';
 import { FileRateLimitStore } from './rate-limit-file-store.ts';
 import { RedisRateLimitStore } from './rate-limit-redis-store.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import type { HitResult, RateLimitStore } from './rate-limit-store.ts';
 
 export const rateLimitOptionsSchema = z
   .object({
@@ -59,15 +59,21 @@ export class RateLimiter {
 
   /** Counts one request of the subject (unless its window is full) and says whether it may proceed. */
   async consume(subject: RateLimitSubject): Promise<RateLimitDecision> {
-    const limit = subject.tier === 'anonymous' ? this.options.anonymousLimit : this.options.authenticatedLimit;
-    const hit = await this.store.hit(subjectKey(subject), limit, this.options.windowSeconds * 1000);
-    return {
-      allowed: hit.allowed,
-      tier: subject.tier,
-      limit,
-      remaining: Math.max(0, limit - hit.count),
-      resetSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
-    };
+    const limit = this.limitOf(subject);
+    return decision(subject, limit, await this.store.hit(subjectKey(subject), limit, this.options.windowSeconds * 1000));
+  }
+
+  /**
+   * The subject's standing without counting a request, for responses that should carry the headers but not
+   * cost the caller anything (e.g. a 400 for a malformed body, if the route validates before it counts).
+   */
+  async peek(subject: RateLimitSubject): Promise<RateLimitDecision> {
+    const limit = this.limitOf(subject);
+    return decision(subject, limit, await this.store.peek(subjectKey(subject), limit, this.options.windowSeconds * 1000));
+  }
+
+  private limitOf(subject: RateLimitSubject): number {
+    return subject.tier === 'anonymous' ? this.options.anonymousLimit : this.options.authenticatedLimit;
   }
 
   get description(): string {
@@ -77,6 +83,16 @@ export class RateLimiter {
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+function decision(subject: RateLimitSubject, limit: number, hit: HitResult): RateLimitDecision {
+  return {
+    allowed: hit.allowed,
+    tier: subject.tier,
+    limit,
+    remaining: Math.max(0, limit - hit.count),
+    resetSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
+  };
 }
 
 /** The response headers for a decision: the three `X-RateLimit-*` always, `Retry-After` on a refusal. */
