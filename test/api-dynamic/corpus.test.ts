@@ -1,0 +1,298 @@
+/**
+ * The corpus API over a fixture build whose corpus was generated with a ground truth: figures against the
+ * truth (test/helpers/corpus-oracle.ts), the excerpt list against plain scans of the documents, strict
+ * parameters, caching, and every response against its zod schema and the OpenAPI document.
+ */
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ArticleDoc, articleDocSchema, type ExcerptDoc } from '../../contracts/corpus/documents.ts';
+import { CORPUS_RESPONSES, type ExcerptItem, excerptsResponseSchema } from '../../contracts/corpus/responses.ts';
+import { BANDS, VERIFIED_BANDS } from '../../contracts/corpus/vocab.ts';
+import { appFor } from '../helpers/app.ts';
+import { expectError } from '../helpers/cohort.ts';
+import { type CorpusTruth, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
+import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+
+const tmp = tempDir('corpus-api');
+let h: Awaited<ReturnType<typeof appFor>>;
+let truth: CorpusTruth;
+const get = (url: string) => h.app.inject(url);
+const json = async (url: string) => {
+  const res = await get(url);
+  expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
+  return res.json();
+};
+
+/** Every item of a listing, page by page (100 per page). */
+async function all(query: string): Promise<ExcerptItem[]> {
+  const items: ExcerptItem[] = [];
+  for (let page = 1; ; page++) {
+    const body = excerptsResponseSchema.parse(await json(`/corpus/api/v1/excerpts?${query}${query ? '&' : ''}per_page=100&page=${page}`));
+    items.push(...body.items);
+    if (page >= body.pages) {
+      expect(items).toHaveLength(body.total);
+      return items;
+    }
+  }
+}
+
+/** Every excerpt of every article document, in listing order. */
+let documents: ArticleDoc[] = [];
+const allStatuses = 'status=verified&status=rejected&status=unverified&status=indeterminate';
+
+beforeAll(async () => {
+  const snapshot = await fixtureSnapshot(tmp.path);
+  await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
+  truth = readCorpusTruth(join(snapshot, 'corpus'));
+  h = await appFor(join(tmp.path, 'out'));
+  const listed = await all(allStatuses);
+  const ids = [...new Set(listed.map((e) => e.article.pmcid))];
+  documents = await Promise.all(ids.map(async (id) => articleDocSchema.parse(await json(`/corpus/api/v1/articles/${id}`))));
+});
+afterAll(async () => {
+  await h?.close();
+  tmp.remove();
+});
+
+describe('stats against the ground truth', () => {
+  it('counts articles, verified excerpts, bands and the median as the truth does', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    const want = expectedStats(truth);
+    expect(stats.articles_scanned).toBe(want.articles_scanned);
+    expect(stats.articles_without_pmcid).toBe(want.articles_without_pmcid);
+    expect(stats.articles_with_verified).toBe(want.articles_with_verified);
+    expect(stats.excerpts).toBe(want.excerpts);
+    expect(stats.excerpts).toBeGreaterThan(100);
+    for (const band of VERIFIED_BANDS) {
+      const row = stats.bands.find((b: { band: string }) => b.band === band);
+      expect(row.excerpts, band).toBe(want.verifiedExcerptsByBand[band] ?? 0);
+    }
+    expect(stats.median_p).toBeCloseTo(want.median_p!, 12);
+    expect(stats.median_p_values).toBe(want.median_p_values);
+    expect(stats.lexicon.version).toBe('hedging-v1');
+  });
+
+  it('agrees with the excerpt list: the default total, each band total, each status', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    expect((await json('/corpus/api/v1/excerpts')).total).toBe(stats.excerpts);
+    expect((await json(`/corpus/api/v1/excerpts?${allStatuses}`)).total).toBe(stats.excerpts_any_status);
+    for (const { band, excerpts } of stats.bands)
+      expect((await json(`/corpus/api/v1/excerpts?band=${encodeURIComponent(band)}`)).total, band).toBe(excerpts);
+  });
+
+  it('lists every verified phrase once, with counts that add up to the verified occurrences', async () => {
+    const { phrases, total } = await json('/corpus/api/v1/phrases');
+    const stats = await json('/corpus/api/v1/stats');
+    expect(phrases).toHaveLength(total);
+    expect(phrases.reduce((s: number, p: { verified: number }) => s + p.verified, 0)).toBe(stats.occurrences.verified);
+    for (const p of phrases.slice(0, 6)) {
+      // Oracle: a scan of the article documents.
+      const occ = documents.flatMap((d) => d.excerpts.flatMap((e) => e.occurrences.filter((o) => o.phrase === p.phrase)));
+      expect(p.verified).toBe(occ.filter((o) => o.status === 'verified').length);
+      expect(p.rejected).toBe(occ.filter((o) => o.status === 'rejected').length);
+      const sentences = documents.flatMap((d) => d.excerpts.filter((e) => e.occurrences.some((o) => o.phrase === p.phrase && o.status === 'verified')));
+      expect((await json(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(p.phrase)}`)).total).toBe(sentences.length);
+    }
+  });
+});
+
+describe('excerpts', () => {
+  it('lists exactly the verified sentences of the truth, in article order, once each', async () => {
+    const items = await all('');
+    const want = truth.excerpts.filter((e) => e.outcome === 'verified').map((e) => `${e.article}\t${e.sentence}`);
+    expect(items.map((e) => `${e.article.pmcid}\t${e.text}`).sort()).toEqual([...want].sort());
+    const order = items.map((e) => e.article.pmcid);
+    const numeric = (id: string) => (id.startsWith('PMC') ? Number(id.slice(3)) : Infinity);
+    for (let i = 1; i < order.length; i++) expect(numeric(order[i - 1]!)).toBeLessThanOrEqual(numeric(order[i]!));
+    for (const e of items) {
+      expect(e.occurrences.some((o) => o.status === 'verified')).toBe(true);
+      for (const o of e.occurrences) {
+        if (o.p) expect(e.text.slice(o.p.start, o.p.end)).toBe(o.p.text);
+        expect(e.text.slice(o.start, o.end).length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('serves the same excerpts as the article documents, field for field', async () => {
+    const byId = new Map<string, ExcerptDoc>(documents.flatMap((d) => d.excerpts.map((e) => [e.id, e] as const)));
+    for (const item of await all(allStatuses)) {
+      const { article, highlights, ...excerpt } = item;
+      expect(excerpt).toEqual(byId.get(item.id));
+      expect(highlights).toEqual([]);
+      expect(article.pmcid).toBe(item.id.split('/')[0]);
+    }
+  });
+
+  it('filters by band and status on the same occurrence', async () => {
+    for (const band of BANDS) {
+      const items = await all(`band=${encodeURIComponent(band)}`);
+      for (const e of items) expect(e.occurrences.some((o) => o.band === band)).toBe(true);
+    }
+    const rejected = await all('status=rejected');
+    expect(rejected.length).toBe(truth.excerpts.filter((e) => e.outcome === 'rejected').length);
+    for (const e of rejected) expect(e.occurrences.some((o) => o.status === 'rejected')).toBe(true);
+    const both = await all('band=none&status=verified');
+    expect(both).toHaveLength(0);
+  });
+
+  it('sorts by p-value (missing last), by year and by article', async () => {
+    const pMin = (e: ExcerptItem) => Math.min(...e.occurrences.map((o) => o.p?.value ?? Infinity));
+    const pMax = (e: ExcerptItem) => Math.max(...e.occurrences.map((o) => o.p?.value ?? -Infinity));
+    const asc = await all('sort=p_asc');
+    for (let i = 1; i < asc.length; i++) expect(pMin(asc[i - 1]!)).toBeLessThanOrEqual(pMin(asc[i]!));
+    const desc = await all('sort=p_desc&band=ns&band=0.08-0.10');
+    for (let i = 1; i < desc.length; i++) {
+      const [a, b] = [pMax(desc[i - 1]!), pMax(desc[i]!)];
+      expect(a === -Infinity ? Infinity : a).toBeGreaterThanOrEqual(b === -Infinity ? -1 : b);
+    }
+    const years = (await all('sort=year_desc')).map((e) => e.article.year ?? -1);
+    expect(years).toEqual([...years].sort((a, b) => b - a));
+    expect(new Set(asc.map((e) => e.id))).toEqual(new Set((await all('')).map((e) => e.id)));
+  });
+
+  it('searches words and quoted phrases (all required), with highlights on the matched words', async () => {
+    const everything = documents.flatMap((d) => d.excerpts.map((e) => ({ e, d })));
+    const cases: [string, { words: string[] }[]][] = [
+      ['mortality', [{ words: ['mortality'] }]],
+      ['"trend toward" lower', [{ words: ['trend', 'toward'] }, { words: ['lower'] }]],
+      ['Group', [{ words: ['group'] }]],
+    ];
+    for (const [q, terms] of cases) {
+      const want = everything.filter(({ e }) => textMatches(e.text, terms) && e.occurrences.some((o) => o.status === 'verified'));
+      expect(want.length, q).toBeGreaterThan(0);
+      const got = await all(`q=${encodeURIComponent(q)}`);
+      expect(got.map((e) => e.id).sort(), q).toEqual(want.map(({ e }) => e.id).sort());
+      const wanted = new Set(terms.flatMap((t) => t.words));
+      for (const e of got) {
+        expect(e.highlights.length).toBeGreaterThan(0);
+        for (const hl of e.highlights) expect(wanted.has(words(e.text.slice(hl.start, hl.end))[0]!), e.text).toBe(true);
+      }
+      // The same set in article order and p order; relevance is the default with q.
+      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}&sort=p_asc`)).total).toBe(want.length);
+      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}`)).query.sort).toBe('relevance');
+    }
+    const prefix = await all('q=mortal*');
+    expect(prefix.length).toBeGreaterThanOrEqual((await all('q=mortality')).length);
+    expect((await json('/corpus/api/v1/excerpts?q=zzzzqqq')).total).toBe(0);
+  });
+
+  it('pages exactly: a deep page, the page after the last, the echo of the canonical question', async () => {
+    const first = await json('/corpus/api/v1/excerpts?per_page=7&band=0.06-0.08&band=0.05-0.06');
+    expect(first.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, sort: 'article' });
+    const every = await all('band=0.05-0.06&band=0.06-0.08');
+    const third = await json('/corpus/api/v1/excerpts?per_page=7&page=3&band=0.05-0.06&band=0.06-0.08');
+    expect(third.items.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
+    const beyond = await json(`/corpus/api/v1/excerpts?per_page=7&page=${first.pages + 1}&band=0.05-0.06&band=0.06-0.08`);
+    expect(beyond.items).toEqual([]);
+    expect(beyond.total).toBe(first.total);
+  });
+});
+
+describe('articles', () => {
+  it('answers PMC123, pmc123 and 123 with the same document under the canonical id', async () => {
+    const withPmcid = truth.files.find((f) => f.pmcid !== null && f.hedges.length > 0)!;
+    const n = withPmcid.pmcid!.slice(3);
+    const bodies = await Promise.all([`PMC${n}`, `pmc${n}`, n].map((id) => get(`/corpus/api/v1/articles/${id}`)));
+    for (const b of bodies) expect(b.statusCode).toBe(200);
+    expect(new Set(bodies.map((b) => b.body)).size).toBe(1);
+    const doc = articleDocSchema.parse(bodies[0]!.json());
+    expect(doc.pmcid).toBe(withPmcid.pmcid);
+    expect(doc.title).toBe(withPmcid.title);
+    const want = truth.excerpts.filter((e) => e.article === withPmcid.pmcid).map((e) => e.sentence);
+    expect(doc.excerpts.map((e) => e.text)).toEqual(expect.arrayContaining(want));
+    expect(doc.links.pmc).toBe(`https://pmc.ncbi.nlm.nih.gov/articles/${withPmcid.pmcid}/`);
+  });
+
+  it('addresses an article without a PMCID by its generated id', async () => {
+    const f = truth.files.find((x) => x.pmcid === null)!;
+    const id = truth.excerpts.find((e) => e.article.startsWith('nopmc-'))?.article ?? null;
+    expect(f).toBeDefined();
+    if (id === null) return;
+    const doc = await json(`/corpus/api/v1/articles/${id.toUpperCase()}`);
+    expect(doc.pmcid).toBe(id);
+    expect(doc.id_kind).toBe('generated');
+    expect(doc.links.pmc).toBeNull();
+  });
+
+  it('404 for an absent article, 400 for something that is no article id', async () => {
+    expect(expectError(await get('/corpus/api/v1/articles/PMC1'), 'NOT_FOUND', 404).message).toContain('PMC1');
+    expect(expectError(await get('/corpus/api/v1/articles/W123'), 'INVALID_PARAMETER').details?.[0]?.parameter).toBe('pmcid');
+    expectError(await get('/corpus/api/v1/articles/PMC1?x=1'), 'UNKNOWN_PARAMETER');
+  });
+});
+
+describe('strict parameters', () => {
+  it.each([
+    ['bogus=1', 'UNKNOWN_PARAMETER', 'bogus'],
+    ['band=0.1', 'INVALID_PARAMETER', 'band'],
+    ['status=maybe', 'INVALID_PARAMETER', 'status'],
+    ['sort=newest', 'INVALID_PARAMETER', 'sort'],
+    ['sort=relevance', 'INVALID_PARAMETER', 'sort'],
+    ['page=0', 'INVALID_PARAMETER', 'page'],
+    ['per_page=101', 'INVALID_PARAMETER', 'per_page'],
+    ['per_page=2.5', 'INVALID_PARAMETER', 'per_page'],
+    ['q=a&q=b', 'INVALID_PARAMETER', 'q'],
+    ['phrase=significant', 'INVALID_PARAMETER', 'phrase'],
+    ['q=%22trend', 'INVALID_PARAMETER', 'q'],
+    ['q=***', 'INVALID_PARAMETER', 'q'],
+    [`q=${'x'.repeat(201)}`, 'INVALID_PARAMETER', 'q'],
+  ])('%s → %s naming %s', async (query, code, parameter) => {
+    const body = expectError(await get(`/corpus/api/v1/excerpts?${query}`), code);
+    expect(body.details?.[0]?.parameter).toBe(parameter);
+  });
+
+  it('names the allowed values', async () => {
+    const band = expectError(await get('/corpus/api/v1/excerpts?band=high'), 'INVALID_PARAMETER');
+    for (const b of BANDS) expect(band.message).toContain(b);
+    const phrase = expectError(await get('/corpus/api/v1/excerpts?phrase=nope'), 'INVALID_PARAMETER');
+    expect(phrase.message).toContain('marginally significant');
+  });
+
+  it('accepts a phrase in any case and spacing, ignores _ parameters and empty form fields', async () => {
+    const a = await json('/corpus/api/v1/excerpts?phrase=marginally%20significant');
+    const b = await json('/corpus/api/v1/excerpts?phrase=%20Marginally%20%20SIGNIFICANT&_=123&q=&sort=');
+    expect(b.total).toBe(a.total);
+    expect(b.query.phrase).toBe('marginally significant');
+  });
+
+  it('never answers a search with a 500, whatever its syntax', async () => {
+    for (const q of ['NEAR(a b)', 'text:trend', 'trend OR', 'NOT trend', '^trend', '-trend', 'a AND', '(trend', '"', "'", 'tr*nd', '*', 'é', '中文', 'p=0.05', '\\', '{text}: x']) {
+      const res = await get(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}`);
+      expect([200, 400], q).toContain(res.statusCode);
+    }
+  });
+});
+
+describe('HTTP conventions and contracts', () => {
+  it('sends ETags and 304s, snapshot and cache headers', async () => {
+    for (const url of ['/corpus/api/v1/stats', '/corpus/api/v1/excerpts?q=trend', `/corpus/api/v1/articles/${documents[0]!.pmcid}`]) {
+      const res = await get(url);
+      expect(res.headers['cache-control']).toContain('s-maxage=3600');
+      expect(res.headers['x-snapshot']).toBeTruthy();
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      const again = await h.app.inject({ url, headers: { 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+    }
+    const post = await h.app.inject({ method: 'POST', url: '/corpus/api/v1/excerpts' });
+    expect(expectError(post, 'METHOD_NOT_ALLOWED', 405).message).toContain('GET');
+  });
+
+  it.each(Object.keys(CORPUS_RESPONSES))('%s: real responses match the zod schema and the OpenAPI schema', async (path) => {
+    const doc = (await get('/corpus/api/v1/openapi.json')).json();
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(CORPUS_RESPONSES).map((p) => `/corpus${p}`).sort());
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(doc.paths[`/corpus${path}`].get.responses['200'].content['application/json'].schema);
+    const urls = {
+      '/api/v1/stats': ['/corpus/api/v1/stats'],
+      '/api/v1/phrases': ['/corpus/api/v1/phrases'],
+      '/api/v1/excerpts': ['/corpus/api/v1/excerpts', `/corpus/api/v1/excerpts?q=trend&${allStatuses}`, '/corpus/api/v1/excerpts?band=none&sort=p_desc'],
+      '/api/v1/articles/{pmcid}': documents.slice(0, 5).map((d) => `/corpus/api/v1/articles/${d.pmcid}`),
+    }[path]!;
+    for (const url of urls) {
+      const body = await json(url);
+      const parsed = CORPUS_RESPONSES[path as keyof typeof CORPUS_RESPONSES].safeParse(body);
+      expect(parsed.success, `${url}: ${parsed.error?.message}`).toBe(true);
+      expect(validate(body), `${url}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+    }
+  });
+});
