@@ -468,6 +468,27 @@ describe('fetching (private addresses allowed for the mocks)', () => {
     await refused(local().fetch({ url: `${base}/echo` }, aborted), 'timeout');
   });
 
+  it('fetches from an IPv6 literal, with brackets in the Host header', async (ctx) => {
+    const v6 = createHttpServer(echo);
+    const listening = await new Promise<boolean>((resolve) => {
+      v6.once('error', () => resolve(false));
+      v6.listen(0, '::1', () => resolve(true));
+    });
+    if (!listening) {
+      console.warn('safe-fetch.test.ts: this machine has no IPv6 loopback, so the IPv6 literal test is skipped');
+      return ctx.skip();
+    }
+    const port = (v6.address() as { port: number }).port;
+    try {
+      const res = await local().fetch({ url: `http://[::1]:${port}/echo` });
+      expect(res.status).toBe(200);
+      expect(json(res.body).headers.host).toBe(`[::1]:${port}`);
+      await refused(new SafeFetcher().fetch({ url: `http://[::1]:${port}/echo` }), 'address');
+    } finally {
+      await new Promise((resolve) => v6.close(resolve));
+    }
+  });
+
   it('reports a refused connection as network', async () => {
     const closed = createNetServer();
     const port = await listen(closed);
