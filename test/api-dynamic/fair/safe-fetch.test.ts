@@ -541,6 +541,13 @@ describe('limits', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('cuts a resolver that never answers at the deadline', async () => {
+    const started = Date.now();
+    const hanging = new SafeFetcher({ timeoutMs: 300, lookup: () => new Promise(() => {}) });
+    await refused(hanging.fetch({ url: 'http://slow-dns.test/' }), 'timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   it('applies one deadline to the whole call, redirects included', async () => {
     // Each hop is quick, but the loris at the end of a redirect still ends the call at the deadline.
     const started = Date.now();
