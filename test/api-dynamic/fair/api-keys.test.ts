@@ -246,11 +246,13 @@ describe('fair:keys command', () => {
   });
 
   it('exits 2 on bad usage', async () => {
-    for (const args of [[], ['frobnicate'], ['add'], ['add', 'a', 'b'], ['list', 'x'], ['add', 'bad name'], ['add', '-x'], ['add', 'a', '--nope']]) {
-      const run = await cli(args, { STATE_DIR: newDir() });
-      expect(run.code, args.join(' ')).toBe(2);
+    const cases = [[], ['frobnicate'], ['add'], ['add', 'a', 'b'], ['list', 'x'], ['add', 'bad name'], ['add', '-x'], ['add', 'a', '--nope']];
+    const runs = await Promise.all(cases.map((args) => cli(args, { STATE_DIR: newDir() })));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]!.join(' ')).toBe(2);
       expect(run.stderr).toMatch(/^fair:keys: /);
-    }
+      expect(run.stdout).toBe('');
+    });
   });
 
   it('keeps every key when several adds run at once (the lock)', async () => {

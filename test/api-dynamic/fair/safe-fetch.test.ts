@@ -532,27 +532,27 @@ describe('limits', () => {
     const elapsed = Date.now() - started;
     expect(err.message).toContain('within 1000 ms');
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(2000);
+    expect(elapsed).toBeLessThan(2500); // the deadline plus scheduling slack on a busy machine
   });
 
   it('cuts a body that trickles forever at the deadline, although bytes keep arriving', async () => {
     const started = Date.now();
     await refused(local({ timeoutMs: 1000 }).fetch({ url: `${base}/trickle` }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('cuts a resolver that never answers at the deadline', async () => {
     const started = Date.now();
     const hanging = new SafeFetcher({ timeoutMs: 300, lookup: () => new Promise(() => {}) });
     await refused(hanging.fetch({ url: 'http://slow-dns.test/' }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('applies one deadline to the whole call, redirects included', async () => {
     // Each hop is quick, but the loris at the end of a redirect still ends the call at the deadline.
     const started = Date.now();
     await refused(local({ timeoutMs: 800 }).fetch({ url: `${base}/to?u=${encodeURIComponent(`http://127.0.0.1:${lorisPort}/`)}` }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(1800);
+    expect(Date.now() - started).toBeLessThan(2300);
   });
 });
 
