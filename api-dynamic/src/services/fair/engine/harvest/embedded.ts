@@ -1,0 +1,55 @@
+/**
+ * Metadata embedded in the landing page (fair.md §2.4): JSON-LD scripts, Dublin Core / Highwire / OpenGraph
+ * meta tags, and the presence of microdata and RDFa (detected, not mapped: they count for F4 and I1 as
+ * offering methods, and the metadata they carry normally repeats the JSON-LD).
+ */
+import type { LandingPage } from './landing-page.ts';
+import { MAX_JSON_BYTES, type HarvestContext } from './http.ts';
+import { mapMetaTags } from './meta-tags.ts';
+import { cleanList, fieldsOf, type Harvested } from './record.ts';
+import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
+
+const SCHEMA_ORG = /^https?:\/\/schema\.org\//i;
+
+/** The sources embedded in a parsed landing page, in merge order. */
+export function embeddedSources(ctx: HarvestContext, page: LandingPage, landingUrl: string, contentType: string | null): Harvested[] {
+  const out: Harvested[] = [];
+  page.jsonLd.forEach((text, index) => {
+    if (text.length > MAX_JSON_BYTES) {
+      ctx.warnings.push(`embedded JSON-LD #${index + 1}: over the ${MAX_JSON_BYTES}-byte parse limit; skipped`);
+      return;
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      ctx.warnings.push(`embedded JSON-LD #${index + 1}: not valid JSON`);
+      return;
+    }
+    const schemaOrg = isSchemaOrg(doc);
+    const record = schemaOrg ? mapSchemaOrg(doc) : {};
+    out.push({
+      source: { method: 'json_in_html', standard: schemaOrg ? 'schemaorg' : null, format: 'json-ld', url: landingUrl, contentType, namespaces: contextNamespaces(doc), fields: fieldsOf(record) },
+      record,
+    });
+  });
+  for (const meta of mapMetaTags(page.metas, page.schemaLinks)) {
+    const method = meta.standard === 'opengraph' ? 'rdfa' : 'meta_tag';
+    out.push({
+      source: { method, standard: meta.standard, format: 'html-meta', url: landingUrl, contentType, namespaces: meta.namespaces, fields: fieldsOf(meta.record) },
+      record: meta.record,
+    });
+  }
+  const microdata = page.microdataTypes.filter((type) => SCHEMA_ORG.test(type));
+  if (microdata.length) {
+    const record = { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
+    out.push({
+      source: { method: 'microdata', standard: 'schemaorg', format: 'html-meta', url: landingUrl, contentType, namespaces: ['http://schema.org/'], fields: fieldsOf(record) },
+      record,
+    });
+  }
+  if (page.rdfaAttributes > 0) {
+    out.push({ source: { method: 'rdfa', standard: null, format: 'html-meta', url: landingUrl, contentType, namespaces: [], fields: [] }, record: {} });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * The harvest: from an identifier to the evidence object, in F-UJI's order (fair.md §2.2–2.8):
+ *   1. recognise the identifier and fetch its landing page (redirects followed; failure = ResolutionFailedError);
+ *   2. read the page: embedded JSON-LD, meta tags, `<link rel>` and the `Link` header;
+ *   3. in parallel: content negotiation (landing, origin/PID, DataCite) and linksets → describedby documents;
+ *   4. merge the records; add Signposting cite-as / license / type; optionally harvest the code host;
+ *   5. in parallel: probe the data links and check PIDs found in metadata (for URL inputs).
+ * Every fetch goes through the injected Fetcher with the assessment's deadline signal.
+ */
+import type { ContentLink, Evidence, PidCheck, TypedLink } from '../../../../../../contracts/fair/evidence.ts';
+import type { FetchError, Fetcher } from '../../fetcher.ts';
+import { ResolutionFailedError } from '../errors.ts';
+import { fetchableUrl, parseIdentifier, tryParseIdentifier } from '../identifier.ts';
+import type { AssessOptions } from '../options.ts';
+import { harvestCodeHost, repositoryCandidates } from './code-host.ts';
+import { fallbackContentLinks, probeDataLinks } from './data-links.ts';
+import { readDocument } from './documents.ts';
+import { embeddedSources } from './embedded.ts';
+import { ACCEPT, bodyText, fetchLogged, mediaType, siteKey, type HarvestContext } from './http.ts';
+import { looksJavascriptGenerated, parseLandingPage } from './landing-page.ts';
+import { parseLinkHeader } from './link-header.ts';
+import { expandLinksets, linkedDocuments } from './linked.ts';
+import { negotiateAll } from './negotiate.ts';
+import { cleanList, mergeRecords, type Harvested, type MetadataRecord } from './record.ts';
+
+/** At most this many PIDs found in metadata are checked against their resolver. */
+const MAX_PID_CHECKS = 2;
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+/** What Signposting links say about the object itself: cite-as PIDs, licences and types. */
+function signpostingRecord(links: readonly TypedLink[]): MetadataRecord {
+  const of = (rel: string) => links.filter((l) => l.rel === rel).map((l) => l.url);
+  return {
+    object_identifier: cleanList(of('cite-as')),
+    license: cleanList(of('license')),
+    object_type: cleanList(of('type').filter((url) => !/schema\.org\/AboutPage$/i.test(url))),
+  };
+}
+
+async function checkPids(ctx: HarvestContext, candidates: readonly string[], landingUrl: string): Promise<PidCheck[]> {
+  const pids = cleanList(candidates)
+    .map((value) => tryParseIdentifier(value, ctx.options.upstreams))
+    .filter((p) => p !== null && p.persistent && p.url !== null)
+    .slice(0, MAX_PID_CHECKS);
+  return Promise.all(
+    pids.map(async (pid) => {
+      const response = await fetchLogged(ctx, 'pid-check', { url: fetchableUrl(pid!.url!, ctx.options.upstreams), accept: ACCEPT.html });
+      const resolved = response && response.status < 400 ? response.url : null;
+      const verified = resolved !== null && response!.redirects.length > 0 && siteKey(resolved) === siteKey(landingUrl);
+      return { pid: pid!.normalized, scheme: pid!.scheme, resolvedUrl: resolved, verified };
+    }),
+  );
+}
+
+/**
+ * Harvest everything the metrics need about one identifier.
+ * @throws ResolutionFailedError when the identifier is not one, or its landing page cannot be fetched.
+ */
+export async function harvest(identifier: string, options: AssessOptions, fetcher: Fetcher, signal: AbortSignal): Promise<Evidence> {
+  const parsed = parseIdentifier(identifier, options.upstreams);
+  const ctx: HarvestContext = { fetcher, options, signal, log: [], warnings: [], memo: new Map() };
+
+  // 1. resolution
+  let failure: FetchError | null = null;
+  const landing = await fetchLogged(ctx, 'landing', { url: parsed.url, accept: ACCEPT.html }, (e) => (failure = e));
+  if (!landing) {
+    const why = failure as FetchError | null;
+    throw new ResolutionFailedError(identifier, 'fetch', why ? `${why.reason} fetching ${why.url}: ${why.message}` : `fetching ${parsed.url} failed`);
+  }
+  if (landing.status >= 400 && landing.status !== 410) {
+    throw new ResolutionFailedError(identifier, 'status', `${landing.url} answered HTTP ${landing.status}`);
+  }
+  if (/datacite\.org\/invalid\.html/i.test(landing.url)) {
+    throw new ResolutionFailedError(identifier, 'status', 'the DOI resolver reports the DOI as not registered');
+  }
+  if (landing.status === 410) ctx.warnings.push('the landing page answered 410 Gone (a tombstone page?)');
+  const landingUrl = landing.url;
+  const contentType = landing.headers['content-type'] ?? null;
+
+  // 2. the landing page itself
+  const headerLinks = landing.headers.link ? parseLinkHeader(landing.headers.link, landingUrl) : [];
+  let embedded: Harvested[] = [];
+  let htmlLinks: TypedLink[] = [];
+  let javascriptPage = false;
+  if (HTML_TYPES.has(mediaType(contentType))) {
+    const page = await parseLandingPage(bodyText(landing), landingUrl);
+    embedded = embeddedSources(ctx, page, landingUrl, contentType);
+    htmlLinks = page.links;
+    javascriptPage = looksJavascriptGenerated(page);
+    if (javascriptPage) ctx.warnings.push('the landing page seems to be generated by JavaScript; nothing is rendered, so embedded metadata may be missing');
+  } else if (landing.status < 300) {
+    const direct = await readDocument(ctx, landing, 'content_negotiation', `landing ${landingUrl}`);
+    if (direct) embedded = [direct];
+  }
+
+  // 3. negotiation, linksets and linked documents, in parallel
+  const pageLinks = [...headerLinks, ...htmlLinks];
+  const about = [landingUrl, parsed.url, parsed.normalized];
+  const [negotiated, linked] = await Promise.all([
+    negotiateAll(ctx, parsed, landingUrl),
+    expandLinksets(ctx, pageLinks, about).then(async (extra) => {
+      const links = [...pageLinks, ...extra];
+      return { links, documents: await linkedDocuments(ctx, links, landingUrl) };
+    }),
+  ]);
+  const typedLinks = linked.links;
+
+  // 4. merge
+  const harvested: Harvested[] = [...embedded, ...negotiated, ...linked.documents];
+  const records = [...harvested.map((h) => h.record), signpostingRecord(typedLinks)];
+  let metadata = mergeRecords(records);
+  let codeHost: Evidence['codeHost'] = null;
+  if (options.useCodeHost) {
+    const found = await harvestCodeHost(ctx, repositoryCandidates(parsed.input, metadata));
+    if (found) {
+      codeHost = found.evidence;
+      harvested.push(found.harvested);
+      metadata = mergeRecords([...records, found.harvested.record]);
+    }
+  }
+  const fallback: ContentLink[] = fallbackContentLinks(metadata, typedLinks);
+  metadata.object_content_identifier.push(...fallback);
+
+  // 5. data links and PIDs found in metadata
+  const [dataLinks, pidChecks] = await Promise.all([
+    probeDataLinks(ctx, metadata.object_content_identifier),
+    parsed.persistent ? Promise.resolve<PidCheck[]>([]) : checkPids(ctx, metadata.object_identifier, landingUrl),
+  ]);
+  if (signal.aborted) ctx.warnings.push(`the assessment deadline (${options.deadlineMs} ms) passed; later fetches were abandoned`);
+
+  return {
+    identifier: parsed,
+    resolution: {
+      requestedUrl: parsed.url,
+      landingUrl,
+      status: landing.status,
+      redirects: landing.redirects,
+      pidRedirected: parsed.persistent && landing.redirects.length > 0,
+      contentType,
+      javascriptPage,
+    },
+    sources: harvested.map((h) => h.source),
+    metadata,
+    namespaces: cleanList(harvested.flatMap((h) => h.source.namespaces)),
+    typedLinks,
+    dataLinks,
+    pidChecks,
+    codeHost,
+    fetches: ctx.log,
+    warnings: ctx.warnings,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Licence recognition against the SPDX licence list (the pinned `spdx-license-list` package), as F-UJI does
+ * it (fair.md §2.9): Creative Commons URLs are valid directly; other URLs match an SPDX licence URL or an
+ * `spdx.org/licenses/<id>` path (or a path ending in an SPDX id, e.g. opensource.org/licenses/MIT); names
+ * match an SPDX id exactly or an SPDX name with a Levenshtein ratio above 0.85.
+ */
+import spdx from 'spdx-license-list';
+
+export interface LicenceMatch {
+  /** The value as found in metadata. */
+  value: string;
+  spdxId: string | null;
+  name: string | null;
+  /** The SPDX page of the licence. */
+  detailsUrl: string | null;
+  osiApproved: boolean | null;
+}
+
+interface Entry {
+  id: string;
+  name: string;
+  url: string;
+  osiApproved: boolean;
+}
+
+// Guard the shape: a CJS-interop `default` key (or an entry without a URL) must not become a licence.
+const ENTRIES: Entry[] = Object.entries(spdx)
+  .filter(([, licence]) => typeof licence?.name === 'string' && typeof licence.url === 'string')
+  .map(([id, licence]) => ({ id, name: licence.name, url: licence.url, osiApproved: licence.osiApproved === true }));
+const BY_ID = new Map(ENTRIES.map((entry) => [entry.id.toLowerCase(), entry]));
+
+/** Comparable URL: no scheme, no www, no trailing slash or `/legalcode`, lower-case. */
+function urlKey(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/[#?].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/legalcode(\.[a-z-]+)?$/, '')
+    .replace(/\/+$/, '');
+}
+const BY_URL = new Map(ENTRIES.map((entry) => [urlKey(entry.url), entry]));
+
+const CC_LICENCE = /creativecommons\.org\/licenses\/(by|by-sa|by-nd|by-nc|by-nc-sa|by-nc-nd)\/(1\.0|2\.0|2\.5|3\.0|4\.0)/i;
+const CC_ZERO = /creativecommons\.org\/publicdomain\//i;
+
+/** Similarity in [0, 1] as python-Levenshtein's ratio: (|a|+|b|−distance with substitutions costing 2)/(|a|+|b|). */
+export function levenshteinRatio(a: string, b: string): number {
+  const total = a.length + b.length;
+  if (total === 0) return 1;
+  // ratio() counts a substitution as 2 edits, so its distance is the insert/delete-only distance.
+  return (total - indelDistance(a, b)) / total;
+}
+
+function indelDistance(a: string, b: string): number {
+  // insert/delete-only distance = |a| + |b| − 2·LCS(a, b)
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [0];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = a[i - 1] === b[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, current[j - 1]!);
+    }
+    previous = current;
+  }
+  return a.length + b.length - 2 * previous[b.length]!;
+}
+
+function match(value: string, entry: Entry): LicenceMatch {
+  return { value, spdxId: entry.id, name: entry.name, detailsUrl: `https://spdx.org/licenses/${entry.id}.html`, osiApproved: entry.osiApproved };
+}
+
+const NO_MATCH = (value: string): LicenceMatch => ({ value, spdxId: null, name: null, detailsUrl: null, osiApproved: null });
+
+/** Recognise one licence value (URL, SPDX id or name). */
+export function detectLicence(value: string): LicenceMatch {
+  const text = value.trim();
+  if (/^https?:\/\//i.test(text) || /^[\w.-]+\.[a-z]{2,}\//i.test(text)) {
+    const cc = CC_LICENCE.exec(text);
+    if (cc) {
+      const id = `CC-${cc[1]!.toUpperCase()}-${cc[2]}`;
+      const entry = BY_ID.get(id.toLowerCase());
+      return entry ? match(value, entry) : { value, spdxId: id, name: id, detailsUrl: null, osiApproved: false };
+    }
+    if (CC_ZERO.test(text)) return match(value, BY_ID.get('cc0-1.0')!);
+    const byUrl = BY_URL.get(urlKey(text));
+    if (byUrl) return match(value, byUrl);
+    const lastSegment = urlKey(text).split('/').at(-1)!.replace(/\.(html?|php|txt|json)$/, '');
+    const byPath = BY_ID.get(lastSegment);
+    if (byPath && /licen[cs]e/i.test(text)) return match(value, byPath);
+    return NO_MATCH(value);
+  }
+  const byId = BY_ID.get(text.toLowerCase());
+  if (byId) return match(value, byId);
+  const lower = text.toLowerCase();
+  let best: Entry | null = null;
+  let bestRatio = 0.85;
+  for (const entry of ENTRIES) {
+    // Cheap length bound first: the ratio cannot exceed 2·min/(sum).
+    const name = entry.name.toLowerCase();
+    if ((2 * Math.min(name.length, lower.length)) / (name.length + lower.length) <= bestRatio) continue;
+    const ratio = levenshteinRatio(lower, name);
+    if (ratio > bestRatio) {
+      best = entry;
+      bestRatio = ratio;
+    }
+  }
+  return best ? match(value, best) : NO_MATCH(value);
+}
+
+/** Does an access-rights value actually name a licence (so A1 moves it to the licences, fair.md §2.9)? */
+export function looksLikeLicence(value: string): boolean {
+  if (/licen[cs]e|creativecommons\.org|opensource\.org|spdx\.org/i.test(value)) return true;
+  return detectLicence(value).spdxId !== null;
+}
+

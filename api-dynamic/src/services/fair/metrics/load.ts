@@ -1,0 +1,34 @@
+/**
+ * The metric definition files (metrics_v0.8.json, metrics_v0.5.json), validated by the zod schema in
+ * contracts/fair/metrics.ts when this module loads, and the rule for naming a version in a request:
+ * `metrics_v0.8`, `0.8` and `metrics_v0.8.yaml` all select the same file (fair.md §1.1).
+ */
+import { metricFileSchema, type MetricFile } from '../../../../../contracts/fair/metrics.ts';
+import { UnknownMetricVersionError } from '../engine/errors.ts';
+import v05 from './metrics_v0.5.json' with { type: 'json' };
+import v08 from './metrics_v0.8.json' with { type: 'json' };
+
+/** Every metric file the engine has, by canonical version name. */
+export const METRIC_FILES: ReadonlyMap<string, MetricFile> = new Map(
+  [metricFileSchema.parse(v08), metricFileSchema.parse(v05)].map((file) => [file.version, file]),
+);
+
+/** Canonical names of the accepted versions, newest first. */
+export const METRIC_VERSIONS: readonly string[] = [...METRIC_FILES.keys()];
+
+export const DEFAULT_METRIC_VERSION = 'metrics_v0.8';
+
+/** The canonical version a request names, or null when it names none we have. */
+export function canonicalMetricVersion(requested: string): string | null {
+  const match = /^(?:metrics_v)?([0-9]+\.[0-9]+)(?:\.ya?ml|\.json)?$/i.exec(requested.trim());
+  if (!match) return null;
+  const name = `metrics_v${match[1]}`;
+  return METRIC_FILES.has(name) ? name : null;
+}
+
+/** The metric file a request names. @throws UnknownMetricVersionError listing the accepted versions. */
+export function metricFile(requested: string): MetricFile {
+  const name = canonicalMetricVersion(requested);
+  if (!name) throw new UnknownMetricVersionError(requested, METRIC_VERSIONS);
+  return METRIC_FILES.get(name)!;
+}

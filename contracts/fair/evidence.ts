@@ -1,0 +1,235 @@
+/**
+ * What the FAIR engine learned about one object before judging it: the parsed identifier, how it resolved,
+ * every metadata source it read, the merged metadata, typed links, data links and the log of every fetch.
+ * Metrics read only this object (never the network), so a metric test can be unit-tested with a hand-made
+ * evidence object, and a user can see in an assessment's `details.evidence` why a metric passed or failed.
+ * Field names of the merged metadata follow F-UJI's reference schema (research/fair.md §2.4, §2.16) so the
+ * mapping tables there read directly onto this object.
+ */
+import { z } from 'zod';
+
+/** How a metadata record was obtained (F-UJI's offering methods, fair.md §2.3–2.4). */
+export const HARVEST_METHODS = [
+  'json_in_html', // <script type="application/ld+json"> in the landing page
+  'meta_tag', // Dublin Core, Highwire citation_* <meta> tags
+  'rdfa', // RDFa in the page; OpenGraph og:* counts here, as in F-UJI
+  'microdata', // itemscope/itemprop (not extracted yet; kept so the enum matches F-UJI's vocabulary)
+  'content_negotiation', // the landing or PID URL asked for a metadata type with Accept
+  'typed_link', // a <link rel="alternate|meta|metadata"> document
+  'signposting', // a FAIR Signposting describedby link (Link header, <link> or linkset)
+  'registry_rest', // the DataCite REST API
+  'code_host', // the GitHub REST API
+] as const;
+export type HarvestMethod = (typeof HARVEST_METHODS)[number];
+
+/** Serialisations the engine parses. `rdf` = any RDF graph; JSON-LD is also RDF but kept apart for F4/I1. */
+export const METADATA_FORMATS = ['json-ld', 'html-meta', 'xml', 'json', 'rdf'] as const;
+
+export const identifierEvidenceSchema = z.object({
+  /** The identifier exactly as given (trimmed). */
+  input: z.string(),
+  /** Canonical form: `https://doi.org/10.1234/abc` for a DOI, the URL itself for a URL. */
+  normalized: z.string(),
+  /** Preferred scheme: doi, handle, ark, purl, urn, w3id, identifiers.org prefix, uuid, hash or url. */
+  scheme: z.string(),
+  /** Every scheme the identifier matched, preferred first. */
+  schemes: z.array(z.string()),
+  /** A PID scheme (fair.md §2.1 VALID_PIDS or any identifiers.org prefix). */
+  persistent: z.boolean(),
+  /** URL the engine fetches to resolve the identifier; null for schemes without a resolver (uuid, hash). */
+  url: z.string().nullable(),
+});
+export type IdentifierEvidence = z.infer<typeof identifierEvidenceSchema>;
+
+export const resolutionSchema = z.object({
+  requestedUrl: z.string(),
+  /** The landing page after redirects. */
+  landingUrl: z.string(),
+  status: z.number().int(),
+  /** URLs visited before the landing page. */
+  redirects: z.array(z.string()),
+  /** The identifier is a PID and its resolver answered with a redirect (F1-02MD-2 "registered"). */
+  pidRedirected: z.boolean(),
+  contentType: z.string().nullable(),
+  /** The page has more script than text (F-UJI's "Landing page seems to be JavaScript generated"). */
+  javascriptPage: z.boolean(),
+});
+export type Resolution = z.infer<typeof resolutionSchema>;
+
+export const fetchLogEntrySchema = z.object({
+  /** Why the engine asked (landing, negotiate:ld+json, describedby, data-link …). */
+  purpose: z.string(),
+  method: z.enum(['GET', 'HEAD']),
+  url: z.string(),
+  accept: z.string().nullable(),
+  status: z.number().int().nullable(),
+  contentType: z.string().nullable(),
+  /** A FetchFailure reason when the fetch itself failed (fetcher.ts), else null. */
+  error: z.string().nullable(),
+  ms: z.number().nonnegative(),
+});
+export type FetchLogEntry = z.infer<typeof fetchLogEntrySchema>;
+
+export const metadataSourceSchema = z.object({
+  method: z.enum(HARVEST_METHODS),
+  /** The standard the record is written in: schemaorg, dublin-core, highwire, opengraph, datacite, iso19139, … */
+  standard: z.string().nullable(),
+  format: z.enum(METADATA_FORMATS),
+  url: z.string(),
+  contentType: z.string().nullable(),
+  /** Namespaces the record declares (JSON-LD @context, XML xmlns and schemaLocation, DC schema links). */
+  namespaces: z.array(z.string()),
+  /** Reference-schema fields the record supplied (empty for a record that parsed but mapped nothing). */
+  fields: z.array(z.string()),
+});
+export type MetadataSource = z.infer<typeof metadataSourceSchema>;
+
+export const relatedResourceSchema = z.object({
+  related_resource: z.string(),
+  /** Relation type as the source gave it (DataCite relationType, DC element, schema.org property). */
+  relation_type: z.string(),
+});
+export type RelatedResource = z.infer<typeof relatedResourceSchema>;
+
+export const contentLinkSchema = z.object({
+  url: z.string(),
+  /** MIME type claimed by the metadata. */
+  type: z.string().nullable(),
+  /** Size claimed by the metadata, as given (bytes or a text such as "41 datasets"). */
+  size: z.string().nullable(),
+  /** Where the link came from: schemaorg, datacite, signposting:item, typed_link:alternate … */
+  source: z.string(),
+});
+export type ContentLink = z.infer<typeof contentLinkSchema>;
+
+/** The merged metadata record (F-UJI's reference schema; lists are unioned, the first scalar wins). */
+export const metadataSchema = z.object({
+  object_identifier: z.array(z.string()),
+  title: z.string().nullable(),
+  creator: z.array(z.string()),
+  contributor: z.array(z.string()),
+  publisher: z.array(z.string()),
+  right_holder: z.array(z.string()),
+  publication_date: z.string().nullable(),
+  created_date: z.string().nullable(),
+  modified_date: z.string().nullable(),
+  accepted_date: z.string().nullable(),
+  submitted_date: z.string().nullable(),
+  object_type: z.array(z.string()),
+  summary: z.string().nullable(),
+  keywords: z.array(z.string()),
+  license: z.array(z.string()),
+  access_level: z.array(z.string()),
+  /** schema.org isAccessibleForFree. */
+  access_free: z.boolean().nullable(),
+  related_resources: z.array(relatedResourceSchema),
+  object_content_identifier: z.array(contentLinkSchema),
+  measured_variable: z.array(z.string()),
+  object_size: z.string().nullable(),
+  object_format: z.array(z.string()),
+  language: z.string().nullable(),
+  version: z.string().nullable(),
+  provenance: z.array(z.string()),
+  /** The repository the record names as its code (schema.org codeRepository, GitHub). */
+  code_repository: z.array(z.string()),
+});
+export type Metadata = z.infer<typeof metadataSchema>;
+export type MetadataKey = keyof Metadata;
+
+export const typedLinkSchema = z.object({
+  url: z.string(),
+  /** One relation (a space-separated rel is split into several links). Lower-cased. */
+  rel: z.string(),
+  type: z.string().nullable(),
+  profile: z.string().nullable(),
+  anchor: z.string().nullable(),
+  source: z.enum(['header', 'html', 'linkset']),
+});
+export type TypedLink = z.infer<typeof typedLinkSchema>;
+
+export const dataLinkSchema = z.object({
+  url: z.string(),
+  claimedType: z.string().nullable(),
+  claimedSize: z.string().nullable(),
+  /** URL scheme (http, https, ftp …). */
+  scheme: z.string(),
+  /** The link itself is a PID (e.g. a DOI). */
+  persistent: z.boolean(),
+  /** The link was probed (HEAD, or a 1-byte ranged GET when HEAD is refused); false past the cap. */
+  probed: z.boolean(),
+  status: z.number().int().nullable(),
+  headerType: z.string().nullable(),
+  headerLength: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type DataLink = z.infer<typeof dataLinkSchema>;
+
+/** A PID found in metadata (cite-as, identifier) checked against its resolver (F1-02MD-2 for URL inputs). */
+export const pidCheckSchema = z.object({
+  pid: z.string(),
+  scheme: z.string(),
+  resolvedUrl: z.string().nullable(),
+  /** The resolver redirected, and into the landing page's site. */
+  verified: z.boolean(),
+});
+export type PidCheck = z.infer<typeof pidCheckSchema>;
+
+export const codeHostSchema = z.object({
+  repository: z.string(),
+  fullName: z.string().nullable(),
+  description: z.string().nullable(),
+  licenseSpdx: z.string().nullable(),
+  licenseName: z.string().nullable(),
+  topics: z.array(z.string()),
+  language: z.string().nullable(),
+});
+export type CodeHostEvidence = z.infer<typeof codeHostSchema>;
+
+export const evidenceSchema = z.object({
+  identifier: identifierEvidenceSchema,
+  resolution: resolutionSchema,
+  sources: z.array(metadataSourceSchema),
+  metadata: metadataSchema,
+  /** Every namespace seen in any source, de-duplicated, in order of discovery. */
+  namespaces: z.array(z.string()),
+  typedLinks: z.array(typedLinkSchema),
+  dataLinks: z.array(dataLinkSchema),
+  pidChecks: z.array(pidCheckSchema),
+  codeHost: codeHostSchema.nullable(),
+  fetches: z.array(fetchLogEntrySchema),
+  /** Things a user should know (a source that failed to parse, a JavaScript page, the deadline …). */
+  warnings: z.array(z.string()),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+/** An empty merged record, the starting point of every merge (and of hand-made evidence in tests). */
+export function emptyMetadata(): Metadata {
+  return {
+    object_identifier: [],
+    title: null,
+    creator: [],
+    contributor: [],
+    publisher: [],
+    right_holder: [],
+    publication_date: null,
+    created_date: null,
+    modified_date: null,
+    accepted_date: null,
+    submitted_date: null,
+    object_type: [],
+    summary: null,
+    keywords: [],
+    license: [],
+    access_level: [],
+    access_free: null,
+    related_resources: [],
+    object_content_identifier: [],
+    measured_variable: [],
+    object_size: null,
+    object_format: [],
+    language: null,
+    version: null,
+    provenance: [],
+    code_repository: [],
+  };
+}
