@@ -112,9 +112,10 @@ function result(
 
 /** The DOI inside a DOI string or DOI URL (`10.1234/abc`), or null. */
 export function extractDoi(value: string): string | null {
-  const trimmed = value.trim();
-  const match = DOI_PREFIXED.exec(trimmed) ?? DOI_BARE.exec(trimmed);
-  return match ? safeDecode(match[1]!) : null;
+  // Decoded first: resolvers and registries write the prefix/suffix slash as %2F (data.crosscite.org does).
+  const text = safeDecode(value.trim());
+  const match = DOI_PREFIXED.exec(text) ?? DOI_BARE.exec(text);
+  return match ? match[1]! : null;
 }
 
 /**

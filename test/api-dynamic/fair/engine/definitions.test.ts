@@ -1,0 +1,75 @@
+/** The metric definition files: shape, counts and totals (fair.md §1.2, §1.5), evaluators, version names. */
+import { describe, expect, it } from 'vitest';
+import { UnknownMetricVersionError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
+import { EVALUATORS } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
+import { canonicalMetricVersion, METRIC_FILES, METRIC_VERSIONS, metricFile } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
+
+const totalsBy = (version: string) => {
+  const totals: Record<string, number> = {};
+  for (const metric of metricFile(version).metrics) totals[metric.principle[0]!] = (totals[metric.principle[0]!] ?? 0) + metric.total;
+  return totals;
+};
+
+describe('metric files', () => {
+  it('v0.8: 17 metrics, 26 points, F 7 / A 7 / I 6 / R 6, FsF-F1-01MD … FsF-R1.3-02D', () => {
+    const file = metricFile('metrics_v0.8');
+    expect(file.metrics).toHaveLength(17);
+    expect(file.metrics.reduce((s, m) => s + m.total, 0)).toBe(26);
+    expect(totalsBy('metrics_v0.8')).toEqual({ F: 7, A: 7, I: 6, R: 6 });
+    expect(file.metrics[0]!.id).toBe('FsF-F1-01MD');
+    expect(file.metrics.at(-1)!.id).toBe('FsF-R1.3-02D');
+    expect(file.specification).toBe('https://doi.org/10.5281/zenodo.15045911');
+  });
+
+  it('v0.8 has the tests fair.md lists, with their scores and maturities', () => {
+    const tests = metricFile('0.8').metrics.flatMap((m) => m.tests.map((t) => `${t.id} ${t.score}/${t.maturity}`));
+    expect(tests).toEqual([
+      'FsF-F1-01MD-1 1/3', 'FsF-F1-01MD-2 0/3',
+      'FsF-F1-02MD-1 0.5/1', 'FsF-F1-02MD-2 0.5/3', 'FsF-F1-02MD-4 0/3', 'FsF-F1-02MD-5 0/3',
+      'FsF-F2-01M-2 1/2', 'FsF-F2-01M-3 1/3',
+      'FsF-F3-01M-2 1/3',
+      'FsF-F4-01M-1 2/3',
+      'FsF-A1-01M-1 1/3',
+      'FsF-A1-02MD-1 1/3', 'FsF-A1-02MD-2 1/3',
+      'FsF-A1.1-01MD-1 1/3', 'FsF-A1.1-01MD-2 1/3',
+      'FsF-A1.2-01MD-1 1/3', 'FsF-A1.2-01MD-2 1/3',
+      'FsF-I1-01M-1 2/2', 'FsF-I1-01M-2 2/3',
+      'FsF-I2-01M-2 2/3',
+      'FsF-I3-01M-1 2/2', 'FsF-I3-01M-2 2/3',
+      'FsF-R1-01M-1 1/1', 'FsF-R1-01M-2 1/3', 'FsF-R1-01M-3 0/3',
+      'FsF-R1.1-01M-1 1/3',
+      'FsF-R1.2-01M-1 1/2', 'FsF-R1.2-01M-2 1/3',
+      'FsF-R1.3-01M-1 1/3', 'FsF-R1.3-01M-3 1/1',
+      'FsF-R1.3-02D-1 1/3',
+    ]);
+  });
+
+  it('v0.5: 16 metrics, 24 points, F 7 / A 3 / I 4 / R 10', () => {
+    const file = metricFile('metrics_v0.5');
+    expect(file.metrics).toHaveLength(16);
+    expect(file.metrics.reduce((s, m) => s + m.total, 0)).toBe(24);
+    expect(totalsBy('metrics_v0.5')).toEqual({ F: 7, A: 3, I: 4, R: 10 });
+  });
+
+  it('every test of every file has an evaluator', () => {
+    for (const file of METRIC_FILES.values()) {
+      for (const test of file.metrics.flatMap((m) => m.tests)) expect(EVALUATORS[test.id], test.id).toBeTypeOf('function');
+    }
+  });
+});
+
+describe('metric version names', () => {
+  it.each(['metrics_v0.8', '0.8', 'metrics_v0.8.yaml', ' metrics_v0.8 '])('%j selects metrics_v0.8', (name) => {
+    expect(canonicalMetricVersion(name)).toBe('metrics_v0.8');
+  });
+
+  it('0.5 selects metrics_v0.5; accepted versions are listed newest first', () => {
+    expect(canonicalMetricVersion('0.5')).toBe('metrics_v0.5');
+    expect(METRIC_VERSIONS).toEqual(['metrics_v0.8', 'metrics_v0.5']);
+  });
+
+  it.each(['metrics_v0.7', '0.7_software', 'latest', ''])('%j is unknown: a typed error listing the accepted versions', (name) => {
+    expect(() => metricFile(name)).toThrow(UnknownMetricVersionError);
+    expect(() => metricFile(name)).toThrow('accepted: metrics_v0.8, metrics_v0.5');
+  });
+});
