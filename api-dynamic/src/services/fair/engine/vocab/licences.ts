@@ -41,7 +41,13 @@ function urlKey(url: string): string {
     .replace(/\/legalcode(\.[a-z-]+)?$/, '')
     .replace(/\/+$/, '');
 }
-const BY_URL = new Map(ENTRIES.map((entry) => [urlKey(entry.url), entry]));
+/**
+ * Deprecated SPDX ids (GPL-3.0, LGPL-2.1 …) share name and URL with their successors (GPL-3.0-only …); on a tie
+ * the longer id, the current one, wins.
+ */
+const preferred = (a: Entry | null | undefined, b: Entry) => (!a || b.id.length > a.id.length ? b : a);
+const BY_URL = new Map<string, Entry>();
+for (const entry of ENTRIES) BY_URL.set(urlKey(entry.url), preferred(BY_URL.get(urlKey(entry.url)), entry));
 
 const CC_LICENCE = /creativecommons\.org\/licenses\/(by|by-sa|by-nd|by-nc|by-nc-sa|by-nc-nd)\/(1\.0|2\.0|2\.5|3\.0|4\.0)/i;
 const CC_ZERO = /creativecommons\.org\/publicdomain\//i;
@@ -99,10 +105,10 @@ export function detectLicence(value: string): LicenceMatch {
   for (const entry of ENTRIES) {
     // Cheap length bound first: the ratio cannot exceed 2·min/(sum).
     const name = entry.name.toLowerCase();
-    if ((2 * Math.min(name.length, lower.length)) / (name.length + lower.length) <= bestRatio) continue;
+    if ((2 * Math.min(name.length, lower.length)) / (name.length + lower.length) < bestRatio) continue;
     const ratio = levenshteinRatio(lower, name);
-    if (ratio > bestRatio) {
-      best = entry;
+    if (ratio > bestRatio || (ratio === bestRatio && best !== null)) {
+      best = ratio > bestRatio ? entry : preferred(best, entry);
       bestRatio = ratio;
     }
   }
