@@ -15,6 +15,12 @@ describe('docs cover what the code offers', () => {
     expect(doc).toContain('## POST /permalink\n');
   });
 
+  it('every corpus route has a heading in docs/api-corpus.md', async () => {
+    const { CORPUS_RESPONSES } = await import('../../contracts/corpus/responses.ts');
+    const doc = read('docs/api-corpus.md');
+    for (const path of Object.keys(CORPUS_RESPONSES)) expect(doc, path).toContain(`## GET ${path.replace('/api/v1', '')}\n`);
+  });
+
   it('every configuration key has a heading in docs/configuration.md and a line in .env.example', () => {
     const doc = read('docs/configuration.md');
     const env = read('.env.example');
