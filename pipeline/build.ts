@@ -29,7 +29,7 @@ import { frameDocuments } from './steps/frame/stats.json.ts';
 import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
 import { WORKS_DIR, writeWorkRecords } from './steps/frame/works.json.ts';
 import { writeCohortIndex } from './steps/frame/cohort-index.ts';
-import { buildCorpus, corpusIdentity } from './steps/corpus/corpus.ts';
+import { buildCorpus, checkCorpusInput, corpusIdentity } from './steps/corpus/corpus.ts';
 
 export const FRAME_DB = 'frame/frame.duckdb';
 
@@ -109,6 +109,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     progress,
     ...(o.threads !== undefined ? { threads: o.threads } : {}),
   });
+  checkCorpusInput(o.snapshot, o.lexicon);
   const ref = snapshotRef(o.snapshot);
   const { manifest_sha256, ...snapshot } = ref;
 

@@ -3,8 +3,11 @@
  * ignored; unknown parameters, repeated keys (unless documented as multi-valued) and invalid values are
  * errors that name the parameter and what it allows. Never silently widens a query.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from './errors.ts';
+
+/** The schema of an endpoint that takes no parameters (only `_`-prefixed ones, which are ignored). */
+export const noParams = z.object({}).strict();
 
 /** The key/value pairs of a URL's query string, in order. Malformed percent-escapes are kept literally. */
 export function queryEntries(url: string): [string, string][] {

@@ -15,7 +15,8 @@
  * status). Without `band` and `status` only verified occurrences count, which is the default listing of
  * DECISIONS.md §5 (rejected ones are kept but out of it); `band=none` lists the sentences without a p-value
  * and `status=rejected` the rejected ones. `q` never reaches FTS5 as written: it is parsed here and rebuilt
- * as quoted strings, so no input can be an FTS5 syntax error (a 500) or an unintended operator.
+ * as quoted strings, so no input can be an FTS5 syntax error (a 500) or an unintended operator; control
+ * characters (a NUL would end an FTS5 string early) count as spaces.
  */
 import { z } from 'zod';
 import { ApiError } from '../common/errors.ts';
@@ -35,27 +36,26 @@ export const MAX_Q_LENGTH = 200;
 export const MAX_Q_TERMS = 12;
 export const MAX_PAGE = 100_000;
 
+/** A repeatable parameter over a closed vocabulary; canonical (each value once, in vocabulary order). */
 const listOf = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
   z
-    .array(z.string())
-    .transform((xs, ctx) => {
-      const bad = xs.find((x) => !(values as readonly string[]).includes(x));
-      if (bad !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `"${bad}" is not a ${name}; allowed: ${values.join(', ')}` });
-        return z.NEVER;
-      }
-      // Canonical: each value once, in vocabulary order, so equal questions have equal cache keys.
-      return values.filter((v) => xs.includes(v)) as unknown as T[number][];
-    })
+    .array(
+      z.enum(values, {
+        error: (issue) => `"${String(issue.input)}" is not a ${name}; allowed: ${values.join(', ')}`,
+      }),
+    )
+    // Equal questions get equal cache keys and echoes.
+    .transform((xs) => values.filter((v) => (xs as readonly string[]).includes(v)) as unknown as T[number][])
     .optional();
 
-const whole = (name: string, min: number, max: number) =>
+const whole = (name: string, min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d{1,7}$/, `${name} must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be a whole number from ${min} to ${max}`)
-    .optional();
+    .optional()
+    .meta({ description: `a whole number from ${min} to ${max}; default ${fallback}` });
 
 /** The raw parameters, as zod sees them (also the OpenAPI description of the query). */
 export const excerptParamsSchema = z
@@ -65,12 +65,11 @@ export const excerptParamsSchema = z
     status: listOf(OCCURRENCE_STATUSES, 'status'),
     q: z.string().max(MAX_Q_LENGTH, `q is at most ${MAX_Q_LENGTH} characters`).optional(),
     sort: z
-      .string()
-      .refine((s) => (EXCERPT_SORTS as readonly string[]).includes(s), `sort must be one of ${EXCERPT_SORTS.join(', ')}`)
-      .transform((s) => s as ExcerptSort)
-      .optional(),
-    page: whole('page', 1, MAX_PAGE),
-    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE),
+      .enum(EXCERPT_SORTS, { error: (issue) => `sort "${String(issue.input)}" is not an order; allowed: ${EXCERPT_SORTS.join(', ')}` })
+      .optional()
+      .meta({ description: 'relevance (needs q), p_asc, p_desc, year_desc or article; default relevance with q, else article' }),
+    page: whole('page', 1, MAX_PAGE, 1),
+    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE, EXCERPT_PAGE_SIZE),
   })
   .strict();
 
@@ -96,7 +95,9 @@ export interface ExcerptQuery {
 const WORDY = /[\p{L}\p{N}]/u;
 
 /** Splits `q` into words and quoted phrases; throws a 400 naming `q` when it cannot be searched. */
-export function parseSearch(q: string): SearchTerm[] {
+export function parseSearch(raw: string): SearchTerm[] {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed here
+  const q = raw.replace(/[\u0000-\u001f\u007f]/g, ' ');
   const terms: SearchTerm[] = [];
   const re = /"([^"]*)"|(\S+)/g;
   const quotes = (q.match(/"/g) ?? []).length;
@@ -145,7 +146,8 @@ export function parseExcerptQuery(url: string, phrases: readonly string[]): Exce
     if (!phrases.includes(phrase))
       throw invalid('phrase', `phrase "${p.phrase}" is not a phrase of the lexicon; allowed: ${phrases.join(', ')}`, phrases);
   }
-  const q = p.q === undefined ? null : p.q.trim();
+  // eslint-disable-next-line no-control-regex -- control characters count as spaces (see parseSearch)
+  const q = p.q === undefined ? null : p.q.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   const terms = q === null ? [] : parseSearch(q);
   if (p.sort === 'relevance' && q === null)
     throw invalid('sort', 'sort=relevance orders by the match with q; give q, or sort by p_asc, p_desc, year_desc or article', EXCERPT_SORTS);

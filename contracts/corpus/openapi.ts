@@ -4,10 +4,11 @@
  */
 import { z } from 'zod';
 import { errorBodySchema } from '../common/errors.ts';
+import { noParams } from '../common/query.ts';
+import { ARTICLE_ID_PATTERN } from './article-id.ts';
 import { excerptParamsSchema } from './excerpts-query.ts';
 import { CORPUS_RESPONSES } from './responses.ts';
 
-const noParams = z.object({}).strict();
 const QUERIES: Record<keyof typeof CORPUS_RESPONSES, z.ZodObject> = {
   '/api/v1/stats': noParams,
   '/api/v1/phrases': noParams,
@@ -46,7 +47,7 @@ export function corpusOpenApi(prefix: string, version: string) {
         description: DESCRIPTIONS[key],
         parameters: [
           ...(path.includes('{pmcid}')
-            ? [{ name: 'pmcid', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[Pp][Mm][Cc])?[0-9]{1,10}$|^nopmc-[0-9a-f]{12}$' } }]
+            ? [{ name: 'pmcid', in: 'path', required: true, schema: { type: 'string', pattern: ARTICLE_ID_PATTERN } }]
             : []),
           ...queryParameters(QUERIES[key], ['band', 'status']),
         ],

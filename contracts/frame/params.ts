@@ -1,7 +1,7 @@
 /** Query schemas of the frame routes that have no bigger parser of their own (see ./screened.ts). */
 import { z } from 'zod';
 
-export const noParams = z.object({}).strict();
+export { noParams } from '../common/query.ts';
 
 export const workQuerySchema = z.object({
   /** `1`: include the abstract, fetched live from the upstream catalogue (or the screening record). */

@@ -26,10 +26,21 @@ export const GENERATED_ID_PREFIX = 'nopmc-';
  * regardless of the file's name: the DOI (lower-cased: DOIs are case-insensitive), else title, journal and
  * year. The same paper always gets the same id, so links to it survive a rebuild.
  */
-export function articleId(meta: ArticleMeta): { id: string; kind: 'pmcid' | 'generated' } {
+export function articleId(meta: ArticleMeta, textHash: string): { id: string; kind: 'pmcid' | 'generated' } {
   if (meta.pmcid) return { id: meta.pmcid, kind: 'pmcid' };
-  const basis = meta.doi ? `doi:${meta.doi.toLowerCase()}` : `bib:${meta.title ?? ''}|${meta.journal ?? ''}|${meta.year ?? ''}`;
+  // Without a DOI, title, journal and year are not enough (two untitled files, two "Correction"s of one
+  // journal and year): the text decides, so only a true copy of the paper shares the id.
+  const basis = meta.doi ? `doi:${meta.doi.toLowerCase()}` : `bib:${meta.title ?? ''}|${meta.journal ?? ''}|${meta.year ?? ''}|${textHash}`;
   return { id: GENERATED_ID_PREFIX + createHash('sha256').update(basis).digest('hex').slice(0, 12), kind: 'generated' };
+}
+
+/**
+ * Control characters become spaces before anything else sees a sentence: JATS may carry `&#x1;` and a CSV
+ * anything, and they would corrupt FTS5 highlight markers and the offsets computed from them.
+ */
+export function cleanSentence(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what is removed
+  return /[\u0000-\u001f\u007f]/.test(text) ? text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/ {2,}/g, ' ').trim() : text;
 }
 
 /** The API shape of an occurrence (snake_case; the p-value without the parser's internals). */
@@ -97,12 +108,15 @@ export function extractSentences(
   matcher: LexiconMatcher,
   bandOptions: Partial<BandOptions> = {},
 ): ExtractedArticle {
-  const { id, kind } = articleId(meta);
   const excerpts: ExcerptDoc[] = [];
   const firstPlace = new Map<string, ExcerptDoc | null>();
+  const textHash = createHash('sha256');
   let sentencesScanned = 0;
-  for (const s of sentences) {
+  for (const placed of sentences) {
+    const s = { ...placed, text: cleanSentence(placed.text) };
+    if (s.text === '') continue;
     sentencesScanned++;
+    textHash.update(s.text).update('\n');
     const seen = firstPlace.get(s.text);
     if (seen !== undefined) {
       // A repeat: counted and listed once. Only hedged sentences are recorded (null marks a plain one).
@@ -115,7 +129,7 @@ export function extractSentences(
       continue;
     }
     const excerpt: ExcerptDoc = {
-      id: `${id}/${s.paragraph}.${s.sentence}`,
+      id: `${s.paragraph}.${s.sentence}`, // prefixed with the article id below, once the text is hashed
       section: s.section,
       section_title: s.sectionTitle,
       label: s.label,
@@ -128,6 +142,8 @@ export function extractSentences(
     firstPlace.set(s.text, excerpt);
     excerpts.push(excerpt);
   }
+  const { id, kind } = articleId(meta, textHash.digest('hex'));
+  for (const e of excerpts) e.id = `${id}/${e.id}`;
   return {
     pmcid: id,
     id_kind: kind,

@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { childNamed, childrenNamed, findFirst, type XmlElement, buildTree } from './jats-tree.ts';
 import { inlineText } from './jats-text.ts';
+import { normalisePmcid } from '../../contracts/corpus/article-id.ts';
 
 /** Where a text block comes from. `peer-review` only appears with `includePeerReview`. */
 export type BlockSection = 'abstract' | 'body' | 'caption' | 'table-footnote' | 'peer-review';
@@ -145,12 +146,8 @@ export async function readArticleFile(path: string, options: ParseOptions = {}):
   return parseArticle(await readFile(path), options);
 }
 
-/** Normalises a PMC identifier ("PMC123", "pmc123", "123") to "PMC123"; null when it is not one. */
-export function normalisePmcid(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const m = /^\s*(?:pmc)?\s*0*(\d{1,10})\s*$/i.exec(raw);
-  return m && m[1] !== undefined && m[1] !== '' ? `PMC${m[1]}` : null;
-}
+/** Normalises a PMC identifier ("PMC123", "pmc123", "123") to "PMC123"; the one rule is in contracts/. */
+export { normalisePmcid };
 
 // ---------------------------------------------------------------- bytes → string
 

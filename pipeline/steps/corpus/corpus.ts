@@ -15,6 +15,7 @@ import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { corpusDocuments } from './documents.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
+import { readCsvCorpus } from './csv-input.ts';
 
 export const CORPUS_REPORT_FILE = 'corpus/report.json';
 
@@ -30,6 +31,16 @@ export function corpusIdentity(snapshot: string, lexiconPath?: string): Pick<Cor
     fingerprint: corpusFingerprint(corpusInput(snapshot)),
     lexiconSha256: sha256Text(readFileSync(lexiconPath ?? DEFAULT_LEXICON_PATH)),
   };
+}
+
+/**
+ * Checks what can be checked before the long frame build: the corpus directory's form, the lexicon file and a
+ * CSV input's rows, so a typo there fails in seconds rather than after the frame is built.
+ */
+export function checkCorpusInput(snapshot: string, lexiconPath?: string): void {
+  const input = corpusInput(snapshot);
+  readLexicon(lexiconPath);
+  if (input.kind === 'csv') readCsvCorpus(input.papers, input.sentences);
 }
 
 export interface CorpusStepOptions {

@@ -16,7 +16,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { SECTIONS } from '../../../contracts/corpus/vocab.ts';
 import type { ArticleMeta } from '../../corpus/jats.ts';
-import { normalisePmcid } from '../../corpus/jats.ts';
+import { normalisePmcid } from '../../../contracts/corpus/article-id.ts';
 import type { PlacedSentence } from '../../corpus/extract.ts';
 
 const optional = z

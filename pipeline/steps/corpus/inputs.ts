@@ -36,7 +36,7 @@ export function corpusInput(snapshot: string): CorpusInput {
     const bytes = statSync(join(dir, PAPERS_CSV)).size + statSync(join(dir, SENTENCES_CSV)).size;
     return { kind: 'csv', dir, papers: join(dir, PAPERS_CSV), sentences: join(dir, SENTENCES_CSV), ignored, bytes };
   }
-  const files = names.filter((n) => JATS_FILE.test(n) || (n.endsWith('.gz') && JATS_FILE.test(n.slice(0, -3))));
+  const files = names.filter((n) => JATS_FILE.test(n));
   const ignored = names.filter((n) => !files.includes(n));
   const bytes = files.reduce((s, n) => s + statSync(join(dir, n)).size, 0);
   return { kind: 'jats', dir, files, ignored, bytes };

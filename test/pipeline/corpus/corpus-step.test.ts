@@ -78,21 +78,26 @@ describe('the pre-extracted CSV input', () => {
   const papers =
     'paper_id,pmcid,pmid,doi,title,journal,year,authors,licence_url\n' +
     'a,PMC42,,10.1/a,Trial A,J One,2020,Roe Jane; Doe John,https://creativecommons.org/licenses/by/4.0/\n' +
-    'b,,,10.1/B,Trial B,J Two,2019,,\n';
+    'b,,,10.1/B,Trial B,J Two,2019,,\n' +
+    // Two different untitled papers without PMCID or DOI: two articles, not one "duplicate".
+    'c,,,,,,,,\n' +
+    'd,,,,,,,,\n';
   const sentences =
     'paper_id,section,section_title,paragraph,text\n' +
     'a,abstract,Results,0,"Mortality showed a trend toward significance (p = 0.07)."\n' +
     'a,body,Results,3,Nothing to see here.\n' +
     'a,body,Results,3,"Mortality showed a trend toward significance (p = 0.07)."\n' +
     'a,body,Results,3,"The effect was marginally significant (P < 0.01)."\n' +
-    'b,body,,0,"Pain scores were marginally lower (p = .09)."\n';
+    'b,body,,0,"Pain scores were marginally lower (p = .09)."\n' +
+    'c,body,,0,"Sleep was marginally better (p = 0.06)."\n' +
+    'd,body,,0,"Mood \u0001was marginally better\u0002 (p = 0.07)."\n';
 
   it('runs the same analysis over given sentences, with de-duplication and generated ids', async () => {
     const snap = corpusSnapshot('csv');
     writeFileSync(join(snap, 'corpus', 'papers.csv'), papers);
     writeFileSync(join(snap, 'corpus', 'sentences.csv'), sentences);
     const out = join(tmp.path, 'csv-out');
-    expect(await build(snap, out)).toMatchObject({ input: 'csv', articles: 2, generated_ids: 1 });
+    expect(await build(snap, out)).toMatchObject({ input: 'csv', articles: 4, generated_ids: 3, duplicate_articles: 0 });
     const a = articleDocSchema.parse(doc(out, 'corpus/api/v1/articles/PMC42.json'));
     expect(a.authors).toEqual(['Roe Jane', 'Doe John']);
     expect(a.sentences_scanned).toBe(4);
@@ -101,10 +106,15 @@ describe('the pre-extracted CSV input', () => {
       ['body', 3, 2, [], 'rejected', null],
     ]);
     const stats = statsDocSchema.parse(doc(out, 'corpus/api/v1/stats.json'));
-    expect(stats).toMatchObject({ articles_scanned: 2, articles_without_pmcid: 1, excerpts: 2, median_p: 0.08 });
-    const b = readdirSync(join(out, 'corpus/api/v1/articles')).find((f) => f.startsWith('nopmc-'))!;
-    // Stable: the id is the DOI's (lower-cased) hash, whatever the file or row order.
-    expect(b).toBe(`nopmc-${(await import('node:crypto')).createHash('sha256').update('doi:10.1/b').digest('hex').slice(0, 12)}.json`);
+    expect(stats).toMatchObject({ articles_scanned: 4, articles_without_pmcid: 3, excerpts: 4, median_p: 0.07 });
+    // Control characters never reach the database (they would break FTS5 highlight markers).
+    const corpus = (await CorpusData.open(out))!;
+    const hit = corpus.listExcerpts(parseExcerptQuery('/x?q=mood', corpus.phrases)).items[0]!;
+    expect(hit.text).toBe('Mood was marginally better (p = 0.07).');
+    expect(hit.highlights.map((r) => hit.text.slice(r.start, r.end))).toEqual(['Mood']);
+    corpus.close();
+    // Stable: with a DOI the id is the DOI's (lower-cased) hash, whatever the file or row order.
+    expect(readdirSync(join(out, 'corpus/api/v1/articles'))).toContain(`nopmc-${(await import('node:crypto')).createHash('sha256').update('doi:10.1/b').digest('hex').slice(0, 12)}.json`);
   });
 
   it('names the file, line and column of a bad row', async () => {
@@ -115,8 +125,8 @@ describe('the pre-extracted CSV input', () => {
     writeFileSync(join(snap, 'corpus', 'papers.csv'), papers);
     writeFileSync(join(snap, 'corpus', 'sentences.csv'), sentences.replace('b,body', 'b,methods'));
     await expect(build(snap, join(tmp.path, 'csv-bad-out'))).rejects.toThrow(/sentences\.csv:6 — section/);
-    writeFileSync(join(snap, 'corpus', 'sentences.csv'), sentences.replace('b,body', 'c,body'));
-    await expect(build(snap, join(tmp.path, 'csv-bad-out'))).rejects.toThrow('paper_id "c" is not in papers.csv');
+    writeFileSync(join(snap, 'corpus', 'sentences.csv'), sentences.replace('b,body', 'z,body'));
+    await expect(build(snap, join(tmp.path, 'csv-bad-out'))).rejects.toThrow('paper_id "z" is not in papers.csv');
   });
 });
 
@@ -173,5 +183,17 @@ describe('the committed sample corpus', () => {
     const committed = readdirSync(join(SAMPLE, 'corpus')).sort();
     expect(readdirSync(out).sort()).toEqual(committed);
     for (const f of committed) expect(readFileSync(join(out, f)).equals(readFileSync(join(SAMPLE, 'corpus', f))), f).toBe(true);
+  });
+});
+
+describe('article ids', () => {
+  it('one rule for PMCIDs: prefix, case, spaces and leading zeros; PMC0 is none', async () => {
+    const { canonicalArticleId, normalisePmcid, ARTICLE_ID_PATTERN } = await import('../../../contracts/corpus/article-id.ts');
+    for (const raw of ['PMC123', 'pmc123', '123', ' PMC 0123 ']) expect(normalisePmcid(raw), raw).toBe('PMC123');
+    for (const raw of ['0', 'PMC0', 'PMC', 'PMC12a', '', '12345678901']) expect(normalisePmcid(raw), raw).toBeNull();
+    expect(canonicalArticleId('NOPMC-0123456789AB')).toBe('nopmc-0123456789ab');
+    const pattern = new RegExp(ARTICLE_ID_PATTERN);
+    for (const raw of ['PMC123', 'pmc0123', '123', 'NOPMC-0123456789ab']) expect(pattern.test(raw), raw).toBe(canonicalArticleId(raw) !== null);
+    for (const raw of ['PMC0', 'W1', 'nopmc-0123']) expect(pattern.test(raw), raw).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../../contracts/common/errors.ts';
-import { parseStrictQuery } from '../../../../contracts/common/query.ts';
+import { noParams, parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { canonicalArticleId } from '../../../../contracts/corpus/article-id.ts';
 import { parseExcerptQuery } from '../../../../contracts/corpus/excerpts-query.ts';
 import { corpusOpenApi } from '../../../../contracts/corpus/openapi.ts';
@@ -14,9 +14,7 @@ import { routeTable } from '../../plugins/preflight.ts';
 import type { Build, BuildStore } from '../../services/build-store.ts';
 import type { CorpusData } from '../../services/corpus/corpus-data.ts';
 import { FROZEN_CACHE, sendBuilt, sendJson } from '../send.ts';
-import { z } from 'zod';
 
-const noParams = z.object({}).strict();
 
 export interface CorpusRouteOptions {
   store: BuildStore;
