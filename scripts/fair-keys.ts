@@ -8,7 +8,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import {
-  defaultKeysFile,
   generateApiKey,
   hashApiKey,
   KEY_NAME_PATTERN,
@@ -73,9 +72,8 @@ if (file === undefined) {
   } catch (err) {
     fail((err as Error).message, 2);
   }
-  // FAIR_KEYS_FILE is read through config.ts once it lists the key; until then the default applies.
-  const configured = 'FAIR_KEYS_FILE' in config ? config.FAIR_KEYS_FILE : undefined;
-  file = typeof configured === 'string' && configured !== '' ? configured : defaultKeysFile(config.STATE_DIR);
+  // config.ts fills the default (STATE_DIR/fair/api-keys.json) when FAIR_KEYS_FILE is not set.
+  file = config.FAIR_KEYS_FILE;
 }
 const keysFile = file;
 

@@ -9,6 +9,8 @@ import httpConventions from './plugins/http-conventions.ts';
 import sitePlugin from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
 import corpusRoutes from './routes/corpus/index.ts';
+import fairRoutes from './routes/fair/index.ts';
+import { openFairServices } from './services/fair/open.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
@@ -42,6 +44,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     bodyLimit: 16 * 1024,
+    // Client addresses (the FAIR anonymous tier counts by them) from X-Forwarded-For only when configured.
+    trustProxy: o.config.TRUST_PROXY,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
@@ -73,6 +77,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
   }
   if (o.config.SERVICES.includes('corpus')) await app.register(corpusRoutes, { prefix: o.config.CORPUS_PREFIX, store: o.store });
+  if (o.config.SERVICES.includes('fair')) {
+    const fair = await openFairServices(o.config, { logger: app.log });
+    app.addHook('onClose', async () => fair.close());
+    app.log.info(`fair: ${fair.assessments.backend.description}; rate limits: ${fair.limiter.description}; ${fair.keys.size} API keys`);
+    await app.register(fairRoutes, { prefix: o.config.FAIR_PREFIX, services: fair });
+  }
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,

@@ -3,10 +3,23 @@
  * in a setting stops the server with a message instead of being ignored. Every key is documented in
  * docs/configuration.md and .env.example.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 export const SERVICES = ['frame', 'corpus', 'fair'] as const;
+
+/** An http(s) URL without a trailing slash. */
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, 'an http(s) URL such as https://doi.org')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/** `true` or `false`. */
+const bool = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
 
 const prefix = z.string().regex(/^\/[a-z0-9/_-]*[a-z0-9]$/, 'a path such as /frame');
 
@@ -63,8 +76,80 @@ export const configSchema = z.object({
   ABSTRACT_CACHE_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** How often (milliseconds, at most) the server checks the state store for a newer recent layer. */
   RECENT_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /**
+   * Client addresses from `X-Forwarded-For` (Fastify's trustProxy): `false` (default: the socket's address),
+   * `true` (trust every hop: only behind a proxy that overwrites the header), or comma-separated addresses,
+   * CIDRs or `loopback`, `linklocal`, `uniquelocal` of the proxies to trust. Decides who the FAIR anonymous tier
+   * counts.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(?:true|false|(?:loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(?:\/[0-9]{1,3})?)(?:\s*,\s*(?:loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(?:\/[0-9]{1,3})?))*)$/,
+      'true, false, or comma-separated proxy addresses/CIDRs (or loopback, linklocal, uniquelocal)',
+    )
+    .default('false')
+    .transform((v): boolean | string[] => (v === 'true' ? true : v === 'false' ? false : v.split(',').map((x) => x.trim()))),
+
+  // ---- FAIR Assessment Service (docs/api-fair.md, docs/fair-security.md) ----
+  /** Which engine assesses: the embedded TypeScript engine, or an external F-UJI server (FUJI_URL). */
+  FAIR_BACKEND: z.enum(['embedded', 'fuji']).default('embedded'),
+  /** Let the outbound fetcher reach loopback and private ranges (tests, intranets); metadata stays refused. */
+  FAIR_ALLOW_PRIVATE_ADDRESSES: bool('false'),
+  /** Wall-clock limit of one outbound fetch, redirects and body included. */
+  FAIR_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Body bytes kept per outbound response (decoded). */
+  FAIR_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+  /** Redirects followed per outbound fetch. */
+  FAIR_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(30).default(10),
+  /** PEM file of extra certificate authorities for outbound https (added to Node's bundled ones). */
+  FAIR_FETCH_CA: z.string().min(1).optional(),
+  /** Whole-assessment deadline (embedded engine); every fetch of the assessment shares it. */
+  FAIR_ASSESSMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /** Seconds a successful assessment is reused for the same identifier and options; 0 turns the cache off. */
+  FAIR_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
+  /** Memory the assessment cache may take, in bytes of serialized results (least recently used out first). */
+  FAIR_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(2 ** 31).default(64 * 1024 * 1024),
+  /** Assessments per rate-limit window without an API key. */
+  FAIR_ANON_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** Assessments per rate-limit window with a valid API key. */
+  FAIR_AUTH_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Length of a rate-limit window in seconds. */
+  FAIR_WINDOW_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(3600),
+  /** The API keys file written by `npm run fair:keys`; default `STATE_DIR/fair/api-keys.json`. */
+  FAIR_KEYS_FILE: z.string().min(1).optional(),
+  /** Key hashes from the environment: comma-separated `name:sha256` or bare `sha256`. */
+  FAIR_API_KEYS: z.string().min(1).optional(),
+  /** How often (ms, at most) the server looks for a changed keys file; 0 on every request. */
+  FAIR_KEYS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /** DOI resolver the embedded engine fetches every DOI through (and /health probes). */
+  FAIR_DOI_RESOLVER_URL: httpUrl.default('https://doi.org'),
+  /** Handle resolver. */
+  FAIR_HANDLE_RESOLVER_URL: httpUrl.default('https://hdl.handle.net'),
+  /** ARK resolver (Name-to-Thing). */
+  FAIR_ARK_RESOLVER_URL: httpUrl.default('https://n2t.net'),
+  /** URN:NBN resolver. */
+  FAIR_NBN_RESOLVER_URL: httpUrl.default('https://nbn-resolving.org'),
+  /** identifiers.org resolver for compact identifiers. */
+  FAIR_IDENTIFIERS_ORG_URL: httpUrl.default('https://identifiers.org'),
+  /** DataCite REST API (`options.use_registry`). */
+  FAIR_DATACITE_API_URL: httpUrl.default('https://api.datacite.org'),
+  /** GitHub REST API (`options.use_code_host`). */
+  FAIR_GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  /** GitHub token for the code host's API (higher rate limit); anonymous calls when unset. */
+  FAIR_GITHUB_TOKEN: z.string().min(1).optional(),
+  /** Base URL of an external F-UJI server (FAIR_BACKEND=fuji), e.g. http://fuji:1071; `/fuji/api/v1` is appended. */
+  FUJI_URL: httpUrl.optional(),
+  /** F-UJI basic-auth user. */
+  FUJI_USERNAME: z.string().min(1).optional(),
+  /** F-UJI basic-auth password. */
+  FUJI_PASSWORD: z.string().min(1).optional(),
+  /** Milliseconds one F-UJI evaluation may take (F-UJI makes dozens of sequential requests). */
+  FUJI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(120_000),
 });
-export type Config = z.infer<typeof configSchema>;
+type ParsedConfig = z.infer<typeof configSchema>;
+/** The validated settings; FAIR_KEYS_FILE always holds a path (its default depends on STATE_DIR). */
+export type Config = Omit<ParsedConfig, 'FAIR_KEYS_FILE'> & { FAIR_KEYS_FILE: string };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const known = Object.keys(configSchema.shape);
@@ -76,10 +161,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
+  if (parsed.data.FAIR_BACKEND === 'fuji' && parsed.data.FUJI_URL === undefined)
+    throw new Error('invalid configuration:\n  FUJI_URL: required when FAIR_BACKEND=fuji (the F-UJI server, e.g. http://127.0.0.1:1071)');
+  const stateDir = resolve(parsed.data.STATE_DIR);
   return {
     ...parsed.data,
     BUILD_OUTPUT: resolve(parsed.data.BUILD_OUTPUT),
     SITE_DIR: resolve(parsed.data.SITE_DIR),
-    STATE_DIR: resolve(parsed.data.STATE_DIR),
+    STATE_DIR: stateDir,
+    FAIR_KEYS_FILE: resolve(parsed.data.FAIR_KEYS_FILE ?? join(stateDir, 'fair', 'api-keys.json')),
   };
 }

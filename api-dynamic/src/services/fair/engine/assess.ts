@@ -4,6 +4,7 @@
  * scores and summarises the result in the seed's shape plus `details`.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AssessmentResult, MetricDetail, MetricResult } from '../../../../../contracts/fair/assessment.ts';
 import type { Evidence } from '../../../../../contracts/fair/evidence.ts';
 import type { FairCategory, MetricFile } from '../../../../../contracts/fair/metrics.ts';
@@ -65,6 +66,8 @@ export async function assess(identifier: string, options: AssessOptionsInput, de
   const t0 = performance.now();
   const deadline = AbortSignal.timeout(opts.deadlineMs);
   const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
+  // Every fetch of the assessment listens to this signal, a dozen or more at once: not a leak.
+  setMaxListeners(0, signal);
 
   const evidence = await harvest(identifier, opts, deps.fetcher, signal);
   const evaluation = evaluateEvidence(evidence, file);

@@ -1,0 +1,89 @@
+/**
+ * Assessments as the route asks for them: one backend (embedded engine or F-UJI), a result cache and
+ * single-flight.
+ *
+ * - **Single-flight.** Requests for the same canonical identifier (engine/identifier.ts: `doi:10.1/x`,
+ *   `10.1/x` and `https://doi.org/10.1/x` are one) with the same options, arriving while an assessment of it
+ *   runs, wait for that assessment instead of starting their own; its failure is theirs too.
+ * - **Cache.** A successful result is kept for `ttlSeconds` (FAIR_CACHE_TTL_SECONDS; 0 = off) in this
+ *   process's memory, least recently used out first beyond `maxBytes` of serialized results. It is per process
+ *   (replicas do not share it): a miss only costs a fresh assessment, so the shared store is not worth its
+ *   traffic here. Failures are never cached: a resolver's bad minute must not stick.
+ *
+ * Each request still counts against its caller's rate limit (the route counts before asking here), and each
+ * answer echoes its own request's identifier in `objectIdentifier`; `id` and `details` are the shared
+ * assessment's.
+ */
+import { LRUCache } from 'lru-cache';
+import type { AssessRequest } from '../../../../contracts/fair/request.ts';
+import type { AssessResponse } from '../../../../contracts/fair/responses.ts';
+import type { AssessmentBackend } from './backend.ts';
+import { tryParseIdentifier } from './engine/identifier.ts';
+
+export interface AssessmentServiceOptions {
+  /** Seconds a result is reused; 0 turns the cache off (single-flight stays). */
+  ttlSeconds: number;
+  /** Bytes of serialized results the cache may hold; 0 turns it off. */
+  maxBytes: number;
+}
+
+/** How an answer was obtained, for logs and tests. */
+export type AssessmentSource = 'fresh' | 'shared' | 'cache';
+
+interface Cached {
+  result: AssessResponse;
+}
+
+export class AssessmentService {
+  private readonly cache: LRUCache<string, Cached> | null;
+  private readonly inflight = new Map<string, Promise<AssessResponse>>();
+  /** Assessments actually run by the backend (tests and the benchmark read it). */
+  started = 0;
+
+  constructor(
+    readonly backend: AssessmentBackend,
+    options: AssessmentServiceOptions,
+  ) {
+    this.cache =
+      options.ttlSeconds > 0 && options.maxBytes > 0
+        ? new LRUCache<string, Cached>({ maxSize: options.maxBytes, ttl: options.ttlSeconds * 1000 })
+        : null;
+  }
+
+  /** The key shared by equivalent requests: canonical identifier and every option. */
+  static key(request: AssessRequest): string {
+    const canonical = tryParseIdentifier(request.identifier)?.normalized ?? request.identifier;
+    const o = request.options;
+    return JSON.stringify([canonical, o.use_registry, o.use_code_host, o.metric_version]);
+  }
+
+  /** Assesses a parsed request, reusing a cached or running assessment of the same key. */
+  async assess(request: AssessRequest): Promise<{ result: AssessResponse; source: AssessmentSource }> {
+    const key = AssessmentService.key(request);
+    const own = (result: AssessResponse) =>
+      result.objectIdentifier === request.identifier ? result : { ...result, objectIdentifier: request.identifier };
+    const hit = this.cache?.get(key);
+    if (hit) return { result: own(hit.result), source: 'cache' };
+    const running = this.inflight.get(key);
+    if (running) return { result: own(await running), source: 'shared' };
+    const task = this.run(key, request);
+    this.inflight.set(key, task);
+    try {
+      return { result: own(await task), source: 'fresh' };
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async run(key: string, request: AssessRequest): Promise<AssessResponse> {
+    this.started++;
+    const result = await this.backend.assess(request);
+    this.cache?.set(key, { result }, { size: Math.max(1, Buffer.byteLength(JSON.stringify(result))) });
+    return result;
+  }
+
+  /** Forgets every cached result (tests, benchmark). */
+  clear(): void {
+    this.cache?.clear();
+  }
+}

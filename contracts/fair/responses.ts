@@ -1,0 +1,61 @@
+/**
+ * Response schemas of the FAIR API, by path below the service prefix: the contract test checks real responses
+ * against them and the OpenAPI document (openapi.ts) is generated from them.
+ *
+ * `/assess` answers with the engine's result (assessment.ts): the seed's fields plus `details`. With
+ * `FAIR_BACKEND=fuji` the seed's fields are the same, and `details` carries what F-UJI reports instead of the
+ * embedded engine's harvested evidence: per-metric tests and F-UJI's own per-metric `output`.
+ */
+import { z } from 'zod';
+import { assessmentDetailsSchema, assessmentResultSchema, metricDetailSchema } from './assessment.ts';
+
+/** Name the health check reports in `service`. */
+export const FAIR_SERVICE_NAME = 'fair-assessment';
+
+export const healthResponseSchema = z
+  .strictObject({
+    /** `healthy` whenever the API answers; whether assessments can run is `assessmentBackend`. */
+    status: z.literal('healthy'),
+    service: z.literal(FAIR_SERVICE_NAME),
+    /** Whether the assessment backend answered its probe (the DOI resolver, or the F-UJI server). */
+    assessmentBackend: z.boolean(),
+    /** When the backend was probed (ISO 8601 UTC); probes are reused for 30 s. */
+    timestamp: z.iso.datetime(),
+  })
+  .meta({ description: 'API status and whether the assessment backend is reachable.' });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** One metric of an F-UJI result, with F-UJI's per-metric `output` (its evidence, shape per metric). */
+export const fujiMetricDetailSchema = metricDetailSchema.extend({
+  /** F-UJI's `output` for this metric, as F-UJI sent it (fair.md §3.3). */
+  output: z.unknown(),
+});
+
+export const fujiAssessmentDetailsSchema = z.object({
+  /** Marks a result computed by an external F-UJI server (FAIR_BACKEND=fuji). */
+  backend: z.literal('fuji'),
+  metricSpecification: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  summary: assessmentDetailsSchema.shape.summary,
+  metrics: z.array(fujiMetricDetailSchema),
+  fuji: z.object({
+    /** F-UJI's `test_id` (SHA-1 of the identifier string). */
+    testId: z.string(),
+    /** F-UJI's `software_version`, e.g. `3.5.1`. */
+    softwareVersion: z.string().nullable(),
+  }),
+});
+
+export const fujiAssessmentResultSchema = assessmentResultSchema.extend({ details: fujiAssessmentDetailsSchema });
+export type FujiAssessmentResult = z.infer<typeof fujiAssessmentResultSchema>;
+
+/** What `POST /assess` returns: the embedded engine's result, or one mapped from F-UJI. */
+export const assessResponseSchema = z.union([assessmentResultSchema, fujiAssessmentResultSchema]);
+export type AssessResponse = z.infer<typeof assessResponseSchema>;
+
+export const FAIR_RESPONSES = {
+  '/api/v1/assess': assessResponseSchema,
+  '/api/v1/health': healthResponseSchema,
+} as const;

@@ -1,0 +1,53 @@
+/**
+ * The FAIR service alone for `inject` tests: the real app (buildApp) with SERVICES=fair, no build and no site,
+ * its own state directory, and every upstream base URL pointed at a loopback mock (fair-mock-resolver.ts)
+ * with private addresses allowed, as the tests must stay offline.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../api-dynamic/src/app.ts';
+import { type Config, loadConfig } from '../../api-dynamic/src/config.ts';
+import type { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
+import type { FairMock, MockRoute } from './fair-mock-resolver.ts';
+
+/** The FAIR service needs no build; the shared HTTP conventions only read a snapshot id from the store. */
+const NO_BUILD = { current: { snapshotId: 'none' } } as unknown as BuildStore;
+
+/** Settings pointing the embedded engine and /health at the mock (loopback allowed). */
+export function fairMockEnv(mock: FairMock): Record<string, string> {
+  const u = mock.upstreams();
+  return {
+    FAIR_ALLOW_PRIVATE_ADDRESSES: 'true',
+    FAIR_DOI_RESOLVER_URL: u.doi,
+    FAIR_HANDLE_RESOLVER_URL: u.handle,
+    FAIR_ARK_RESOLVER_URL: u.ark,
+    FAIR_NBN_RESOLVER_URL: u.nbn,
+    FAIR_IDENTIFIERS_ORG_URL: u.identifiersOrg,
+    FAIR_DATACITE_API_URL: u.datacite,
+    FAIR_GITHUB_API_URL: u.github,
+  };
+}
+
+export interface FairApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function fairApp(env: Record<string, string> = {}): Promise<FairApp> {
+  const stateDir = env.STATE_DIR ?? mkdtempSync(join(tmpdir(), 'fair-state-'));
+  const config = loadConfig({ SERVICES: 'fair', LOG_LEVEL: 'silent', SITE_DIR: '/nonexistent', BUILD_OUTPUT: '/nonexistent', ...env, STATE_DIR: stateDir });
+  const app = await buildApp({ config, store: NO_BUILD, logger: false, site: false });
+  return { app, config, close: () => app.close() };
+}
+
+/** The PANGAEA 902845 data file the cassette did not record (the live repository answers its HEAD so). */
+export const PANGAEA_ZIP: MockRoute = {
+  path: '/doi.pangaea.de/10.1594/PANGAEA.902845?format=zip',
+  headers: { 'content-type': 'application/zip' },
+  body: 'PK\u0003\u0004',
+};
+
+/** The request body of an /assess call, as JSON. */
+export const assessBody = (identifier: unknown, options?: unknown) => JSON.stringify(options === undefined ? { identifier } : { identifier, options });
