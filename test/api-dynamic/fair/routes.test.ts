@@ -4,7 +4,7 @@
  * that assess it are skipped with a printed reason when the folder is absent). Each test speaks from its own
  * client address (`remoteAddress`) so that the anonymous limit is only met where a test means to meet it.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -383,5 +383,14 @@ describe.skipIf(!haveFixtures)('single-flight', () => {
       await app.close();
       await slow.close();
     }
+  });
+});
+
+describe('docs/api-fair.md', () => {
+  it('has a heading per route, and names every status the OpenAPI document lists for /assess', async () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../../docs/api-fair.md'), 'utf8');
+    for (const heading of ['## POST /assess\n', '## GET /health\n', '## GET /openapi.json\n']) expect(doc).toContain(heading);
+    const openapi = (await h.app.inject('/fair/api/v1/openapi.json')).json();
+    for (const status of Object.keys(openapi.paths['/fair/api/v1/assess'].post.responses).filter((s) => s !== '200')) expect(doc).toContain(`| ${status} |`);
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5]`
+ *
+ * The FAIR service's benchmark: the real app (SERVICES=fair, cache off, limits out of the way, the SSRF-safe
+ * fetcher with loopback allowed) serving POST /fair/api/v1/assess over HTTP on loopback, every upstream a
+ * local mock replaying the recorded PANGAEA 902845 responses (../shared/reference/fair-fixtures; no internet).
+ *
+ * 1. one assessment at a time: p50/p95/max latency (target: one assessment against the mock <= 300 ms);
+ * 2. `concurrency` assessments at once, `rounds` times: assessments per second, p50/p95 latency, and the event
+ *    loop's longest stall (perf_hooks.monitorEventLoopDelay; target: no stall over 50 ms).
+ *
+ * Each request names its own DOI (`10.1594/PANGAEA.902845.b<n>`: the mock answers every one with the
+ * recorded PANGAEA documents), so single-flight never merges two of them and every request is a full
+ * assessment. Client, server and mock share this process, so the stall includes the mock's (small) work.
+ * Prints Markdown for docs/benchmarks.md.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../api-dynamic/src/app.ts';
+import { loadConfig } from '../api-dynamic/src/config.ts';
+import type { BuildStore } from '../api-dynamic/src/services/build-store.ts';
+import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
+import { FAIR_FIXTURES, fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '50' },
+    concurrency: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '5' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(
+    'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5]\n\n' +
+      'Serves the FAIR API on loopback against a mock replaying the recorded PANGAEA responses (cache off) and\n' +
+      'measures: RUNS sequential assessments (p50/p95 latency), then ROUNDS batches of CONCURRENCY assessments at\n' +
+      'once (assessments/s, p50/p95, longest event-loop stall). Needs ../shared/reference/fair-fixtures.\n' +
+      'Prints Markdown tables for docs/benchmarks.md.\n',
+  );
+  process.exit(0);
+}
+if (!fairFixturesAvailable()) {
+  process.stderr.write(`bench:fair: the recorded fixtures are missing (${FAIR_FIXTURES}); nothing to measure\n`);
+  process.exit(1);
+}
+const runs = Number(values.runs);
+const concurrency = Number(values.concurrency);
+const rounds = Number(values.rounds);
+const total = runs + concurrency * rounds + 3;
+
+// The mock: the PANGAEA cassette, and the resolver and registry routes again for every benchmark DOI.
+const mock = await startFairMock();
+const replay = replayRoutes('pangaea', mock.base);
+mock.route(...replay, PANGAEA_ZIP);
+const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
+const routes: MockRoute[] = [];
+for (let n = 0; n < total; n++) routes.push(...perDoi.map((r) => ({ ...r, path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`) })));
+mock.route(...routes);
+
+const stateDir = mkdtempSync(join(tmpdir(), 'bench-fair-'));
+const config = loadConfig({
+  ...fairMockEnv(mock),
+  SERVICES: 'fair',
+  LOG_LEVEL: 'silent',
+  STATE_DIR: stateDir,
+  FAIR_CACHE_TTL_SECONDS: '0',
+  FAIR_ANON_LIMIT: '1000000',
+});
+const app = await buildApp({ config, store: { current: { snapshotId: 'bench' } } as unknown as BuildStore, logger: false, site: false });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+
+let next = 0;
+/** The score of the last assessment, to show every run assessed the whole record. */
+let score = '';
+async function assessOnce(): Promise<number> {
+  const identifier = `10.1594/PANGAEA.902845.b${next++}`;
+  const t0 = performance.now();
+  const res = await fetch(`${base}${config.FAIR_PREFIX}/api/v1/assess`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier }),
+  });
+  const body = (await res.json()) as { summary?: { scoreEarned: number; scoreTotal: number } };
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`${identifier}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  score = `${body.summary!.scoreEarned}/${body.summary!.scoreTotal}`;
+  return ms;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const fmt = (ms: number) => ms.toFixed(0);
+
+// Warm-up: module compilation, first connections.
+for (let i = 0; i < 3; i++) await assessOnce();
+const requestsBefore = mock.requests.length;
+
+// 1. One at a time.
+const sequential: number[] = [];
+for (let i = 0; i < runs; i++) sequential.push(await assessOnce());
+const perAssessment = (mock.requests.length - requestsBefore) / runs;
+sequential.sort((a, b) => a - b);
+
+// 2. `concurrency` at once, `rounds` times, with the event loop watched.
+const loop = monitorEventLoopDelay({ resolution: 5 });
+const concurrent: number[] = [];
+loop.enable();
+const t0 = performance.now();
+for (let r = 0; r < rounds; r++) concurrent.push(...(await Promise.all(Array.from({ length: concurrency }, () => assessOnce()))));
+const elapsed = performance.now() - t0;
+loop.disable();
+concurrent.sort((a, b) => a - b);
+
+await app.close();
+await mock.close();
+rmSync(stateDir, { recursive: true, force: true });
+
+const cpu = cpus();
+process.stdout.write(
+  [
+    `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}.`,
+    `Command: \`npm run bench:fair -- --runs ${runs} --concurrency ${concurrency} --rounds ${rounds}\` (cache off; ${perAssessment.toFixed(0)} upstream requests per assessment; the last one scored ${score}).`,
+    '',
+    '| measure | assessments | p50 ms | p95 ms | max ms | assessments/s | longest event-loop stall |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| one at a time | ${runs} | ${fmt(pct(sequential, 50))} | ${fmt(pct(sequential, 95))} | ${fmt(sequential.at(-1)!)} | ${(runs / (sequential.reduce((a, b) => a + b, 0) / 1000)).toFixed(1)} | |`,
+    `| ${concurrency} at once × ${rounds} | ${concurrent.length} | ${fmt(pct(concurrent, 50))} | ${fmt(pct(concurrent, 95))} | ${fmt(concurrent.at(-1)!)} | ${(concurrent.length / (elapsed / 1000)).toFixed(1)} | ${(loop.max / 1e6).toFixed(1)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms) |`,
+    '',
+  ].join('\n'),
+);
