@@ -2,9 +2,16 @@
  * A build's corpus, open for queries: the sqlite database (read-only, in memory), the excerpt index, the
  * lexicon's phrases and the article list. Loaded with the build (build-store.ts) and closed with it.
  * `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
+ *
+ * A search's candidates come from FTS5 as one string (`group_concat`, in id or in bm25 order, sorted by sqlite)
+ * rather than row by row, which costs about a quarter as much in sqlite-wasm; they are kept in a small LRU per
+ * match expression, so the next page of a search, or the same search with other filters, does not ask FTS5
+ * again. A first search for a word in a large share of the sentences still costs what FTS5 takes to decode
+ * and rank its posting list (docs/benchmarks.md, Corpus).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { CORPUS_DB_FILE, CORPUS_DB_VERSION } from '../../../../contracts/corpus/database.ts';
 import type { ArticleRef, ExcerptDoc, OccurrenceDoc } from '../../../../contracts/corpus/documents.ts';
 import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/excerpts-query.ts';
@@ -31,7 +38,50 @@ export function highlightRanges(marked: string): { start: number; end: number }[
   return out;
 }
 
+/** The search cache holds at most this many candidate ids in all (4 bytes each: 64 MiB). */
+const SEARCH_CACHE_IDS = 16_000_000;
+
+/** A search's candidates as 0-based excerpt indexes, in id order and in relevance order (each when asked for). */
+interface Candidates {
+  byId: Int32Array | null;
+  byRelevance: Int32Array | null;
+}
+
+/** `group_concat` of ids ("3,17,42") → 0-based indexes; null (no rows) → empty. */
+function parseIds(s: string | null): Int32Array {
+  if (s === null || s === '') return new Int32Array(0);
+  let n = 1;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) n++;
+  const out = new Int32Array(n);
+  let v = 0;
+  let k = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 44) {
+      out[k++] = v - 1;
+      v = 0;
+    } else v = v * 10 + (c - 48);
+  }
+  out[k] = v - 1;
+  return out;
+}
+
+/**
+ * The list in ascending order. FTS5 yields a full-text query's rows by rowid, so this is a check, not a sort
+ * (an aggregate `ORDER BY` would sort them again); the sort is there in case a future sqlite does otherwise.
+ */
+function ascending(ids: Int32Array): Int32Array {
+  for (let k = 1; k < ids.length; k++) if (ids[k]! < ids[k - 1]!) return ids.sort();
+  return ids;
+}
+
 export class CorpusData {
+  private pageIndexReady = false;
+  private readonly searches = new LRUCache<string, Candidates>({
+    maxSize: SEARCH_CACHE_IDS,
+    sizeCalculation: (c) => 1 + (c.byId?.length ?? 0) + (c.byRelevance?.length ?? 0),
+  });
+
   private constructor(
     private readonly db: SqliteDb,
     readonly index: ExcerptIndex,
@@ -74,24 +124,49 @@ export class CorpusData {
     this.db.close();
   }
 
-  /** Excerpt ids (1-based) whose text matches the terms, in id order, with bm25 scores when asked. */
-  private search(query: ExcerptQuery, withScores: boolean): { ids: Int32Array; scores: Float64Array | null } {
-    const sql = withScores
-      ? 'SELECT rowid, bm25(excerpts_fts) FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY rowid'
-      : 'SELECT rowid FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY rowid';
-    const st = this.db.prepare(sql);
-    const ids: number[] = [];
-    const scores: number[] = [];
-    try {
-      st.bind([ftsExpression(query.terms)]);
-      while (st.step()) {
-        ids.push(st.getInt(0)!);
-        if (withScores) scores.push(st.getFloat(1)!);
+  /**
+   * Excerpt indexes (0-based) whose text matches the terms: in id order, or by bm25 (lower is better; ties by
+   * id) for `relevance`. Cached per match expression.
+   */
+  private candidates(query: ExcerptQuery, relevance: boolean): Int32Array {
+    const expression = ftsExpression(query.terms);
+    const cached = this.searches.get(expression) ?? { byId: null, byRelevance: null };
+    if (relevance) {
+      if (cached.byRelevance === null) {
+        cached.byRelevance = parseIds(
+          this.db.selectValue(
+            "SELECT group_concat(r, ',' ORDER BY s, r) FROM (SELECT rowid AS r, bm25(excerpts_fts) AS s FROM excerpts_fts WHERE excerpts_fts MATCH ? LIMIT -1)",
+            [expression],
+          ) as string | null,
+        );
+        this.searches.set(expression, { ...cached });
       }
-    } finally {
-      st.finalize();
+      return cached.byRelevance;
     }
-    return { ids: Int32Array.from(ids), scores: withScores ? Float64Array.from(scores) : null };
+    if (cached.byId === null) {
+      cached.byId =
+        cached.byRelevance !== null
+          ? cached.byRelevance.slice().sort()
+          : ascending(parseIds(this.db.selectValue('SELECT group_concat(rowid) FROM excerpts_fts WHERE excerpts_fts MATCH ?', [expression]) as string | null));
+      this.searches.set(expression, { ...cached });
+    }
+    return cached.byId;
+  }
+
+  /**
+   * A temporary full-text table (in the connection's temp schema, not the read-only database) holding only the
+   * excerpts `list`, tokenized as `excerpts_fts` is; returns its name.
+   */
+  private pageIndex(list: string): string {
+    if (!this.pageIndexReady) {
+      const sql = String(this.db.selectValue("SELECT sql FROM sqlite_master WHERE name = 'excerpts_fts'") ?? '');
+      const tokenize = /tokenize\s*=\s*('(?:[^']|'')*')/i.exec(sql)?.[1];
+      this.db.exec(`CREATE VIRTUAL TABLE temp.page_fts USING fts5(text${tokenize ? `, tokenize=${tokenize}` : ''})`);
+      this.pageIndexReady = true;
+    }
+    this.db.exec('DELETE FROM temp.page_fts');
+    this.db.exec(`INSERT INTO temp.page_fts (rowid, text) SELECT id, text FROM excerpts WHERE id IN (${list})`);
+    return 'page_fts';
   }
 
   /** Answers one excerpt query: exact total, the page's items in order. */
@@ -103,18 +178,9 @@ export class CorpusData {
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance' || query.sort === 'article') {
-      // Few candidates in most searches: walk them instead of the whole index.
-      const { ids, scores } = this.search(query, query.sort === 'relevance');
-      const hits: number[] = [];
-      for (let k = 0; k < ids.length; k++) if (this.index.matches(ids[k]! - 1, filter)) hits.push(k);
-      if (scores !== null) hits.sort((a, b) => scores[a]! - scores[b]! || ids[a]! - ids[b]!); // bm25: lower is better
-      total = hits.length;
-      indexes = hits.slice(offset, offset + query.per_page).map((k) => ids[k]! - 1);
+      ({ total, indexes } = this.index.pageList(this.candidates(query, query.sort === 'relevance'), filter, offset, query.per_page));
     } else {
-      const { ids } = this.search(query, false);
-      const within = new Uint8Array(this.index.size);
-      for (const id of ids) within[id - 1] = 1;
-      ({ total, indexes } = this.index.page(filter, query.sort, offset, query.per_page, within));
+      ({ total, indexes } = this.index.pageSorted(this.candidates(query, false), filter, query.sort, offset, query.per_page));
     }
     return {
       total,
@@ -175,9 +241,11 @@ export class CorpusData {
       rows.get(Number(o.excerpt))!.occurrences.push(occ);
     }
     if (query.terms.length > 0) {
-      const st = this.db.prepare(
-        `SELECT rowid, highlight(excerpts_fts, 0, char(1), char(2)) FROM excerpts_fts WHERE excerpts_fts MATCH ? AND rowid IN (${list})`,
-      );
+      // A prefix term makes FTS5 merge the posting lists of every word with that prefix, whatever the rowid
+      // constraint (~100 ms for a common prefix on 1M sentences); the page's own texts, indexed alone with the
+      // same tokenizer, give the same highlights in a millisecond.
+      const table = query.terms.some((t) => t.prefix) ? this.pageIndex(list) : 'excerpts_fts';
+      const st = this.db.prepare(`SELECT rowid, highlight(${table}, 0, char(1), char(2)) FROM ${table} WHERE ${table} MATCH ? AND rowid IN (${list})`);
       try {
         st.bind([ftsExpression(query.terms)]);
         while (st.step()) rows.get(st.getInt(0)!)!.highlights = highlightRanges(st.getString(1)!);

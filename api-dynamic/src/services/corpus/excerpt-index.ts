@@ -5,6 +5,12 @@
  * status) codes go into typed arrays (a few bytes per occurrence) and one pass over them answers the count
  * and collects the page. Each order is a precomputed permutation, so a page in any order costs the same pass.
  * sqlite keeps what it is good at: the text, the full-text index and the rows of the page.
+ *
+ * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
+ * (status, band) pairs of its occurrences, so a filter without a phrase is one AND per excerpt; each phrase has
+ * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
+ * order only as far as it ends, and the total by a separate pass that does not touch the permutation. A search's
+ * candidate list (from FTS5) is paged in another order through rank arrays (the inverse permutations).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
@@ -28,7 +34,25 @@ export function occurrenceFilter(phraseIndex: number, bands: readonly Band[], st
   return { phrase: phraseIndex, bandMask, statusMask };
 }
 
+/** Bit of a (status, band) pair in an excerpt's mask: 8 bits per status, one per band code (≤ 7 codes). */
+const pairBit = (status: number, band: number) => 1 << (status * 8 + band);
+
+/** The (status, band) pairs a filter allows, as a mask over `pairBit`s. */
+function pairMask(f: OccurrenceFilter): number {
+  let mask = 0;
+  for (let s = 0; s < OCCURRENCE_STATUSES.length; s++) if ((f.statusMask >> s) & 1) mask |= (f.bandMask & 0xff) << (s * 8);
+  return mask;
+}
+
+/** Candidate lists at most this share of the corpus are paged by sorting their ranks; larger ones by a walk. */
+const RANK_SORT_SHARE = 1 / 8;
+
+type KeyedSort = Exclude<ExcerptSort, 'relevance' | 'article'>;
+
 export class ExcerptIndex {
+  /** Position of each excerpt in each keyed order (the inverse permutations). */
+  private readonly ranks: Record<KeyedSort, Int32Array>;
+
   private constructor(
     /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
     readonly size: number,
@@ -38,8 +62,20 @@ export class ExcerptIndex {
     private readonly occStatus: Uint8Array,
     /** 0-based article row of each excerpt (excerpt index = id − 1). */
     readonly articleOf: Int32Array,
-    private readonly orders: Record<Exclude<ExcerptSort, 'relevance' | 'article'>, Int32Array>,
-  ) {}
+    private readonly orders: Record<KeyedSort, Int32Array>,
+    /** Per excerpt, the `pairBit`s of its occurrences. */
+    private readonly pairs: Int32Array,
+    /** Per phrase code, the excerpts it occurs in (ascending): `phraseExcerpts[phraseStart[p] … phraseStart[p + 1])`. */
+    private readonly phraseStart: Int32Array,
+    private readonly phraseExcerpts: Int32Array,
+  ) {
+    const rank = (order: Int32Array) => {
+      const r = new Int32Array(order.length);
+      for (let pos = 0; pos < order.length; pos++) r[order[pos]!] = pos;
+      return r;
+    };
+    this.ranks = { p_asc: rank(orders.p_asc), p_desc: rank(orders.p_desc), year_desc: rank(orders.year_desc) };
+  }
 
   /** Reads the codes and sort keys from the database (one pass per table, in id order). */
   static load(db: SqliteDb, phrases: readonly string[]): ExcerptIndex {
@@ -94,6 +130,25 @@ export class ExcerptIndex {
       so.finalize();
     }
 
+    const pairs = new Int32Array(size);
+    const phraseCount = new Int32Array(phrases.length + 1);
+    // First occurrence of its phrase within the excerpt (an excerpt has a few occurrences: a look back is cheap).
+    const firstOfPhrase = (i: number, k: number) => {
+      for (let j = occStart[i]!; j < k; j++) if (occPhrase[j] === occPhrase[k]) return false;
+      return true;
+    };
+    for (let i = 0; i < size; i++)
+      for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) {
+        pairs[i]! |= pairBit(occStatus[k]!, occBand[k]!);
+        if (firstOfPhrase(i, k)) phraseCount[occPhrase[k]! + 1]!++;
+      }
+    const phraseStart = new Int32Array(phrases.length + 1);
+    for (let p = 0; p < phrases.length; p++) phraseStart[p + 1] = phraseStart[p]! + phraseCount[p + 1]!;
+    const phraseExcerpts = new Int32Array(phraseStart[phrases.length]!);
+    const fill = phraseStart.slice(0, phrases.length);
+    for (let i = 0; i < size; i++)
+      for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) if (firstOfPhrase(i, k)) phraseExcerpts[fill[occPhrase[k]!]!++] = i;
+
     // Orders: missing keys last, ties by id (the article order), so every order is total and stable.
     const ids = () => Int32Array.from({ length: size }, (_, i) => i);
     const byKey = (key: Float64Array, dir: 1 | -1) =>
@@ -106,22 +161,49 @@ export class ExcerptIndex {
         return (xm ? 0 : dir * (x - y)) || a - b;
       });
     const yearKey = Float64Array.from(year, (y) => (y < 0 ? NaN : y));
-    return new ExcerptIndex(size, occStart, occPhrase, occBand, occStatus, articleOf, {
-      p_asc: byKey(pMin, 1),
-      p_desc: byKey(pMax, -1),
-      year_desc: byKey(yearKey, -1),
-    });
+    return new ExcerptIndex(
+      size,
+      occStart,
+      occPhrase,
+      occBand,
+      occStatus,
+      articleOf,
+      { p_asc: byKey(pMin, 1), p_desc: byKey(pMax, -1), year_desc: byKey(yearKey, -1) },
+      pairs,
+      phraseStart,
+      phraseExcerpts,
+    );
   }
 
   /** True when one of excerpt `i`'s occurrences passes every filter. */
   matches(i: number, f: OccurrenceFilter): boolean {
+    return this.test(i, f, pairMask(f));
+  }
+
+  /** `matches` with the filter's pair mask computed once per query: without a phrase, one AND. */
+  private test(i: number, f: OccurrenceFilter, mask: number): boolean {
+    if ((this.pairs[i]! & mask) === 0) return false;
+    if (f.phrase < 0) return true;
     for (let k = this.occStart[i]!, end = this.occStart[i + 1]!; k < end; k++) {
-      if (f.phrase >= 0 && this.occPhrase[k] !== f.phrase) continue;
+      if (this.occPhrase[k] !== f.phrase) continue;
       if (((f.bandMask >> this.occBand[k]!) & 1) === 0) continue;
       if (((f.statusMask >> this.occStatus[k]!) & 1) === 0) continue;
       return true;
     }
     return false;
+  }
+
+  /** Number of excerpts passing `f` (a pass over the masks, or over the phrase's excerpts). */
+  private count(f: OccurrenceFilter, mask: number): number {
+    let total = 0;
+    if (f.phrase < 0) {
+      const pairs = this.pairs;
+      for (let i = 0; i < this.size; i++) if ((pairs[i]! & mask) !== 0) total++;
+    } else if (f.phrase < this.phraseStart.length - 1) {
+      for (let k = this.phraseStart[f.phrase]!, end = this.phraseStart[f.phrase + 1]!; k < end; k++)
+        if (this.test(this.phraseExcerpts[k]!, f, mask)) total++;
+    }
+    return total;
   }
 
   /**
@@ -136,14 +218,80 @@ export class ExcerptIndex {
     within: Uint8Array | null = null,
   ): { total: number; indexes: number[] } {
     const order = sort === 'article' ? null : this.orders[sort];
+    const mask = pairMask(f);
     const indexes: number[] = [];
-    let total = 0;
-    for (let pos = 0; pos < this.size; pos++) {
+    if (within === null && f.phrase >= 0 && sort === 'article') {
+      // The phrase's own list is in article order: count and page in one pass over it.
+      const list = f.phrase < this.phraseStart.length - 1 ? this.phraseExcerpts.subarray(this.phraseStart[f.phrase]!, this.phraseStart[f.phrase + 1]!) : new Int32Array(0);
+      return this.pageList(list, f, offset, limit);
+    }
+    // The page: walk the order only until it is complete.
+    let seen = 0;
+    for (let pos = 0; pos < this.size && indexes.length < limit; pos++) {
       const i = order === null ? pos : order[pos]!;
       if (within !== null && within[i] === 0) continue;
-      if (!this.matches(i, f)) continue;
+      if (!this.test(i, f, mask)) continue;
+      if (seen >= offset) indexes.push(i);
+      seen++;
+    }
+    // The total, in id order (no permutation, so memory is read in sequence).
+    let total: number;
+    if (within === null) total = this.count(f, mask);
+    else {
+      total = 0;
+      for (let i = 0; i < this.size; i++) if (within[i] !== 0 && this.test(i, f, mask)) total++;
+    }
+    return { total, indexes };
+  }
+
+  /**
+   * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a search's candidates by id or by
+   * relevance) passing `f`, and returns those at positions [offset, offset + limit) of the list.
+   */
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+    const mask = pairMask(f);
+    const indexes: number[] = [];
+    let total = 0;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k]!;
+      if (!this.test(i, f, mask)) continue;
       if (total >= offset && indexes.length < limit) indexes.push(i);
       total++;
+    }
+    return { total, indexes };
+  }
+
+  /**
+   * The same for a candidate list (excerpt indexes, ascending) in a keyed order: a small list is counted and its
+   * ranks sorted; a large one is marked and the order walked until the page is complete.
+   */
+  pageSorted(list: Int32Array, f: OccurrenceFilter, sort: KeyedSort, offset: number, limit: number): { total: number; indexes: number[] } {
+    const mask = pairMask(f);
+    const order = this.orders[sort];
+    if (list.length <= this.size * RANK_SORT_SHARE) {
+      const rank = this.ranks[sort];
+      const keys = new Int32Array(list.length);
+      let total = 0;
+      for (let k = 0; k < list.length; k++) if (this.test(list[k]!, f, mask)) keys[total++] = rank[list[k]!]!;
+      const sorted = keys.subarray(0, total).sort();
+      const indexes: number[] = [];
+      for (let k = offset; k < Math.min(total, offset + limit); k++) indexes.push(order[sorted[k]!]!);
+      return { total, indexes };
+    }
+    const within = new Uint8Array(this.size);
+    let total = 0;
+    for (let k = 0; k < list.length; k++)
+      if (this.test(list[k]!, f, mask)) {
+        within[list[k]!] = 1;
+        total++;
+      }
+    const indexes: number[] = [];
+    let seen = 0;
+    for (let pos = 0; pos < this.size && indexes.length < limit && seen < total; pos++) {
+      const i = order[pos]!;
+      if (within[i] === 0) continue;
+      if (seen >= offset) indexes.push(i);
+      seen++;
     }
     return { total, indexes };
   }
