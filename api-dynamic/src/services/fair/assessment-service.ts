@@ -37,8 +37,6 @@ interface Cached {
 export class AssessmentService {
   private readonly cache: LRUCache<string, Cached> | null;
   private readonly inflight = new Map<string, Promise<AssessResponse>>();
-  /** Assessments actually run by the backend (tests and the benchmark read it). */
-  started = 0;
 
   constructor(
     readonly backend: AssessmentBackend,
@@ -76,7 +74,6 @@ export class AssessmentService {
   }
 
   private async run(key: string, request: AssessRequest): Promise<AssessResponse> {
-    this.started++;
     const result = await this.backend.assess(request);
     this.cache?.set(key, { result }, { size: Math.max(1, Buffer.byteLength(JSON.stringify(result))) });
     return result;

@@ -25,8 +25,6 @@ export class HealthCheck {
   private readonly ttlMs: number;
   private readonly timeoutMs: number;
   private readonly now: () => Date;
-  /** Probes made (tests read it). */
-  probes = 0;
 
   constructor(
     private readonly backend: Pick<AssessmentBackend, 'probe'>,
@@ -41,7 +39,6 @@ export class HealthCheck {
     if (this.last && this.now().getTime() - this.last.checkedAt.getTime() < this.ttlMs) return this.last;
     this.running ??= (async () => {
       try {
-        this.probes++;
         const checkedAt = this.now();
         const reachable = await this.backend.probe(AbortSignal.timeout(this.timeoutMs)).catch(() => false);
         this.last = { reachable, checkedAt };
