@@ -12,7 +12,7 @@
 export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 
 /** Bumped whenever a table changes; the server refuses a database of another version. */
-export const CORPUS_DB_VERSION = '1';
+export const CORPUS_DB_VERSION = '2';
 
 export const CORPUS_DB_SCHEMA = `
 CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -32,9 +32,7 @@ CREATE TABLE excerpts (
   paragraph INTEGER NOT NULL,
   sentence INTEGER NOT NULL,
   text TEXT NOT NULL,
-  also_in TEXT NOT NULL,
-  p_min REAL,
-  p_max REAL
+  also_in TEXT NOT NULL
 );
 CREATE TABLE occurrences (
   excerpt INTEGER NOT NULL REFERENCES excerpts(id),

@@ -17,19 +17,6 @@ export interface CorpusDbInfo {
   phrases: readonly string[];
 }
 
-/** Smallest and largest stated p-value of an excerpt's occurrences (the keys of `sort=p_asc` / `p_desc`). */
-function pRange(e: ExtractedArticle['excerpts'][number]): [number | null, number | null] {
-  let min: number | null = null;
-  let max: number | null = null;
-  for (const o of e.occurrences) {
-    const v = o.p?.value;
-    if (v === null || v === undefined) continue;
-    if (min === null || v < min) min = v;
-    if (max === null || v > max) max = v;
-  }
-  return [min, max];
-}
-
 /** Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count. */
 export async function writeCorpusDatabase(
   path: string,
@@ -57,7 +44,7 @@ export async function writeCorpusDatabase(
       'INSERT INTO articles (id, pmcid, id_kind, pmid, doi, title, journal, year) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const putExcerpt = db.prepare(
-      'INSERT INTO excerpts (id, article, key, section, section_title, label, paragraph, sentence, text, also_in, p_min, p_max) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO excerpts (id, article, key, section, section_title, label, paragraph, sentence, text, also_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const putOccurrence = db.prepare(
       'INSERT INTO occurrences (excerpt, ordinal, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -69,9 +56,8 @@ export async function writeCorpusDatabase(
       putArticle.bind([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]).stepReset();
       for (const e of a.excerpts) {
         excerptId++;
-        const [pMin, pMax] = pRange(e);
         putExcerpt
-          .bind([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in), pMin, pMax])
+          .bind([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)])
           .stepReset();
         e.occurrences.forEach((o, k) => {
           putOccurrence

@@ -197,3 +197,35 @@ describe('article ids', () => {
     for (const raw of ['PMC0', 'W1', 'nopmc-0123']) expect(pattern.test(raw), raw).toBe(false);
   });
 });
+
+describe('sentences with several occurrences (the excerpt list over a CSV corpus)', () => {
+  it('needs one occurrence to pass every filter, and keys p orders on the occurrences listed', async () => {
+    const snap = corpusSnapshot('multi');
+    writeFileSync(join(snap, 'corpus', 'papers.csv'), 'paper_id,pmcid,pmid,doi,title,journal,year,authors,licence_url\na,PMC7,,,A,J,2020,,\n');
+    writeFileSync(
+      join(snap, 'corpus', 'sentences.csv'),
+      'paper_id,section,section_title,paragraph,text\n' +
+        'a,body,,0,"Anxiety was marginally significant (p = 0.01), while sleep showed a trend toward significance (p = 0.09)."\n' +
+        'a,body,,1,"Mood was marginally significant (p = 0.06)."\n' +
+        'a,body,,2,"Pain was marginally significant (p = 0.08)."\n',
+    );
+    const out = join(tmp.path, 'multi-out');
+    await build(snap, out);
+    const corpus = (await CorpusData.open(out))!;
+    const ids = (q: string) => corpus.listExcerpts(parseExcerptQuery(`/x?${q}`, corpus.phrases)).items.map((e) => e.id);
+    try {
+      // Default listing (verified): the first sentence's key is its verified p = 0.09, not the rejected 0.01.
+      expect(ids('sort=p_asc')).toEqual(['PMC7/1.0', 'PMC7/2.0', 'PMC7/0.0']);
+      expect(ids('sort=p_desc')).toEqual(['PMC7/0.0', 'PMC7/2.0', 'PMC7/1.0']);
+      // With rejected occurrences listed too, the rejected p counts.
+      expect(ids('sort=p_asc&status=verified&status=rejected')).toEqual(['PMC7/0.0', 'PMC7/1.0', 'PMC7/2.0']);
+      // "marginally significant" is rejected in the first sentence, and its 0.08-0.10 occurrence is another phrase.
+      expect(ids('phrase=marginally%20significant&band=0.08-0.10')).toEqual(['PMC7/2.0']);
+      expect(ids('phrase=marginally%20significant&status=rejected')).toEqual(['PMC7/0.0']);
+      expect(ids('phrase=a%20trend%20toward%20significance')).toEqual(['PMC7/0.0']);
+      expect(ids('band=0.08-0.10&status=rejected')).toEqual([]);
+    } finally {
+      corpus.close();
+    }
+  });
+});

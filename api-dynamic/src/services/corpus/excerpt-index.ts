@@ -48,10 +48,19 @@ function pairMask(f: OccurrenceFilter): number {
 const RANK_SORT_SHARE = 1 / 8;
 
 type KeyedSort = Exclude<ExcerptSort, 'relevance' | 'article'>;
+/**
+ * The permutations kept. A sentence's p-value key is taken over the occurrences the listing is about: over its
+ * verified occurrences when only verified ones are listed (the default listing, any verified band), else over
+ * all of them; so a rejected "p = 0.01" never moves a verified p = 0.09 to the top of the default listing.
+ */
+type OrderName = KeyedSort | 'p_asc_verified' | 'p_desc_verified';
+
+/** Pair bits of verified occurrences (status code 0), whatever their band. */
+const VERIFIED_PAIRS = 0xff;
 
 export class ExcerptIndex {
   /** Position of each excerpt in each keyed order (the inverse permutations). */
-  private readonly ranks: Record<KeyedSort, Int32Array>;
+  private readonly ranks: Record<OrderName, Int32Array>;
 
   private constructor(
     /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
@@ -62,7 +71,7 @@ export class ExcerptIndex {
     private readonly occStatus: Uint8Array,
     /** 0-based article row of each excerpt (excerpt index = id − 1). */
     readonly articleOf: Int32Array,
-    private readonly orders: Record<KeyedSort, Int32Array>,
+    private readonly orders: Record<OrderName, Int32Array>,
     /** Per excerpt, the `pairBit`s of its occurrences. */
     private readonly pairs: Int32Array,
     /** Per phrase code, the excerpts it occurs in (ascending): `phraseExcerpts[phraseStart[p] … phraseStart[p + 1])`. */
@@ -74,7 +83,13 @@ export class ExcerptIndex {
       for (let pos = 0; pos < order.length; pos++) r[order[pos]!] = pos;
       return r;
     };
-    this.ranks = { p_asc: rank(orders.p_asc), p_desc: rank(orders.p_desc), year_desc: rank(orders.year_desc) };
+    this.ranks = {
+      p_asc: rank(orders.p_asc),
+      p_desc: rank(orders.p_desc),
+      year_desc: rank(orders.year_desc),
+      p_asc_verified: rank(orders.p_asc_verified),
+      p_desc_verified: rank(orders.p_desc_verified),
+    };
   }
 
   /** Reads the codes and sort keys from the database (one pass per table, in id order). */
@@ -88,18 +103,14 @@ export class ExcerptIndex {
 
     const articleOf = new Int32Array(size);
     const year = new Int32Array(size);
-    const pMin = new Float64Array(size);
-    const pMax = new Float64Array(size);
-    const st = db.prepare('SELECT e.id, e.article, a.year, e.p_min, e.p_max FROM excerpts e JOIN articles a ON a.id = e.article ORDER BY e.id');
+    const st = db.prepare('SELECT e.id, e.article, a.year FROM excerpts e JOIN articles a ON a.id = e.article ORDER BY e.id');
     try {
       let i = 0;
       while (st.step()) {
         if (st.getInt(0) !== i + 1) throw new Error('excerpt ids are not 1 … n in order');
         articleOf[i] = st.getInt(1)! - 1;
-        const [y, lo, hi] = [st.get(2), st.get(3), st.get(4)];
+        const y = st.get(2);
         year[i] = y === null ? -1 : Number(y);
-        pMin[i] = lo === null ? NaN : Number(lo);
-        pMax[i] = hi === null ? NaN : Number(hi);
         i++;
       }
     } finally {
@@ -110,7 +121,16 @@ export class ExcerptIndex {
     const occPhrase = new Uint16Array(occurrences);
     const occBand = new Uint8Array(occurrences);
     const occStatus = new Uint8Array(occurrences);
-    const so = db.prepare('SELECT excerpt, phrase, band, status FROM occurrences ORDER BY excerpt, ordinal');
+    // p-value keys of each excerpt over all its occurrences and over its verified ones (NaN: none stated).
+    const pMin = new Float64Array(size).fill(NaN);
+    const pMax = new Float64Array(size).fill(NaN);
+    const pMinVerified = new Float64Array(size).fill(NaN);
+    const pMaxVerified = new Float64Array(size).fill(NaN);
+    const widen = (min: Float64Array, max: Float64Array, i: number, v: number) => {
+      if (!(min[i]! <= v)) min[i] = v;
+      if (!(max[i]! >= v)) max[i] = v;
+    };
+    const so = db.prepare('SELECT excerpt, phrase, band, status, p_value FROM occurrences ORDER BY excerpt, ordinal');
     try {
       let k = 0;
       let current = 0;
@@ -122,7 +142,14 @@ export class ExcerptIndex {
         if (code === undefined) throw new Error(`occurrence phrase "${phrase}" is not in the lexicon`);
         occPhrase[k] = code;
         occBand[k] = bandCode.get(so.get(2) as string | null)!;
-        occStatus[k] = statusCode.get(so.getString(3)!)!;
+        const status = statusCode.get(so.getString(3)!);
+        if (status === undefined) throw new Error(`occurrence status "${so.getString(3)}" is not a status`);
+        occStatus[k] = status;
+        const p = so.get(4);
+        if (p !== null) {
+          widen(pMin, pMax, excerpt - 1, Number(p));
+          if (status === 0) widen(pMinVerified, pMaxVerified, excerpt - 1, Number(p));
+        }
         k++;
       }
       while (current <= size) occStart[current++] = k;
@@ -168,11 +195,23 @@ export class ExcerptIndex {
       occBand,
       occStatus,
       articleOf,
-      { p_asc: byKey(pMin, 1), p_desc: byKey(pMax, -1), year_desc: byKey(yearKey, -1) },
+      {
+        p_asc: byKey(pMin, 1),
+        p_desc: byKey(pMax, -1),
+        year_desc: byKey(yearKey, -1),
+        p_asc_verified: byKey(pMinVerified, 1),
+        p_desc_verified: byKey(pMaxVerified, -1),
+      },
       pairs,
       phraseStart,
       phraseExcerpts,
     );
+  }
+
+  /** The permutation for `sort` under filter `f` (see OrderName). */
+  private orderName(sort: KeyedSort, f: OccurrenceFilter): OrderName {
+    if (sort === 'year_desc' || (pairMask(f) & ~VERIFIED_PAIRS) !== 0) return sort;
+    return sort === 'p_asc' ? 'p_asc_verified' : 'p_desc_verified';
   }
 
   /** True when one of excerpt `i`'s occurrences passes every filter. */
@@ -217,7 +256,7 @@ export class ExcerptIndex {
     limit: number,
     within: Uint8Array | null = null,
   ): { total: number; indexes: number[] } {
-    const order = sort === 'article' ? null : this.orders[sort];
+    const order = sort === 'article' ? null : this.orders[this.orderName(sort, f)];
     const mask = pairMask(f);
     const indexes: number[] = [];
     if (within === null && f.phrase >= 0 && sort === 'article') {
@@ -267,9 +306,10 @@ export class ExcerptIndex {
    */
   pageSorted(list: Int32Array, f: OccurrenceFilter, sort: KeyedSort, offset: number, limit: number): { total: number; indexes: number[] } {
     const mask = pairMask(f);
-    const order = this.orders[sort];
+    const name = this.orderName(sort, f);
+    const order = this.orders[name];
     if (list.length <= this.size * RANK_SORT_SHARE) {
-      const rank = this.ranks[sort];
+      const rank = this.ranks[name];
       const keys = new Int32Array(list.length);
       let total = 0;
       for (let k = 0; k < list.length; k++) if (this.test(list[k]!, f, mask)) keys[total++] = rank[list[k]!]!;
