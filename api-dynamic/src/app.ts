@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
-import httpConventions from './plugins/http-conventions.ts';
+import httpConventions, { frameworkError } from './plugins/http-conventions.ts';
 import sitePlugin from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
 import corpusRoutes from './routes/corpus/index.ts';
@@ -48,6 +48,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     trustProxy: o.config.TRUST_PROXY,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkError,
   });
   await app.register(httpConventions, { store: o.store });
   const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log }));

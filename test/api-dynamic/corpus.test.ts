@@ -216,6 +216,12 @@ describe('articles', () => {
     expect(expectError(await get('/corpus/api/v1/articles/PMC1'), 'NOT_FOUND', 404).message).toContain('PMC1');
     expect(expectError(await get('/corpus/api/v1/articles/W123'), 'INVALID_PARAMETER').details?.[0]?.parameter).toBe('pmcid');
     expectError(await get('/corpus/api/v1/articles/PMC1?x=1'), 'UNKNOWN_PARAMETER');
+    // Rejected before routing (undecodable, or longer than any id): still the shared body, not Fastify's.
+    for (const path of ['%FF', 'x'.repeat(201)]) {
+      const res = await get(`/corpus/api/v1/articles/${path}`);
+      expect(expectError(res, 'INVALID_PARAMETER').message).toMatch(/URL|too long/);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
   });
 });
 

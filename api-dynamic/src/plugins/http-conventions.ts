@@ -2,12 +2,31 @@
  * Cross-cutting HTTP rules for every service (DECISIONS.md §3): request ids, the snapshot header, CORS,
  * the one error body for every non-2xx answer (never a stack), and 404s in the same shape.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
 import type { BuildStore } from '../services/build-store.ts';
 
 export const API_PATH = /\/api\/v\d+(\/|$)/;
+
+/**
+ * Fastify's `frameworkErrors`: a URL it cannot decode (`%FF`) or a path parameter over `maxParamLength` is
+ * answered before routing, without the hooks; this gives them the shared error body and headers too.
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const body = errorBody(
+    'INVALID_PARAMETER',
+    tooLong ? 'A path parameter is too long (at most 200 characters).' : 'The URL cannot be decoded: check its percent-escapes.',
+  );
+  reply
+    .code(400)
+    .header('Cache-Control', 'no-store')
+    .header('X-Request-Id', request.id)
+    .header('Access-Control-Allow-Origin', '*')
+    .type('application/json; charset=utf-8')
+    .send(body);
+}
 
 async function httpConventions(app: FastifyInstance, opts: { store: BuildStore | null }) {
   app.addHook('onSend', async (request, reply) => {
