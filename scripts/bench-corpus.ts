@@ -33,6 +33,7 @@ import { type ExtractedArticle, extractArticle } from '../pipeline/corpus/extrac
 import { readArticleFile } from '../pipeline/corpus/jats.ts';
 import { compileLexicon } from '../pipeline/corpus/lexicon.ts';
 import { generateCorpus } from '../pipeline/generate/corpus/generate.ts';
+import { Rng } from '../pipeline/generate/prng.ts';
 import { terminalProgress } from '../pipeline/lib/progress.ts';
 import { readLexicon } from '../pipeline/steps/corpus/corpus.ts';
 import { writeCorpusDatabase } from '../pipeline/steps/corpus/corpus.sqlite.ts';
@@ -88,16 +89,10 @@ const fmt = (n: number) => n.toLocaleString('en');
 const machine = () =>
   `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 
-/** A small deterministic PRNG (mulberry32), so the request mix is the same on every run. */
-function rng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Uniform numbers in [0, 1) from the project's seeded generator (pipeline/generate/prng.ts). */
+function rng(seed: number): () => number {
+  const r = new Rng(seed);
+  return () => r.next() / 4294967296;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
+import { noParams, parseStrictQuery } from '../../../contracts/common/query.ts';
+import { FROZEN_CACHE } from '../routes/send.ts';
 
 const OTHER_METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
@@ -16,6 +18,18 @@ export function routeTable(app: FastifyInstance) {
       for (const m of [route.method].flat()) set.add(m);
       if (set.has('GET')) set.add('HEAD');
       methods.set(route.url, set);
+    },
+    /** `GET /api/v1/openapi.json`: the service's OpenAPI document, built once, no parameters (DECISIONS.md §3). */
+    openApi(document: unknown) {
+      const body = JSON.stringify(document);
+      this.declare({
+        method: 'GET',
+        url: '/api/v1/openapi.json',
+        handler: async (request, reply) => {
+          parseStrictQuery(noParams, request.url);
+          return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(body);
+        },
+      });
     },
     /** Registers the OPTIONS handlers; call once after the routes. */
     preflight() {

@@ -13,7 +13,7 @@ import { corpusOpenApi } from '../../../../contracts/corpus/openapi.ts';
 import { routeTable } from '../../plugins/preflight.ts';
 import type { Build, BuildStore } from '../../services/build-store.ts';
 import type { CorpusData } from '../../services/corpus/corpus-data.ts';
-import { FROZEN_CACHE, sendBuilt, sendJson } from '../send.ts';
+import { sendBuilt, sendJson } from '../send.ts';
 
 
 export interface CorpusRouteOptions {
@@ -76,15 +76,7 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
       }),
   });
 
-  const openapi = JSON.stringify(corpusOpenApi(opts.prefix, '1'));
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/openapi.json',
-    handler: async (request, reply) => {
-      parseStrictQuery(noParams, request.url);
-      return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(openapi);
-    },
-  });
+  routes.openApi(corpusOpenApi(opts.prefix, '1'));
 
   routes.preflight();
 }

@@ -15,18 +15,15 @@
  * standing of its address, the tier it is served in without the header). Only a store outage leaves them out.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { ApiError } from '../../../../contracts/common/errors.ts';
-import { parseStrictQuery } from '../../../../contracts/common/query.ts';
+import { noParams, parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { fairOpenApi } from '../../../../contracts/fair/openapi.ts';
 import { parseAssessRequest } from '../../../../contracts/fair/request.ts';
 import { FAIR_SERVICE_NAME, type HealthResponse } from '../../../../contracts/fair/responses.ts';
 import { routeTable } from '../../plugins/preflight.ts';
 import type { FairServices } from '../../services/fair/open.ts';
 import { rateLimitHeaders, type RateLimitSubject } from '../../services/fair/rate-limit.ts';
-import { FROZEN_CACHE } from '../send.ts';
 
-const noParams = z.object({}).strict();
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Headers a browser script may read from a cross-origin answer (CORS hides all others). */
 const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
@@ -147,15 +144,7 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
     },
   });
 
-  const openapi = JSON.stringify(fairOpenApi(opts.prefix, '1', metricVersions.accepted));
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/openapi.json',
-    handler: async (request, reply) => {
-      parseStrictQuery(noParams, request.url);
-      return reply.header('Cache-Control', FROZEN_CACHE).type(JSON_TYPE).send(openapi);
-    },
-  });
+  routes.openApi(fairOpenApi(opts.prefix, '1', metricVersions.accepted));
 
   routes.preflight();
 }

@@ -145,15 +145,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
     },
   });
 
-  const openapi = JSON.stringify(frameOpenApi(opts.prefix, '1'));
-  routes.declare({
-    method: 'GET',
-    url: '/api/v1/openapi.json',
-    handler: async (request, reply) => {
-      parseStrictQuery(noParams, request.url);
-      return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(openapi);
-    },
-  });
+  routes.openApi(frameOpenApi(opts.prefix, '1'));
 
   routes.preflight();
 }
