@@ -2,11 +2,11 @@
  * Builds the Astro site from the current build output into SITE_DIR and stamps it with the build it was made
  * from (`.build-id`), so `npm start` knows when it is stale. Locations come from the server's configuration.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import { currentName } from '../pipeline/lib/build-dir.ts';
+import { runAstroBuild } from './astro-build.ts';
 
 const config = loadConfig();
 export const BUILD_OUTPUT = config.BUILD_OUTPUT;
@@ -20,15 +20,6 @@ export function siteIsFresh(): boolean {
 export function buildSite(): void {
   const started = performance.now();
   process.stderr.write(`site: building with Astro into ${SITE_DIR}\n`);
-  const r = spawnSync(
-    process.execPath,
-    [resolve('node_modules/astro/astro.js'), 'build', '--root', 'site', '--silent'],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, BUILD_OUTPUT, SITE_DIR, ASTRO_TELEMETRY_DISABLED: '1' },
-    },
-  );
-  if (r.status !== 0) throw new Error(`astro build failed with exit code ${r.status}`);
-  writeFileSync(join(SITE_DIR, '.build-id'), currentName(BUILD_OUTPUT) ?? '');
+  runAstroBuild({ buildOutput: BUILD_OUTPUT, siteDir: SITE_DIR });
   process.stderr.write(`site: built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }

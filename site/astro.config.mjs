@@ -9,7 +9,14 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   // scripts/build-site.ts passes SITE_DIR (from the server's configuration) so both agree on the location.
   outDir: process.env.SITE_DIR ?? '../build-output/site',
+  // Tests build several sites at once: each gets its own cache so the builds do not write the same files.
+  ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: process.env.ASTRO_CACHE_DIR } : {}),
   trailingSlash: 'ignore',
-  build: { format: 'directory' },
-  telemetry: false,
+  build: {
+    format: 'directory',
+    // Styles and scripts as files, never inline: the pages then satisfy a content security policy without
+    // 'unsafe-inline'.
+    inlineStylesheets: 'never',
+  },
+  vite: { build: { assetsInlineLimit: 0 } },
 });

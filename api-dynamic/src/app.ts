@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import httpConventions, { frameworkError } from './plugins/http-conventions.ts';
-import sitePlugin from './plugins/site.ts';
+import sitePlugin, { injectApi } from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
 import corpusRoutes from './routes/corpus/index.ts';
 import fairRoutes from './routes/fair/index.ts';
@@ -87,8 +87,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   if (o.site !== false)
     await app.register(sitePlugin, {
       siteDir: o.config.SITE_DIR,
-      locals: () => ({
+      locals: (request) => ({
         manifest: o.store.current.manifest,
+        api: injectApi((options) => app.inject(options), request),
         ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
       }),
     });

@@ -1,10 +1,10 @@
 /// <reference types="astro/client" />
 
 declare namespace App {
-  interface Locals {
-    /** Set by api-dynamic for server-rendered pages: the manifest of the build being served. */
-    manifest?: import('../../contracts/common/build-manifest.ts').BuildManifest;
-    /** Set by api-dynamic: resolves a cohort permalink (null when unknown). */
-    permalink?: (hash: string) => Promise<import('../../contracts/frame/responses.ts').PermalinkView | null>;
-  }
+  /**
+   * Set by api-dynamic (plugins/site.ts) for server-rendered pages: the manifest of the build being served,
+   * an in-process `api` call and the permalink resolver. Absent at build time (prerendered pages read
+   * build-output/ through lib/build-output.ts instead), hence optional here.
+   */
+  interface Locals extends Partial<import('../../api-dynamic/src/plugins/site.ts').SiteLocals> {}
 }

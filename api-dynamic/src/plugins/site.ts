@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify';
 import type { PermalinkView } from '../../../contracts/frame/responses.ts';
 import type { BuildManifest } from '../../../contracts/common/build-manifest.ts';
 import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
@@ -21,16 +21,63 @@ type AstroHandler = (
   locals?: object,
 ) => void;
 
+/** What an in-process API call answers: the status, the headers and the body (parsed when it is JSON). */
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+}
+
+export interface ApiCall {
+  method?: 'GET' | 'POST';
+  /** A request body (sent as JSON unless contentType says otherwise). */
+  body?: string;
+  contentType?: string;
+  authorization?: string;
+}
+
 export interface SiteLocals {
   /** The manifest of the build being served, so server-rendered pages show what the API answers from. */
   manifest: BuildManifest;
+  /**
+   * Calls this process's own API (Fastify `inject`, no socket): a server-rendered page shows exactly what the
+   * API answers for the same query string, through the same parser, validation and rate limits. The call
+   * carries the reader's address, so the FAIR anonymous tier counts the reader, not the server.
+   */
+  api: <T = unknown>(path: string, call?: ApiCall) => Promise<ApiAnswer<T>>;
   /** Resolves a cohort permalink on the build being served (the `/frame/q/<hash>` page). */
   permalink?: (hash: string) => Promise<PermalinkView | null>;
 }
 
+/** Builds the locals of one page request (the reader's address is per request). */
+export type SiteLocalsFor = (request: FastifyRequest) => SiteLocals;
+
+/** The `api` function of SiteLocals over an app's `inject`. */
+export function injectApi(
+  inject: (options: InjectOptions) => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>,
+  request: FastifyRequest,
+): SiteLocals['api'] {
+  return async <T,>(path: string, call: ApiCall = {}) => {
+    const headers: Record<string, string> = { 'x-request-id': request.id };
+    if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+    if (call.authorization) headers.authorization = call.authorization;
+    const r = await inject({
+      method: call.method ?? 'GET',
+      url: path,
+      headers,
+      remoteAddress: request.ip,
+      ...(call.body !== undefined ? { payload: call.body } : {}),
+    });
+    const flat: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    const json = (flat['content-type'] ?? '').includes('json');
+    return { status: r.statusCode, headers: flat, body: (json ? JSON.parse(r.body) : r.body) as T };
+  };
+}
+
 export default async function sitePlugin(
   app: FastifyInstance,
-  opts: { siteDir: string; locals: () => SiteLocals },
+  opts: { siteDir: string; locals: SiteLocalsFor },
 ) {
   const client = join(opts.siteDir, 'client');
   const entry = join(opts.siteDir, 'server', 'entry.mjs');
@@ -63,7 +110,7 @@ export default async function sitePlugin(
       if (v !== undefined) res.setHeader(k, v as string);
     // onSend hooks do not run for hijacked replies: set the conventions' headers here.
     res.setHeader('X-Request-Id', request.id);
-    const locals = opts.locals();
+    const locals = opts.locals(request);
     res.setHeader('X-Snapshot', locals.manifest.snapshot.id);
     handler(
       request.raw,

@@ -1,0 +1,68 @@
+/**
+ * A real Chromium for browser tests, driven by playwright-core. Debian's package (`.ci/run` installs it) at
+ * /usr/bin/chromium, or CHROMIUM_PATH. Where none is found the browser tests are skipped, and their suite's
+ * title says why (`describeBrowser`).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { describe } from 'vitest';
+
+export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p)) ?? null;
+
+/** `describe` when a Chromium is installed; otherwise a skipped suite whose title gives the reason. */
+export function describeBrowser(name: string, body: () => void): void {
+  if (CHROMIUM) describe(name, body);
+  else describe.skip(`${name} (skipped: no Chromium at /usr/bin/chromium or CHROMIUM_PATH; .ci/run installs Debian's chromium)`, body);
+}
+
+/**
+ * Headless, no sandbox (tests run as root), and none of Chromium's own network traffic (the machine's network
+ * is closed; background requests would only fail), with a fresh profile.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!CHROMIUM) throw new Error('no Chromium');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** Where screenshots go (git-ignored). */
+export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts', 'screenshots');
+
+/** A full-page screenshot under test/artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Collects what would make a page wrong without failing a step: console errors (content-security-policy
+ * violations among them), uncaught exceptions, and failed loads of a page's resources. A test asserts the list
+ * is empty at its end (a test that expects an error status for a fetch filters it out).
+ */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  // Name the address of a failed load (the console message does not).
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.request().resourceType() !== 'document') errors.push(`${r.status()}: ${r.url()}`);
+  });
+  return errors;
+}

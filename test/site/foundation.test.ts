@@ -1,0 +1,90 @@
+/**
+ * The site's frame, over the real app and a real Astro build of a fixture: the home page shows the API's
+ * numbers, every page has the landmarks and the navigation, the API documentation renders the OpenAPI
+ * document the service serves, styles and scripts are files (no inline ones), and server-rendered pages answer
+ * quickly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+
+let s: SiteServer;
+beforeAll(async () => {
+  s = await startSiteServer();
+});
+afterAll(async () => s?.close());
+
+const fmt = (n: number) => n.toLocaleString('en-CA');
+
+describe('home page', () => {
+  it("shows the frame's and the corpus's totals as the APIs give them", async () => {
+    const summary = await s.json<{ works: number; no_aff: number }>('/frame/api/v1/stats/summary');
+    const corpus = await s.json<{ excerpts: number; articles_scanned: number }>('/corpus/api/v1/stats');
+    const page = await s.get('/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`<td class="num">${fmt(summary.works)}</td>`);
+    expect(page.text).toContain(`<td class="num">${fmt(summary.no_aff)}</td>`);
+    expect(page.text).toContain(`<td class="num">${fmt(corpus.excerpts)}</td>`);
+    expect(page.text).toContain(`<td class="num">${fmt(corpus.articles_scanned)}</td>`);
+  });
+
+  it('links the three services, their API docs and the licences', async () => {
+    const { text } = await s.get('/');
+    for (const href of ['/frame/cohort', '/corpus', '/fair', '/api/frame', '/api/corpus', '/api/fair', '/about']) expect(text).toContain(`href="${href}"`);
+  });
+});
+
+describe('every page', () => {
+  for (const path of ['/', '/about', '/api', '/api/frame', '/frame/snapshot']) {
+    it(`${path} has a language, a title, a skip link, one main, the services navigation, and no inline script or style`, async () => {
+      const { status, text } = await s.get(path);
+      expect(status).toBe(200);
+      expect(text).toMatch(/<html lang="en">/);
+      expect(text).toMatch(/<title>[^<]+ · Open Research Infrastructure<\/title>/);
+      expect(text).toContain('<a class="skip" href="#main">');
+      expect(text.match(/<main /g)).toHaveLength(1);
+      expect(text).toContain('<nav aria-label="Services">');
+      expect(text).toMatch(/<link rel="stylesheet" href="\/_astro\/[^"]+\.css"/);
+      expect(text).not.toMatch(/<style[\s>]/);
+      expect(text).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/(ld\+)?json")[^>]*>/);
+      expect(text).not.toMatch(/\sstyle="/);
+      expect(text).not.toMatch(/\son[a-z]+="/);
+    });
+  }
+});
+
+describe('API documentation', () => {
+  it('renders each operation of the OpenAPI document the service serves', async () => {
+    for (const service of ['frame', 'corpus', 'fair']) {
+      const doc = await s.json<{ paths: Record<string, Record<string, unknown>> }>(`/${service}/api/v1/openapi.json`);
+      const { status, text } = await s.get(`/api/${service}`);
+      expect(status).toBe(200);
+      for (const [path, ops] of Object.entries(doc.paths))
+        for (const method of Object.keys(ops)) expect(text).toContain(`<code>${method.toUpperCase()} ${path}</code>`);
+    }
+  });
+
+  it('shows the allowed values of a closed parameter', async () => {
+    const { text } = await s.get('/api/corpus');
+    expect(text).toContain('&quot;0.05-0.06&quot;');
+  });
+
+  it('is a 404 page for an unknown service', async () => {
+    const { status, text } = await s.get('/api/nothing');
+    expect(status).toBe(404);
+    expect(text).toContain('Unknown API');
+  });
+});
+
+describe('server-rendered pages', () => {
+  it('answer within 100 ms (median of 20) on the fixture build', async () => {
+    await s.get('/api/frame');
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      expect((await s.get('/frame/snapshot')).status).toBe(200);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    expect(times[10]).toBeLessThan(100);
+  });
+});
