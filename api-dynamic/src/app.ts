@@ -11,6 +11,7 @@ import frameRoutes from './routes/frame/index.ts';
 import corpusRoutes from './routes/corpus/index.ts';
 import fairRoutes from './routes/fair/index.ts';
 import { openFairServices } from './services/fair/open.ts';
+import type { Fetcher } from './services/fair/fetcher.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   site?: boolean;
   /** Writable state (permalinks); default: opened from the config (STATE_DIR, REDIS_URL) and closed with the app. */
   state?: StateStore;
+  /** Replaces the FAIR engine's SSRF-safe fetcher (tests only: e.g. one that reaches nothing but loopback mocks). */
+  fairFetcher?: Fetcher;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -79,7 +82,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   }
   if (o.config.SERVICES.includes('corpus')) await app.register(corpusRoutes, { prefix: o.config.CORPUS_PREFIX, store: o.store });
   if (o.config.SERVICES.includes('fair')) {
-    const fair = await openFairServices(o.config, { logger: app.log });
+    const fair = await openFairServices(o.config, { logger: app.log, ...(o.fairFetcher ? { fetcher: o.fairFetcher } : {}) });
     app.addHook('onClose', async () => fair.close());
     app.log.info(`fair: ${fair.assessments.backend.description}; rate limits: ${fair.limiter.description}; ${fair.keys.size} API keys`);
     await app.register(fairRoutes, { prefix: o.config.FAIR_PREFIX, services: fair });
