@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import httpConventions, { frameworkError } from './plugins/http-conventions.ts';
+import probes from './plugins/probes.ts';
 import sitePlugin, { injectApi } from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
 import corpusRoutes from './routes/corpus/index.ts';
@@ -39,7 +40,11 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: o.logger === false ? false : { level: o.config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    // Credentials never reach the logs: API keys travel in Authorization (Bearer), cookies are not used.
+    logger:
+      o.logger === false
+        ? false
+        : { level: o.config.LOG_LEVEL, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'], censor: '[redacted]' } },
     // Keep a caller's request id when it is sane, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -50,6 +55,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // Client addresses (the FAIR anonymous tier counts by them) from X-Forwarded-For only when configured.
     trustProxy: o.config.TRUST_PROXY,
     return503OnClosing: true,
+    connectionTimeout: o.config.SERVER_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: o.config.SERVER_KEEPALIVE_TIMEOUT_MS,
+    requestTimeout: o.config.SERVER_REQUEST_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkError,
   });
@@ -57,6 +65,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log }));
   if (!o.state) app.addHook('onClose', async () => state.close());
   app.log.info(`state store: ${state.description}`);
+  // Node's own default (60 s) lets a slow client hold a socket for a minute before sending its headers.
+  app.server.headersTimeout = o.config.SERVER_HEADERS_TIMEOUT_MS;
+  await app.register(probes, { store: o.store, state });
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   const permalinks = new Permalinks(state);
   const frame = o.config.SERVICES.includes('frame');

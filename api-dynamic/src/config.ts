@@ -58,6 +58,14 @@ export const configSchema = z.object({
    * cached count is never stale); `off` recounts every request (benchmarks measure the engine with it off).
    */
   COHORT_CACHE: z.enum(['on', 'off']).default('on'),
+  /** Longest a client may take to send a request's headers, ms (slow-loris defence; Node's headersTimeout). */
+  SERVER_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
+  /** Longest a client may take to send a whole request, headers and body, ms (Node's requestTimeout). */
+  SERVER_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /** A connection with no traffic in either direction for this long is closed, ms (Fastify's connectionTimeout). */
+  SERVER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+  /** How long an idle keep-alive connection is kept open between requests, ms; above a load balancer's own idle timeout. */
+  SERVER_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(72_000),
   /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Directory of the writable state (permalinks): one JSON-lines file per namespace. One per process. */

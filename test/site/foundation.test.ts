@@ -52,6 +52,20 @@ describe('every page', () => {
   }
 });
 
+describe('security headers', () => {
+  it('static and server-rendered pages carry a content security policy without unsafe-inline, and nosniff', async () => {
+    for (const path of ['/', '/about', '/frame/snapshot', '/api/frame']) {
+      const { headers } = await s.get(path);
+      const csp = headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("style-src 'self'");
+      expect(csp, path).not.toContain('unsafe-inline');
+      expect(headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+});
+
 describe('API documentation', () => {
   it('renders each operation of the OpenAPI document the service serves', async () => {
     for (const service of ['frame', 'corpus', 'fair']) {

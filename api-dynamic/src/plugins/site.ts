@@ -13,6 +13,7 @@ import type { PermalinkView } from '../../../contracts/frame/responses.ts';
 import type { BuildManifest } from '../../../contracts/common/build-manifest.ts';
 import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
 import { API_PATH } from './http-conventions.ts';
+import { PAGE_SECURITY_HEADERS } from './page-security.ts';
 
 type AstroHandler = (
   req: IncomingMessage,
@@ -92,6 +93,9 @@ export default async function sitePlugin(
     redirect: false,
     cacheControl: true,
     maxAge: '5m',
+    setHeaders: (reply) => {
+      reply.headers(PAGE_SECURITY_HEADERS);
+    },
   });
   const handler: AstroHandler | null = existsSync(entry)
     ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler
@@ -110,6 +114,7 @@ export default async function sitePlugin(
       if (v !== undefined) res.setHeader(k, v as string);
     // onSend hooks do not run for hijacked replies: set the conventions' headers here.
     res.setHeader('X-Request-Id', request.id);
+    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
     const locals = opts.locals(request);
     res.setHeader('X-Snapshot', locals.manifest.snapshot.id);
     handler(
