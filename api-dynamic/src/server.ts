@@ -42,7 +42,12 @@ export async function startServer(
         app.server.closeAllConnections();
       }, config.SHUTDOWN_GRACE_MS);
       timer.unref();
+      // A keep-alive connection whose request finishes after close() began goes idle and would hold the
+      // process until the grace period ends: close connections as they go idle.
+      const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+      sweeper.unref();
       await app.close();
+      clearInterval(sweeper);
       clearTimeout(timer);
       store.close();
     })();

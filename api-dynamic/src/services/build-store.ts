@@ -126,6 +126,11 @@ export class Build {
     return new Build(dir, manifest, frozen, instance, db, cohort, corpus);
   }
 
+  /** Requests (or streams, such as an export) using this build right now. */
+  get inFlight(): number {
+    return this.refs;
+  }
+
   acquire(): this {
     this.refs++;
     return this;
