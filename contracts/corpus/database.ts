@@ -6,13 +6,20 @@
  * sentences in document order), so `ORDER BY id` is `sort=article`. The full-text index is an external-content
  * FTS5 table over `excerpts.text` (no second copy of the text) with the unicode61 tokenizer folding case and
  * diacritics, so "cafe" finds "café".
+ *
+ * `search_terms` and `search_documents` are the server's own search index over the same tokens (docs/decisions.md,
+ * "Corpus: q is answered by our own index"): every term FTS5 indexed, with the excerpts it occurs in, its counts and
+ * token offsets, and every excerpt's token count, read from FTS5 itself at build time
+ * (pipeline/steps/corpus/search-index.ts; byte format in search-postings.ts). `docs` is the number of
+ * excerpts holding the term. `search_documents` has one row: the excerpt count, the total token count and the
+ * token count of each excerpt.
  */
 
 /** Path of the database inside a build directory. */
 export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 
 /** Bumped whenever a table changes; the server refuses a database of another version. */
-export const CORPUS_DB_VERSION = '2';
+export const CORPUS_DB_VERSION = '3';
 
 export const CORPUS_DB_SCHEMA = `
 CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -48,6 +55,17 @@ CREATE TABLE occurrences (
   PRIMARY KEY (excerpt, ordinal)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE search_terms (
+  term TEXT PRIMARY KEY,
+  docs INTEGER NOT NULL,
+  postings BLOB NOT NULL,
+  positions BLOB NOT NULL
+);
+CREATE TABLE search_documents (
+  excerpts INTEGER NOT NULL,
+  tokens INTEGER NOT NULL,
+  sizes BLOB NOT NULL
+);
 `;
 
 /** Keys of the `info` table. `phrases` is the JSON list of every canonical phrase of the lexicon. */

@@ -1,13 +1,15 @@
 /**
  * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in
  * memory with sqlite-wasm in one transaction, the full-text index rebuilt and optimised once at the end
- * (cheaper than indexing row by row), then written out as a file.
+ * (cheaper than indexing row by row), the server's search index read from it (search-index.ts), then
+ * written out as a file.
  */
 import { writeFileSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
+import { writeSearchIndex } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -78,6 +80,8 @@ export async function writeCorpusDatabase(
     progress.stop();
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
+    const search = writeSearchIndex(db);
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens`);
     db.exec('COMMIT');
     db.exec('VACUUM');
     const bytes = exportDatabase(s, db);

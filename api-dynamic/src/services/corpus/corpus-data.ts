@@ -1,13 +1,12 @@
 /**
  * A build's corpus, open for queries: the sqlite database (read-only, in memory), the excerpt index, the
- * lexicon's phrases and the article list. Loaded with the build (build-store.ts) and closed with it.
- * `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
+ * search index, the lexicon's phrases and the article list. Loaded with the build (build-store.ts) and closed
+ * with it. `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
  *
- * A search's candidates come from FTS5 as one string (`group_concat`, in id or in bm25 order, sorted by sqlite)
- * rather than row by row, which costs about a quarter as much in sqlite-wasm; they are kept in a small LRU per
- * match expression, so the next page of a search, or the same search with other filters, does not ask FTS5
- * again. A first search for a word in a large share of the sentences still costs what FTS5 takes to decode
- * and rank its posting list (docs/benchmarks.md, Corpus).
+ * A search's candidates (which excerpts match `q`, by id or by bm25) come from the search index
+ * (search-index.ts), which answers as FTS5 would in a few milliseconds where FTS5 in sqlite-wasm took up to
+ * half a second for a common word; they are kept in a small LRU per search, so the next page, or the same
+ * search with other filters, costs only the filter pass. FTS5 still gives the page's highlights.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +17,8 @@ import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/e
 import type { ExcerptItem, ExcerptsResponse } from '../../../../contracts/corpus/responses.ts';
 import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
 import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
+import { SearchIndex } from './search-index.ts';
+import { excerptsTokenizeClause } from './search-tokens.ts';
 import { openReadOnly, type SqliteDb } from './sqlite.ts';
 
 const HL_OPEN = '\u0001';
@@ -47,34 +48,6 @@ interface Candidates {
   byRelevance: Int32Array | null;
 }
 
-/** `group_concat` of ids ("3,17,42") → 0-based indexes; null (no rows) → empty. */
-function parseIds(s: string | null): Int32Array {
-  if (s === null || s === '') return new Int32Array(0);
-  let n = 1;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) n++;
-  const out = new Int32Array(n);
-  let v = 0;
-  let k = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 44) {
-      out[k++] = v - 1;
-      v = 0;
-    } else v = v * 10 + (c - 48);
-  }
-  out[k] = v - 1;
-  return out;
-}
-
-/**
- * The list in ascending order. FTS5 yields a full-text query's rows by rowid, so this is a check, not a sort
- * (an aggregate `ORDER BY` would sort them again); the sort is there in case a future sqlite does otherwise.
- */
-function ascending(ids: Int32Array): Int32Array {
-  for (let k = 1; k < ids.length; k++) if (ids[k]! < ids[k - 1]!) return ids.sort();
-  return ids;
-}
-
 export class CorpusData {
   private pageIndexReady = false;
   private readonly searches = new LRUCache<string, Candidates>({
@@ -85,6 +58,7 @@ export class CorpusData {
   private constructor(
     private readonly db: SqliteDb,
     readonly index: ExcerptIndex,
+    readonly search: SearchIndex,
     /** The lexicon's canonical phrases (the values `phrase=` accepts), in lexicon order. */
     readonly phrases: readonly string[],
     readonly lexiconVersion: string,
@@ -113,7 +87,7 @@ export class CorpusData {
           journal: (r.journal as string | null) ?? null,
           year: r.year === null || r.year === undefined ? null : Number(r.year),
         }));
-      return new CorpusData(db, ExcerptIndex.load(db, phrases), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '', articles);
+      return new CorpusData(db, ExcerptIndex.load(db, phrases), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '', articles);
     } catch (err) {
       db.close();
       throw err;
@@ -126,31 +100,19 @@ export class CorpusData {
 
   /**
    * Excerpt indexes (0-based) whose text matches the terms: in id order, or by bm25 (lower is better; ties by
-   * id) for `relevance`. Cached per match expression.
+   * id) for `relevance`. Cached per match expression; a relevance search keeps both orders (a later
+   * `sort=article` of the same search costs nothing more).
    */
   private candidates(query: ExcerptQuery, relevance: boolean): Int32Array {
     const expression = ftsExpression(query.terms);
     const cached = this.searches.get(expression) ?? { byId: null, byRelevance: null };
-    if (relevance) {
-      if (cached.byRelevance === null) {
-        cached.byRelevance = parseIds(
-          this.db.selectValue(
-            "SELECT group_concat(r, ',' ORDER BY s, r) FROM (SELECT rowid AS r, bm25(excerpts_fts) AS s FROM excerpts_fts WHERE excerpts_fts MATCH ? LIMIT -1)",
-            [expression],
-          ) as string | null,
-        );
-        this.searches.set(expression, { ...cached });
-      }
-      return cached.byRelevance;
-    }
-    if (cached.byId === null) {
-      cached.byId =
-        cached.byRelevance !== null
-          ? cached.byRelevance.slice().sort()
-          : ascending(parseIds(this.db.selectValue('SELECT group_concat(rowid) FROM excerpts_fts WHERE excerpts_fts MATCH ?', [expression]) as string | null));
+    if (relevance ? cached.byRelevance === null : cached.byId === null) {
+      const match = this.search.match(query.terms);
+      cached.byId = match.docs;
+      if (relevance) cached.byRelevance = this.search.relevanceOrder(match);
       this.searches.set(expression, { ...cached });
     }
-    return cached.byId;
+    return (relevance ? cached.byRelevance : cached.byId)!;
   }
 
   /**
@@ -159,9 +121,7 @@ export class CorpusData {
    */
   private pageIndex(list: string): string {
     if (!this.pageIndexReady) {
-      const sql = String(this.db.selectValue("SELECT sql FROM sqlite_master WHERE name = 'excerpts_fts'") ?? '');
-      const tokenize = /tokenize\s*=\s*('(?:[^']|'')*')/i.exec(sql)?.[1];
-      this.db.exec(`CREATE VIRTUAL TABLE temp.page_fts USING fts5(text${tokenize ? `, tokenize=${tokenize}` : ''})`);
+      this.db.exec(`CREATE VIRTUAL TABLE temp.page_fts USING fts5(text${excerptsTokenizeClause(this.db)})`);
       this.pageIndexReady = true;
     }
     this.db.exec('DELETE FROM temp.page_fts');

@@ -1,0 +1,313 @@
+/**
+ * The corpus's own full-text search, in memory: which excerpts match `q`, and in which bm25 order, exactly as
+ * `excerpts_fts MATCH <ftsExpression(q)> ORDER BY bm25(excerpts_fts), rowid` would answer (FTS5 stays the
+ * reference: test/api-dynamic/corpus-search-index.test.ts compares the two). FTS5 in sqlite-wasm takes
+ * 50–400 ms to decode and rank the posting list of a word in a quarter of a million sentences; this index
+ * takes a few milliseconds (docs/benchmarks.md, Corpus).
+ *
+ * The postings were read from FTS5 at build time (pipeline/steps/corpus/search-index.ts), so the tokens are
+ * FTS5's. Each term's blob is decoded on first use and kept in an LRU (the most frequent words are decoded
+ * once; start-up only reads the excerpts' token counts). Matching follows FTS5's query semantics:
+ *   - a search term (a word or a quoted phrase) is a phrase of its tokens (search-tokens.ts): the excerpt must
+ *     hold the tokens at consecutive offsets; its frequency in an excerpt is the number of offsets it starts at;
+ *   - a trailing `*` makes the last token a prefix: any term that starts with it;
+ *   - a term without tokens matches nothing; all terms are required (AND).
+ */
+import { LRUCache } from 'lru-cache';
+import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
+import { decodePositions, decodePostings, decodeVarints } from '../../../../contracts/corpus/search-postings.ts';
+import { bm25, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ScoredMatch } from './bm25.ts';
+import { SearchTokenizer } from './search-tokens.ts';
+import type { SqliteDb } from './sqlite.ts';
+
+/** Decoded term postings kept, in array entries (4 bytes each): 16M entries are 64 MiB. */
+const TERM_CACHE_ENTRIES = 16_000_000;
+
+/** Excerpts holding a term (or a union of terms, or a phrase), ascending, with its count in each. */
+interface Postings {
+  docs: Int32Array;
+  freq: Int32Array;
+  /** Token offsets, excerpt after excerpt: those of `docs[k]` are `pos[start[k]] … pos[start[k + 1] − 1]`. */
+  pos: Int32Array | null;
+  start: Int32Array | null;
+}
+
+const EMPTY: Postings = { docs: new Int32Array(0), freq: new Int32Array(0), pos: new Int32Array(0), start: new Int32Array(1) };
+
+/** Running offsets of `freq`: where each excerpt's positions start in the flat list. */
+function offsets(freq: Int32Array): Int32Array {
+  const start = new Int32Array(freq.length + 1);
+  for (let k = 0; k < freq.length; k++) start[k + 1] = start[k]! + freq[k]!;
+  return start;
+}
+
+/** First index ≥ `from` with `list[index] ≥ target` (galloping, then binary search). */
+function gallop(list: Int32Array, from: number, target: number): number {
+  if (from >= list.length || list[from]! >= target) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < list.length && list[hi]! < target) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > list.length) hi = list.length;
+  // list[lo] < target; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** A list this many times longer than the shortest is searched by galloping; a shorter one is stepped through. */
+const GALLOP_RATIO = 8;
+
+/**
+ * The excerpts in every list, ascending, and for each list the index in it of every one of them. Driven by
+ * the shortest list, so a rare word with a common one costs about the rare word's length.
+ */
+function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32Array[] } {
+  const order = lists.map((_, j) => j).sort((a, b) => lists[a]!.length - lists[b]!.length);
+  const driver = lists[order[0]!]!;
+  const others = order.slice(1).map((j) => lists[j]!);
+  const far = others.map((l) => l.length > driver.length * GALLOP_RATIO);
+  const found = new Int32Array(driver.length);
+  const atDriver = new Int32Array(driver.length);
+  const atOthers = others.map(() => new Int32Array(driver.length));
+  const cursor = new Int32Array(others.length);
+  let n = 0;
+  outer: for (let k = 0; k < driver.length; k++) {
+    const doc = driver[k]!;
+    for (let o = 0; o < others.length; o++) {
+      const list = others[o]!;
+      let c = cursor[o]!;
+      if (far[o]) c = gallop(list, c, doc);
+      else while (c < list.length && list[c]! < doc) c++;
+      cursor[o] = c;
+      if (c >= list.length) break outer;
+      if (list[c] !== doc) continue outer;
+    }
+    for (let o = 0; o < others.length; o++) atOthers[o]![n] = cursor[o]!;
+    atDriver[n] = k;
+    found[n++] = doc;
+  }
+  const at: Int32Array[] = [];
+  at[order[0]!] = atDriver.subarray(0, n);
+  order.slice(1).forEach((j, o) => (at[j] = atOthers[o]!.subarray(0, n)));
+  return { docs: found.slice(0, n), at };
+}
+
+export class SearchIndex {
+  private readonly terms = new LRUCache<string, Postings>({
+    maxSize: TERM_CACHE_ENTRIES,
+    sizeCalculation: (p) => 1 + p.docs.length * 2 + (p.pos?.length ?? 0) + (p.start?.length ?? 0),
+  });
+  /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
+  private scratch: Int32Array | null = null;
+  private readonly tokenizer: SearchTokenizer;
+
+  private constructor(
+    private readonly db: SqliteDb,
+    /** Number of excerpts (FTS5's row count). */
+    readonly rows: number,
+    readonly sizes: DocumentSizes,
+  ) {
+    this.tokenizer = new SearchTokenizer(db);
+  }
+
+  /** Reads the excerpts' token counts; term postings are read when a search first needs them. */
+  static load(db: SqliteDb): SearchIndex {
+    const row = db.selectArray('SELECT excerpts, tokens, sizes FROM search_documents');
+    if (!row) throw new Error('the corpus database has no search index (search_documents is empty): rebuild');
+    const rows = Number(row[0]);
+    const size = decodeVarints(row[2] as Uint8Array, rows);
+    return new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+  }
+
+  /** The tokens a search term stands for (exposed for tests). */
+  tokens(text: string): string[] {
+    return this.tokenizer.tokens(text);
+  }
+
+  /** Excerpts matching every term, ascending, with each phrase's frequencies and IDF. */
+  match(terms: readonly SearchTerm[]): ScoredMatch {
+    const phrases = terms.map((t) => this.phrase(t));
+    const idfs = phrases.map((p) => bm25Idf(this.rows, p.docs.length, this.ln));
+    if (phrases.length === 1) return { docs: phrases[0]!.docs, freqs: [phrases[0]!.freq], idfs };
+    const { docs, at } = intersect(phrases.map((p) => p.docs));
+    const freqs = phrases.map((p, i) => {
+      const f = new Int32Array(docs.length);
+      for (let r = 0; r < docs.length; r++) f[r] = p.freq[at[i]![r]!]!;
+      return f;
+    });
+    return { docs, freqs, idfs };
+  }
+
+  /** The excerpts of a match in bm25 order, ties by id (FTS5's `ORDER BY bm25(...), rowid`). */
+  relevanceOrder(m: ScoredMatch): Int32Array {
+    return bm25Order(m, this.sizes);
+  }
+
+  /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
+  scores(m: ScoredMatch): Float64Array {
+    return Float64Array.from(m.docs, (doc, r) =>
+      bm25(
+        m.idfs,
+        m.freqs.map((f) => f[r]!),
+        this.sizes.size[doc]!,
+        this.sizes.avgdl,
+      ),
+    );
+  }
+
+  /** sqlite's `ln()`, the logarithm FTS5's IDF uses (bm25.ts). */
+  private readonly ln = (x: number) => Number(this.db.selectValue('SELECT ln(?)', [x]));
+
+  /** A search term as a phrase of token slots (the last one a prefix for `word*`). */
+  private phrase(term: SearchTerm): Postings {
+    const tokens = this.tokens(term.text);
+    if (tokens.length === 0) return EMPTY;
+    const last = tokens.length - 1;
+    const single = tokens.length === 1;
+    const slots = tokens.map((t, i) => (term.prefix && i === last ? this.prefix(t, !single) : this.term(t, !single)));
+    return single ? slots[0]! : this.consecutive(slots);
+  }
+
+  /** One term's postings (decoded on first use; positions too when `positions`). */
+  private term(term: string, positions: boolean): Postings {
+    let p = this.terms.get(term);
+    if (p === undefined) {
+      const row = this.db.selectArray('SELECT docs, postings FROM search_terms WHERE term = ?', [term]);
+      p = row ? { ...decodePostings(row[1] as Uint8Array, Number(row[0])), pos: null, start: null } : EMPTY;
+      if (p !== EMPTY) this.terms.set(term, p);
+    }
+    if (positions && p.pos === null) {
+      const blob = this.db.selectValue('SELECT positions FROM search_terms WHERE term = ?', [term]) as Uint8Array;
+      p.start = offsets(p.freq);
+      p.pos = decodePositions(blob, p.freq, p.start[p.freq.length]!);
+      this.terms.set(term, p); // again, so the cache counts the positions' size
+    }
+    return p;
+  }
+
+  /** Every term starting with `prefix`, as one posting list (counts summed, positions merged). */
+  private prefix(prefix: string, positions: boolean): Postings {
+    const names: string[] = [];
+    const st = this.db.prepare('SELECT term FROM search_terms WHERE term >= ? ORDER BY term');
+    try {
+      st.bind([prefix]);
+      // Terms sort by their UTF-8 bytes, so those with the prefix come together, right from the prefix on.
+      while (st.step()) {
+        const name = st.getString(0)!;
+        if (!name.startsWith(prefix)) break;
+        names.push(name);
+      }
+    } finally {
+      st.finalize();
+    }
+    const lists = names.map((name) => this.term(name, positions));
+    if (lists.length === 0) return EMPTY;
+    if (lists.length === 1) return lists[0]!;
+    return this.union(lists, positions);
+  }
+
+  /** The union of disjoint-offset posting lists (the terms of a prefix), through an excerpt-sized array. */
+  private union(lists: readonly Postings[], positions: boolean): Postings {
+    this.scratch ??= new Int32Array(this.rows);
+    const acc = this.scratch;
+    let entries = 0;
+    for (const p of lists) entries += p.docs.length;
+    const touched = new Int32Array(entries);
+    let distinct = 0;
+    for (const p of lists)
+      for (let k = 0; k < p.docs.length; k++) {
+        const d = p.docs[k]!;
+        if (acc[d] === 0) touched[distinct++] = d;
+        acc[d]! += p.freq[k]!;
+      }
+    // Ascending: a pass over the whole array when the union is large, else a sort of the excerpts touched.
+    let docs: Int32Array;
+    if (distinct * 16 > this.rows) {
+      docs = new Int32Array(distinct);
+      for (let d = 0, n = 0; d < this.rows; d++) if (acc[d] !== 0) docs[n++] = d;
+    } else docs = touched.slice(0, distinct).sort();
+    const freq = new Int32Array(distinct);
+    for (let r = 0; r < distinct; r++) {
+      freq[r] = acc[docs[r]!]!;
+      acc[docs[r]!] = r; // from here on: the excerpt's row in the union
+    }
+    let pos: Int32Array | null = null;
+    let start: Int32Array | null = null;
+    if (positions) {
+      start = offsets(freq);
+      pos = new Int32Array(start[distinct]!);
+      const fill = start.slice(0, distinct);
+      for (const p of lists)
+        for (let k = 0; k < p.docs.length; k++) {
+          const r = acc[p.docs[k]!]!;
+          for (let i = p.start![k]!; i < p.start![k + 1]!; i++) pos[fill[r]!++] = p.pos![i]!;
+        }
+      // Each excerpt's offsets came from several terms: sort them (a handful per excerpt).
+      for (let r = 0; r < distinct; r++) {
+        for (let i = start[r]! + 1; i < start[r + 1]!; i++) {
+          const v = pos[i]!;
+          let j = i - 1;
+          while (j >= start[r]! && pos[j]! > v) {
+            pos[j + 1] = pos[j]!;
+            j--;
+          }
+          pos[j + 1] = v;
+        }
+      }
+    }
+    for (let r = 0; r < distinct; r++) acc[docs[r]!] = 0;
+    return { docs, freq, pos, start };
+  }
+
+  /** Excerpts where the slots' tokens follow one another, with the number of offsets each such run starts at. */
+  private consecutive(slots: readonly Postings[]): Postings {
+    if (slots.some((s) => s.docs.length === 0)) return EMPTY;
+    const { docs, at } = intersect(slots.map((s) => s.docs));
+    const m = slots.length;
+    const pos = slots.map((s) => s.pos!);
+    const start = slots.map((s) => s.start!);
+    const keep = new Int32Array(docs.length);
+    const freq = new Int32Array(docs.length);
+    const cursor = new Int32Array(m);
+    const end = new Int32Array(m);
+    const pos0 = pos[0]!;
+    const start0 = start[0]!;
+    const at0 = at[0]!;
+    let n = 0;
+    for (let r = 0; r < docs.length; r++) {
+      for (let j = 1; j < m; j++) {
+        const k = at[j]![r]!;
+        cursor[j] = start[j]![k]!;
+        end[j] = start[j]![k + 1]!;
+      }
+      let count = 0;
+      // Each offset of the first token where the others follow, one offset further each.
+      starts: for (let i = start0[at0[r]!]!, last = start0[at0[r]! + 1]!; i < last; i++) {
+        const p = pos0[i]!;
+        for (let j = 1; j < m; j++) {
+          const list = pos[j]!;
+          const e = end[j]!;
+          let c = cursor[j]!;
+          while (c < e && list[c]! < p + j) c++;
+          cursor[j] = c;
+          if (c >= e) break starts;
+          if (list[c] !== p + j) continue starts;
+        }
+        count++;
+      }
+      if (count > 0) {
+        keep[n] = docs[r]!;
+        freq[n++] = count;
+      }
+    }
+    return { docs: keep.slice(0, n), freq: freq.slice(0, n), pos: null, start: null };
+  }
+}
