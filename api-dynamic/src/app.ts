@@ -62,7 +62,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: frameworkError,
   });
   await app.register(httpConventions, { store: o.store });
-  const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log }));
+  const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log, patient: true }));
   if (!o.state) app.addHook('onClose', async () => state.close());
   app.log.info(`state store: ${state.description}`);
   // Node's own default (60 s) lets a slow client hold a socket for a minute before sending its headers.
@@ -80,7 +80,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       timeoutMs: o.config.CATALOGUE_TIMEOUT_MS,
       retries: 0,
     });
-    const layerStore = await openLayerStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log });
+    const layerStore = await openLayerStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log, patient: true });
     app.addHook('onClose', async () => layerStore.close());
     app.log.info(`recent layer: ${layerStore.description}; catalogue: ${catalogue.description}`);
     await app.register(frameRoutes, {

@@ -60,9 +60,9 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free port and waits (up to 10 s) until it answers PING. */
-export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort();
+/** Starts redis-server on a free port (or `atPort`) and waits (up to 10 s) until it answers PING. */
+export async function startRedis(atPort?: number): Promise<RunningRedis> {
+  const port = atPort ?? (await freePort());
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -43,6 +43,8 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
     if (error instanceof ApiError) {
       status = error.status;
       body = error.toBody();
+      // A dependency that is down: the client gets the public message, the log gets the cause.
+      if (status >= 500) request.log.warn({ err: error.cause ?? error, internal: (error as { internal?: string }).internal }, error.message);
     } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       body = errorBody('PAYLOAD_TOO_LARGE', error.message);

@@ -94,6 +94,7 @@ export async function openFairServices(config: Config, options: OpenFairOptions 
     authenticatedLimit: config.FAIR_AUTH_LIMIT,
     windowSeconds: config.FAIR_WINDOW_SECONDS,
     logger,
+    patient: true,
   });
   const backend = backendFor(config, fetcher);
   return {

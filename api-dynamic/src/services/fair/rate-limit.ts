@@ -136,13 +136,15 @@ export interface OpenRateLimiterOptions extends Partial<RateLimitOptions> {
   /** First segment of Redis keys; default `ori`. */
   redisPrefix?: string;
   logger?: StateLogger;
+  /** Start even when Redis cannot be reached yet (the server; see RedisStateStoreOptions.patient). */
+  patient?: boolean;
 }
 
 /** Opens the limiter the configuration asks for: Redis when `redisUrl` is set, otherwise the file store. */
 export async function openRateLimiter(options: OpenRateLimiterOptions): Promise<RateLimiter> {
-  const { stateDir, redisUrl, redisPrefix, logger, ...limits } = options;
+  const { stateDir, redisUrl, redisPrefix, logger, patient, ...limits } = options;
   const store: RateLimitStore = redisUrl
-    ? await RedisRateLimitStore.open({ url: redisUrl, ...(redisPrefix ? { prefix: redisPrefix } : {}), ...(logger ? { logger } : {}) })
+    ? await RedisRateLimitStore.open({ url: redisUrl, patient: patient ?? false, ...(redisPrefix ? { prefix: redisPrefix } : {}), ...(logger ? { logger } : {}) })
     : await FileRateLimitStore.open(stateDir, logger ? { logger } : {});
   return new RateLimiter(store, limits);
 }

@@ -15,6 +15,8 @@ export interface OpenStateStoreOptions {
   redisPrefix?: string;
   /** Receives repairs and connection problems; default `console`. */
   logger?: StateLogger;
+  /** Start even when Redis cannot be reached yet (the server; see RedisStateStoreOptions.patient). */
+  patient?: boolean;
 }
 
 /** Opens the store the configuration asks for; rejects when the directory or Redis cannot be opened. */
@@ -24,7 +26,7 @@ export async function openStateStore(options: OpenStateStoreOptions): Promise<St
   if (!options.redisUrl) return file;
   let redis: RedisStateStore;
   try {
-    redis = await RedisStateStore.open({ url: options.redisUrl, prefix: options.redisPrefix, logger });
+    redis = await RedisStateStore.open({ url: options.redisUrl, prefix: options.redisPrefix, logger, patient: options.patient ?? false });
   } catch (err) {
     await file.close();
     throw err;

@@ -10,7 +10,7 @@
  * problems as 'error' events, which crash the process when nobody listens: this store always listens.
  */
 import { createClient } from 'redis';
-import { checkNamespaceAndKey, checkValue, type StateLogger, type StateStore } from './store.ts';
+import { checkNamespaceAndKey, checkValue, type StateLogger, StateUnavailableError, type StateStore } from './store.ts';
 
 export interface RedisStateStoreOptions {
   /** `redis://` or `rediss://` URL, with credentials and database number if any. */
@@ -23,10 +23,19 @@ export interface RedisStateStoreOptions {
   connectTimeoutMs?: number;
   /** Milliseconds a command may take before it rejects. Default 5000. */
   commandTimeoutMs?: number;
+  /**
+   * What a Redis that cannot be reached at open means. false (default; commands such as `recent:sync`): open
+   * rejects, naming the URL and the cause. true (the server): open resolves anyway, logs the outage, and the
+   * client keeps reconnecting; until it connects, commands fail fast (requests that need Redis answer 503) and
+   * /readyz says not ready. A server that refused to start would turn a Redis outage into a full outage.
+   */
+  patient?: boolean;
 }
 
 /** Attempts at open before giving up: a short retry absorbs a Redis that is still starting. */
 const OPEN_ATTEMPTS = 3;
+/** How long a patient open waits for the first connection before going on without it (milliseconds). */
+const PATIENT_WAIT_MS = 2000;
 /** Reconnect delays after a lost connection grow to this cap (milliseconds). */
 const MAX_RECONNECT_DELAY_MS = 5000;
 
@@ -43,8 +52,9 @@ function newClient(url: string, options: RedisStateStoreOptions, isOpened: () =>
     socket: {
       connectTimeout: options.connectTimeoutMs ?? 5000,
       reconnectStrategy: (retries, cause) => {
-        // At open, give up after a few quick tries so a wrong URL is reported instead of retried forever.
-        if (!isOpened()) return retries + 1 >= OPEN_ATTEMPTS ? cause : 100 * (retries + 1);
+        // At open, give up after a few quick tries so a wrong URL is reported instead of retried forever
+        // (unless patient: then keep trying, the server runs meanwhile).
+        if (!isOpened() && !options.patient) return retries + 1 >= OPEN_ATTEMPTS ? cause : 100 * (retries + 1);
         return Math.min(100 * 2 ** retries, MAX_RECONNECT_DELAY_MS);
       },
     },
@@ -81,6 +91,20 @@ export async function connectRedis(options: RedisStateStoreOptions, what: string
     if (opened && lastError) logger.warn(`${what}: Redis ${safeUrl}: reconnected`);
     lastError = '';
   });
+  if (options.patient) {
+    // Give the first connection two seconds (a Redis that is up answers in milliseconds), then go on without it.
+    const connecting = client.connect().then(
+      () => true,
+      () => false,
+    );
+    const waited = await Promise.race([connecting, new Promise<false>((r) => setTimeout(() => r(false), PATIENT_WAIT_MS).unref())]);
+    opened = true;
+    if (!waited) {
+      lastError = 'unreachable at start';
+      logger.warn(`${what}: Redis ${safeUrl} cannot be reached at start; serving without it and reconnecting (requests that need it answer 503 meanwhile)`);
+    }
+    return { client, prefix, safeUrl };
+  }
   try {
     await client.connect();
   } catch (err) {
@@ -139,12 +163,12 @@ export class RedisStateStore implements StateStore {
     return `${this.prefix}:${namespace}:${key}`;
   }
 
-  /** Runs one command and rewords its failure so logs and errors say which store failed. */
+  /** Runs one command; its failure becomes a StateUnavailableError (a 503 for the request) naming this store. */
   private async command<T>(name: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (err) {
-      throw new Error(`state: Redis ${name} on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
+      throw new StateUnavailableError(`state: Redis ${name} on ${this.safeUrl} failed: ${(err as Error).message}`, err);
     }
   }
 }

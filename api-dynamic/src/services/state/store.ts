@@ -5,6 +5,8 @@
  * cache Redis values locally without ever invalidating them (open-store.ts).
  */
 
+import { ApiError } from '../../../../contracts/common/errors.ts';
+
 export interface StateStore {
   /** The value stored under namespace/key, or null. */
   get(namespace: string, key: string): Promise<string | null>;
@@ -28,6 +30,22 @@ export const NAMESPACE_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
  * in memory and written on one line.
  */
 export const MAX_KEY_LENGTH = 512;
+
+/**
+ * The shared store cannot answer (Redis down or unreachable). It is an ApiError, so a request that needs the
+ * store answers 503 UPSTREAM_UNAVAILABLE with a public message; the internal one (which store, which command,
+ * the cause) is in `internal` and goes to the log, not to the client.
+ */
+export class StateUnavailableError extends ApiError {
+  override name = 'StateUnavailableError';
+  constructor(
+    readonly internal: string,
+    cause?: unknown,
+  ) {
+    super('UPSTREAM_UNAVAILABLE', 'The shared state store cannot be reached right now, so this request cannot be answered; try again shortly.');
+    this.cause = cause;
+  }
+}
 
 /** A namespace or key the stores refuse: a programming error in the caller, not a state problem. */
 export class InvalidStateKeyError extends Error {
