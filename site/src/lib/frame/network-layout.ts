@@ -1,9 +1,10 @@
 /**
  * Where each researcher of a `/frame/api/v1/network` graph is drawn: a force-directed layout (d3-force) run to
- * rest on the server, so the page's SVG is complete without JavaScript. The layout is deterministic: the
- * simulation starts from d3's phyllotaxis placement in the API's node order and draws its jitter from a seeded
- * generator, so the same graph always gives the same picture (and the same HTML). The browser script starts
- * from these positions and only moves what the reader drags.
+ * rest on the server, so the page's SVG is complete without JavaScript. Each connected component is laid out
+ * alone and the components are then packed into the drawing (the overview is a forest of small groups). The
+ * layout is deterministic: each simulation starts from d3's phyllotaxis placement in the API's node order and
+ * draws its jitter from a seeded generator, so the same graph always gives the same picture (and the same
+ * HTML). The browser script starts from these positions and only moves what the reader drags.
  */
 import type { z } from 'zod';
 import type { networkResponse } from '../../../../contracts/frame/responses.ts';
