@@ -10,8 +10,8 @@
  *      (database, documents) for information.
  *   2. a corpus database of at least `--sentences` excerpt sentences, made by replicating the extracted articles
  *      under new ids (PMC number + k·10^8 for copy k, generated ids re-hashed, excerpt keys re-keyed) and
- *      written with `writeCorpusDatabase`. Duplicated texts make FTS5 posting lists proportionally longer
- *      (realistic for how many sentences a word is in) but keep the vocabulary of N articles.
+ *      written with `writeCorpusDatabase`. Duplicated texts make posting lists (FTS5's and the search index's)
+ *      proportionally longer (realistic for how many sentences a word is in) but keep the vocabulary of N articles.
  *   3. `/excerpts` latency, in a fresh child process so its load time and RSS are the server's: `CorpusData.open`
  *      (what the server does per build), then `parseExcerptQuery` + `listExcerpts` + `JSON.stringify` timed
  *      in-process for a mix of requests without q and with q (values drawn from the build), p50/p95/max per
@@ -120,18 +120,27 @@ async function benchExcerpts(buildDir: string): Promise<void> {
   out(`Machine: ${machine()}\n`);
   out(
     `Database: ${(dbBytes / MiB).toFixed(0)} MiB. \`CorpusData.open\`: ${(loadMs / 1000).toFixed(2)} s; process RSS ` +
-      `${rssBefore.toFixed(0)} MiB before, ${rssAfter.toFixed(0)} MiB after (heap ${(process.memoryUsage().heapUsed / MiB).toFixed(0)} MiB).\n\n`,
+      `${rssBefore.toFixed(0)} MiB before, ${rssAfter.toFixed(0)} MiB after (heap ${(process.memoryUsage().heapUsed / MiB).toFixed(0)} MiB).\n`,
+  );
+  const stored = corpus.search.storage();
+  out(
+    `Search index in the database: ${fmt(stored.terms)} terms, postings ${(stored.postingsBytes / MiB).toFixed(1)} MiB, ` +
+      `positions ${(stored.positionsBytes / MiB).toFixed(1)} MiB; ${fmt(corpus.search.rows)} excerpt token counts (avgdl ${corpus.search.sizes.avgdl.toFixed(2)}).\n\n`,
   );
 
   const base = '/corpus/api/v1/excerpts';
   // Searches asked before in this process (warm-up and value sampling included): CorpusData keeps a search's
-  // candidates in an LRU, so a repeat is answered without FTS5 unless it was evicted meanwhile.
+  // candidates in an LRU (a relevance search keeps both its orders), so a repeat is answered without the search
+  // index unless it was evicted meanwhile.
   const searched = new Set<string>();
   const run = (qs: string) => {
     const query = parseExcerptQuery(qs ? `${base}?${qs}` : base, corpus.phrases);
-    const key = query.terms.length === 0 ? null : `${ftsExpression(query.terms)}#${query.sort === 'relevance' ? 'relevance' : 'id'}`;
+    const expression = query.terms.length === 0 ? null : ftsExpression(query.terms);
+    const relevance = query.sort === 'relevance';
+    const key = expression === null ? null : `${expression}#${relevance ? 'relevance' : 'id'}`;
     const first = key !== null && !searched.has(key);
     if (key !== null) searched.add(key);
+    if (expression !== null && relevance) searched.add(`${expression}#id`);
     const res = corpus.listExcerpts(query);
     const body = JSON.stringify({ ...res, meta: { snapshot: corpus.snapshot, lexicon_version: corpus.lexiconVersion } });
     return { total: res.total, bytes: body.length, first };
@@ -222,7 +231,7 @@ async function benchExcerpts(buildDir: string): Promise<void> {
   );
 
   // ---- warm-up, then timed rounds: the kinds of a group interleaved, each call with fresh values. The
-  // pathological searches are not warmed up, so the first request for each shows what FTS5 costs. ----
+  // pathological searches are not warmed up, so the first request for each shows what a new search costs. ----
   for (let w = 0; w < warmup; w++) for (const k of kinds) if (k.group !== 'pathological') run(k.next());
   const times = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
   const totals = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
@@ -262,7 +271,7 @@ async function benchExcerpts(buildDir: string): Promise<void> {
         .flatMap((g) =>
           (['first', 'repeat'] as const).map((c) => {
             const xs = byCache[g][c];
-            const label = `${g}: ${c === 'first' ? 'first request for its search (FTS5 asked)' : 'search asked before (cached candidates)'}`;
+            const label = `${g}: ${c === 'first' ? 'first request for its search (search index asked)' : 'search asked before (cached candidates)'}`;
             return xs.length === 0 ? `| ${label} | 0 | | | |\n` : `| ${label} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |\n`;
           }),
         )
@@ -371,7 +380,7 @@ out(
   }
   const docSecs = (performance.now() - t2) / 1000;
   out(`| corpus step on ${fmt(articles.length)} articles | s |\n|---|---:|\n`);
-  out(`| extraction (above) | ${extractSecs.toFixed(1)} |\n| database (${fmt(db.excerpts)} excerpts, FTS5 rebuild + optimize, ${(db.bytes / MiB).toFixed(1)} MiB) | ${dbSecs.toFixed(1)} |\n`);
+  out(`| extraction (above) | ${extractSecs.toFixed(1)} |\n| database (${fmt(db.excerpts)} excerpts, FTS5 rebuild + optimize, search index, ${(db.bytes / MiB).toFixed(1)} MiB) | ${dbSecs.toFixed(1)} |\n`);
   out(`| documents (stats, phrases, ${fmt(docs.size - 2)} article files; schema-checked, written) | ${docSecs.toFixed(1)} |\n`);
   out(`| **total** | **${(extractSecs + dbSecs + docSecs).toFixed(1)}** |\n\n`);
   if (!values.keep) rmSync(build, { recursive: true, force: true });
@@ -411,7 +420,7 @@ mkdirSync(join(bigBuild, 'corpus'), { recursive: true });
     `Made from the ${fmt(articles.length)} extracted articles above, copied ${copies} times (${fmt(big.length)} articles): copy k of PMC n is ` +
       `PMC(n + k·10^8), a generated id is re-hashed with k, excerpt keys follow the new id; texts, sections, occurrences and years are the ` +
       `originals'. Written with \`writeCorpusDatabase\` in ${((performance.now() - t) / 1000).toFixed(1)} s, ${(db.bytes / MiB).toFixed(0)} MiB. ` +
-      `Each text occurs ${copies} times, so FTS5 posting lists are as long as in a real corpus of this size, but the vocabulary is that of ` +
+      `Each text occurs ${copies} times, so posting lists are as long as in a real corpus of this size, but the vocabulary is that of ` +
       `${fmt(articles.length)} generated articles (no long tail of rare words).\n`,
   );
 }

@@ -11,7 +11,7 @@
  * "Corpus: q is answered by our own index"): every term FTS5 indexed, with the excerpts it occurs in, its counts and
  * token offsets, and every excerpt's token count, read from FTS5 itself at build time
  * (pipeline/steps/corpus/search-index.ts; byte format in search-postings.ts). `docs` is the number of
- * excerpts holding the term. `search_documents` has one row: the excerpt count, the total token count and the
+ * excerpts holding the term, `offset_width` the bytes per offset in `positions`. `search_documents` has one row: the excerpt count, the total token count and the
  * token count of each excerpt.
  */
 
@@ -59,7 +59,8 @@ CREATE TABLE search_terms (
   term TEXT PRIMARY KEY,
   docs INTEGER NOT NULL,
   postings BLOB NOT NULL,
-  positions BLOB NOT NULL
+  positions BLOB NOT NULL,
+  offset_width INTEGER NOT NULL
 );
 CREATE TABLE search_documents (
   excerpts INTEGER NOT NULL,

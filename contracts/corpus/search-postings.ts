@@ -8,7 +8,9 @@
  *     (previous id 0 at the start), where m = 1 when the term occurs more than once in the excerpt, then,
  *     only when m = 1, the varint `count − 2`. Most counts are 1, so most excerpts cost one or two bytes.
  *   - `positions`: for each excerpt in the same order, its `count` token offsets (0-based, as FTS5 numbers
- *     them), the first as is and the others as the difference to the one before.
+ *     them), ascending, each a little-endian unsigned number of `offset_width` bytes (1 when every offset of
+ *     the term is below 256, else 2, else 4). Fixed width rather than varints: a phrase search reads the
+ *     offsets of its words in every excerpt they occur in, and a fixed-width array is copied, not decoded.
  * The token counts of the excerpts (FTS5's document sizes) are one blob of varints in id order.
  *
  * Varints are LEB128: 7 bits per byte, low bits first, the high bit set on every byte but the last.
@@ -47,9 +49,15 @@ export interface TermOccurrences {
   offsets: readonly (readonly number[])[];
 }
 
-export function encodeTerm(term: TermOccurrences): { postings: Uint8Array; positions: Uint8Array } {
+/** The bytes per offset `positions` uses for offsets up to `max`. */
+export function offsetWidth(max: number): 1 | 2 | 4 {
+  return max < 0x100 ? 1 : max < 0x10000 ? 2 : 4;
+}
+
+export function encodeTerm(term: TermOccurrences): { postings: Uint8Array; positions: Uint8Array; offsetWidth: 1 | 2 | 4 } {
   const postings = new VarintWriter();
-  const positions = new VarintWriter();
+  let total = 0;
+  let max = 0;
   let previous = 0;
   for (let k = 0; k < term.ids.length; k++) {
     const id = term.ids[k]!;
@@ -58,20 +66,30 @@ export function encodeTerm(term: TermOccurrences): { postings: Uint8Array; posit
     const many = offsets.length > 1 ? 1 : 0;
     postings.write((id - previous) * 2 + many);
     if (many) postings.write(offsets.length - 2);
-    let before = 0;
     offsets.forEach((o, i) => {
-      if (i > 0 && o <= before) throw new Error(`search postings: offsets must ascend (id ${id})`);
-      positions.write(i === 0 ? o : o - before);
-      before = o;
+      if (i > 0 && o <= offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (id ${id})`);
     });
+    total += offsets.length;
+    max = Math.max(max, offsets.at(-1)!);
     previous = id;
   }
-  return { postings: postings.finish(), positions: positions.finish() };
+  const width = offsetWidth(max);
+  const positions = new Uint8Array(total * width);
+  const view = new DataView(positions.buffer);
+  let at = 0;
+  for (const offsets of term.offsets)
+    for (const o of offsets) {
+      if (width === 1) view.setUint8(at, o);
+      else if (width === 2) view.setUint16(at, o, true);
+      else view.setUint32(at, o, true);
+      at += width;
+    }
+  return { postings: postings.finish(), positions, offsetWidth: width };
 }
 
 /**
  * Decodes a `postings` blob of `count` excerpts into 0-based excerpt indexes (id − 1, ascending) and the
- * number of occurrences in each.
+ * number of occurrences in each. Ids and counts are below 2^30 (the bit operations below rely on it).
  */
 export function decodePostings(blob: Uint8Array, count: number): { docs: Int32Array; freq: Int32Array } {
   const docs = new Int32Array(count);
@@ -79,49 +97,52 @@ export function decodePostings(blob: Uint8Array, count: number): { docs: Int32Ar
   let p = 0;
   let id = 0;
   for (let k = 0; k < count; k++) {
-    // Inline varint reads: this loop runs once per excerpt of a search's terms.
+    // Inline varint reads: this loop runs once per excerpt of a search's words.
     let b = blob[p++]!;
-    let v = b & 0x7f;
-    for (let shift = 128; b >= 0x80; shift *= 128) {
-      b = blob[p++]!;
-      v += (b & 0x7f) * shift;
-    }
-    id += Math.floor(v / 2);
-    docs[k] = id - 1;
-    if (v % 2 === 1) {
-      b = blob[p++]!;
-      let c = b & 0x7f;
-      for (let shift = 128; b >= 0x80; shift *= 128) {
+    let v = b;
+    if (b >= 0x80) {
+      v = b & 0x7f;
+      let shift = 7;
+      do {
         b = blob[p++]!;
-        c += (b & 0x7f) * shift;
+        v |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b >= 0x80);
+    }
+    id += v >>> 1;
+    docs[k] = id - 1;
+    if ((v & 1) === 0) freq[k] = 1;
+    else {
+      b = blob[p++]!;
+      let c = b;
+      if (b >= 0x80) {
+        c = b & 0x7f;
+        let shift = 7;
+        do {
+          b = blob[p++]!;
+          c |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b >= 0x80);
       }
       freq[k] = c + 2;
-    } else freq[k] = 1;
+    }
   }
   if (p !== blob.length) throw new Error(`search postings: ${blob.length - p} bytes left over after ${count} excerpts`);
   return { docs, freq };
 }
 
-/** Decodes a `positions` blob: every offset, excerpt after excerpt (`total` = the sum of the counts). */
-export function decodePositions(blob: Uint8Array, freq: Int32Array, total: number): Int32Array {
-  const out = new Int32Array(total);
-  let p = 0;
-  let k = 0;
-  for (let d = 0; d < freq.length; d++) {
-    let before = 0;
-    for (let i = 0, n = freq[d]!; i < n; i++) {
-      let b = blob[p++]!;
-      let v = b & 0x7f;
-      for (let shift = 128; b >= 0x80; shift *= 128) {
-        b = blob[p++]!;
-        v += (b & 0x7f) * shift;
-      }
-      before = i === 0 ? v : before + v;
-      out[k++] = before;
-    }
-  }
-  if (p !== blob.length || k !== total) throw new Error('search positions: the blob does not match the counts');
-  return out;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A `positions` blob as numbers: every offset, excerpt after excerpt (a copy, widened to 32 bits). */
+export function decodePositions(blob: Uint8Array, width: number): Int32Array {
+  if (blob.length % width !== 0) throw new Error(`search positions: ${blob.length} bytes is not a multiple of ${width}`);
+  if (width === 1) return new Int32Array(blob);
+  const n = blob.length / width;
+  // Typed-array views need aligned offsets: copy the bytes when the blob does not start on one.
+  const bytes = blob.byteOffset % width === 0 ? blob : blob.slice();
+  const wide = width === 2 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint32Array(bytes.buffer, bytes.byteOffset, n);
+  if (!LITTLE_ENDIAN) throw new Error('search positions: the offsets are little-endian; this platform is not');
+  return new Int32Array(wide);
 }
 
 /** A list of whole numbers as one varint blob (the excerpts' token counts). */

@@ -44,19 +44,19 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   let tokens = 0;
   let terms = 0;
   const read = db.prepare("SELECT group_concat(doc || ' ' || offset, ',') FROM temp.search_vocab_instances WHERE term = ?");
-  const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions) VALUES (?, ?, ?, ?)');
+  const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
   try {
     // One aggregate per term: stepping the instance rows one by one from JS costs several times as much.
     for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
       read.bind([term]).step();
       const occurrences = parseInstances(read.getString(0) ?? '');
       read.reset();
-      const { postings, positions } = encodeTerm(occurrences);
+      const { postings, positions, offsetWidth } = encodeTerm(occurrences);
       occurrences.ids.forEach((id, k) => {
         sizes[id - 1]! += occurrences.offsets[k]!.length;
         tokens += occurrences.offsets[k]!.length;
       });
-      put.bind([term, occurrences.ids.length, postings, positions]).stepReset();
+      put.bind([term, occurrences.ids.length, postings, positions, offsetWidth]).stepReset();
       terms++;
     }
   } finally {

@@ -1,7 +1,6 @@
 /**
  * A build's corpus, open for queries: the sqlite database (read-only, in memory), the excerpt index, the
- * search index, the lexicon's phrases and the article list. Loaded with the build (build-store.ts) and closed
- * with it. `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
+ * search index and the lexicon's phrases. Loaded with the build (build-store.ts) and closed with it. `listExcerpts` is the one function behind `/corpus/api/v1/excerpts` and the site's excerpt browser.
  *
  * A search's candidates (which excerpts match `q`, by id or by bm25) come from the search index
  * (search-index.ts), which answers as FTS5 would in a few milliseconds where FTS5 in sqlite-wasm took up to
@@ -63,7 +62,6 @@ export class CorpusData {
     readonly phrases: readonly string[],
     readonly lexiconVersion: string,
     readonly snapshot: string,
-    private readonly articles: readonly ArticleRef[],
   ) {}
 
   /** Opens `<build>/corpus/corpus.sqlite`; null when the build has no corpus database. */
@@ -76,18 +74,7 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      const articles: ArticleRef[] = db
-        .selectObjects('SELECT pmcid, id_kind, pmid, doi, title, journal, year FROM articles ORDER BY id')
-        .map((r) => ({
-          pmcid: String(r.pmcid),
-          id_kind: r.id_kind === 'generated' ? 'generated' : 'pmcid',
-          pmid: (r.pmid as string | null) ?? null,
-          doi: (r.doi as string | null) ?? null,
-          title: (r.title as string | null) ?? null,
-          journal: (r.journal as string | null) ?? null,
-          year: r.year === null || r.year === undefined ? null : Number(r.year),
-        }));
-      return new CorpusData(db, ExcerptIndex.load(db, phrases), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '', articles);
+      return new CorpusData(db, ExcerptIndex.load(db, phrases), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;
@@ -158,8 +145,12 @@ export class CorpusData {
     const ids = indexes.map((i) => i + 1);
     const list = ids.join(',');
     const rows = new Map<number, ExcerptItem>();
+    // The article of each row comes with it (a quarter of a million article objects kept in the JS heap would
+    // cost a second of start-up and make every full garbage collection slower).
     for (const r of this.db.selectObjects(
-      `SELECT id, article, key, section, section_title, label, paragraph, sentence, text, also_in FROM excerpts WHERE id IN (${list})`,
+      `SELECT e.id, e.key, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, e.also_in,
+              a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year
+       FROM excerpts e JOIN articles a ON a.id = e.article WHERE e.id IN (${list})`,
     )) {
       const doc: ExcerptDoc = {
         id: String(r.key),
@@ -172,7 +163,16 @@ export class CorpusData {
         also_in: JSON.parse(String(r.also_in)) as Section[],
         occurrences: [],
       };
-      rows.set(Number(r.id), { ...doc, article: this.articles[Number(r.article) - 1]!, highlights: [] });
+      const article: ArticleRef = {
+        pmcid: String(r.pmcid),
+        id_kind: r.id_kind === 'generated' ? 'generated' : 'pmcid',
+        pmid: (r.pmid as string | null) ?? null,
+        doi: (r.doi as string | null) ?? null,
+        title: (r.title as string | null) ?? null,
+        journal: (r.journal as string | null) ?? null,
+        year: r.year === null || r.year === undefined ? null : Number(r.year),
+      };
+      rows.set(Number(r.id), { ...doc, article, highlights: [] });
     }
     for (const o of this.db.selectObjects(
       `SELECT excerpt, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact

@@ -65,39 +65,48 @@ function gallop(list: Int32Array, from: number, target: number): number {
 /** A list this many times longer than the shortest is searched by galloping; a shorter one is stepped through. */
 const GALLOP_RATIO = 8;
 
+/** The excerpts of `a` (the shorter) also in `b`, ascending, with the index of each in `a` and in `b`. */
+function intersectTwo(a: Int32Array, b: Int32Array): { docs: Int32Array; atA: Int32Array; atB: Int32Array } {
+  const docs = new Int32Array(a.length);
+  const atA = new Int32Array(a.length);
+  const atB = new Int32Array(a.length);
+  const far = b.length > a.length * GALLOP_RATIO;
+  const end = b.length;
+  let c = 0;
+  let n = 0;
+  for (let k = 0; k < a.length; k++) {
+    const doc = a[k]!;
+    if (far) c = gallop(b, c, doc);
+    else while (c < end && b[c]! < doc) c++;
+    if (c >= end) break;
+    if (b[c] === doc) {
+      docs[n] = doc;
+      atA[n] = k;
+      atB[n++] = c++;
+    }
+  }
+  return { docs: docs.slice(0, n), atA: atA.subarray(0, n), atB: atB.subarray(0, n) };
+}
+
 /**
- * The excerpts in every list, ascending, and for each list the index in it of every one of them. Driven by
- * the shortest list, so a rare word with a common one costs about the rare word's length.
+ * The excerpts in every list (two or more), ascending, and for each list the index in it of every one of
+ * them. The lists are taken shortest first, so a rare word with a common one costs about the rare word's length.
  */
 function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32Array[] } {
-  const order = lists.map((_, j) => j).sort((a, b) => lists[a]!.length - lists[b]!.length);
-  const driver = lists[order[0]!]!;
-  const others = order.slice(1).map((j) => lists[j]!);
-  const far = others.map((l) => l.length > driver.length * GALLOP_RATIO);
-  const found = new Int32Array(driver.length);
-  const atDriver = new Int32Array(driver.length);
-  const atOthers = others.map(() => new Int32Array(driver.length));
-  const cursor = new Int32Array(others.length);
-  let n = 0;
-  outer: for (let k = 0; k < driver.length; k++) {
-    const doc = driver[k]!;
-    for (let o = 0; o < others.length; o++) {
-      const list = others[o]!;
-      let c = cursor[o]!;
-      if (far[o]) c = gallop(list, c, doc);
-      else while (c < list.length && list[c]! < doc) c++;
-      cursor[o] = c;
-      if (c >= list.length) break outer;
-      if (list[c] !== doc) continue outer;
-    }
-    for (let o = 0; o < others.length; o++) atOthers[o]![n] = cursor[o]!;
-    atDriver[n] = k;
-    found[n++] = doc;
-  }
+  const order = lists.map((_, j) => j).sort((x, y) => lists[x]!.length - lists[y]!.length);
+  const first = intersectTwo(lists[order[0]!]!, lists[order[1]!]!);
+  let docs = first.docs;
   const at: Int32Array[] = [];
-  at[order[0]!] = atDriver.subarray(0, n);
-  order.slice(1).forEach((j, o) => (at[j] = atOthers[o]!.subarray(0, n)));
-  return { docs: found.slice(0, n), at };
+  at[order[0]!] = first.atA;
+  at[order[1]!] = first.atB;
+  for (let o = 2; o < order.length; o++) {
+    const next = intersectTwo(docs, lists[order[o]!]!);
+    // Narrow the lists taken so far to the excerpts left.
+    for (let q = 0; q < o; q++) at[order[q]!] = next.atA.map((r) => at[order[q]!]![r]!);
+    at[order[o]!] = next.atB;
+    docs = next.docs;
+  }
+  return { docs, at };
 }
 
 export class SearchIndex {
@@ -125,6 +134,12 @@ export class SearchIndex {
     const rows = Number(row[0]);
     const size = decodeVarints(row[2] as Uint8Array, rows);
     return new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+  }
+
+  /** How large the index is in the database (for the benchmark). */
+  storage(): { terms: number; postingsBytes: number; positionsBytes: number } {
+    const [terms, postings, positions] = this.db.selectArray('SELECT count(*), sum(length(postings)), sum(length(positions)) FROM search_terms')!;
+    return { terms: Number(terms), postingsBytes: Number(postings ?? 0), positionsBytes: Number(positions ?? 0) };
   }
 
   /** The tokens a search term stands for (exposed for tests). */
@@ -185,9 +200,10 @@ export class SearchIndex {
       if (p !== EMPTY) this.terms.set(term, p);
     }
     if (positions && p.pos === null) {
-      const blob = this.db.selectValue('SELECT positions FROM search_terms WHERE term = ?', [term]) as Uint8Array;
+      const [blob, width] = this.db.selectArray('SELECT positions, offset_width FROM search_terms WHERE term = ?', [term])!;
       p.start = offsets(p.freq);
-      p.pos = decodePositions(blob, p.freq, p.start[p.freq.length]!);
+      p.pos = decodePositions(blob as Uint8Array, Number(width));
+      if (p.pos.length !== p.start[p.freq.length]) throw new Error(`search index: the offsets of "${term}" do not match its counts`);
       this.terms.set(term, p); // again, so the cache counts the positions' size
     }
     return p;
