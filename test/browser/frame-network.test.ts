@@ -70,12 +70,22 @@ describeBrowser('collaboration network and screening dossier in Chromium', () =>
       expect(await page.locator('svg.network-graph line.edge.hl').count()).toBe(degree(second.id, overview.graph));
     });
 
-    it('zooms with the toolbar and resets', async () => {
+    it('zooms with the toolbar, resets, and keeps the focused researcher in view', async () => {
       await page.goto(`${s.base}/frame/network`);
       await page.getByRole('button', { name: 'Zoom in' }).click();
       expect(await page.locator('svg.network-graph g.viewport').getAttribute('transform')).toMatch(/scale\(1\.25/);
       await page.getByRole('button', { name: 'Reset view' }).click();
       expect(await page.locator('svg.network-graph g.viewport').getAttribute('transform')).toMatch(/translate\(0\.00 0\.00\) scale\(1\.0000\)/);
+      // Zoomed in, tabbing to a researcher out of view brings them into view.
+      for (let i = 0; i < 8; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      const far = nodes(page).last();
+      await far.focus();
+      const circle = (await far.locator('circle').boundingBox())!;
+      const svg = (await page.locator('svg.network-graph').boundingBox())!;
+      expect(circle.x).toBeGreaterThanOrEqual(svg.x);
+      expect(circle.x + circle.width).toBeLessThanOrEqual(svg.x + svg.width);
+      expect(circle.y).toBeGreaterThanOrEqual(svg.y);
+      expect(circle.y + circle.height).toBeLessThanOrEqual(svg.y + svg.height);
     });
 
     it('a drag moves a researcher and their ties without leaving the page', async () => {

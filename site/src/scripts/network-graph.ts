@@ -214,7 +214,16 @@ function enhance(root: HTMLElement, svg: SVGSVGElement): void {
   for (const n of nodes) {
     n.el.addEventListener('pointerenter', () => press?.moved || highlight(n));
     n.el.addEventListener('pointerleave', () => press?.moved || highlight(null));
-    n.el.addEventListener('focus', () => highlight(n));
+    n.el.addEventListener('focus', () => {
+      highlight(n);
+      // Tabbing to a researcher outside the zoomed view brings them to its centre.
+      const [x, y] = [n.x! * k + tx, n.y! * k + ty];
+      if (x < 0 || y < 0 || x > box.width || y > box.height) {
+        tx = box.width / 2 - n.x! * k;
+        ty = box.height / 2 - n.y! * k;
+        apply();
+      }
+    });
     n.el.addEventListener('blur', () => highlight(null));
   }
 
