@@ -28,9 +28,10 @@ const SECTION_WORDS: Record<Section, string> = {
   'table-footnote': 'Table footnote',
 };
 
-/** Where an excerpt was found: "Abstract › Results", "Caption › Figure 2". */
+/** Where an excerpt was found: "Abstract › Results", "Caption › Figure 2 › Results › Subgroups". */
 export function placeOf(e: { section: Section; section_title: string; label: string | null }): string {
-  return [SECTION_WORDS[e.section], e.label, e.section_title].filter((s): s is string => !!s).join(' › ');
+  const titles = e.section_title === '' ? [] : e.section_title.split(' > ');
+  return [SECTION_WORDS[e.section], e.label, ...titles].filter((s): s is string => !!s).join(' › ');
 }
 
 /** The sections a repeated sentence also appears in: "also in the body". */
