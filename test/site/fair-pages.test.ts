@@ -35,7 +35,7 @@ afterAll(async () => s?.close());
 // ---- the site's number format (en-CA grouping), written out independently ----
 const fmt = (n: number) => n.toLocaleString('en-CA');
 
-const text = (n: Node | Node[]) => DomUtils.textContent(n).replace(/\s+/g, ' ').trim();
+const text = (n: Node | Node[] | Doc) => DomUtils.textContent(n as Node).replace(/\s+/g, ' ').trim();
 const all = (root: Doc | Node, test: (n: Node) => boolean): Node[] => DomUtils.findAll(test, root.type === 'root' ? (root as Doc).children : [root as Node]);
 const alertOf = (doc: Doc) => all(doc, (n) => n.attribs?.role === 'alert');
 
