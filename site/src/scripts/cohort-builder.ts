@@ -1,0 +1,137 @@
+/**
+ * The cohort builder with JavaScript: typeahead for venue, topic and author; and, as the form changes, the
+ * live total and coverage (GET /cohort with per_page=1, the API's own count), the address of the page
+ * (history.replaceState: the same query string a submission would send, minus empty fields), the export
+ * links and the permalink form. Submitting still reloads the server-rendered page, which lists the works.
+ */
+import { fmt, pct } from '../lib/format.ts';
+import { exportUrl } from '../lib/frame/cohort-links.ts';
+import { filtersInWords } from '../lib/frame/cohort-words.ts';
+import type { CohortFilters, Sort } from '../../../contracts/frame/cohort-query.ts';
+import { attachTypeahead, fetchSuggestions } from './cohort-typeahead.ts';
+
+interface CountAnswer {
+  meta: { total: number; direct_labels_cover: number; predictions_cover: number; filters: CohortFilters; query: string; sort: Sort };
+}
+interface ErrorAnswer {
+  message: string;
+}
+
+const LIVE_DEBOUNCE_MS = 300;
+
+/** The form's parameters as a submission sends them, without the empty ones (the API ignores those). */
+function formQuery(form: HTMLFormElement): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const [k, v] of new FormData(form)) if (typeof v === 'string' && v.trim() !== '') q.append(k, v);
+  return q;
+}
+
+function setText(selector: string, text: string): void {
+  const el = document.querySelector(selector);
+  if (el) el.textContent = text;
+}
+
+function init(form: HTMLFormElement): void {
+  const api = form.dataset.api ?? '/frame/api/v1';
+  const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inflight: AbortController | null = null;
+
+  const counts = document.querySelector<HTMLElement>('[data-cohort-counts]');
+  const actions = document.querySelector<HTMLElement>('.summary .actions');
+  const liveError = document.querySelector<HTMLElement>('[data-cohort-live-error]');
+  const stale = document.querySelector<HTMLElement>('[data-stale]');
+  const initial = formQuery(form).toString();
+
+  const showCounts = (a: CountAnswer) => {
+    const m = a.meta;
+    setText('[data-cohort-total]', fmt(m.total));
+    setText('[data-cohort-direct]', fmt(m.direct_labels_cover));
+    setText('[data-cohort-direct-pct]', pct(m.direct_labels_cover, m.total));
+    setText('[data-cohort-predicted]', fmt(m.predictions_cover));
+    setText('[data-cohort-predicted-pct]', pct(m.predictions_cover, m.total));
+    setText('[data-cohort-words]', filtersInWords(m.filters));
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-export]'))
+      a.href = exportUrl(m.query, m.sort, a.dataset.export === 'json' ? 'json' : 'csv');
+    // The permalink form sends the canonical filters as hidden fields.
+    const permalink = document.querySelector<HTMLFormElement>('form[data-permalink-form]');
+    if (permalink) {
+      for (const old of permalink.querySelectorAll('input[type="hidden"]')) old.remove();
+      for (const [k, v] of new URLSearchParams(m.query)) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = k;
+        input.value = v;
+        permalink.prepend(input);
+      }
+    }
+  };
+  const showError = (message: string | null) => {
+    if (liveError) {
+      liveError.hidden = message === null;
+      liveError.textContent = message ?? '';
+    }
+    if (counts) counts.hidden = message !== null;
+    if (actions) actions.hidden = message !== null;
+  };
+
+  const refresh = async () => {
+    const q = formQuery(form);
+    const search = q.toString();
+    history.replaceState(history.state, '', `${location.pathname}${search ? `?${search}` : ''}`);
+    const apiLink = document.querySelector<HTMLAnchorElement>('a[data-cohort-api]');
+    if (apiLink) apiLink.href = `${api}/cohort${search ? `?${search}` : ''}`;
+    if (stale) stale.hidden = search === initial;
+    if (!counts) return; // the page came with an error: the reader submits to see the cohort
+    // The count only: one row is enough, wherever the page would start.
+    q.set('per_page', '1');
+    q.delete('page');
+    q.delete('cursor');
+    inflight?.abort();
+    const controller = new AbortController();
+    inflight = controller;
+    counts.setAttribute('aria-busy', 'true');
+    try {
+      const r = await fetch(`${api}/cohort?${q}`, { signal: controller.signal, headers: { accept: 'application/json' } });
+      const body = (await r.json()) as CountAnswer | ErrorAnswer;
+      if (controller.signal.aborted) return;
+      if (r.ok) {
+        showError(null);
+        showCounts(body as CountAnswer);
+      } else showError(`The API refused this query (HTTP ${r.status}): ${(body as ErrorAnswer).message}`);
+    } catch (e) {
+      if (!controller.signal.aborted) showError(`The total could not be updated (${(e as Error).message}). Press “Show cohort”.`);
+    } finally {
+      if (inflight === controller) counts.removeAttribute('aria-busy');
+    }
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), LIVE_DEBOUNCE_MS);
+  };
+  form.addEventListener('input', schedule);
+  form.addEventListener('change', schedule);
+
+  // Typeahead: venue and topic take the value; an author suggestion selects that researcher by id.
+  for (const wrap of form.querySelectorAll<HTMLElement>('[data-typeahead]')) {
+    const facet = wrap.dataset.typeahead as 'venue' | 'topic' | 'author';
+    const input = wrap.querySelector<HTMLInputElement>('input');
+    if (!input) continue;
+    attachTypeahead(
+      input,
+      (text, signal) => fetchSuggestions(api, facet, text, signal),
+      (s) => {
+        if (facet === 'author' && s.id) {
+          const id = field('author_id');
+          if (id) id.value = s.id;
+          input.value = '';
+          setText('#f-author_id-hint', `Selected: ${s.label} (${s.note}).`);
+        } else input.value = s.value;
+        schedule();
+      },
+    );
+  }
+}
+
+const form = document.querySelector<HTMLFormElement>('form[data-cohort-form]');
+if (form) init(form);
