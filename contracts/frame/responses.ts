@@ -14,7 +14,8 @@ const count = z.number().int().min(0);
 export const ABSTRACT_SOURCES = ['screening_record', 'openalex_live'] as const;
 /** Why a work record came without its abstract. */
 export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid'] as const;
-const meta = (extra: z.ZodRawShape = {}) => z.object({ snapshot: snapshotRefSchema, ...extra }).strict();
+// Generic over the extra fields, so the inferred response types keep them (pages read meta.total, meta.note).
+const meta = <E extends z.ZodRawShape = Record<never, never>>(extra: E = {} as E) => z.object({ snapshot: snapshotRefSchema, ...extra }).strict();
 
 export const summaryResponse = z
   .object({
@@ -31,7 +32,8 @@ export const summaryResponse = z
   })
   .strict();
 
-const anyAll = (key: string, values: readonly string[]) => z.array(z.object({ [key]: z.enum(values as [string, ...string[]]), any_model: count, all_models: count }).strict());
+const anyAll = <K extends string>(key: K, values: readonly [string, ...string[]]) =>
+  z.array(z.object({ [key]: z.enum(values), any_model: count, all_models: count } as { [k in K]: z.ZodEnum } & { any_model: typeof count; all_models: typeof count }).strict());
 export const labelsResponse = z
   .object({
     meta: meta({ status: z.string(), note: z.string() }),
@@ -58,7 +60,7 @@ export const byYearResponse = z
   })
   .strict();
 
-const named = (key: string) => z.object({ [key]: z.string(), works: count }).strict();
+const named = <K extends string>(key: K) => z.object({ [key]: z.string(), works: count } as { [k in K]: z.ZodString } & { works: typeof count }).strict();
 export const byFieldResponse = z
   .object({
     meta: meta({ note: z.string() }),
