@@ -1,9 +1,11 @@
 /**
  * The whole product for site tests: a fixture snapshot, its pipeline build, the Astro site built from it, and
  * the real app (APIs + site) listening on 127.0.0.1 with the FAIR engine's upstreams pointed at the loopback
- * mock resolver. Made once per test file (about 10 s); every test file gets its own directories.
+ * mock resolver. The default fixture's build and site are made once per test run and shared (read-only);
+ * every test file gets its own server, state directory and mock.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { join } from 'node:path';
 import { buildApp } from '../../api-dynamic/src/app.ts';
 import { loadConfig } from '../../api-dynamic/src/config.ts';
@@ -29,17 +31,73 @@ export interface SiteServer {
   close(): Promise<void>;
 }
 
+/** Where the site of the default fixture is built once per test run (test/setup/site-cache.ts), if set. */
+function sharedCacheDir(): string | null {
+  try {
+    return inject('siteCache') ?? null;
+  } catch {
+    return null; // outside a vitest run with the global setup (e.g. a script)
+  }
+}
+
+/** The build output and the site of the default fixture: made by the first file that asks, reused by the rest. */
+async function sharedBuild(cache: string): Promise<{ buildOutput: string; siteDir: string }> {
+  const buildOutput = join(cache, 'build-output');
+  const siteDir = join(cache, 'site');
+  const ready = join(cache, 'ready');
+  const failed = join(cache, 'failed');
+  let builder = false;
+  try {
+    mkdirSync(join(cache, 'lock'));
+    builder = true;
+  } catch {
+    // another test file is building it
+  }
+  if (builder) {
+    try {
+      const snapshot = await fixtureSnapshot(join(cache, 'snapshot'));
+      await fixtureBuild(snapshot, buildOutput);
+      runAstroBuild({ buildOutput, siteDir, cacheDir: join(cache, 'astro-cache'), quiet: true });
+      writeFileSync(ready, '');
+    } catch (err) {
+      writeFileSync(failed, (err as Error).stack ?? String(err));
+      throw err;
+    }
+  } else {
+    const until = Date.now() + 10 * 60_000;
+    while (!existsSync(ready)) {
+      if (existsSync(failed)) throw new Error(`the shared site build failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+      if (Date.now() > until) throw new Error('the shared site build did not finish within 10 minutes');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return { buildOutput, siteDir };
+}
+
+/** A fixture, its build and its site in a directory of their own (for non-default fixture options). */
+async function privateBuild(dir: string, options: { works?: number; articles?: number }): Promise<{ buildOutput: string; siteDir: string; remove: () => void }> {
+  const snapshot = await fixtureSnapshot(dir, { works: options.works, articles: options.articles });
+  const buildOutput = join(dir, 'build-output');
+  await fixtureBuild(snapshot, buildOutput);
+  mkdirSync(SITE_ROOT, { recursive: true });
+  const siteDir = mkdtempSync(join(SITE_ROOT, 'site-'));
+  runAstroBuild({ buildOutput, siteDir, cacheDir: join(dir, 'astro-cache'), quiet: true });
+  return { buildOutput, siteDir, remove: () => rmSync(siteDir, { recursive: true, force: true }) };
+}
+
+// The server half of the site imports Astro's own packages by name: it must sit below the repository's
+// node_modules to find them (as build-output/site does), so not in the system's temporary directory.
+export const SITE_ROOT = join(import.meta.dirname, '..', 'artifacts', 'site-builds');
+
+/**
+ * The default fixture (no works/articles option) is built once per test run and shared read-only by every
+ * file (each gets its own server, state directory and FAIR mock); other options build privately.
+ */
 export async function startSiteServer(options: { works?: number; articles?: number; env?: Record<string, string> } = {}): Promise<SiteServer> {
   const dir = tempDir('site-test');
-  const snapshot = await fixtureSnapshot(dir.path, { works: options.works, articles: options.articles });
-  const buildOutput = join(dir.path, 'build-output');
-  await fixtureBuild(snapshot, buildOutput);
-  // The server half of the site imports Astro's own packages by name: it must sit below the repository's
-  // node_modules to find them (as build-output/site does), so not in the system's temporary directory.
-  const siteRoot = join(import.meta.dirname, '..', 'artifacts', 'site-builds');
-  mkdirSync(siteRoot, { recursive: true });
-  const siteDir = mkdtempSync(join(siteRoot, 'site-'));
-  runAstroBuild({ buildOutput, siteDir, cacheDir: join(dir.path, 'astro-cache'), quiet: true });
+  const cache = options.works === undefined && options.articles === undefined ? sharedCacheDir() : null;
+  const built = cache ? { ...(await sharedBuild(cache)), remove: () => {} } : await privateBuild(dir.path, options);
+  const { buildOutput, siteDir } = built;
   const fairMock = await startFairMock();
   const config = loadConfig({
     BUILD_OUTPUT: buildOutput,
@@ -76,7 +134,7 @@ export async function startSiteServer(options: { works?: number; articles?: numb
       store.close();
       await fairMock.close();
       dir.remove();
-      rmSync(siteDir, { recursive: true, force: true });
+      built.remove();
     },
   };
 }
