@@ -57,7 +57,7 @@ async function page(path: string): Promise<{ status: number; text: string; doc: 
 }
 
 // ---- reading pages ----
-const text = (n: Node | Node[]) => DomUtils.textContent(n).replace(/\s+/g, ' ').trim();
+const text = (n: Doc | Node | Node[]) => DomUtils.textContent(n).replace(/\s+/g, ' ').trim();
 const all = (doc: Doc | Node, test: (n: Node) => boolean): Node[] => DomUtils.findAll(test, 'children' in doc ? (doc.children as Node[]) : []);
 const one = (doc: Doc | Node, test: (n: Node) => boolean, what: string): Node => {
   const found = all(doc, test);
@@ -98,7 +98,7 @@ const expectedCounts = (m: CohortMeta) => ({
 });
 /** Work ids of the result table, in order. */
 const tableIds = (doc: Doc) => {
-  const table = one(doc, (n) => n.name === 'table' && n.attribs.class?.includes('works'), 'result table');
+  const table = one(doc, (n) => n.name === 'table' && (n.attribs.class ?? '').split(' ').includes('works'), 'result table');
   return hrefs(table, /^\/frame\/works\/W\d+$/).map((h) => h.split('/').pop()!);
 };
 

@@ -31,8 +31,8 @@ export type WorkRecord = Omit<Record_, 'meta' | 'screen'> & {
 
 /**
  * Default number of static work pages. Measured on the 20,000-work sample (2 shared cores): every work
- * prerendered makes `astro build` take 58 s instead of 9 s and writes 390 MB, for pages the server renders in
- * about 2 ms anyway; so by default only the 1,000 most cited are static (docs/site-cohort.md).
+ * prerendered makes `astro build` take 31–68 s instead of 4–7 s and writes 390 MB, for pages the server
+ * renders in about 2 ms anyway; so by default only the 1,000 most cited are static (docs/site-cohort.md).
  */
 export const DEFAULT_WORK_PAGES = 1_000;
 
