@@ -25,8 +25,6 @@ describeBrowser('cohort builder in Chromium', () => {
   let page: Page;
   let errors: string[];
   beforeAll(async () => {
-    // Few static work pages: a quick build (site/src/lib/frame/work-pages.ts reads this).
-    process.env.SITE_WORK_PAGES = '20';
     s = await startSiteServer();
     browser = await launchBrowser();
     context = await browser.newContext({ acceptDownloads: true });

@@ -37,14 +37,17 @@ function init(form: HTMLFormElement): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inflight: AbortController | null = null;
 
+  // The summary (counts and actions) exists when the page was answered; the live line always does.
   const counts = document.querySelector<HTMLElement>('[data-cohort-counts]');
   const actions = document.querySelector<HTMLElement>('.summary .actions');
+  const live = document.querySelector<HTMLElement>('[data-cohort-live]');
   const liveError = document.querySelector<HTMLElement>('[data-cohort-live-error]');
   const stale = document.querySelector<HTMLElement>('[data-stale]');
   const initial = formQuery(form).toString();
 
   const showCounts = (a: CountAnswer) => {
     const m = a.meta;
+    if (live) live.textContent = `${fmt(m.total)} ${m.total === 1 ? 'work matches' : 'works match'}.`;
     setText('[data-cohort-total]', fmt(m.total));
     setText('[data-cohort-direct]', fmt(m.direct_labels_cover));
     setText('[data-cohort-direct-pct]', pct(m.direct_labels_cover, m.total));
@@ -71,6 +74,7 @@ function init(form: HTMLFormElement): void {
       liveError.hidden = message === null;
       liveError.textContent = message ?? '';
     }
+    if (live) live.hidden = message !== null;
     if (counts) counts.hidden = message !== null;
     if (actions) actions.hidden = message !== null;
   };
@@ -82,7 +86,6 @@ function init(form: HTMLFormElement): void {
     const apiLink = document.querySelector<HTMLAnchorElement>('a[data-cohort-api]');
     if (apiLink) apiLink.href = `${api}/cohort${search ? `?${search}` : ''}`;
     if (stale) stale.hidden = search === initial;
-    if (!counts) return; // the page came with an error: the reader submits to see the cohort
     // The count only: one row is enough, wherever the page would start.
     q.set('per_page', '1');
     q.delete('page');
@@ -90,7 +93,7 @@ function init(form: HTMLFormElement): void {
     inflight?.abort();
     const controller = new AbortController();
     inflight = controller;
-    counts.setAttribute('aria-busy', 'true');
+    live?.setAttribute('aria-busy', 'true');
     try {
       const r = await fetch(`${api}/cohort?${q}`, { signal: controller.signal, headers: { accept: 'application/json' } });
       const body = (await r.json()) as CountAnswer | ErrorAnswer;
@@ -102,7 +105,7 @@ function init(form: HTMLFormElement): void {
     } catch (e) {
       if (!controller.signal.aborted) showError(`The total could not be updated (${(e as Error).message}). Press “Show cohort”.`);
     } finally {
-      if (inflight === controller) counts.removeAttribute('aria-busy');
+      if (inflight === controller) live?.removeAttribute('aria-busy');
     }
   };
   const schedule = () => {
