@@ -4,34 +4,12 @@
  * `meta.next_cursor` the API returned.
  */
 import type { z } from 'zod';
-import { MAX_OFFSET_RESULTS, type Sort } from '../../../../contracts/frame/cohort-query.ts';
+import { MAX_OFFSET_RESULTS } from '../../../../contracts/frame/cohort-query.ts';
 import type { byFieldResponse, cohortResponse, permalinkResponse } from '../../../../contracts/frame/responses.ts';
 import { pageLink } from './cohort-form.ts';
 
-type Meta = z.infer<typeof cohortResponse>['meta'];
-/**
- * The `meta` of a /cohort answer. responses.ts builds each meta with a helper typed `extra: z.ZodRawShape`,
- * so z.infer keeps only `snapshot`; the other keys are restated here from that schema until the helper is
- * generic.
- */
-export interface CohortMeta extends Meta {
-  query_hash: string;
-  filters: Record<string, string | number | boolean>;
-  query: string;
-  sort: Sort;
-  page: number | null;
-  per_page: number;
-  max_per_page: 100;
-  total: number;
-  total_is_capped: boolean;
-  next_cursor: string | null;
-  direct_labels_cover: number;
-  predictions_cover: number;
-  direct_label_status: string;
-  prediction_status: string;
-  note: string;
-}
-export type CohortAnswer = Omit<z.infer<typeof cohortResponse>, 'meta'> & { meta: CohortMeta };
+export type CohortAnswer = z.infer<typeof cohortResponse>;
+export type CohortMeta = CohortAnswer['meta'];
 export type CohortWork = CohortAnswer['results'][number];
 export type ByField = z.infer<typeof byFieldResponse>;
 export type Permalink = z.infer<typeof permalinkResponse>;

@@ -12,7 +12,7 @@ import type { workResponse } from '../../../../contracts/frame/responses.ts';
 import { buildOutputDir, currentManifest } from '../build-output.ts';
 
 type Record_ = z.infer<typeof workResponse>;
-/** One model's verdict in the three-model screen (the schema spreads the three models in, so z.infer loses them). */
+/** One model's verdict in the three-model screen. */
 export interface ScreenVerdict {
   tier: string;
   genre: string | null;
@@ -21,11 +21,10 @@ export interface ScreenVerdict {
   reasons: string | null;
 }
 /**
- * The work record. Two keys are restated from the schema, which z.infer cannot see: the meta block's statuses
- * (responses.ts types its meta helper's `extra` as z.ZodRawShape) and the screen's three models.
+ * The work record. The schema spreads the screen's three models in from a list (Object.fromEntries), so
+ * z.infer cannot name them; they are restated here.
  */
-export type WorkRecord = Omit<Record_, 'meta' | 'screen'> & {
-  meta: Record_['meta'] & { direct_label_status: string; prediction_status: string };
+export type WorkRecord = Omit<Record_, 'screen'> & {
   screen: (NonNullable<Record_['screen']> & Record<'model_a' | 'model_b' | 'model_c', ScreenVerdict>) | null;
 };
 
