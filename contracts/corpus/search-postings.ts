@@ -133,16 +133,20 @@ export function decodePostings(blob: Uint8Array, count: number): { docs: Int32Ar
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A `positions` blob as numbers: every offset, excerpt after excerpt (a copy, widened to 32 bits). */
-export function decodePositions(blob: Uint8Array, width: number): Int32Array {
+/** Token offsets of a term, excerpt after excerpt, in the width they are stored in. */
+export type TokenOffsets = Uint8Array | Uint16Array | Uint32Array;
+
+/**
+ * A `positions` blob as numbers: every offset, excerpt after excerpt. A view of the blob's own bytes (no copy)
+ * unless they do not start on a multiple of the width.
+ */
+export function decodePositions(blob: Uint8Array, width: number): TokenOffsets {
   if (blob.length % width !== 0) throw new Error(`search positions: ${blob.length} bytes is not a multiple of ${width}`);
-  if (width === 1) return new Int32Array(blob);
-  const n = blob.length / width;
-  // Typed-array views need aligned offsets: copy the bytes when the blob does not start on one.
-  const bytes = blob.byteOffset % width === 0 ? blob : blob.slice();
-  const wide = width === 2 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint32Array(bytes.buffer, bytes.byteOffset, n);
+  if (width === 1) return blob;
   if (!LITTLE_ENDIAN) throw new Error('search positions: the offsets are little-endian; this platform is not');
-  return new Int32Array(wide);
+  const bytes = blob.byteOffset % width === 0 ? blob : blob.slice();
+  const n = blob.length / width;
+  return width === 2 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint32Array(bytes.buffer, bytes.byteOffset, n);
 }
 
 /** A list of whole numbers as one varint blob (the excerpts' token counts). */

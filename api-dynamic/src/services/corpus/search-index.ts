@@ -20,8 +20,8 @@ import { bm25, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type Score
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
-/** Decoded term postings kept, in array entries (4 bytes each): 16M entries are 64 MiB. */
-const TERM_CACHE_ENTRIES = 16_000_000;
+/** Decoded term postings kept, in bytes. */
+const TERM_CACHE_BYTES = 128 * 2 ** 20;
 
 /** Excerpts holding a term (or a union of terms, or a phrase), ascending, with its count in each. */
 interface Postings {
@@ -39,6 +39,13 @@ function offsets(freq: Int32Array): Int32Array {
   const start = new Int32Array(freq.length + 1);
   for (let k = 0; k < freq.length; k++) start[k + 1] = start[k]! + freq[k]!;
   return start;
+}
+
+/** `values[at[r]]` for every r. */
+function gather(values: Int32Array, at: Int32Array): Int32Array {
+  const out = new Int32Array(at.length);
+  for (let r = 0; r < at.length; r++) out[r] = values[at[r]!]!;
+  return out;
 }
 
 /** First index ≥ `from` with `list[index] ≥ target` (galloping, then binary search). */
@@ -102,7 +109,7 @@ function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32A
   for (let o = 2; o < order.length; o++) {
     const next = intersectTwo(docs, lists[order[o]!]!);
     // Narrow the lists taken so far to the excerpts left.
-    for (let q = 0; q < o; q++) at[order[q]!] = next.atA.map((r) => at[order[q]!]![r]!);
+    for (let q = 0; q < o; q++) at[order[q]!] = gather(at[order[q]!]!, next.atA);
     at[order[o]!] = next.atB;
     docs = next.docs;
   }
@@ -111,8 +118,8 @@ function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32A
 
 export class SearchIndex {
   private readonly terms = new LRUCache<string, Postings>({
-    maxSize: TERM_CACHE_ENTRIES,
-    sizeCalculation: (p) => 1 + p.docs.length * 2 + (p.pos?.length ?? 0) + (p.start?.length ?? 0),
+    maxSize: TERM_CACHE_BYTES,
+    sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0),
   });
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
@@ -153,12 +160,7 @@ export class SearchIndex {
     const idfs = phrases.map((p) => bm25Idf(this.rows, p.docs.length, this.ln));
     if (phrases.length === 1) return { docs: phrases[0]!.docs, freqs: [phrases[0]!.freq], idfs };
     const { docs, at } = intersect(phrases.map((p) => p.docs));
-    const freqs = phrases.map((p, i) => {
-      const f = new Int32Array(docs.length);
-      for (let r = 0; r < docs.length; r++) f[r] = p.freq[at[i]![r]!]!;
-      return f;
-    });
-    return { docs, freqs, idfs };
+    return { docs, freqs: phrases.map((p, i) => gather(p.freq, at[i]!)), idfs };
   }
 
   /** The excerpts of a match in bm25 order, ties by id (FTS5's `ORDER BY bm25(...), rowid`). */
@@ -202,7 +204,8 @@ export class SearchIndex {
     if (positions && p.pos === null) {
       const [blob, width] = this.db.selectArray('SELECT positions, offset_width FROM search_terms WHERE term = ?', [term])!;
       p.start = offsets(p.freq);
-      p.pos = decodePositions(blob as Uint8Array, Number(width));
+      // Widened to 32 bits: phrase matching then reads one kind of array whatever the stored width.
+      p.pos = new Int32Array(decodePositions(blob as Uint8Array, Number(width)));
       if (p.pos.length !== p.start[p.freq.length]) throw new Error(`search index: the offsets of "${term}" do not match its counts`);
       this.terms.set(term, p); // again, so the cache counts the positions' size
     }
