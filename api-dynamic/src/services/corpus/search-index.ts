@@ -41,6 +41,41 @@ function offsets(freq: Int32Array): Int32Array {
   return start;
 }
 
+/** Unions of at most this many lists without offsets are merged pairwise; larger ones go through an array. */
+const MERGE_LISTS = 4;
+
+/** Two posting lists as one: every excerpt of either, ascending, with the counts added. */
+function mergeTwo(a: Postings, b: Postings): Postings {
+  const docs = new Int32Array(a.docs.length + b.docs.length);
+  const freq = new Int32Array(docs.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.docs.length && j < b.docs.length) {
+    const x = a.docs[i]!;
+    const y = b.docs[j]!;
+    if (x < y) {
+      docs[n] = x;
+      freq[n++] = a.freq[i++]!;
+    } else if (y < x) {
+      docs[n] = y;
+      freq[n++] = b.freq[j++]!;
+    } else {
+      docs[n] = x;
+      freq[n++] = a.freq[i++]! + b.freq[j++]!;
+    }
+  }
+  for (; i < a.docs.length; i++, n++) {
+    docs[n] = a.docs[i]!;
+    freq[n] = a.freq[i]!;
+  }
+  for (; j < b.docs.length; j++, n++) {
+    docs[n] = b.docs[j]!;
+    freq[n] = b.freq[j]!;
+  }
+  return { docs: docs.slice(0, n), freq: freq.slice(0, n), pos: null, start: null };
+}
+
 /** `values[at[r]]` for every r. */
 function gather(values: Int32Array, at: Int32Array): Int32Array {
   const out = new Int32Array(at.length);
@@ -235,6 +270,8 @@ export class SearchIndex {
 
   /** The union of disjoint-offset posting lists (the terms of a prefix), through an excerpt-sized array. */
   private union(lists: readonly Postings[], positions: boolean): Postings {
+    // A few lists without offsets (a word's prefix, most often): merged pairwise, in one pass over each.
+    if (!positions && lists.length <= MERGE_LISTS) return lists.reduce((a, b) => mergeTwo(a, b));
     this.scratch ??= new Int32Array(this.rows);
     const acc = this.scratch;
     let entries = 0;
