@@ -88,18 +88,13 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
   }
   if (space > maxKeys) return comparisonOrder(m, sizes);
 
-  const keys = new Int32Array(n);
   const counts = new Int32Array(space);
   const code = sizes.sizeCode;
-  if (phrases === 1) {
-    // One word or phrase (most searches): the same, without the loop over phrases.
-    const f0 = freqs[0]!;
-    for (let r = 0; r < n; r++) {
-      const k = (f0[r]! - 1) * L + code[docs[r]!]!;
-      keys[r] = k;
-      counts[k]!++;
-    }
-  } else
+  // One word or phrase (most searches): keys are cheap, so they are computed again below rather than kept.
+  const f0 = freqs[0]!;
+  const keys = phrases === 1 ? null : new Int32Array(n);
+  if (keys === null) for (let r = 0; r < n; r++) counts[(f0[r]! - 1) * L + code[docs[r]!]!]!++;
+  else
     for (let r = 0; r < n; r++) {
       let k = 0;
       for (let i = phrases - 1; i >= 0; i--) k = k * radix[i]! + (freqs[i]![r]! - 1);
@@ -121,16 +116,18 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
     score[u] = bm25(idfs, f, sizes.sizeValues[key % L]!, sizes.avgdl);
   });
   const byScore = Array.from(used.keys()).sort((a, b) => score[a]! - score[b]!);
+  // From here on `counts[key]` is the key's group, and `next[group]` where its next row goes.
   const next = new Int32Array(used.length);
   let groups = 0;
   let start = 0;
   byScore.forEach((u, j) => {
     if (j === 0 || score[u] !== score[byScore[j - 1]!]) next[groups++] = start;
     start += counts[used[u]!]!;
-    counts[used[u]!] = groups - 1; // from here on: the key's group
+    counts[used[u]!] = groups - 1;
   });
   const out = new Int32Array(n);
-  for (let r = 0; r < n; r++) out[next[counts[keys[r]!]!]!++] = docs[r]!;
+  if (keys === null) for (let r = 0; r < n; r++) out[next[counts[(f0[r]! - 1) * L + code[docs[r]!]!]!]!++] = docs[r]!;
+  else for (let r = 0; r < n; r++) out[next[counts[keys[r]!]!]!++] = docs[r]!;
   return out;
 }
 
