@@ -15,10 +15,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
-import { decodePositions, decodePostings, decodeVarints } from '../../../../contracts/corpus/search-postings.ts';
+import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
 import { bm25, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ScoredMatch } from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
+
+/** Size and rounds of the start-up warm-up (warmUp). */
+const WARM_EXCERPTS = 20_000;
+const WARM_ROUNDS = 10;
 
 /** Decoded term postings kept, in bytes. */
 const TERM_CACHE_BYTES = 128 * 2 ** 20;
@@ -35,7 +39,7 @@ interface Postings {
 const EMPTY: Postings = { docs: new Int32Array(0), freq: new Int32Array(0), pos: new Int32Array(0), start: new Int32Array(1) };
 
 /** Running offsets of `freq`: where each excerpt's positions start in the flat list. */
-function offsets(freq: Int32Array): Int32Array {
+function offsetsOf(freq: Int32Array): Int32Array {
   const start = new Int32Array(freq.length + 1);
   for (let k = 0; k < freq.length; k++) start[k + 1] = start[k]! + freq[k]!;
   return start;
@@ -175,7 +179,47 @@ export class SearchIndex {
     if (!row) throw new Error('the corpus database has no search index (search_documents is empty): rebuild');
     const rows = Number(row[0]);
     const size = decodeVarints(row[2] as Uint8Array, rows);
-    return new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+    const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+    index.warmUp();
+    return index;
+  }
+
+  /**
+   * Runs the matching and ranking code a few times over made-up posting lists (the first 20,000 excerpts: all,
+   * every third, every fiftieth), so V8 has compiled every loop of it before the first request: until then they
+   * run many times slower (a phrase search right after start-up took 20 ms, the same search compiled 2.5;
+   * docs/benchmarks.md, Corpus). Each path is taken (galloping and stepping intersections, pairwise and
+   * array unions, phrases, one- and two-phrase ranking, the decoders); nothing is cached.
+   */
+  private warmUp(): void {
+    const n = Math.min(this.rows, WARM_EXCERPTS);
+    if (n < 2) return;
+    const made = (step: number, first: number): Postings => {
+      const ids: number[] = [];
+      const offsets: number[][] = [];
+      for (let d = first; d < n; d += step) {
+        ids.push(d + 1);
+        offsets.push(d % 7 === 0 ? [0, 2] : [1]);
+      }
+      const encoded = encodeTerm({ ids, offsets });
+      const { docs, freq } = decodePostings(encoded.postings, ids.length);
+      return { docs, freq, pos: new Int32Array(decodePositions(encoded.positions, encoded.offsetWidth)), start: offsetsOf(freq) };
+    };
+    for (let round = 0; round < WARM_ROUNDS; round++) {
+      const all = made(1, 0);
+      const third = made(3, 1);
+      const rare = made(50, 0);
+      for (const slots of [[all, third], [rare, all], [all, third, rare]]) {
+        const { docs, at } = intersect(slots.map((p) => p.docs));
+        this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
+        const phrase = this.consecutive(slots);
+        this.relevanceOrder({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
+      }
+      this.relevanceOrder({ docs: all.docs, freqs: [all.freq], idfs: [0.5] });
+      this.union([all, third], false);
+      this.union([all, third, rare, third, all], false);
+      this.union([third, rare], true);
+    }
   }
 
   /** How large the index is in the database (for the benchmark). */
@@ -238,7 +282,7 @@ export class SearchIndex {
     }
     if (positions && p.pos === null) {
       const [blob, width] = this.db.selectArray('SELECT positions, offset_width FROM search_terms WHERE term = ?', [term])!;
-      p.start = offsets(p.freq);
+      p.start = offsetsOf(p.freq);
       // Widened to 32 bits: phrase matching then reads one kind of array whatever the stored width.
       p.pos = new Int32Array(decodePositions(blob as Uint8Array, Number(width)));
       if (p.pos.length !== p.start[p.freq.length]) throw new Error(`search index: the offsets of "${term}" do not match its counts`);
@@ -298,7 +342,7 @@ export class SearchIndex {
     let pos: Int32Array | null = null;
     let start: Int32Array | null = null;
     if (positions) {
-      start = offsets(freq);
+      start = offsetsOf(freq);
       pos = new Int32Array(start[distinct]!);
       const fill = start.slice(0, distinct);
       for (const p of lists)
