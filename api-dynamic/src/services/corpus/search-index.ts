@@ -36,7 +36,15 @@ interface Postings {
   start: Int32Array | null;
 }
 
-const EMPTY: Postings = { docs: new Int32Array(0), freq: new Int32Array(0), pos: new Int32Array(0), start: new Int32Array(1) };
+/**
+ * Every Postings object is made here, so all have one shape and V8's compiled loops over them stay valid (an
+ * object spread or a literal elsewhere gives another hidden class, and the first search with it recompiles).
+ */
+function postings(docs: Int32Array, freq: Int32Array, pos: Int32Array | null = null, start: Int32Array | null = null): Postings {
+  return { docs, freq, pos, start };
+}
+
+const EMPTY = postings(new Int32Array(0), new Int32Array(0), new Int32Array(0), new Int32Array(1));
 
 /** Running offsets of `freq`: where each excerpt's positions start in the flat list. */
 function offsetsOf(freq: Int32Array): Int32Array {
@@ -77,7 +85,7 @@ function mergeTwo(a: Postings, b: Postings): Postings {
     docs[n] = b.docs[j]!;
     freq[n] = b.freq[j]!;
   }
-  return { docs: docs.slice(0, n), freq: freq.slice(0, n), pos: null, start: null };
+  return postings(docs.slice(0, n), freq.slice(0, n));
 }
 
 /** `values[at[r]]` for every r. */
@@ -185,11 +193,12 @@ export class SearchIndex {
   }
 
   /**
-   * Runs the matching and ranking code a few times over made-up posting lists (the first 20,000 excerpts: all,
-   * every third, every fiftieth), so V8 has compiled every loop of it before the first request: until then they
-   * run many times slower (a phrase search right after start-up took 20 ms, the same search compiled 2.5;
-   * docs/benchmarks.md, Corpus). Each path is taken (galloping and stepping intersections, pairwise and
-   * array unions, phrases, one- and two-phrase ranking, the decoders); nothing is cached.
+   * Runs the matching and ranking code a few times over made-up posting lists (among the first 20,000
+   * excerpts), so V8 has compiled every loop of it before the first request: until then they run many times
+   * slower (a phrase search right after start-up took 20 ms, the same search compiled 2.5; docs/benchmarks.md,
+   * Corpus). The lists are made so that every branch is taken (multi-byte ids and counts, galloping and
+   * stepping intersections, merges from either side, array unions, phrases, one- and several-phrase ranking):
+   * a branch first taken by a real search throws the compiled code away. Nothing is cached.
    */
   private warmUp(): void {
     const n = Math.min(this.rows, WARM_EXCERPTS);
@@ -199,26 +208,41 @@ export class SearchIndex {
       const offsets: number[][] = [];
       for (let d = first; d < n; d += step) {
         ids.push(d + 1);
-        offsets.push(d % 7 === 0 ? [0, 2] : [1]);
+        offsets.push(d % 997 === 0 ? Array.from({ length: 140 }, (_, i) => 2 * i) : d % 7 === 0 ? [0, 2] : [1]);
       }
       const encoded = encodeTerm({ ids, offsets });
       const { docs, freq } = decodePostings(encoded.postings, ids.length);
-      return { docs, freq, pos: new Int32Array(decodePositions(encoded.positions, encoded.offsetWidth)), start: offsetsOf(freq) };
+      // Offsets added afterwards, as `term` adds them: the objects' shape then changes here, not in a search.
+      const p = postings(docs, freq);
+      p.start = offsetsOf(freq);
+      p.pos = new Int32Array(decodePositions(encoded.positions, encoded.offsetWidth));
+      return p;
     };
     for (let round = 0; round < WARM_ROUNDS; round++) {
       const all = made(1, 0);
       const third = made(3, 1);
+      const seventh = made(7, 5);
       const rare = made(50, 0);
-      for (const slots of [[all, third], [rare, all], [all, third, rare]]) {
+      const sparse = made(211, 3);
+      for (const slots of [[all, third], [rare, all], [sparse, third], [third, seventh], [all, third, rare]]) {
         const { docs, at } = intersect(slots.map((p) => p.docs));
         this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
         const phrase = this.consecutive(slots);
         this.relevanceOrder({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
       }
       this.relevanceOrder({ docs: all.docs, freqs: [all.freq], idfs: [0.5] });
-      this.union([all, third], false);
-      this.union([all, third, rare, third, all], false);
-      this.union([third, rare], true);
+      this.union([third, seventh], false);
+      this.union([seventh, sparse, third], false);
+      this.union([all, third, rare, seventh, sparse], false);
+      this.union([third, seventh], true);
+    }
+    // And the way in, on the two rarest words (statements, tokenizer, logarithm; a few microseconds each).
+    const words = this.db.selectValues('SELECT term FROM search_terms ORDER BY docs, term LIMIT 2').map(String);
+    if (words.length === 2) {
+      const [a, b] = words as [string, string];
+      const word = (text: string, prefix = false): SearchTerm => ({ text, phrase: false, prefix });
+      for (const terms of [[word(a)], [word(a), word(b)], [{ text: `${a} ${b}`, phrase: true, prefix: false }], [word(a, true)]])
+        this.relevanceOrder(this.match(terms));
     }
   }
 
@@ -277,7 +301,10 @@ export class SearchIndex {
     let p = this.terms.get(term);
     if (p === undefined) {
       const row = this.db.selectArray('SELECT docs, postings FROM search_terms WHERE term = ?', [term]);
-      p = row ? { ...decodePostings(row[1] as Uint8Array, Number(row[0])), pos: null, start: null } : EMPTY;
+      if (row) {
+        const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
+        p = postings(docs, freq);
+      } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
     }
     if (positions && p.pos === null) {
@@ -364,7 +391,7 @@ export class SearchIndex {
       }
     }
     for (let r = 0; r < distinct; r++) acc[docs[r]!] = 0;
-    return { docs, freq, pos, start };
+    return postings(docs, freq, pos, start);
   }
 
   /** Excerpts where the slots' tokens follow one another, with the number of offsets each such run starts at. */
@@ -408,6 +435,6 @@ export class SearchIndex {
         freq[n++] = count;
       }
     }
-    return { docs: keep.slice(0, n), freq: freq.slice(0, n), pos: null, start: null };
+    return postings(keep.slice(0, n), freq.slice(0, n));
   }
 }
