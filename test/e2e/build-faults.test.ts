@@ -95,9 +95,8 @@ describe('a bad build published while serving', () => {
     const until = Date.now() + 10_000;
     while (!server.output().includes('failed; still serving') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(server.output()).toMatch(/reload \(new build published\) failed; still serving .*\b/);
-    // SIGHUP says the same. (tsx runs the server in a child process and does not relay SIGHUP: signal the
-    // process that logs.)
-    process.kill(Number(/"pid":(\d+)/.exec(server.output())![1]), 'SIGHUP');
+    // SIGHUP says the same.
+    server.child.kill('SIGHUP');
     const until2 = Date.now() + 10_000;
     while (!server.output().includes('reload (SIGHUP) failed') && Date.now() < until2) await new Promise((r) => setTimeout(r, 100));
     expect(server.output()).toContain('reload (SIGHUP) failed');

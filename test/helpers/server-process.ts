@@ -21,7 +21,9 @@ export interface ServerProcess {
 
 export async function startServerProcess(env: Record<string, string>, waitMs = 60_000): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'api-dynamic/src/server.ts')], {
+  // tsx as a loader of this one process (not tsx's CLI, which runs the script in a child process): a signal,
+  // SIGKILL included, reaches the server itself, so no orphaned server outlives a test.
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'api-dynamic/src/server.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', WATCH_BUILD: 'false', SITE_DIR: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
