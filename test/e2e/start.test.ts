@@ -27,7 +27,8 @@ describe('npm start', () => {
     const port = await freePort();
     child = spawn(
       process.execPath,
-      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/start.ts')],
+      // tsx as a loader in this one process (its CLI would run start.ts in a child that SIGKILL would orphan).
+      ['--import', 'tsx', join(ROOT, 'scripts/start.ts')],
       {
         cwd: ROOT,
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
@@ -76,7 +77,7 @@ describe('npm start', () => {
     expect(image.status).toBe(404);
     expect(((await image.json()) as { code: string }).code).toBe('NOT_FOUND');
 
-    // The server runs in the process tsx started for start.ts: its pid is in every log line.
+    // The server runs in the start.ts process: its pid is in every log line.
     const pid = Number(/"pid":(\d+),[^\n]*serving frame/.exec(output)?.[1]);
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, 'SIGHUP');
