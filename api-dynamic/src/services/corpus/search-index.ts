@@ -270,11 +270,6 @@ export class SearchIndex {
     return { terms: Number(terms), postingsBytes: Number(postings ?? 0), positionsBytes: Number(positions ?? 0) };
   }
 
-  /** The tokens a search term stands for (exposed for tests). */
-  tokens(text: string): string[] {
-    return this.tokenizer.tokens(text);
-  }
-
   /** Excerpts matching every term, ascending, with each phrase's frequencies and IDF. */
   match(terms: readonly SearchTerm[]): ScoredMatch {
     const phrases = terms.map((t) => this.phrase(t));
@@ -306,7 +301,7 @@ export class SearchIndex {
 
   /** A search term as a phrase of token slots (the last one a prefix for `word*`). */
   private phrase(term: SearchTerm): Postings {
-    const tokens = this.tokens(term.text);
+    const tokens = this.tokenizer.tokens(term.text);
     if (tokens.length === 0) return EMPTY;
     const last = tokens.length - 1;
     const single = tokens.length === 1;
