@@ -138,3 +138,23 @@ export async function startSiteServer(options: { works?: number; articles?: numb
     },
   };
 }
+
+/**
+ * Times `n` GETs (paths chosen by `path(i)`), each of which must answer 200, after one warm-up request;
+ * logs and returns the median and the maximum in ms. The site tests' check of "within 100 ms".
+ */
+export async function pageTimes(s: SiteServer, label: string, path: (i: number) => string, n = 20): Promise<{ median: number; max: number }> {
+  await s.get(path(0));
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const { status } = await s.get(path(i));
+    times.push(performance.now() - t);
+    if (status !== 200) throw new Error(`${path(i)}: status ${status}`);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(n / 2)]!;
+  const max = times[n - 1]!;
+  console.log(`${label}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+  return { median, max };
+}
