@@ -8,24 +8,20 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ArticleDoc, PhrasesDoc, StatsDoc } from '../../contracts/corpus/documents.ts';
 import type { ExcerptsResponse } from '../../contracts/corpus/responses.ts';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 describeBrowser('corpus pages in Chromium', () => {
   let s: SiteServer;
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    errors = watchPageErrors(page);
+    site = await openBrowserSite();
+    ({ s, browser, page, errors } = site);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   it('shows the corpus overview with the band split', async () => {
     const stats = await s.json<StatsDoc>('/corpus/api/v1/stats');

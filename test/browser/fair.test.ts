@@ -4,13 +4,13 @@
  * printed reason when ../shared/reference/fair-fixtures is absent); while a slow assessment runs the page
  * says so; an unresolvable identifier is a 422 page naming it. Screenshots: fair-form, fair-result.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AssessmentResult } from '../../contracts/fair/assessment.ts';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
 import { PANGAEA_ZIP } from '../helpers/fair-app.ts';
 import { FAIR_FIXTURES, fairFixturesAvailable, replayRoutes } from '../helpers/fair-mock-resolver.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 const haveFixtures = fairFixturesAvailable();
 if (!haveFixtures) console.warn(`skipping the FAIR browser test that assesses PANGAEA 902845: ${FAIR_FIXTURES} is absent`);
@@ -18,22 +18,17 @@ const PANGAEA = '10.1594/PANGAEA.902845';
 
 describeBrowser('FAIR pages in Chromium', () => {
   let s: SiteServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
+    site = await openBrowserSite();
+    ({ s, page, errors } = site);
     if (haveFixtures) s.fairMock.route(...replayRoutes('pangaea', s.fairMock.base), PANGAEA_ZIP);
     // A landing page that takes its time, so the progress message can be seen.
     s.fairMock.route({ path: '/slow.example/dataset', delayMs: 1500, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><head><title>A dataset</title></head><body>A dataset.</body></html>' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    errors = watchPageErrors(page);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   it.skipIf(!haveFixtures)('fills in the form and shows the scorecard with the API’s total score', async () => {
     await page.goto(`${s.base}/fair`);

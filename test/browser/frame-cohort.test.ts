@@ -7,10 +7,10 @@
  * Screenshots: frame-cohort, frame-permalink, frame-work.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 interface Cohort {
   meta: { total: number; direct_labels_cover: number; predictions_cover: number; query: string; query_hash: string };
@@ -20,21 +20,14 @@ const fmt = (n: number) => n.toLocaleString('en-CA');
 
 describeBrowser('cohort builder in Chromium', () => {
   let s: SiteServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
-    browser = await launchBrowser();
-    context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
-    errors = watchPageErrors(page);
+    site = await openBrowserSite();
+    ({ s, page, errors } = site);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   const cohort = (q: string) => s.json<Cohort>(`/frame/api/v1/cohort?${q}`);
   const shownTotal = () => page.locator('[data-cohort-total]').innerText();

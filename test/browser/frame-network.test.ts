@@ -7,8 +7,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 interface Network {
   graph: { nodes: { id: string; name: string; ca_works: number }[]; edges: { a: string; b: string }[] };
@@ -25,17 +25,13 @@ describeBrowser('collaboration network and screening dossier in Chromium', () =>
   let page: Page;
   let errors: string[];
   let overview: Network;
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    errors = watchPageErrors(page);
+    site = await openBrowserSite();
+    ({ s, browser, page, errors } = site);
     overview = await s.json<Network>('/frame/api/v1/network');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   const nodes = (p: Page) => p.locator('svg.network-graph a.node');
   const degree = (id: string, graph: Network['graph']) => graph.edges.filter((e) => e.a === id || e.b === id).length;

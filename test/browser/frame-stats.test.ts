@@ -6,8 +6,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 const PAGES = [
   ['/frame/stats', 'frame-stats'],
@@ -25,16 +25,12 @@ describeBrowser('frame statistics pages in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    errors = watchPageErrors(page);
+    site = await openBrowserSite();
+    ({ s, browser, page, errors } = site);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   it('renders each page; every chart is an image named by its caption and described by its description', async () => {
     for (const [path, name] of PAGES) {

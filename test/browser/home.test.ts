@@ -2,26 +2,21 @@
  * The home page and the API documentation in a real Chromium: they render, the keyboard reaches the content
  * through the skip link, the navigation leads to the API docs, nothing errors in the console, screenshots.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchBrowser, screenshot, watchPageErrors } from '../helpers/browser.ts';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
+import type { SiteServer } from '../helpers/site-server.ts';
 
 describeBrowser('home page in Chromium', () => {
   let s: SiteServer;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
+  let site: BrowserSite;
   beforeAll(async () => {
-    s = await startSiteServer();
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    errors = watchPageErrors(page);
+    site = await openBrowserSite();
+    ({ s, page, errors } = site);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await s?.close();
-  });
+  afterAll(() => site?.close());
 
   it('shows the three services with the frame total of the API', async () => {
     const summary = await s.json<{ works: number }>('/frame/api/v1/stats/summary');

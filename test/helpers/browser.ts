@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
+import { type SiteServer, startSiteServer } from './site-server.ts';
 import { describe } from 'vitest';
 
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p)) ?? null;
@@ -66,3 +67,34 @@ export function watchPageErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** What a browser test file works with: the site server, the browser, a page and the page's errors. */
+export interface BrowserSite {
+  s: SiteServer;
+  browser: Browser;
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The site server and a Chromium page (1200×900, downloads accepted) whose errors are collected; call it in
+ * a browser test file's beforeAll and `close()` in its afterAll.
+ */
+export async function openBrowserSite(): Promise<BrowserSite> {
+  const s = await startSiteServer();
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  return {
+    s,
+    browser,
+    page,
+    errors: watchPageErrors(page),
+    async close() {
+      await browser.close();
+      await s.close();
+    },
+  };
+}
+
