@@ -13,40 +13,22 @@
  *           (on Redis when redis-server is installed), narrow exports and FAIR assessments against a local
  *           mock. RSS is sampled every 5 s; target: growth under 10% from the end of the warm-up, and no
  *           response other than 2xx.
- * Prints Markdown for docs/benchmarks.md. Nothing leaves 127.0.0.1.
+ * Memory is read through the inspector after a full collection (scripts/load/inspector.ts), once at the end of
+ * the warm-up and once a minute after. Prints Markdown for docs/benchmarks.md. Nothing leaves 127.0.0.1.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-} from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { Rng } from "../pipeline/generate/prng.ts";
-import { fairMockEnv, PANGAEA_ZIP } from "../test/helpers/fair-app.ts";
-import {
-  fairFixturesAvailable,
-  type MockRoute,
-  replayRoutes,
-  startFairMock,
-} from "../test/helpers/fair-mock-resolver.ts";
-import { freePort } from "../test/helpers/net.ts";
-import { haveRedisServer, startRedis } from "../test/helpers/redis-server.ts";
-import { connectInspector, type MemoryReading } from "./load/inspector.ts";
-import {
-  cohortRequest,
-  collectPools,
-  httpGetJson,
-  type LoadRequest,
-  type SoakState,
-  soakRequest,
-  staticPaths,
-} from "./load/traffic.ts";
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Rng } from '../pipeline/generate/prng.ts';
+import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
+import { fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+import { freePort } from '../test/helpers/net.ts';
+import { haveRedisServer, startRedis } from '../test/helpers/redis-server.ts';
+import { connectInspector, type MemoryReading } from './load/inspector.ts';
+import { cohortRequest, collectPools, httpGetJson, type LoadRequest, type SoakState, soakRequest, staticPaths } from './load/traffic.ts';
 
 const HELP = `Usage: npm run bench:load -- --build DIR [options]
 
@@ -62,7 +44,8 @@ Options:
   --duration S          seconds per static and mixed run (default 30)
   --connections N       concurrent connections (default 32 for static, 16 otherwise)
   --soak-minutes M      length of the soak, after the warm-up (default 10)
-  --warmup S            seconds of soak traffic before the RSS baseline is taken (default 60)
+  --warmup S            seconds of soak traffic before the memory baseline is taken (default 180: the
+                        bounded caches, the FAIR one above all, fill in the first two to three minutes)
   --log-level L         the server's LOG_LEVEL (default info, as in production; logs go to a file)
   --seed N              seed of the request generator (default 20261121)
   -h, --help            show this help
@@ -70,32 +53,30 @@ Options:
 
 const { values } = parseArgs({
   options: {
-    build: { type: "string" },
-    phases: { type: "string", default: "static,mixed,soak" },
-    duration: { type: "string", default: "30" },
-    connections: { type: "string" },
-    "soak-minutes": { type: "string", default: "10" },
-    warmup: { type: "string", default: "60" },
-    "log-level": { type: "string", default: "info" },
-    seed: { type: "string", default: "20261121" },
-    help: { type: "boolean", short: "h" },
+    build: { type: 'string' },
+    phases: { type: 'string', default: 'static,mixed,soak' },
+    duration: { type: 'string', default: '30' },
+    connections: { type: 'string' },
+    'soak-minutes': { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '180' },
+    'log-level': { type: 'string', default: 'info' },
+    seed: { type: 'string', default: '20261121' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help || !values.build) {
   process.stdout.write(HELP);
   process.exit(values.help ? 0 : 2);
 }
-const phases = new Set(values.phases!.split(","));
-for (const p of phases)
-  if (!["static", "mixed", "soak"].includes(p))
-    throw new Error(`--phases: unknown phase "${p}" (static, mixed, soak)`);
+const phases = new Set(values.phases!.split(','));
+for (const p of phases) if (!['static', 'mixed', 'soak'].includes(p)) throw new Error(`--phases: unknown phase "${p}" (static, mixed, soak)`);
 const buildOut = resolve(values.build);
 const duration = Number(values.duration);
-const soakMinutes = Number(values["soak-minutes"]);
+const soakMinutes = Number(values['soak-minutes']);
 const seed = Number(values.seed);
 const say = (s: string) => process.stdout.write(s);
 const progress = (s: string) => process.stderr.write(`bench:load: ${s}\n`);
-const work = mkdtempSync(join(tmpdir(), "bench-load-"));
+const work = mkdtempSync(join(tmpdir(), 'bench-load-'));
 
 // ---- the FAIR upstream mock: the recorded PANGAEA answers, for DOIs .b0 … .b<FAIR_DOIS-1> ----
 const FAIR_DOIS = 300;
@@ -103,27 +84,20 @@ let fairEnv: Record<string, string> = {};
 let mock: Awaited<ReturnType<typeof startFairMock>> | null = null;
 if (fairFixturesAvailable()) {
   mock = await startFairMock();
-  const replay = replayRoutes("pangaea", mock.base);
+  const replay = replayRoutes('pangaea', mock.base);
   mock.route(...replay, PANGAEA_ZIP);
-  const perDoi = replay.filter(
-    (r) =>
-      /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) &&
-      r.path.includes("PANGAEA.902845"),
-  );
+  const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
   const routes: MockRoute[] = [];
   for (let n = 0; n < FAIR_DOIS; n++)
     routes.push(
       ...perDoi.map((r) => ({
         ...r,
-        path: r.path.replace("PANGAEA.902845", `PANGAEA.902845.b${n}`),
+        path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`),
       })),
     );
   mock.route(...routes);
   fairEnv = fairMockEnv(mock);
-} else
-  progress(
-    "the recorded FAIR fixtures are missing: the soak runs without assessments",
-  );
+} else progress('the recorded FAIR fixtures are missing: the soak runs without assessments');
 
 const redis = haveRedisServer() ? await startRedis() : null;
 
@@ -134,43 +108,35 @@ interface Server {
   log: string;
   stop(): Promise<void>;
 }
-async function startServer(
-  name: string,
-  nodeArgs: string[] = [],
-): Promise<Server> {
+async function startServer(name: string, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const log = join(work, `${name}.log`);
-  const fd = openSync(log, "w");
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, "--import", "tsx", "api-dynamic/src/server.ts"],
-    {
-      env: {
-        ...process.env,
-        BUILD_OUTPUT: buildOut,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: values["log-level"]!,
-        WATCH_BUILD: "false",
-        SITE_DIR: "/nonexistent",
-        STATE_DIR: join(work, `${name}-state`),
-        // Live abstracts are never asked for; should anything call the catalogue, it finds nothing listening.
-        CATALOGUE_URL: "http://127.0.0.1:9",
-        ...fairEnv,
-        FAIR_ANON_LIMIT: "1000000",
-        // Each benchmark DOI is assessed afresh once a minute: the engine keeps working for the whole soak.
-        FAIR_CACHE_TTL_SECONDS: "60",
-        ...(redis ? { REDIS_URL: redis.url } : {}),
-      },
-      stdio: ["ignore", fd, fd],
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'api-dynamic/src/server.ts'], {
+    env: {
+      ...process.env,
+      BUILD_OUTPUT: buildOut,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: values['log-level']!,
+      WATCH_BUILD: 'false',
+      SITE_DIR: '/nonexistent',
+      STATE_DIR: join(work, `${name}-state`),
+      // Live abstracts are never asked for; should anything call the catalogue, it finds nothing listening.
+      CATALOGUE_URL: 'http://127.0.0.1:9',
+      ...fairEnv,
+      FAIR_ANON_LIMIT: '1000000',
+      // Each benchmark DOI is assessed afresh once a minute: the engine keeps working for the whole soak.
+      FAIR_CACHE_TTL_SECONDS: '60',
+      ...(redis ? { REDIS_URL: redis.url } : {}),
     },
-  );
+    stdio: ['ignore', fd, fd],
+  });
   closeSync(fd);
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited with ${child.exitCode}; see ${log}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see ${log}`);
     try {
       if ((await fetch(`${base}/readyz`)).status === 200) break;
     } catch {
@@ -178,70 +144,57 @@ async function startServer(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  progress(
-    `server ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (log: ${log})`,
-  );
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  progress(`server ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (log: ${log})`);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return {
     child,
     base,
     log,
     stop: async () => {
-      child.kill("SIGTERM");
+      child.kill('SIGTERM');
       await exited;
     },
   };
 }
 
 /** Resident memory of a process from /proc, MiB. */
-const rssMiB = (pid: number) =>
-  Number(
-    /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1],
-  ) / 1024;
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 type Result = autocannon.Result;
 function run(opts: autocannon.Options, label: string): Promise<Result> {
   return new Promise((done, fail) => {
     const started = Date.now();
     let sent = 0;
-    const instance = autocannon(opts, (err, result) =>
-      err ? fail(err) : done(result),
-    );
-    instance.on("response", () => sent++);
+    const instance = autocannon(opts, (err, result) => (err ? fail(err) : done(result)));
+    instance.on('response', () => sent++);
     const timer = setInterval(
-      () =>
-        progress(
-          `${label}: ${Math.round((Date.now() - started) / 1000)} s, ${sent.toLocaleString("en")} responses`,
-        ),
+      () => progress(`${label}: ${Math.round((Date.now() - started) / 1000)} s, ${sent.toLocaleString('en')} responses`),
       10_000,
     );
-    instance.on("done", () => clearInterval(timer));
+    instance.on('done', () => clearInterval(timer));
   });
 }
 const errorsOf = (r: Result) => r.non2xx + r.errors + r.timeouts;
 const row = (label: string, conns: number, r: Result) =>
-  `| ${label} | ${conns} | ${r.requests.total.toLocaleString("en")} | **${Math.round(r.requests.average).toLocaleString("en")}** | ${r.latency.p50} | ${r.latency.p99} | ${(r.throughput.average / 2 ** 20).toFixed(1)} | ${errorsOf(r)} |\n`;
-const HEADER =
-  "| run | connections | requests | req/s | p50 ms | p99 ms | MiB/s | non-2xx + errors |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  `| ${label} | ${conns} | ${r.requests.total.toLocaleString('en')} | **${Math.round(r.requests.average).toLocaleString('en')}** | ${r.latency.p50} | ${r.latency.p99} | ${(r.throughput.average / 2 ** 20).toFixed(1)} | ${errorsOf(r)} |\n`;
+const HEADER = '| run | connections | requests | req/s | p50 ms | p99 ms | MiB/s | non-2xx + errors |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
 
 const cpu = cpus();
 say(
-  `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. ` +
-    `Build: ${buildOut}. Server LOG_LEVEL=${values["log-level"]}; permalinks on ${redis ? "Redis" : "the state directory"}; seed ${seed}.\n\n`,
+  `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. ` +
+    `Build: ${buildOut}. Server LOG_LEVEL=${values['log-level']}; permalinks on ${redis ? 'Redis' : 'the state directory'}; seed ${seed}.\n\n`,
 );
 
-const server = await startServer("server");
-progress("reading filter values from the build");
-const pools = await collectPools(httpGetJson(server.base), (d, t) =>
-  progress(`pools ${d}/${t}`),
-);
+const server = await startServer('server');
+progress('reading filter values from the build');
+const pools = await collectPools(httpGetJson(server.base), (d, t) => progress(`pools ${d}/${t}`));
 say(
   `Pools: ${pools.workIds.length} works, ${pools.authorIds.length} researchers (${pools.networkIds.length} in the network), ${pools.fields.length} fields, ${pools.topics.length} topics, ` +
     `${pools.venues.length} venues, ${pools.titleTerms.length} title terms, ${pools.nameTerms.length} name terms, ${pools.phrases.length} phrases, ${pools.pmcids.length} articles.\n\n`,
 );
 
-if (phases.has("static") || phases.has("mixed")) say(HEADER);
-if (phases.has("static")) {
+if (phases.has('static') || phases.has('mixed')) say(HEADER);
+if (phases.has('static')) {
   const conns = Number(values.connections ?? 32);
   const paths = staticPaths(pools);
   const r = await run(
@@ -249,19 +202,13 @@ if (phases.has("static")) {
       url: server.base,
       connections: conns,
       duration,
-      requests: paths.map((path) => ({ method: "GET", path })),
+      requests: paths.map((path) => ({ method: 'GET', path })),
     },
-    "static",
+    'static',
   );
-  say(
-    row(
-      `static: ${paths.length} frozen documents round-robin, ${duration} s`,
-      conns,
-      r,
-    ),
-  );
+  say(row(`static: ${paths.length} frozen documents round-robin, ${duration} s`, conns, r));
 }
-if (phases.has("mixed")) {
+if (phases.has('mixed')) {
   const conns = Number(values.connections ?? 16);
   const rng = new Rng(seed, 1);
   const seen = new Set<string>();
@@ -282,47 +229,32 @@ if (phases.has("mixed")) {
         },
       ],
     },
-    "mixed",
+    'mixed',
   );
-  say(
-    row(
-      `mixed cohort queries (${((100 * seen.size) / sent).toFixed(0)}% distinct), ${duration} s`,
-      conns,
-      r,
-    ),
-  );
+  say(row(`mixed cohort queries (${((100 * seen.size) / sent).toFixed(0)}% distinct), ${duration} s`, conns, r));
 }
 
 let logErrors = 0;
-if (phases.has("soak")) {
+if (phases.has('soak')) {
   // A fresh process, with the inspector on loopback for the memory readings (scripts/load/inspector.ts).
   await server.stop();
   const inspectPort = await freePort();
-  const soakServer = await startServer("soak", [
-    `--inspect=127.0.0.1:${inspectPort}`,
-  ]);
+  const soakServer = await startServer('soak', [`--inspect=127.0.0.1:${inspectPort}`]);
   const inspector = await connectInspector(inspectPort);
   const conns = Number(values.connections ?? 16);
   const rng = new Rng(seed, 2);
   const state: SoakState = { hashes: [], fairDois: FAIR_DOIS, fairNext: 0 };
-  const byKind = new Map<string, { n: number; bad: Map<number, number> }>();
+  const byKind = new Map<string, { n: number; bad: Map<number, number>; ms: number[] }>();
   const pid = soakServer.child.pid!;
   const warmup = Number(values.warmup);
   const t0 = Date.now();
   const raw: { t: number; rss: number }[] = [];
-  const sampler = setInterval(
-    () => raw.push({ t: (Date.now() - t0) / 1000, rss: rssMiB(pid) }),
-    5_000,
-  );
+  const sampler = setInterval(() => raw.push({ t: (Date.now() - t0) / 1000, rss: rssMiB(pid) }), 5_000);
   // One collected reading at the end of the warm-up and one a minute after, under traffic; the run lasts a
   // little past the last minute so that reading is taken under load too.
   const readings: ({ minute: number } & MemoryReading)[] = [];
   const readAt = (minute: number) =>
-    setTimeout(
-      async () =>
-        readings.push({ minute, ...(await inspector.collectedMemory()) }),
-      (warmup + minute * 60) * 1000,
-    );
+    setTimeout(async () => readings.push({ minute, ...(await inspector.collectedMemory()) }), (warmup + minute * 60) * 1000);
   const timers = Array.from({ length: soakMinutes + 1 }, (_, m) => readAt(m));
   const r = await run(
     {
@@ -332,13 +264,9 @@ if (phases.has("soak")) {
       requests: [
         {
           setupRequest: (req, context) => {
-            const next: LoadRequest = soakRequest(
-              rng,
-              pools,
-              state,
-              mock ? "/fair" : null,
-            );
-            (context as { kind?: string }).kind = next.kind;
+            const next: LoadRequest = soakRequest(rng, pools, state, mock ? '/fair' : null);
+            // One request in flight per connection, so the connection's context can carry its kind and start.
+            Object.assign(context, { kind: next.kind, started: performance.now() });
             return {
               ...req,
               method: next.method,
@@ -348,23 +276,19 @@ if (phases.has("soak")) {
             };
           },
           onResponse: (status, body, context) => {
-            const kind = (context as { kind: string }).kind;
-            const k = byKind.get(kind) ?? { n: 0, bad: new Map() };
+            const { kind, started } = context as { kind: string; started: number };
+            const k = byKind.get(kind) ?? { n: 0, bad: new Map<number, number>(), ms: [] as number[] };
             k.n++;
-            if (status < 200 || status > 299)
-              k.bad.set(status, (k.bad.get(status) ?? 0) + 1);
+            k.ms.push(performance.now() - started);
+            if (status < 200 || status > 299) k.bad.set(status, (k.bad.get(status) ?? 0) + 1);
             byKind.set(kind, k);
-            if (
-              kind === "permalink mint" &&
-              (status === 200 || status === 201) &&
-              state.hashes.length < 100_000
-            )
+            if (kind === 'permalink mint' && (status === 200 || status === 201) && state.hashes.length < 100_000)
               state.hashes.push((JSON.parse(body) as { hash: string }).hash);
           },
         },
       ],
     },
-    "soak",
+    'soak',
   );
   clearInterval(sampler);
   timers.forEach(clearTimeout);
@@ -374,13 +298,12 @@ if (phases.has("soak")) {
   readings.sort((a, b) => a.minute - b.minute);
   const first = readings[0]!;
   const last = readings.at(-1)!;
-  const pct = (a: number, b: number) =>
-    `${b >= a ? "+" : ""}${((100 * (b - a)) / a).toFixed(1)}%`;
+  const pct = (a: number, b: number) => `${b >= a ? '+' : ''}${((100 * (b - a)) / a).toFixed(1)}%`;
   const window = raw.filter((x) => x.t >= warmup);
   const rawMax = Math.max(...window.map((x) => x.rss));
   const rawMin = Math.min(...window.map((x) => x.rss));
   say(
-    `\nSoak: ${warmup} s warm-up + ${soakMinutes} min (+10 s), ${conns} connections, ${r.requests.total.toLocaleString("en")} requests, ` +
+    `\nSoak: ${warmup} s warm-up + ${soakMinutes} min (+10 s), ${conns} connections, ${r.requests.total.toLocaleString('en')} requests, ` +
       `${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; ` +
       `**non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}**.\n\n` +
       `Memory after a full collection, under traffic: RSS ${first.rss.toFixed(0)} MiB at the end of the warm-up, ${last.rss.toFixed(0)} MiB after ` +
@@ -389,34 +312,26 @@ if (phases.has("soak")) {
       `Uncollected RSS sampled every 5 s over the soak: ${rawMin.toFixed(0)}–${rawMax.toFixed(0)} MiB (V8 collects garbage in a sawtooth).\n\n`,
   );
   say(
-    "| minute of the soak | RSS after GC MiB | heap used MiB | heap total MiB | external MiB | uncollected RSS over the minute before, MiB |\n|---:|---:|---:|---:|---:|---|\n",
+    '| minute of the soak | RSS after GC MiB | heap used MiB | heap total MiB | external MiB | uncollected RSS over the minute before, MiB |\n|---:|---:|---:|---:|---:|---|\n',
   );
   for (const x of readings) {
-    const span = raw
-      .filter(
-        (y) =>
-          y.t >= warmup + (x.minute - 1) * 60 && y.t < warmup + x.minute * 60,
-      )
-      .map((y) => y.rss);
-    const range = span.length
-      ? `${Math.min(...span).toFixed(0)}–${Math.max(...span).toFixed(0)}`
-      : "";
-    say(
-      `| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} |\n`,
-    );
+    const span = raw.filter((y) => y.t >= warmup + (x.minute - 1) * 60 && y.t < warmup + x.minute * 60).map((y) => y.rss);
+    const range = span.length ? `${Math.min(...span).toFixed(0)}–${Math.max(...span).toFixed(0)}` : '';
+    say(`| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} |\n`);
   }
-  say("\n| kind | requests | share | non-2xx |\n|---|---:|---:|---|\n");
+  // Latency per kind as the client saw it, queueing behind other requests included.
+  say('\n| kind | requests | share | p50 ms | p99 ms | max ms | non-2xx |\n|---|---:|---:|---:|---:|---:|---|\n');
   const total = [...byKind.values()].reduce((a, k) => a + k.n, 0);
-  for (const [kind, k] of [...byKind].sort((a, b) => b[1].n - a[1].n))
-    say(
-      `| ${kind} | ${k.n.toLocaleString("en")} | ${((100 * k.n) / total).toFixed(1)}% | ${[...k.bad].map(([s, n]) => `${n} × ${s}`).join(", ") || "0"} |\n`,
-    );
-  logErrors = readFileSync(soakServer.log, "utf8")
-    .split("\n")
+  for (const [kind, k] of [...byKind].sort((a, b) => b[1].n - a[1].n)) {
+    const ms = k.ms.sort((a, b) => a - b);
+    const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(0);
+    const bad = [...k.bad].map(([s, n]) => `${n} × ${s}`).join(', ') || '0';
+    say(`| ${kind} | ${k.n.toLocaleString('en')} | ${((100 * k.n) / total).toFixed(1)}% | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(0)} | ${bad} |\n`);
+  }
+  logErrors = readFileSync(soakServer.log, 'utf8')
+    .split('\n')
     .filter((l) => /"level":(50|60)/.test(l)).length;
-  say(
-    `\nServer log lines at level error or fatal: ${logErrors}. Permalinks minted: ${state.hashes.length}.\n`,
-  );
+  say(`\nServer log lines at level error or fatal: ${logErrors}. Permalinks minted: ${state.hashes.length}.\n`);
   await soakServer.stop();
 } else await server.stop();
 

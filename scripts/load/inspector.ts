@@ -3,7 +3,7 @@
  * readings: a full garbage collection first, so a reading is the memory the process keeps, not where V8's
  * sawtooth of not-yet-collected garbage happens to be (on a busy server that swings by hundreds of MiB).
  */
-import WebSocket from "ws";
+import WebSocket from 'ws';
 
 export interface MemoryReading {
   /** From /proc and process.memoryUsage(), MiB. */
@@ -21,20 +21,15 @@ export interface Inspector {
 }
 
 export async function connectInspector(port: number): Promise<Inspector> {
-  const targets = (await (
-    await fetch(`http://127.0.0.1:${port}/json/list`)
-  ).json()) as { webSocketDebuggerUrl: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
   const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
   await new Promise<void>((ok, fail) => {
-    socket.once("open", () => ok());
-    socket.once("error", fail);
+    socket.once('open', () => ok());
+    socket.once('error', fail);
   });
   let nextId = 1;
-  const pending = new Map<
-    number,
-    { ok: (v: unknown) => void; fail: (e: Error) => void }
-  >();
-  socket.on("message", (data) => {
+  const pending = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
+  socket.on('message', (data) => {
     const msg = JSON.parse(String(data)) as {
       id?: number;
       result?: unknown;
@@ -55,9 +50,9 @@ export async function connectInspector(port: number): Promise<Inspector> {
   const mib = (n: number) => n / 2 ** 20;
   return {
     async collectedMemory() {
-      await call("HeapProfiler.collectGarbage");
-      const r = (await call("Runtime.evaluate", {
-        expression: "JSON.stringify(process.memoryUsage())",
+      await call('HeapProfiler.collectGarbage');
+      const r = (await call('Runtime.evaluate', {
+        expression: 'JSON.stringify(process.memoryUsage())',
         returnByValue: true,
       })) as { result: { value: string } };
       const m = JSON.parse(r.result.value) as NodeJS.MemoryUsage;

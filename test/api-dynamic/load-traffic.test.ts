@@ -5,27 +5,15 @@
  * nothing; and random valid cohorts are a property of the API worth holding: no combination of valid filters,
  * sorts and pages is refused or fails.
  */
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Rng } from "../../pipeline/generate/prng.ts";
-import {
-  cohortRequest,
-  collectPools,
-  type LoadRequest,
-  type Pools,
-  type SoakState,
-  soakRequest,
-  staticPaths,
-} from "../../scripts/load/traffic.ts";
-import { appFor } from "../helpers/app.ts";
-import {
-  fixtureBuild,
-  fixtureSnapshot,
-  tempDir,
-} from "../helpers/fixture-build.ts";
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../pipeline/generate/prng.ts';
+import { cohortRequest, collectPools, type LoadRequest, type Pools, type SoakState, soakRequest, staticPaths } from '../../scripts/load/traffic.ts';
+import { appFor } from '../helpers/app.ts';
+import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 
-describe("the load benchmark traffic", () => {
-  const tmp = tempDir("load-traffic");
+describe('the load benchmark traffic', () => {
+  const tmp = tempDir('load-traffic');
   let app: Awaited<ReturnType<typeof appFor>>;
   let pools: Pools;
   const send = (r: LoadRequest) =>
@@ -38,7 +26,7 @@ describe("the load benchmark traffic", () => {
 
   beforeAll(async () => {
     const snapshot = await fixtureSnapshot(tmp.path);
-    const out = join(tmp.path, "out");
+    const out = join(tmp.path, 'out');
     await fixtureBuild(snapshot, out, false);
     app = await appFor(out);
     pools = await collectPools(async (path) => {
@@ -52,18 +40,16 @@ describe("the load benchmark traffic", () => {
     tmp.remove();
   });
 
-  it("reads every pool from the build", () => {
-    for (const [name, pool] of Object.entries(pools))
-      if (Array.isArray(pool)) expect(pool.length, name).toBeGreaterThan(0);
+  it('reads every pool from the build', () => {
+    for (const [name, pool] of Object.entries(pools)) if (Array.isArray(pool)) expect(pool.length, name).toBeGreaterThan(0);
     expect(pools.years.min).toBeLessThan(pools.years.max);
   });
 
-  it("serves every frozen document", async () => {
-    for (const path of staticPaths(pools))
-      expect((await app.app.inject(path)).statusCode, path).toBe(200);
+  it('serves every frozen document', async () => {
+    for (const path of staticPaths(pools)) expect((await app.app.inject(path)).statusCode, path).toBe(200);
   });
 
-  it("answers 3,000 random cohort-family requests with 2xx, and they are mostly distinct", async () => {
+  it('answers 3,000 random cohort-family requests with 2xx, and they are mostly distinct', async () => {
     const rng = new Rng(7, 1);
     const seen = new Set<string>();
     const kinds = new Set<string>();
@@ -72,21 +58,13 @@ describe("the load benchmark traffic", () => {
       seen.add(r.path);
       kinds.add(r.kind);
       const res = await send(r);
-      expect(
-        res.statusCode,
-        `${r.path}: ${res.body.slice(0, 300)}`,
-      ).toBeLessThan(300);
+      expect(res.statusCode, `${r.path}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
     }
-    expect([...kinds].sort()).toEqual([
-      "cohort",
-      "cohort facets",
-      "typeahead",
-      "works",
-    ]);
+    expect([...kinds].sort()).toEqual(['cohort', 'cohort facets', 'typeahead', 'works']);
     expect(seen.size).toBeGreaterThan(2_000);
   }, 120_000);
 
-  it("answers 2,000 requests of the soak mix with 2xx, permalinks minted then resolved", async () => {
+  it('answers 2,000 requests of the soak mix with 2xx, permalinks minted then resolved', async () => {
     const rng = new Rng(7, 2);
     const state: SoakState = { hashes: [], fairDois: 1, fairNext: 0 };
     const kinds = new Map<string, number>();
@@ -95,24 +73,20 @@ describe("the load benchmark traffic", () => {
       const r = soakRequest(rng, pools, state, null);
       kinds.set(r.kind, (kinds.get(r.kind) ?? 0) + 1);
       const res = await send(r);
-      expect(
-        res.statusCode,
-        `${r.method} ${r.path}: ${res.body.slice(0, 300)}`,
-      ).toBeLessThan(300);
-      if (r.kind === "permalink mint")
-        state.hashes.push(res.json<{ hash: string }>().hash);
+      expect(res.statusCode, `${r.method} ${r.path}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
+      if (r.kind === 'permalink mint') state.hashes.push(res.json<{ hash: string }>().hash);
     }
     for (const kind of [
-      "static",
-      "cohort",
-      "work record",
-      "network",
-      "screened",
-      "excerpts",
-      "article",
-      "permalink mint",
-      "permalink resolve",
-      "export",
+      'static',
+      'cohort',
+      'work record',
+      'network',
+      'screened',
+      'excerpts',
+      'article',
+      'permalink mint',
+      'permalink resolve',
+      'export',
     ])
       expect(kinds.get(kind), kind).toBeGreaterThan(0);
   }, 120_000);
