@@ -17,7 +17,7 @@
  * the warm-up and once a minute after. Prints Markdown for docs/benchmarks.md. Nothing leaves 127.0.0.1.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,7 +27,7 @@ import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
 import { fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
 import { freePort } from '../test/helpers/net.ts';
 import { haveRedisServer, startRedis } from '../test/helpers/redis-server.ts';
-import { connectInspector, type MemoryReading } from './load/inspector.ts';
+import { connectInspector, type LoopReading, type MemoryReading } from './load/inspector.ts';
 import { cohortRequest, collectPools, httpGetJson, type LoadRequest, type SoakState, soakRequest, staticPaths } from './load/traffic.ts';
 
 const HELP = `Usage: npm run bench:load -- --build DIR [options]
@@ -48,6 +48,8 @@ Options:
                         bounded caches, the FAIR one above all, fill in the first two to three minutes)
   --log-level L         the server's LOG_LEVEL (default info, as in production; logs go to a file)
   --seed N              seed of the request generator (default 20261121)
+  --cpu-profile FILE    write a CPU profile of the server over the soak's first minute (open it in Chrome
+                        DevTools or speedscope) to see what its time goes to
   -h, --help            show this help
 `;
 
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '180' },
     'log-level': { type: 'string', default: 'info' },
     seed: { type: 'string', default: '20261121' },
+    'cpu-profile': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -241,6 +244,7 @@ if (phases.has('soak')) {
   const inspectPort = await freePort();
   const soakServer = await startServer('soak', [`--inspect=127.0.0.1:${inspectPort}`]);
   const inspector = await connectInspector(inspectPort);
+  await inspector.watchLoop();
   const conns = Number(values.connections ?? 16);
   const rng = new Rng(seed, 2);
   const state: SoakState = { hashes: [], fairDois: FAIR_DOIS, fairNext: 0 };
@@ -252,10 +256,28 @@ if (phases.has('soak')) {
   const sampler = setInterval(() => raw.push({ t: (Date.now() - t0) / 1000, rss: rssMiB(pid) }), 5_000);
   // One collected reading at the end of the warm-up and one a minute after, under traffic; the run lasts a
   // little past the last minute so that reading is taken under load too.
-  const readings: ({ minute: number } & MemoryReading)[] = [];
+  // The loop is read before the collection, so a minute's longest stall is the traffic's, not the forced GC's.
+  const readings: ({ minute: number; loop: LoopReading } & MemoryReading)[] = [];
   const readAt = (minute: number) =>
-    setTimeout(async () => readings.push({ minute, ...(await inspector.collectedMemory()) }), (warmup + minute * 60) * 1000);
+    setTimeout(
+      async () => {
+        const loop = await inspector.loop();
+        readings.push({ minute, loop, ...(await inspector.collectedMemory()) });
+      },
+      (warmup + minute * 60) * 1000,
+    );
   const timers = Array.from({ length: soakMinutes + 1 }, (_, m) => readAt(m));
+  const profileTo = values['cpu-profile'];
+  if (profileTo) {
+    const start = warmup * 1000 + 1000;
+    timers.push(setTimeout(() => void inspector.startProfile(), start));
+    timers.push(
+      setTimeout(async () => {
+        writeFileSync(profileTo, JSON.stringify(await inspector.stopProfile()));
+        progress(`CPU profile of the server written to ${profileTo}`);
+      }, start + 60_000),
+    );
+  }
   const r = await run(
     {
       url: soakServer.base,
@@ -312,12 +334,12 @@ if (phases.has('soak')) {
       `Uncollected RSS sampled every 5 s over the soak: ${rawMin.toFixed(0)}–${rawMax.toFixed(0)} MiB (V8 collects garbage in a sawtooth).\n\n`,
   );
   say(
-    '| minute of the soak | RSS after GC MiB | heap used MiB | heap total MiB | external MiB | uncollected RSS over the minute before, MiB |\n|---:|---:|---:|---:|---:|---|\n',
+    '| minute of the soak | RSS after GC MiB | heap used MiB | heap total MiB | external MiB | uncollected RSS over the minute before, MiB | event-loop delay p99 / max ms |\n|---:|---:|---:|---:|---:|---|---|\n',
   );
   for (const x of readings) {
     const span = raw.filter((y) => y.t >= warmup + (x.minute - 1) * 60 && y.t < warmup + x.minute * 60).map((y) => y.rss);
     const range = span.length ? `${Math.min(...span).toFixed(0)}–${Math.max(...span).toFixed(0)}` : '';
-    say(`| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} |\n`);
+    say(`| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} | ${x.loop.p99.toFixed(0)} / ${x.loop.max.toFixed(0)} |\n`);
   }
   // Latency per kind as the client saw it, queueing behind other requests included.
   say('\n| kind | requests | share | p50 ms | p99 ms | max ms | non-2xx |\n|---|---:|---:|---:|---:|---:|---|\n');

@@ -14,9 +14,24 @@ export interface MemoryReading {
   arrayBuffers: number;
 }
 
+/** The server's event-loop delay since the previous reading (perf_hooks.monitorEventLoopDelay), ms. */
+export interface LoopReading {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
 export interface Inspector {
   /** Full collection (HeapProfiler.collectGarbage), then the process's own process.memoryUsage(). */
   collectedMemory(): Promise<MemoryReading>;
+  /** Starts an event-loop delay histogram inside the process (10 ms resolution). */
+  watchLoop(): Promise<void>;
+  /** The histogram's figures since the last call, then resets it. */
+  loop(): Promise<LoopReading>;
+  /** Starts V8's sampling CPU profiler in the process. */
+  startProfile(): Promise<void>;
+  /** Stops it and returns the profile (the .cpuprofile JSON Chrome DevTools opens). */
+  stopProfile(): Promise<unknown>;
   close(): void;
 }
 
@@ -63,6 +78,27 @@ export async function connectInspector(port: number): Promise<Inspector> {
         external: mib(m.external),
         arrayBuffers: mib(m.arrayBuffers),
       };
+    },
+    async watchLoop() {
+      await call('Runtime.evaluate', {
+        expression: "globalThis.__benchLoop = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); globalThis.__benchLoop.enable(); 1",
+      });
+    },
+    async loop() {
+      const r = (await call('Runtime.evaluate', {
+        expression:
+          '(() => { const h = globalThis.__benchLoop; const v = JSON.stringify({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 }); h.reset(); return v; })()',
+        returnByValue: true,
+      })) as { result: { value: string } };
+      return JSON.parse(r.result.value) as LoopReading;
+    },
+    async startProfile() {
+      await call('Profiler.enable');
+      await call('Profiler.setSamplingInterval', { interval: 1000 });
+      await call('Profiler.start');
+    },
+    async stopProfile() {
+      return ((await call('Profiler.stop')) as { profile: unknown }).profile;
     },
     close: () => socket.close(),
   };

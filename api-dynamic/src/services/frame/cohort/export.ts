@@ -2,7 +2,12 @@
  * `/cohort/export`: the cohort's rows in the request's sort order (ties by id), capped at EXPORT_CAP, as CSV or
  * JSON text chunks. A generator: the HTTP stream pulls the next chunk only when the client has taken the last
  * one (backpressure), so memory stays flat however large the export.
+ *
+ * An async one that yields to the event loop after every chunk: a client that reads as fast as loopback lets
+ * the socket take each write at once, so a synchronous generator was drained in one go, and a 30,000-row export
+ * held the event loop for up to 3 s while every other request waited (npm run bench:load, docs/benchmarks.md).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
 import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
@@ -27,7 +32,13 @@ export function truncationLine(total: number): string {
   return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page /api/v1/cohort with cursor, or rebuild the frame from the repository, for the rest.\n`;
 }
 
-export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash: string, links: { permalink: string; api: string }): Generator<string> {
+export async function* exportChunks(
+  build: Build,
+  q: CohortQuery,
+  m: CohortMatch,
+  hash: string,
+  links: { permalink: string; api: string },
+): AsyncGenerator<string> {
   const index = build.cohort;
   const plan = exportPlan(m);
   const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
@@ -62,6 +73,7 @@ export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash
       if (batch.length === 0) break;
       yield (sent === 0 ? '\n' : ',\n') + batch.map((r) => index.record(r)).join(',\n');
       sent += batch.length;
+      await nextTurn();
     }
     yield '\n]}\n';
     return;
@@ -73,6 +85,7 @@ export function* exportChunks(build: Build, q: CohortQuery, m: CohortMatch, hash
     if (batch.length === 0) break;
     yield batch.map((r) => index.exportRow(r)).join('');
     sent += batch.length;
+    await nextTurn();
   }
   if (plan.truncated) yield truncationLine(m.total);
 }
