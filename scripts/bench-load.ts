@@ -339,7 +339,9 @@ if (phases.has('soak')) {
   for (const x of readings) {
     const span = raw.filter((y) => y.t >= warmup + (x.minute - 1) * 60 && y.t < warmup + x.minute * 60).map((y) => y.rss);
     const range = span.length ? `${Math.min(...span).toFixed(0)}–${Math.max(...span).toFixed(0)}` : '';
-    say(`| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} | ${x.loop.p99.toFixed(0)} / ${x.loop.max.toFixed(0)} |\n`);
+    say(
+      `| ${x.minute} | ${x.rss.toFixed(0)} | ${x.heapUsed.toFixed(0)} | ${x.heapTotal.toFixed(0)} | ${x.external.toFixed(0)} | ${range} | ${x.loop.p99.toFixed(0)} / ${x.loop.max.toFixed(0)} |\n`,
+    );
   }
   // Latency per kind as the client saw it, queueing behind other requests included.
   say('\n| kind | requests | share | p50 ms | p99 ms | max ms | non-2xx |\n|---|---:|---:|---:|---:|---:|---|\n');
@@ -348,7 +350,9 @@ if (phases.has('soak')) {
     const ms = k.ms.sort((a, b) => a - b);
     const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(0);
     const bad = [...k.bad].map(([s, n]) => `${n} × ${s}`).join(', ') || '0';
-    say(`| ${kind} | ${k.n.toLocaleString('en')} | ${((100 * k.n) / total).toFixed(1)}% | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(0)} | ${bad} |\n`);
+    say(
+      `| ${kind} | ${k.n.toLocaleString('en')} | ${((100 * k.n) / total).toFixed(1)}% | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(0)} | ${bad} |\n`,
+    );
   }
   logErrors = readFileSync(soakServer.log, 'utf8')
     .split('\n')

@@ -81,7 +81,8 @@ export async function connectInspector(port: number): Promise<Inspector> {
     },
     async watchLoop() {
       await call('Runtime.evaluate', {
-        expression: "globalThis.__benchLoop = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); globalThis.__benchLoop.enable(); 1",
+        expression:
+          "globalThis.__benchLoop = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 }); globalThis.__benchLoop.enable(); 1",
       });
     },
     async loop() {
