@@ -3,9 +3,11 @@
  * JSON text chunks. A generator: the HTTP stream pulls the next chunk only when the client has taken the last
  * one (backpressure), so memory stays flat however large the export.
  *
- * An async one that yields to the event loop after every chunk: a client that reads as fast as loopback lets
- * the socket take each write at once, so a synchronous generator was drained in one go, and a 30,000-row export
- * held the event loop for up to 3 s while every other request waited (npm run bench:load, docs/benchmarks.md).
+ * An async one that yields to the event loop once it has held it for SLICE_MS: a client that reads as fast as
+ * loopback lets the socket take each write at once, so a synchronous generator was drained in one go, and a
+ * 30,000-row export held the event loop for up to 3.5 s while every other request waited (npm run bench:load,
+ * docs/benchmarks.md). Yielding after every chunk instead made exports under load so slow that some passed a
+ * 10 s client timeout; a time slice bounds the stall and lets a cheap chunk run on with the next.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
@@ -16,6 +18,19 @@ import { PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
 const CHUNK_ROWS = 500;
+/** Longest the export runs (producing and writing chunks) before it lets other requests in, ms. */
+const SLICE_MS = 20;
+
+/** Resolves at once within the slice, on the next turn of the event loop after it (and starts a new slice). */
+function slicer(): () => Promise<void> | undefined {
+  let start = performance.now();
+  return () => {
+    if (performance.now() - start < SLICE_MS) return undefined;
+    return nextTurn().then(() => {
+      start = performance.now();
+    });
+  };
+}
 
 export interface ExportPlan {
   total: number;
@@ -53,6 +68,7 @@ export async function* exportChunks(
     return out;
   };
   let sent = 0;
+  const pause = slicer();
   if (q.format === 'json') {
     const meta = {
       ...questionBlock(build, q, hash),
@@ -73,7 +89,7 @@ export async function* exportChunks(
       if (batch.length === 0) break;
       yield (sent === 0 ? '\n' : ',\n') + batch.map((r) => index.record(r)).join(',\n');
       sent += batch.length;
-      await nextTurn();
+      await pause();
     }
     yield '\n]}\n';
     return;
@@ -85,7 +101,7 @@ export async function* exportChunks(
     if (batch.length === 0) break;
     yield batch.map((r) => index.exportRow(r)).join('');
     sent += batch.length;
-    await nextTurn();
+    await pause();
   }
   if (plan.truncated) yield truncationLine(m.total);
 }
