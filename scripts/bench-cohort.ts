@@ -9,14 +9,13 @@
  * Filter values are picked from the build's own cohort index (a common field, a topic of ~1,000 works, a venue
  * of a handful, frequent title terms, the most prolific author), so the list means the same on any build.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cohortIndexManifestSchema, COHORT_DIR, file } from '../contracts/frame/cohort-index.ts';
+import { rssMiB, startBenchServer } from './lib/bench-server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -111,36 +110,12 @@ const WORKS: [string, string][] = [
 ];
 
 // ---- the server ----
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((ok) => srv.close(ok));
-  return port;
+/** The server on the build, logging at warn, so per-request logging does not cost throughput. */
+async function startServer(env: Record<string, string>) {
+  const server = await startBenchServer({ env: { BUILD_OUTPUT: buildOut, LOG_LEVEL: 'warn', STATE_DIR: join(buildOut, '.bench-state'), ...env } });
+  process.stdout.write(`server ready in ${server.readySeconds.toFixed(1)} s\n`);
+  return server;
 }
-
-/** Starts `npm run serve` on the build (warn-level logs, so per-request logging does not cost throughput). */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api-dynamic/src/server.ts'], {
-    env: { ...process.env, BUILD_OUTPUT: buildOut, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WATCH_BUILD: 'false', SITE_DIR: '/nonexistent', STATE_DIR: join(buildOut, '.bench-state'), ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/frame/api/v1/stats/summary`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  process.stdout.write(`server ready in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  return { child, base };
-}
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function time(url: string): Promise<number> {
   const t = performance.now();
@@ -217,7 +192,7 @@ async function load(base: string, label: string) {
 }
 process.stdout.write(`\n| load (${COHORT.length} cohort requests round-robin, ${values.duration} s) | connections | req/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n`);
 await load(cold.base, 'count cache off (every request counts)');
-cold.child.kill('SIGTERM');
+await cold.stop();
 const warm = await startServer({ COHORT_CACHE: 'on' });
 await load(warm.base, 'count cache on (64 cohorts)');
-warm.child.kill('SIGTERM');
+await warm.stop();

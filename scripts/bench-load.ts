@@ -16,8 +16,7 @@
  * Memory is read through the inspector after a full collection (scripts/load/inspector.ts), once at the end of
  * the warm-up and once a minute after. Prints Markdown for docs/benchmarks.md. Nothing leaves 127.0.0.1.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +25,7 @@ import { Rng } from '../pipeline/generate/prng.ts';
 import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
 import { fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
 import { freePort } from '../test/helpers/net.ts';
+import { type BenchServer, rssMiB, startBenchServer } from './lib/bench-server.ts';
 import { haveRedisServer, startRedis } from '../test/helpers/redis-server.ts';
 import { connectInspector, type LoopReading, type MemoryReading } from './load/inspector.ts';
 import { cohortRequest, collectPools, httpGetJson, type LoadRequest, type SoakState, soakRequest, staticPaths } from './load/traffic.ts';
@@ -105,25 +105,17 @@ if (fairFixturesAvailable()) {
 const redis = haveRedisServer() ? await startRedis() : null;
 
 // ---- the server ----
-interface Server {
-  child: ChildProcess;
-  base: string;
+interface Server extends BenchServer {
   log: string;
-  stop(): Promise<void>;
 }
 async function startServer(name: string, nodeArgs: string[] = []): Promise<Server> {
-  const port = await freePort();
   const log = join(work, `${name}.log`);
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'api-dynamic/src/server.ts'], {
+  const server = await startBenchServer({
+    nodeArgs,
+    logFile: log,
     env: {
-      ...process.env,
       BUILD_OUTPUT: buildOut,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       LOG_LEVEL: values['log-level']!,
-      WATCH_BUILD: 'false',
-      SITE_DIR: '/nonexistent',
       STATE_DIR: join(work, `${name}-state`),
       // Live abstracts are never asked for; should anything call the catalogue, it finds nothing listening.
       CATALOGUE_URL: 'http://127.0.0.1:9',
@@ -133,35 +125,10 @@ async function startServer(name: string, nodeArgs: string[] = []): Promise<Serve
       FAIR_CACHE_TTL_SECONDS: '60',
       ...(redis ? { REDIS_URL: redis.url } : {}),
     },
-    stdio: ['ignore', fd, fd],
   });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${port}`;
-  const t0 = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}; see ${log}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  progress(`server ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (log: ${log})`);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return {
-    child,
-    base,
-    log,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  progress(`server ready in ${server.readySeconds.toFixed(1)} s (log: ${log})`);
+  return { ...server, log };
 }
-
-/** Resident memory of a process from /proc, MiB. */
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 type Result = autocannon.Result;
 function run(opts: autocannon.Options, label: string): Promise<Result> {
