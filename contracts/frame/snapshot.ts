@@ -545,6 +545,12 @@ export const snapshotManifestSchema = z
     release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     build_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     author_layer_release: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    /**
+     * True when the rows were made up by a generator (pipeline/generate), false when they come from a real
+     * upstream (the OpenAlex builder). Carried into the build, `meta` of every response and every page, so
+     * synthetic data is never shown as real.
+     */
+    synthetic: z.boolean(),
     generator: z
       .object({ name: z.string(), version: z.string(), seed: z.number().int(), works: z.number().int() })
       .strict()

@@ -312,6 +312,7 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
       release_date: o.releaseDate,
       build_date: o.buildDate,
       author_layer_release: o.releaseDate,
+      synthetic: true,
       generator: { name: 'pipeline/generate', version: GENERATOR_VERSION, seed: o.seed, works: o.works },
       tables: tables as SnapshotManifest['tables'],
       documents,
