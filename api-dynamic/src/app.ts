@@ -55,6 +55,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // Client addresses (the FAIR anonymous tier counts by them) from X-Forwarded-For only when configured.
     trustProxy: o.config.TRUST_PROXY,
     return503OnClosing: true,
+    // Loading the site's server entry can take longer than Fastify's default 10 s on a loaded 2-core machine.
+    pluginTimeout: 60_000,
     connectionTimeout: o.config.SERVER_IDLE_TIMEOUT_MS,
     keepAliveTimeout: o.config.SERVER_KEEPALIVE_TIMEOUT_MS,
     requestTimeout: o.config.SERVER_REQUEST_TIMEOUT_MS,
