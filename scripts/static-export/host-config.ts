@@ -36,8 +36,6 @@ export interface HostConfigInput {
   ownDir: string;
 }
 
-const PAGE_CACHE_HEADERS = ['cache-control'];
-
 /** Header name as written in configuration files (`x-snapshot` → `X-Snapshot`). */
 const headerName = (n: string) => n.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => `${d}${c.toUpperCase()}`);
 
@@ -121,10 +119,11 @@ function nginxConfig(i: HostConfigInput): string {
   if (origin) lines.push(`location @dynamic_api {`, `    return 307 ${origin}$request_uri;`, '}');
   // PMCID spellings the server accepts (pmc123, 123): a redirect to the canonical PMC123.
   if (i.corpusPrefix) {
-    const article = (path: string, headers: Record<string, string>, serve: string[]) => [
-      `location ~* "^(?<base>${path})(?:pmc)?(?<num>[0-9]+)/?$" {`,
+    // A page keeps its trailing slash (both spellings are pages); an API document loses it, like every other.
+    const article = (path: string, headers: Record<string, string>, serve: string[], slash: '${slash}' | '') => [
+      `location ~* "^(?<base>${path})(?:pmc)?(?<num>[0-9]+)(?<slash>/?)$" {`,
       addHeaders(headers),
-      '    set $canonical "${base}PMC${num}";',
+      `    set $canonical "\${base}PMC\${num}${slash}";`,
       '    if ($uri != $canonical) { return 301 $canonical$is_args$args; }',
       ...serve,
       '}',
@@ -135,8 +134,8 @@ function nginxConfig(i: HostConfigInput): string {
       ...article(`${i.corpusPrefix}/api/v1/articles/`, api, [
         `    error_page 404 ${origin ? '= @dynamic_api' : `/${i.ownDir}/api-static-copy.json`};`,
         '    try_files $uri.json =404;',
-      ]),
-      ...article(`${i.corpusPrefix}/articles/`, page, ['    try_files $uri/index.html @dynamic_page;']),
+      ], ''),
+      ...article(`${i.corpusPrefix}/articles/`, page, ['    try_files $uri/index.html @dynamic_page;'], '${slash}'),
     );
   }
   // Server-rendered pages: on the live origin, or the static notice.
