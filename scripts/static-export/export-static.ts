@@ -6,12 +6,13 @@
  * `out` and renamed into place when complete, so a failed export leaves the previous bundle as it was.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { buildApp } from '../../api-dynamic/src/app.ts';
 import { loadConfig, type Config } from '../../api-dynamic/src/config.ts';
 import { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
+import { workRecordText } from '../../api-dynamic/src/services/frame/work-records.ts';
 import type { Progress } from '../../pipeline/lib/progress.ts';
 import { apiDocumentFile, pageFile, pageUrl } from './bundle-paths.ts';
 import { type DynamicPage, dynamicPages } from './dynamic-pages.ts';
@@ -32,12 +33,6 @@ export interface ExportOptions {
   /** Per-work API documents: as the build has them (`build`, the default) or none. */
   workDocuments?: 'build' | 'none';
   progress: Progress;
-}
-
-export interface BundleFile {
-  path: string;
-  bytes: number;
-  sha256: string;
 }
 
 export interface ExportResult {
@@ -86,14 +81,19 @@ export async function exportStatic(o: ExportOptions): Promise<ExportResult> {
   const tmp = `${out}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const files: BundleFile[] = [];
+  // The file index is written as the files are (a 4.3M-work bundle lists millions), in the order written.
+  const index = new FileIndex(join(tmp, BUNDLE_FILES));
   const kinds: Record<string, number> = {};
+  const madeDirs = new Set<string>();
   const write = (path: string, body: Buffer | string, kind: string) => {
     const full = join(tmp, path);
-    mkdirSync(dirname(full), { recursive: true });
+    const folder = dirname(full);
+    if (!madeDirs.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      madeDirs.add(folder);
+    }
     writeFileSync(full, body);
-    const bytes = Buffer.byteLength(body);
-    files.push({ path, bytes, sha256: createHash('sha256').update(body).digest('hex') });
+    index.add(path, Buffer.byteLength(body), createHash('sha256').update(body).digest('hex'));
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   };
   const get = async (url: string) => {
@@ -154,16 +154,24 @@ export async function exportStatic(o: ExportOptions): Promise<ExportResult> {
       tick();
     };
     for (const url of apiUrls.sort()) await apiDocument(url, 'api documents');
-    for (const id of workIds) await apiDocument(`${config.FRAME_PREFIX}/api/v1/works/${id}`, 'work documents');
+    // Work records: the route's own serializer (services/frame/work-records.ts), called directly, since a
+    // request per work through inject would take hours at 4.3M; the test compares them with the route's answers.
+    for (const id of workIds) {
+      const text = workRecordText(build, id);
+      if (text === null) throw new Error(`the build's work document index lists ${id}, which its cohort index does not hold`);
+      write(apiDocumentFile(`${config.FRAME_PREFIX}/api/v1/works/${id}`), text, 'work documents');
+      tick();
+    }
     o.progress.stop();
     if (!apiHeaders) throw new Error('the build has no frozen API documents');
 
+    o.progress.log(`writing the pages of server-rendered addresses, host configuration and manifest (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     // Pages the dynamic layer renders: a page at each fixed address (a link to the live origin, or the static
     // notice), one for the addresses with parameters, a not-found page, and the body of a dynamic API path.
     const template = readFileSync(join(clientDir, existsSync(join(clientDir, 'about/index.html')) ? 'about/index.html' : 'index.html'), 'utf8');
     const pages = dynamicPages(PAGES_DIR);
     const notice = { apiOrigin: o.apiOrigin, snapshotId };
-    const written = new Set(files.map((f) => f.path));
+    const written = new Set(siteFiles);
     for (const page of pages.filter((p) => p.fixed)) {
       const file = pageFile(page.pattern);
       if (!written.has(file)) write(file, dynamicPageNotice(template, page.pattern, notice), 'notices');
@@ -196,35 +204,75 @@ export async function exportStatic(o: ExportOptions): Promise<ExportResult> {
     for (const [path, text] of Object.entries(configs)) write(path, text, 'host configuration');
 
     // The manifest last: every file above, its bytes and sha256, and what the bundle was made from.
-    files.sort((a, b) => (a.path < b.path ? -1 : 1));
-    const index = files.map((f) => `${f.sha256}\t${f.bytes}\t${f.path}\n`).join('');
-    writeFileSync(join(tmp, BUNDLE_FILES), index);
-    const total = files.reduce((s, f) => s + f.bytes, 0);
+    const { count, bytes: total, sha256 } = index.close();
     const manifest = {
       snapshot: build.snapshotRef,
       pipeline_version: build.manifest.pipeline_version,
       api_origin: o.apiOrigin,
       exported_at: new Date().toISOString(),
-      files: files.length,
+      files: count,
       bytes: total,
       kinds,
-      files_index: { file: BUNDLE_FILES, sha256: createHash('sha256').update(index).digest('hex'), format: 'sha256<TAB>bytes<TAB>path, one line per file, sorted by path' },
+      files_index: { file: BUNDLE_FILES, sha256, format: 'sha256<TAB>bytes<TAB>path, one line per file, in the order written' },
     };
     writeFileSync(join(tmp, BUNDLE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 
     // Swap into place.
+    o.progress.log(`bundle complete (${((performance.now() - started) / 1000).toFixed(1)} s): moving it to ${out}`);
     const old = `${out}.old-${process.pid}`;
     if (existsSync(out)) renameSync(out, old);
     renameSync(tmp, out);
     rmSync(old, { recursive: true, force: true });
-    return { snapshotId, files: files.length, bytes: total, kinds, dynamicPages: pages, seconds: (performance.now() - started) / 1000 };
+    return { snapshotId, files: count, bytes: total, kinds, dynamicPages: pages, seconds: (performance.now() - started) / 1000 };
   } catch (err) {
+    index.abandon();
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   } finally {
     await app.close();
     store.close();
     rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** `bundle-files.tsv`, appended in blocks as files are written, with its own sha256 and totals. */
+class FileIndex {
+  private readonly fd: number;
+  private readonly hash = createHash('sha256');
+  private pending: string[] = [];
+  count = 0;
+  bytes = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+
+  add(path: string, bytes: number, sha256: string): void {
+    this.pending.push(`${sha256}\t${bytes}\t${path}\n`);
+    this.count++;
+    this.bytes += bytes;
+    if (this.pending.length >= 4096) this.flush();
+  }
+
+  private flush(): void {
+    const block = this.pending.join('');
+    this.pending = [];
+    this.hash.update(block);
+    writeSync(this.fd, block);
+  }
+
+  close(): { count: number; bytes: number; sha256: string } {
+    this.flush();
+    closeSync(this.fd);
+    return { count: this.count, bytes: this.bytes, sha256: this.hash.digest('hex') };
+  }
+
+  abandon(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
   }
 }
 
