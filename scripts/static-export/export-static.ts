@@ -153,6 +153,12 @@ export async function exportStatic(o: ExportOptions): Promise<ExportResult> {
       write(apiDocumentFile(url), r.body, kind);
       tick();
     };
+    // Each API's index (`<prefix>/api/v1`: its operations and documents), where the server has one as JSON.
+    for (const service of config.SERVICES) {
+      const url = `${prefixes[service]}/api/v1`;
+      const r = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+      if (r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('application/json')) apiUrls.push(url);
+    }
     for (const url of apiUrls.sort()) await apiDocument(url, 'api documents');
     // Work records: the route's own serializer (services/frame/work-records.ts), called directly, since a
     // request per work through inject would take hours at 4.3M; the test compares them with the route's answers.
