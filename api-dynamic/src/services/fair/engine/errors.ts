@@ -50,7 +50,7 @@ export class UpstreamUnavailableError extends Error {
     readonly retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS,
   ) {
     super(
-      `This service cannot reach ${service} right now (${detail}), so no assessment was made. The problem is on our side, not with the identifier, and the request was not counted against your limit; try again shortly.`,
+      `This service cannot reach ${service} right now: ${detail}. No assessment was made. The problem is on our side, not with the identifier, and the request was not counted against your limit; try again shortly.`,
     );
   }
 }
