@@ -52,6 +52,16 @@ describe('lockStateDir', () => {
     await (await lockStateDir(dir, { logger: silent })).release();
   });
 
+  it("a lock naming this process's own pid that this process does not hold is an earlier incarnation's (a restarted container)", async () => {
+    const dir = newDir();
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), started: '2026-01-01T00:00:00.000Z' }));
+    const warnings: string[] = [];
+    const lock = await lockStateDir(dir, { logger: { warn: (m) => warnings.push(m) } });
+    expect(warnings).toEqual([`state: ${join(dir, LOCK_FILE)} was left by an earlier process with this pid (${process.pid}); taking it over`]);
+    await expect(lockStateDir(dir, { logger: silent })).rejects.toBeInstanceOf(StateDirInUseError);
+    await lock.release();
+  });
+
   it('a lock written on another host is never taken over', async () => {
     const dir = newDir();
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: 'elsewhere.example', started: '2026-01-01T00:00:00.000Z' }));

@@ -10,7 +10,8 @@
  * names the owner and what to do. Replicas share state through Redis (REDIS_URL), each with its own directory.
  *
  * A lock left by a process that died without closing (SIGKILL, power loss) is recognised by its pid no longer
- * running on this host and taken over, with a warning. Two processes taking over the same stale lock at once
+ * running on this host (or being this very process's pid while this process holds no such lock: a container
+ * restarted with the server as pid 1 again) and taken over, with a warning. Two processes taking over the same stale lock at once
  * are serialized by a second exclusive file (`server.lock.takeover`), so only one of them wins. A lock written
  * on another host (a shared network directory) cannot be checked and is always refused.
  */
@@ -25,6 +26,12 @@ export const LOCK_FILE = 'server.lock';
 
 const holderSchema = z.object({ pid: z.number().int().positive(), host: z.string(), started: z.string() });
 type Holder = z.infer<typeof holderSchema>;
+
+/**
+ * Lock files this process holds. A lock naming this process's own pid that is not in here was left by an earlier
+ * process that had the same pid: typically the server as pid 1 of a container restarted after a crash.
+ */
+const heldHere = new Set<string>();
 
 /** A takeover file older than this was left by a process that died mid-takeover; it is removed. */
 const STALE_TAKEOVER_MS = 10_000;
@@ -99,7 +106,8 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
     }
     const holder = await readHolder(path);
     if (holder === 'absent') continue; // released meanwhile: try again
-    if (holder !== null && (holder.host !== mine.host || isRunning(holder.pid))) throw new StateDirInUseError(dir, path, holder);
+    const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
+    if (live) throw new StateDirInUseError(dir, path, holder);
     // Stale: its process is gone. Only the process holding the takeover file may remove it.
     try {
       await writeFile(takeover, text, { flag: 'wx' });
@@ -114,7 +122,8 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
       // Still the same stale lock (not a fresh one another starter wrote since we read it)?
       const again = await readHolder(path);
       if (again !== 'absent' && JSON.stringify(again) === JSON.stringify(holder)) {
-        logger.warn(`state: ${path} was left by ${holder ? `pid ${holder.pid}, which is no longer running` : 'an interrupted write'}; taking it over`);
+        const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
+        logger.warn(`state: ${path} was left by ${gone}; taking it over`);
         await unlink(path).catch(() => undefined);
       }
     } finally {
@@ -135,12 +144,14 @@ function ownedLock(path: string, text: string): StateDirLock {
     }
   };
   process.once('exit', onExit);
+  heldHere.add(path);
   let released = false;
   return {
     path,
     async release() {
       if (released) return;
       released = true;
+      heldHere.delete(path);
       process.removeListener('exit', onExit);
       const current = await readFile(path, 'utf8').catch(() => null);
       if (current === text) await unlink(path).catch(() => undefined);
