@@ -16,6 +16,7 @@ import type { Fetcher } from './services/fair/fetcher.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
+import { lockStateDir } from './services/state/dir-lock.ts';
 import { openStateStore } from './services/state/open-store.ts';
 import type { StateStore } from './services/state/store.ts';
 import { AbstractService } from './services/frame/abstracts.ts';
@@ -63,6 +64,22 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkError,
   });
+  // STATE_DIR is this process's alone (services/state/dir-lock.ts): taken before any store opens it, given back
+  // after every store has closed (onClose hooks run last-registered first, so this one runs last).
+  const lock = await lockStateDir(o.config.STATE_DIR, { logger: app.log });
+  app.addHook('onClose', async () => lock.release());
+  try {
+    await registerAll(app, o);
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await lock.release();
+    throw err;
+  }
+  return app;
+}
+
+/** Everything the app serves, in order: conventions, probes, the services, the site. */
+async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
   await app.register(httpConventions, { store: o.store });
   const state = o.state ?? (await openStateStore({ stateDir: o.config.STATE_DIR, redisUrl: o.config.REDIS_URL, logger: app.log, patient: true }));
   if (!o.state) app.addHook('onClose', async () => state.close());
@@ -109,5 +126,4 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
         ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
       }),
     });
-  return app;
 }

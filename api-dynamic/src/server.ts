@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { BuildLoadError, BuildStore } from './services/build-store.ts';
+import { StateDirInUseError } from './services/state/dir-lock.ts';
 
 export interface Running {
   app: FastifyInstance;
@@ -21,7 +22,10 @@ export async function startServer(
   options: { logger?: boolean; site?: boolean } = {},
 ): Promise<Running> {
   const store = await BuildStore.open(config.BUILD_OUTPUT);
-  const app = await buildApp({ config, store, ...options });
+  const app = await buildApp({ config, store, ...options }).catch((err: unknown) => {
+    store.close();
+    throw err;
+  });
   let url: string;
   try {
     url = await app.listen({ port: config.PORT, host: config.HOST });
@@ -79,7 +83,7 @@ export async function main(): Promise<void> {
   try {
     running = await startServer(config);
   } catch (err) {
-    if (err instanceof BuildLoadError) {
+    if (err instanceof BuildLoadError || err instanceof StateDirInUseError) {
       process.stderr.write(`server: cannot start: ${err.message}\n`);
       process.exit(1);
     }

@@ -77,17 +77,26 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
   return body;
 }
 
+/**
+ * Seconds a 503 UPSTREAM_UNAVAILABLE asks the client to wait (its Retry-After header) unless the error names its
+ * own: long enough for a dependency's bad minute to pass, short enough not to lose a user.
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
 /** An error that knows its code; thrown by parsers and services, turned into a response in one place. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  /** Retry-After of a 503 (default DEFAULT_RETRY_AFTER_SECONDS); unused for other codes. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
   toBody(): ErrorBody {
     return errorBody(this.code, this.message, this.details);

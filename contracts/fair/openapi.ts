@@ -60,22 +60,34 @@ export function fairOpenApi(prefix: string, version: string, metricVersions: rea
             },
             '400': error('Invalid request: missing identifier, malformed JSON, wrong Content-Type, unknown field or option, unknown metric version, a query parameter, or a bad Authorization header.'),
             '413': error('The body is over 16 KiB.', {}),
-            '422': error('The identifier could not be resolved or assessed (code RESOLUTION_FAILED; the message quotes the identifier).'),
+            '422': error(
+              "The identifier's fault (code RESOLUTION_FAILED; the message quotes the identifier and says which step failed): it is not an identifier, its resolver does not know it, or its landing page does not exist, refuses, does not answer or answers an HTTP error.",
+            ),
             '429': error('Rate limit exceeded (code RATE_LIMITED).', {
               ...RATE_HEADERS,
               'Retry-After': integerHeader('Seconds until the window ends and requests are counted again.'),
             }),
             '500': error('Internal error (code INTERNAL_ERROR).'),
             '502': error('The F-UJI backend failed to assess the identifier (FAIR_BACKEND=fuji; code ASSESSMENT_FAILED).'),
-            '503': error('The rate-limit store or the F-UJI backend cannot be reached (code UPSTREAM_UNAVAILABLE).', {}),
+            '503': error(
+              'Ours, never counted (code UPSTREAM_UNAVAILABLE; the message names the service): the rate-limit store, the identifier resolver, DataCite, the code host or the F-UJI backend cannot be reached, times out or answers 5xx.',
+              { ...RATE_HEADERS, 'Retry-After': integerHeader('Seconds after which trying again is worth it (30).') },
+            ),
           },
         },
       },
       [`${prefix}/api/v1/health`]: {
         get: {
-          description: 'API status and whether the assessment backend (the DOI resolver, or the F-UJI server) answers; the probe is reused for 30 s. Not rate-limited. No query parameters.',
+          description: 'API status (healthy, degraded, unhealthy) with reasons, and whether the assessment backend (the DOI resolver, or the F-UJI server) answers; the probes are reused for 30 s. Not rate-limited. No query parameters.',
           responses: {
-            '200': { description: 'OK (Cache-Control: no-store)', content: { 'application/json': { schema: json(FAIR_RESPONSES['/api/v1/health']) } } },
+            '200': {
+              description: 'healthy or degraded (Cache-Control: no-store); `reasons` says why when degraded',
+              content: { 'application/json': { schema: json(FAIR_RESPONSES['/api/v1/health']) } },
+            },
+            '503': {
+              description: 'unhealthy: the rate-limit counters cannot be reached, so no assessment can be made; the same health body',
+              content: { 'application/json': { schema: json(FAIR_RESPONSES['/api/v1/health']) } },
+            },
             '400': error('A query parameter was given.', {}),
           },
         },

@@ -14,11 +14,17 @@ export const FAIR_SERVICE_NAME = 'fair-assessment';
 
 export const healthResponseSchema = z
   .strictObject({
-    /** `healthy` whenever the API answers; whether assessments can run is `assessmentBackend`. */
-    status: z.literal('healthy'),
+    /**
+     * `healthy` (HTTP 200): the assessment backend and the rate-limit counters answer. `degraded` (200): the API
+     * answers but the backend does not, so assessments fail with 503 until it does. `unhealthy` (503): the
+     * rate-limit counters cannot be reached, so no assessment can be made at all.
+     */
+    status: z.enum(['healthy', 'degraded', 'unhealthy']),
     service: z.literal(FAIR_SERVICE_NAME),
     /** Whether the assessment backend answered its probe (the DOI resolver, or the F-UJI server). */
     assessmentBackend: z.boolean(),
+    /** Why the status is not `healthy`, in plain words; empty when it is. */
+    reasons: z.array(z.string()),
     /** When the backend was probed (ISO 8601 UTC); probes are reused for 30 s. */
     timestamp: z.iso.datetime(),
   })

@@ -72,7 +72,7 @@ describe.skipIf(!redisHere)('two server processes sharing one Redis', () => {
       fetch(`${s.base}/fair/api/v1/assess`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${secret}` } : {}) },
-        body: JSON.stringify({ identifier: 'urn:example:replica-process' }),
+        body: JSON.stringify({ identifier: '10.9999/replica-process' }),
       });
     const remaining: string[] = [];
     for (let i = 0; i < 10; i++) {

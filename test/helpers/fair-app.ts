@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../api-dynamic/src/app.ts';
 import { type Config, loadConfig } from '../../api-dynamic/src/config.ts';
 import type { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
+import type { Fetcher } from '../../api-dynamic/src/services/fair/fetcher.ts';
 import type { FairMock, MockRoute } from './fair-mock-resolver.ts';
 
 /** The FAIR service needs no build; the shared HTTP conventions only read a snapshot id from the store. */
@@ -35,10 +36,11 @@ export interface FairApp {
   close(): Promise<void>;
 }
 
-export async function fairApp(env: Record<string, string> = {}): Promise<FairApp> {
+/** `fetcher` replaces the engine's fetcher (e.g. a SafeFetcher whose name lookups a test scripts). */
+export async function fairApp(env: Record<string, string> = {}, options: { fetcher?: Fetcher } = {}): Promise<FairApp> {
   const stateDir = env.STATE_DIR ?? mkdtempSync(join(tmpdir(), 'fair-state-'));
   const config = loadConfig({ SERVICES: 'fair', LOG_LEVEL: 'silent', SITE_DIR: '/nonexistent', BUILD_OUTPUT: '/nonexistent', ...env, STATE_DIR: stateDir });
-  const app = await buildApp({ config, store: NO_BUILD, logger: false, site: false });
+  const app = await buildApp({ config, store: NO_BUILD, logger: false, site: false, ...(options.fetcher ? { fairFetcher: options.fetcher } : {}) });
   return { app, config, close: () => app.close() };
 }
 

@@ -1,6 +1,6 @@
 /**
  * A small Fetcher for tests: global fetch with manual redirects, lower-cased headers, a body cap and
- * FetchError mapping, and no address checks (so it reaches the loopback mock). Production uses the
+ * FetchError mapping (failures name the hop's URL, as FetchError.at needs), and no address checks (so it reaches the loopback mock). Production uses the
  * SSRF-safe fetcher (api-dynamic/src/services/fair/safe-fetch.ts); this one must never be used there.
  */
 import { FetchError, type FetchRequest, type FetchResponse, type Fetcher } from '../../api-dynamic/src/services/fair/fetcher.ts';
@@ -63,7 +63,7 @@ export function plainFetcher(options: PlainFetcherOptions = {}): Fetcher & { req
           });
         } catch (error) {
           if (combined.aborted) throw new FetchError('timeout', url, 'timed out');
-          throw new FetchError('network', url, (error as Error).message);
+          throw new FetchError('network', url, (error as Error).message, (error as { cause?: { code?: string } }).cause?.code);
         }
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location && request.followRedirects !== false) {

@@ -2,8 +2,8 @@
  * The FAIR pages over the real app and an Astro build: the form offers the engine's metric versions; an
  * assessment of PANGAEA 902845 against the mock resolver replaying its recorded responses
  * (../shared/reference/fair-fixtures; skipped with a printed reason when absent) shows the scores, metrics
- * and reasons the API gives for the same identifier; 400, 422 and 429 are pages with the API's status and
- * message and the form refilled. The server trusts X-Forwarded-For from loopback (TRUST_PROXY), so each
+ * and reasons the API gives for the same identifier; 400 and 422 are pages with the API's status and message
+ * and the form refilled; 429 and 503 say in words for people when to come back and whose fault it is. The server trusts X-Forwarded-For from loopback (TRUST_PROXY), so each
  * test is its own anonymous reader and the hourly limit is met only where a test means to meet it.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
@@ -119,10 +119,11 @@ describe.skipIf(!haveFixtures)('/fair/assess: an assessment of PANGAEA 902845', 
     expect(p.status).toBe(200);
     expect(p.headers.get('cache-control')).toBe('no-store');
     expect(p.headers.get('x-robots-tag')).toBe('noindex, nofollow');
-    expect([p.headers.get('x-ratelimit-limit'), p.headers.get('x-ratelimit-remaining')]).toEqual(['10', '9']);
+    // The API call above assessed it first: the page's answer comes from the cache and costs the reader nothing.
+    expect([p.headers.get('x-ratelimit-limit'), p.headers.get('x-ratelimit-remaining')]).toEqual(['10', '10']);
     const note = all(p.doc, (n) => n.attribs?.class === 'rate-limit muted')[0]!;
-    expect(note.attribs['data-remaining']).toBe('9');
-    expect(text(note)).toMatch(/^9 of 10 assessments left for you in this window; it ends in 59 min \d+ s|^9 of 10 assessments left for you in this window; it ends in 1 h/);
+    expect(note.attribs['data-remaining']).toBe('10');
+    expect(text(note)).toMatch(/^10 of 10 assessments left for you in this window; it ends in 1 h/);
   });
 
   it("shows the API's total score and each principle's", () => {
@@ -240,10 +241,14 @@ describe('/fair/assess: refusals', () => {
     expect(text(alert[0]!)).toContain(api.body.message as string);
   });
 
-  it('over the hourly limit: a 429 page with Retry-After, saying when to come back', async () => {
+  /** What a reader sees of the page's main content, for checking that it speaks to people. */
+  const mainText = (doc: Doc) => text(all(doc, (n) => n.name === 'main')[0] ?? doc);
+  const HEADER_NAMES = /Authorization|Bearer|Retry-After|X-RateLimit|Content-Type/i;
+
+  it('over the hourly limit: a 429 page saying when to come back and how to get a key, without header names', async () => {
     const ip = newReader();
-    for (let i = 0; i < 10; i++) expect((await assess({ identifier: `urn:example:${i}` }, ip)).status).toBe(422);
-    const r = await page(assessPath({ identifier: PANGAEA }), ip);
+    for (let i = 0; i < 10; i++) expect((await assess({ identifier: `10.9999/spent-${i}` }, ip)).status).toBe(422);
+    const r = await page(assessPath({ identifier: '10.9999/one-more' }), ip);
     expect(r.status).toBe(429);
     const retry = Number(r.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(3500);
@@ -251,10 +256,30 @@ describe('/fair/assess: refusals', () => {
     const alert = alertOf(r.doc);
     expect(alert[0]!.attribs['data-error-code']).toBe('RATE_LIMITED');
     expect(text(alert[0]!)).toContain('Too many assessments');
-    expect(text(alert[0]!)).toContain('Rate limit reached: 10 assessments per 1 h');
+    expect(text(alert[0]!)).toContain('You have used all 10 assessments this hour allows for your address.');
     const when = all(r.doc, (n) => n.attribs?.class === 'retry')[0]!;
     expect(when.attribs['data-retry-after']).toBe(String(retry));
-    expect(text(when)).toMatch(/^Try again in (59 min \d+ s|1 h) \(after \d\d:\d\d UTC\)/);
-    expect(formState(r.doc).identifier).toBe(PANGAEA);
+    expect(text(when)).toMatch(/^Try again in (59 min \d+ s|1 h) \(after \d\d:\d\d UTC\)\.$/);
+    const key = all(r.doc, (n) => n.attribs?.class === 'key')[0]!;
+    expect(text(key)).toContain('with an API key, which has a higher hourly limit. Keys are issued by the people who run this service');
+    expect(all(key, (n) => n.name === 'a')[0]!.attribs.href).toBe('/api/fair');
+    expect(mainText(r.doc)).not.toMatch(HEADER_NAMES);
+    expect(formState(r.doc).identifier).toBe('10.9999/one-more');
+  });
+
+  it('the resolver in trouble: a 503 page saying so, whose fault it is, and when to try again; nothing counted', async () => {
+    s.fairMock.route({ path: '/doi.org/10.1234/resolver-down', status: 503, headers: { 'content-type': 'text/html' }, body: 'maintenance' });
+    const ip = newReader();
+    const r = await page(assessPath({ identifier: '10.1234/resolver-down' }), ip);
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('30');
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('10');
+    const alert = alertOf(r.doc);
+    expect(alert[0]!.attribs['data-error-code']).toBe('UPSTREAM_UNAVAILABLE');
+    expect(text(alert[0]!)).toContain('The service is having trouble reaching the resolver');
+    expect(text(alert[0]!)).toContain('The problem is on our side, not with your identifier, and it did not count against your hourly limit.');
+    expect(text(all(r.doc, (n) => n.attribs?.class === 'retry')[0]!)).toBe('Try again in 30 s; nothing needs to change in what you entered.');
+    expect(mainText(r.doc)).not.toMatch(HEADER_NAMES);
+    expect(formState(r.doc).identifier).toBe('10.1234/resolver-down');
   });
 });

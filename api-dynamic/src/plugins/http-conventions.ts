@@ -4,7 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
+import { ApiError, DEFAULT_RETRY_AFTER_SECONDS, errorBody } from '../../../contracts/common/errors.ts';
 import type { BuildStore } from '../services/build-store.ts';
 
 export const API_PATH = /\/api\/v\d+(\/|$)/;
@@ -45,6 +45,8 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
       body = error.toBody();
       // A dependency that is down: the client gets the public message, the log gets the cause.
       if (status >= 500) request.log.warn({ err: error.cause ?? error, internal: (error as { internal?: string }).internal }, error.message);
+      // Every 503 says when trying again is worth it (RFC 9110 §10.2.3).
+      if (error.code === 'UPSTREAM_UNAVAILABLE') reply.header('Retry-After', String(error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS));
     } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       body = errorBody('PAYLOAD_TOO_LARGE', error.message);

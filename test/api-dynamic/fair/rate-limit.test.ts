@@ -89,7 +89,7 @@ describe.each(backends)('$name store', (backend) => {
   it('peeks without counting', async () => {
     const store = await open();
     const key = freshKey();
-    expect(await store.peek(key, 2, HOUR)).toEqual({ allowed: true, count: 0, resetMs: HOUR });
+    expect(await store.peek(key, 2, HOUR)).toEqual({ allowed: true, count: 0, resetMs: HOUR, window: 0 });
     await store.hit(key, 2, HOUR);
     const [a, b] = await Promise.all([store.peek(key, 2, HOUR), store.peek(key, 2, HOUR)]);
     expect(a).toMatchObject({ allowed: true, count: 1 });
@@ -98,6 +98,26 @@ describe.each(backends)('$name store', (backend) => {
     await store.hit(key, 2, HOUR);
     expect(await store.peek(key, 2, HOUR)).toMatchObject({ allowed: false, count: 2 });
     expect((await store.hit(key, 2, HOUR)).allowed).toBe(false);
+  });
+
+  it('release takes one hit back from its own window only, closing a window it empties', async () => {
+    const store = await open();
+    const key = freshKey();
+    const first = await store.hit(key, 2, HOUR);
+    const second = await store.hit(key, 2, HOUR);
+    expect((await store.hit(key, 2, HOUR)).allowed).toBe(false);
+    await store.release(key, second.window);
+    expect(await store.peek(key, 2, HOUR)).toMatchObject({ allowed: true, count: 1 });
+    expect((await store.hit(key, 2, HOUR)).count).toBe(2);
+    await store.release(key, first.window);
+    await store.release(key, first.window);
+    // Both hits taken back: the window is closed, the next hit opens a fresh one.
+    expect(await store.peek(key, 2, HOUR)).toMatchObject({ allowed: true, count: 0, resetMs: HOUR });
+    // A release for another window (a stale one) does nothing; one for an empty key neither.
+    await store.hit(key, 2, HOUR);
+    await store.release(key, first.window - 10 * HOUR);
+    await store.release(freshKey(), first.window);
+    expect((await store.peek(key, 2, HOUR)).count).toBe(1);
   });
 
   it('keeps keys apart', async () => {
@@ -151,6 +171,27 @@ describe('file store', () => {
     await second.close();
   });
 
+  it('a release survives a restart, and never reaches into the next window', async () => {
+    const dir = newDir();
+    const t = clock();
+    const store = await FileRateLimitStore.open(dir, { logger: silent, now: t.now });
+    const a = await store.hit('key:a', 3, 1000);
+    await store.hit('key:a', 3, 1000);
+    await store.release('key:a', a.window);
+    const single = await store.hit('key:b', 3, 1000);
+    await store.release('key:b', single.window);
+    await store.close();
+    const reopened = await FileRateLimitStore.open(dir, { logger: silent, now: t.now });
+    expect((await reopened.peek('key:a', 3, 1000)).count).toBe(1);
+    expect(await reopened.peek('key:b', 3, 1000)).toMatchObject({ count: 0, resetMs: 1000 });
+    t.advance(1000);
+    const next = await reopened.hit('key:a', 3, 1000);
+    await reopened.release('key:a', a.window);
+    expect((await reopened.peek('key:a', 3, 1000)).count).toBe(1);
+    expect(next.window).toBe(a.window + 1000);
+    await reopened.close();
+  });
+
   it('starts a new window when the old one has ended, and forgets ended windows at open', async () => {
     const dir = newDir();
     const t = clock();
@@ -160,7 +201,7 @@ describe('file store', () => {
     expect((await store.hit('key:a', 2, 1000)).allowed).toBe(false);
     await store.hit('key:b', 2, 5000);
     t.advance(1000);
-    expect(await store.hit('key:a', 2, 1000)).toEqual({ allowed: true, count: 1, resetMs: 1000 });
+    expect(await store.hit('key:a', 2, 1000)).toEqual({ allowed: true, count: 1, resetMs: 1000, window: t.now() + 1000 });
     await store.close();
     t.advance(10_000);
     const reopened = await FileRateLimitStore.open(dir, { logger: silent, now: t.now });
@@ -289,9 +330,9 @@ describe('rate limiter', () => {
   it('gives anonymous callers 10 and key holders 100 per hour by default, counted apart', async () => {
     const limiter = new RateLimiter(await FileRateLimitStore.open(newDir(), { logger: silent }));
     const anon = await limiter.consume({ tier: 'anonymous', ip: '192.0.2.1' });
-    expect(anon).toEqual({ allowed: true, tier: 'anonymous', limit: 10, remaining: 9, resetSeconds: 3600 });
+    expect(anon).toMatchObject({ allowed: true, tier: 'anonymous', limit: 10, remaining: 9, resetSeconds: 3600 });
     const keyed = await limiter.consume({ tier: 'authenticated', keyName: 'lab' });
-    expect(keyed).toEqual({ allowed: true, tier: 'authenticated', limit: 100, remaining: 99, resetSeconds: 3600 });
+    expect(keyed).toMatchObject({ allowed: true, tier: 'authenticated', limit: 100, remaining: 99, resetSeconds: 3600 });
     await limiter.close();
   });
 
@@ -316,8 +357,24 @@ describe('rate limiter', () => {
     expect((await limiter.consume(subject)).allowed).toBe(true);
     expect(() => new RateLimiter(null as unknown as RateLimitStore, { anonymousLimit: 0 })).toThrow();
     // A peek reports the fresh window without opening it.
-    expect(await limiter.peek({ tier: 'authenticated', keyName: 'k' })).toEqual({ allowed: true, tier: 'authenticated', limit: 3, remaining: 3, resetSeconds: 60 });
+    expect(await limiter.peek({ tier: 'authenticated', keyName: 'k' })).toEqual({ allowed: true, tier: 'authenticated', limit: 3, remaining: 3, resetSeconds: 60, window: 0 });
     expect((await limiter.peek(subject)).remaining).toBe(1);
+    await limiter.close();
+  });
+
+  it('refund gives the request back in the same window and reports one more left', async () => {
+    const limiter = new RateLimiter(await FileRateLimitStore.open(newDir(), { logger: silent }), { anonymousLimit: 2 });
+    const subject = { tier: 'anonymous', ip: '192.0.2.9' } as const;
+    await limiter.consume(subject);
+    const second = await limiter.consume(subject);
+    expect(second.remaining).toBe(0);
+    expect(await limiter.refund(subject, second)).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await limiter.peek(subject)).remaining).toBe(1);
+    // A refused request was never counted: nothing to give back.
+    await limiter.consume(subject);
+    const refused = await limiter.consume(subject);
+    expect(await limiter.refund(subject, refused)).toBe(refused);
+    expect((await limiter.peek(subject)).remaining).toBe(0);
     await limiter.close();
   });
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../helpers/cohort.ts';
-import { fairApp, type FairApp } from '../../helpers/fair-app.ts';
+import { fairApp, type FairApp, fairMockEnv } from '../../helpers/fair-app.ts';
+import { type FairMock, startFairMock } from '../../helpers/fair-mock-resolver.ts';
 import { redisTestsCanRun, type RunningRedis, startRedis } from '../../helpers/redis.ts';
 
 const redisHere = redisTestsCanRun('routes-redis.test.ts', 'the FAIR replica rate-limit tests');
@@ -14,20 +15,23 @@ describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas',
   let redis: RunningRedis;
   let a: FairApp;
   let b: FairApp;
+  let mock: FairMock;
   beforeAll(async () => {
     redis = await startRedis();
-    // An identifier without a resolver is a 422 after counting and before any fetch: cheap and offline.
-    a = await fairApp({ REDIS_URL: redis.url });
-    b = await fairApp({ REDIS_URL: redis.url });
+    // A DOI the mock resolver does not know is a counted 422 after one loopback fetch: cheap and offline.
+    mock = await startFairMock();
+    a = await fairApp({ REDIS_URL: redis.url, ...fairMockEnv(mock) });
+    b = await fairApp({ REDIS_URL: redis.url, ...fairMockEnv(mock) });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
     await redis?.stop();
+    await mock?.close();
   });
 
   const post = (app: FairApp, ip: string) =>
-    app.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{"identifier": "urn:example:replica"}', remoteAddress: ip });
+    app.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{"identifier": "10.9999/replica"}', remoteAddress: ip });
 
   it('one client spread over both replicas gets 10 in all, counting 9..0, then 429 from either', async () => {
     const ip = '192.0.2.77';
@@ -52,7 +56,7 @@ describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas',
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(6);
   });
 
-  it('with Redis gone, /assess is 503 UPSTREAM_UNAVAILABLE (no headers, no assessment) and /health still answers', async () => {
+  it('with Redis gone, /assess is 503 UPSTREAM_UNAVAILABLE (no headers, no assessment) and /health says unhealthy (503) with the reason', async () => {
     await redis.stop();
     const res = await post(a, '192.0.2.79');
     const body = expectError(res, 'UPSTREAM_UNAVAILABLE', 503);
@@ -61,6 +65,10 @@ describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas',
     // A malformed request is still a 400, without the headers it cannot look up.
     const bad = await a.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{}', remoteAddress: '192.0.2.79' });
     expectError(bad, 'MISSING_PARAMETER');
-    expect((await a.app.inject('/fair/api/v1/health')).statusCode).toBe(200);
+    // b never probed while Redis was up (a's probe is reused for 30 s): its first probe meets Redis down.
+    const health = await b.app.inject('/fair/api/v1/health');
+    expect(health.statusCode).toBe(503);
+    expect(health.json()).toMatchObject({ status: 'unhealthy', service: 'fair-assessment', assessmentBackend: true });
+    expect(health.json().reasons[0]).toMatch(/^the rate-limit counters cannot be reached \(.+\), so no assessment can be made$/);
   });
 });

@@ -9,6 +9,7 @@ import type { AssessResponse } from '../../../contracts/fair/responses.ts';
 import { AssessmentService } from '../../../api-dynamic/src/services/fair/assessment-service.ts';
 import type { AssessmentBackend } from '../../../api-dynamic/src/services/fair/backend.ts';
 import { HealthCheck } from '../../../api-dynamic/src/services/fair/health.ts';
+import { charged } from '../../../api-dynamic/src/services/fair/quota.ts';
 import { ENGINE_METRIC_VERSIONS } from '../../../api-dynamic/src/services/fair/open.ts';
 
 describe('parseAssessRequest', () => {
@@ -50,6 +51,7 @@ function scriptedBackend() {
   const backend: AssessmentBackend = {
     name: 'embedded',
     description: 'scripted',
+    dependency: 'the scripted resolver',
     assess: (request) => {
       calls.push(request);
       return new Promise<AssessResponse>((resolve, reject) => pending.push({ resolve, reject }));
@@ -119,6 +121,7 @@ describe('HealthCheck', () => {
     let answer: boolean | Error = true;
     const check = new HealthCheck(
       {
+        dependency: 'the DOI resolver (doi.test)',
         probe: async () => {
           probes++;
           await flush();
@@ -126,17 +129,52 @@ describe('HealthCheck', () => {
           return answer;
         },
       },
+      async () => undefined,
       { ttlMs: 30_000, now: () => new Date(now) },
     );
     const [a, b] = await Promise.all([check.status(), check.status()]);
     expect(probes).toBe(1);
     expect(a).toBe(b);
-    expect(a).toEqual({ reachable: true, checkedAt: new Date('2026-11-21T10:00:00Z') });
+    expect(a).toEqual({ status: 'healthy', reachable: true, reasons: [], checkedAt: new Date('2026-11-21T10:00:00Z') });
     now += 29_999;
     answer = new Error('boom');
     expect((await check.status()).reachable).toBe(true);
     now += 1;
-    expect(await check.status()).toEqual({ reachable: false, checkedAt: new Date('2026-11-21T10:00:30Z') });
+    expect(await check.status()).toEqual({
+      status: 'degraded',
+      reachable: false,
+      reasons: ['the DOI resolver (doi.test) does not answer, so assessments fail with 503 until it does'],
+      checkedAt: new Date('2026-11-21T10:00:30Z'),
+    });
     expect(probes).toBe(2);
+  });
+
+  it('is unhealthy, with both reasons, when the rate-limit counters fail or do not answer within a second', async () => {
+    const failing = new HealthCheck({ probe: async () => false }, async () => Promise.reject(new Error('Redis ECONNREFUSED')));
+    const status = await failing.status();
+    expect(status.status).toBe('unhealthy');
+    expect(status.reasons).toEqual([
+      'the rate-limit counters cannot be reached (Redis ECONNREFUSED), so no assessment can be made',
+      'the assessment backend does not answer, so assessments fail with 503 until it does',
+    ]);
+    const hanging = new HealthCheck({ probe: async () => true }, () => new Promise(() => {}));
+    const started = performance.now();
+    const slow = await hanging.status();
+    expect(slow).toMatchObject({ status: 'unhealthy', reachable: true, reasons: ['the rate-limit counters cannot be reached (no answer within 1000 ms), so no assessment can be made'] });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('the quota rule (what counts against a caller)', () => {
+  const result = {} as AssessResponse;
+  it('a fresh result and a fresh 422 count; shared, cached, 503, 502 and 500 do not', () => {
+    expect(charged({ source: 'fresh', result })).toBe(true);
+    expect(charged({ source: 'fresh', error: new ApiError('RESOLUTION_FAILED', 'x') })).toBe(true);
+    expect(charged({ source: 'shared', result })).toBe(false);
+    expect(charged({ source: 'shared', error: new ApiError('RESOLUTION_FAILED', 'x') })).toBe(false);
+    expect(charged({ source: 'cache', result })).toBe(false);
+    expect(charged({ source: 'fresh', error: new ApiError('UPSTREAM_UNAVAILABLE', 'x') })).toBe(false);
+    expect(charged({ source: 'fresh', error: new ApiError('ASSESSMENT_FAILED', 'x') })).toBe(false);
+    expect(charged({ source: 'fresh', error: new TypeError('bug') })).toBe(false);
   });
 });

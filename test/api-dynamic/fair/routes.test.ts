@@ -112,10 +112,14 @@ describe.skipIf(!haveFixtures)('POST /assess: a successful assessment', () => {
     expect(mock.requests.length).toBeGreaterThan(before);
   });
 
-  it('each request still counts against its caller, cached or not', async () => {
+  it('a cached answer costs its caller nothing (no work was done), also at the limit, and still carries the standing', async () => {
     const ip = newClient();
-    expect((await post(h, { identifier: PANGAEA }, { ip })).headers['x-ratelimit-remaining']).toBe('9');
-    expect((await post(h, { identifier: PANGAEA }, { ip })).headers['x-ratelimit-remaining']).toBe('8');
+    for (let i = 0; i < 3; i++) expect(rateHeaders(await post(h, { identifier: PANGAEA }, { ip }))).toEqual(['10', '10', '3600']);
+    for (let i = 0; i < 10; i++) await post(h, { identifier: `10.9999/spent-${i}` }, { ip });
+    const atLimit = await post(h, { identifier: `doi:${PANGAEA}` }, { ip });
+    expect(atLimit.statusCode).toBe(200);
+    expect(atLimit.headers['x-ratelimit-remaining']).toBe('0');
+    expectError(await post(h, { identifier: '10.9999/one-more' }, { ip }), 'RATE_LIMITED', 429);
   });
 });
 
@@ -170,15 +174,25 @@ describe('POST /assess: 400 for every malformed request, with the headers and wi
 });
 
 describe('POST /assess: 422 and 500', () => {
-  it('an unresolvable identifier is 422 RESOLUTION_FAILED quoting it, and counts', async () => {
+  it('an unresolvable identifier is 422 RESOLUTION_FAILED quoting it; it counts only when the network was asked', async () => {
     const ip = newClient();
-    const urn = expectError(await post(h, { identifier: 'urn:example:nothing' }, { ip }), 'RESOLUTION_FAILED', 422);
+    const before = mock.requests.length;
+    const urnRes = await post(h, { identifier: 'urn:example:nothing' }, { ip });
+    const urn = expectError(urnRes, 'RESOLUTION_FAILED', 422);
     expect(urn.message).toContain('"urn:example:nothing"');
+    expect(rateHeaders(urnRes)).toEqual(['10', '10', '3600']);
+    const junk = await post(h, { identifier: 'not an identifier at all' }, { ip });
+    expectError(junk, 'RESOLUTION_FAILED', 422);
+    expect(rateHeaders(junk)).toEqual(['10', '10', '3600']);
+    expect(mock.requests.length).toBe(before);
     const missing = await post(h, { identifier: '10.9999/does-not-exist' }, { ip });
-    expect(expectError(missing, 'RESOLUTION_FAILED', 422).message).toContain('"10.9999/does-not-exist"');
-    expect(rateHeaders(missing)).toEqual(['10', '8', '3600']);
+    const body = expectError(missing, 'RESOLUTION_FAILED', 422);
+    expect(body.message).toBe(
+      `The identifier "10.9999/does-not-exist" could not be resolved: the DOI resolver (${new URL(mock.base).host}) does not know it (HTTP 404 Not Found). Check the identifier for typos.`,
+    );
+    expect(body.details).toEqual([{ parameter: 'identifier', message: 'resolver: status' }]);
+    expect(rateHeaders(missing)).toEqual(['10', '9', '3600']);
     expect(mock.requests.some((r) => r.path === '/doi.org/10.9999/does-not-exist')).toBe(true);
-    expectError(await post(h, { identifier: 'not an identifier at all' }, { ip }), 'RESOLUTION_FAILED', 422);
   });
 
   it('an engine bug is a 500 with the shared body, never a stack', async () => {
@@ -188,7 +202,8 @@ describe('POST /assess: 422 and 500', () => {
       const body = expectError(res, 'INTERNAL_ERROR', 500);
       expect(res.body).not.toMatch(/harvest\.ts|TypeError|stack/);
       expect(body.message).toContain(String(res.headers['x-request-id']));
-      expect(res.headers['x-ratelimit-remaining']).toBe('9');
+      // Our bug is not the caller's: the request is given back.
+      expect(res.headers['x-ratelimit-remaining']).toBe('10');
     } finally {
       spy.mockRestore();
     }
@@ -200,13 +215,13 @@ describe('POST /assess: tiers and limits', () => {
     const ip = newClient();
     const remaining: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const res = await post(h, { identifier: `urn:example:${i}` }, { ip });
+      const res = await post(h, { identifier: `10.9999/missing-${i}` }, { ip });
       expect(res.statusCode).toBe(422);
       expect(res.headers['x-ratelimit-limit']).toBe('10');
       remaining.push(String(res.headers['x-ratelimit-remaining']));
     }
     expect(remaining).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
-    const refused = await post(h, { identifier: 'urn:example:10' }, { ip });
+    const refused = await post(h, { identifier: '10.9999/missing-10' }, { ip });
     const body = expectError(refused, 'RATE_LIMITED', 429);
     expect(body.message).toMatch(/10 assessments per 1 h in the anonymous tier.*API key/);
     expect(rateHeaders(refused)[1]).toBe('0');
@@ -215,29 +230,29 @@ describe('POST /assess: tiers and limits', () => {
     expect(reset).toBeLessThanOrEqual(3600);
     expect(refused.headers['retry-after']).toBe(String(reset));
     // Still refused, and a malformed request still gets the standing.
-    expectError(await post(h, { identifier: 'urn:example:11' }, { ip }), 'RATE_LIMITED', 429);
+    expectError(await post(h, { identifier: '10.9999/missing-11' }, { ip }), 'RATE_LIMITED', 429);
     const malformed = await post(h, {}, { ip });
     expectError(malformed, 'MISSING_PARAMETER');
     expect(rateHeaders(malformed)[1]).toBe('0');
     // Another address is another caller.
-    expect((await post(h, { identifier: 'urn:example:x' })).headers['x-ratelimit-remaining']).toBe('9');
+    expect((await post(h, { identifier: '10.9999/missing-x' })).headers['x-ratelimit-remaining']).toBe('9');
   });
 
   it('a Bearer key from FAIR_API_KEYS gets 100, counted by key whatever the address', async () => {
     const auth = { authorization: `Bearer ${envKey}` };
-    const a = await post(h, { identifier: 'urn:example:a' }, { headers: auth });
+    const a = await post(h, { identifier: '10.9999/missing-a' }, { headers: auth });
     expect(rateHeaders(a).slice(0, 2)).toEqual(['100', '99']);
-    const b = await post(h, { identifier: 'urn:example:b' }, { headers: auth });
+    const b = await post(h, { identifier: '10.9999/missing-b' }, { headers: auth });
     expect(rateHeaders(b).slice(0, 2)).toEqual(['100', '98']);
   });
 
   it('a key added to the keys file is accepted without a restart; a revoked one is refused', async () => {
     const key = generateApiKey();
     await writeKeysFile(keysFile, [{ name: 'lab', sha256: hashApiKey(key), created: new Date().toISOString() }]);
-    const res = await post(h, { identifier: 'urn:example:a' }, { headers: { authorization: `bearer ${key}` } });
+    const res = await post(h, { identifier: '10.9999/missing-a' }, { headers: { authorization: `bearer ${key}` } });
     expect(rateHeaders(res).slice(0, 2)).toEqual(['100', '99']);
     await writeKeysFile(keysFile, []);
-    expectError(await post(h, { identifier: 'urn:example:a' }, { headers: { authorization: `Bearer ${key}` } }), 'INVALID_PARAMETER');
+    expectError(await post(h, { identifier: '10.9999/missing-a' }, { headers: { authorization: `Bearer ${key}` } }), 'INVALID_PARAMETER');
   });
 
   it('a bad key or another scheme is 400 naming Authorization, costs nothing, and shows the anonymous standing', async () => {
@@ -253,12 +268,12 @@ describe('POST /assess: tiers and limits', () => {
   it('with TRUST_PROXY the anonymous tier counts the X-Forwarded-For client; without it, the connection', async () => {
     const proxied = await fairApp({ ...fairMockEnv(mock), TRUST_PROXY: '127.0.0.1' });
     try {
-      const via = (forwarded: string) => post(proxied, { identifier: 'urn:example:p' }, { ip: '127.0.0.1', headers: { 'x-forwarded-for': forwarded } });
+      const via = (forwarded: string) => post(proxied, { identifier: '10.9999/missing-p' }, { ip: '127.0.0.1', headers: { 'x-forwarded-for': forwarded } });
       expect((await via('203.0.113.50')).headers['x-ratelimit-remaining']).toBe('9');
       expect((await via('203.0.113.51')).headers['x-ratelimit-remaining']).toBe('9');
       expect((await via('203.0.113.50')).headers['x-ratelimit-remaining']).toBe('8');
       // Not from the trusted proxy: the header is ignored.
-      const direct = (forwarded: string) => post(h, { identifier: 'urn:example:p' }, { ip: '198.51.100.250', headers: { 'x-forwarded-for': forwarded } });
+      const direct = (forwarded: string) => post(h, { identifier: '10.9999/missing-p' }, { ip: '198.51.100.250', headers: { 'x-forwarded-for': forwarded } });
       expect((await direct('203.0.113.60')).headers['x-ratelimit-remaining']).toBe('9');
       expect((await direct('203.0.113.61')).headers['x-ratelimit-remaining']).toBe('8');
     } finally {
@@ -276,7 +291,7 @@ describe('GET /health', () => {
     expect(first.headers['cache-control']).toBe('no-store');
     expect(first.headers['x-ratelimit-limit']).toBeUndefined();
     const body = FAIR_RESPONSES['/api/v1/health'].parse(first.json());
-    expect(body).toEqual({ status: 'healthy', service: 'fair-assessment', assessmentBackend: true, timestamp: body.timestamp });
+    expect(body).toEqual({ status: 'healthy', service: 'fair-assessment', assessmentBackend: true, reasons: [], timestamp: body.timestamp });
     expect(Date.now() - Date.parse(body.timestamp)).toBeLessThan(60_000);
     for (let i = 0; i < 15; i++) {
       const again = await h.app.inject({ url: '/fair/api/v1/health', remoteAddress: '198.51.100.200' });
@@ -290,10 +305,17 @@ describe('GET /health', () => {
     expect(validate(first.json())).toBe(true);
   });
 
-  it('is false when the DOI resolver does not answer', async () => {
-    const down = await fairApp({ FAIR_DOI_RESOLVER_URL: `http://127.0.0.1:${await freePort()}`, FAIR_ALLOW_PRIVATE_ADDRESSES: 'true' });
+  it('is degraded (200) with the reason when the DOI resolver does not answer', async () => {
+    const port = await freePort();
+    const down = await fairApp({ FAIR_DOI_RESOLVER_URL: `http://127.0.0.1:${port}`, FAIR_ALLOW_PRIVATE_ADDRESSES: 'true' });
     try {
-      expect((await down.app.inject('/fair/api/v1/health')).json()).toMatchObject({ status: 'healthy', assessmentBackend: false });
+      const res = await down.app.inject('/fair/api/v1/health');
+      expect(res.statusCode).toBe(200);
+      expect(FAIR_RESPONSES['/api/v1/health'].parse(res.json())).toMatchObject({
+        status: 'degraded',
+        assessmentBackend: false,
+        reasons: [`the DOI resolver (127.0.0.1:${port}) does not answer, so assessments fail with 503 until it does`],
+      });
     } finally {
       await down.close();
     }

@@ -7,12 +7,16 @@
  *      authenticated, anything else 400 naming the header (services/fair/api-keys.ts);
  *   2. the request: no query parameters, Content-Type application/json, a JSON object body that
  *      contracts/fair/request.ts accepts, else 400; a body over 16 KiB is refused before (413);
- *   3. the rate limit: only a valid request is counted (429 RATE_LIMITED with Retry-After once the window is
- *      full; 503 UPSTREAM_UNAVAILABLE when the counter store cannot be reached);
- *   4. the assessment: cached, shared with identical running requests, or fresh (assessment-service.ts).
- * Every answer to POST /assess carries X-RateLimit-Limit/Remaining/Reset: the counted standing from step 3,
- * or, for a request refused before it, the caller's standing without counting (an invalid key: the anonymous
- * standing of its address, the tier it is served in without the header). Only a store outage leaves them out.
+ *   3. what costs no work is answered without counting: an identifier the backend refuses without fetching
+ *      (422) and a cached result (200);
+ *   4. the rate limit: the request is counted (429 RATE_LIMITED with Retry-After once the window is full; 503
+ *      UPSTREAM_UNAVAILABLE when the counter store cannot be reached);
+ *   5. the assessment: shared with identical running requests, or fresh (assessment-service.ts); the count is
+ *      taken back unless the answer cost the caller real work by their own choice (quota.ts: a 503 of ours,
+ *      a 502, a 500 and a shared answer are free).
+ * Every answer to POST /assess carries X-RateLimit-Limit/Remaining/Reset: the standing after step 5, or, for a
+ * request answered before it, the caller's standing without counting (an invalid key: the anonymous standing
+ * of its address, the tier it is served in without the header). Only a store outage leaves them out.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../../contracts/common/errors.ts';
@@ -22,6 +26,7 @@ import { parseAssessRequest } from '../../../../contracts/fair/request.ts';
 import { FAIR_SERVICE_NAME, type HealthResponse } from '../../../../contracts/fair/responses.ts';
 import { routeTable } from '../../plugins/preflight.ts';
 import type { FairServices } from '../../services/fair/open.ts';
+import { charged } from '../../services/fair/quota.ts';
 import { rateLimitHeaders, type RateLimitSubject } from '../../services/fair/rate-limit.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -104,6 +109,19 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
       subjects.set(request, subject);
       parseStrictQuery(noParams, request.url);
       const parsed = parseAssessRequest(readJsonBody(request.headers['content-type'], request.body), metricVersions);
+      // What costs no work costs the caller nothing (quota.ts): an identifier refused without fetching, a cached answer.
+      assessments.precheck(parsed);
+      const cached = assessments.cached(parsed);
+      if (cached) {
+        try {
+          const standing = await limiter.peek(subject);
+          for (const [name, value] of Object.entries(rateLimitHeaders({ ...standing, allowed: true }))) reply.header(name, value);
+        } catch {
+          // The counters are down: a cached answer costs nothing, so it goes out without the headers.
+        }
+        request.log.info({ fair: { identifier: parsed.identifier, source: 'cache', backend: assessments.backend.name } }, 'fair assessment');
+        return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(cached));
+      }
 
       let decision;
       try {
@@ -113,8 +131,8 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
         request.log.error({ err }, `fair: rate-limit store ${limiter.description} failed`);
         throw new ApiError('UPSTREAM_UNAVAILABLE', 'The rate-limit counters cannot be reached, so no assessment is made; try again shortly.');
       }
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
       if (!decision.allowed) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
         const window = limiter.options.windowSeconds;
         throw new ApiError(
           'RATE_LIMITED',
@@ -122,9 +140,19 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
         );
       }
 
-      const { result, source } = await assessments.assess(parsed);
-      request.log.info({ fair: { identifier: parsed.identifier, source, backend: assessments.backend.name } }, 'fair assessment');
-      return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(result));
+      const outcome = await assessments.settle(parsed);
+      if (!charged(outcome)) {
+        try {
+          decision = await limiter.refund(subject, decision);
+        } catch (err) {
+          // The hit stays counted: a lost refund costs the caller one request, never the service its limit.
+          request.log.error({ err }, `fair: rate-limit store ${limiter.description} failed to take back a request`);
+        }
+      }
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
+      request.log.info({ fair: { identifier: parsed.identifier, source: outcome.source, backend: assessments.backend.name, charged: charged(outcome) } }, 'fair assessment');
+      if ('error' in outcome) throw outcome.error;
+      return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(outcome.result));
     },
   });
 
@@ -135,12 +163,18 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
       parseStrictQuery(noParams, request.url);
       const status = await health.status();
       const body: HealthResponse = {
-        status: 'healthy',
+        status: status.status,
         service: FAIR_SERVICE_NAME,
         assessmentBackend: status.reachable,
+        reasons: status.reasons,
         timestamp: status.checkedAt.toISOString(),
       };
-      return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(body));
+      // 200 while the API can answer (healthy or degraded); 503 when it cannot assess anything (services/fair/health.ts).
+      return reply
+        .code(status.status === 'unhealthy' ? 503 : 200)
+        .header('Cache-Control', 'no-store')
+        .type(JSON_TYPE)
+        .send(JSON.stringify(body));
     },
   });
 

@@ -10,8 +10,8 @@
  *   (replicas do not share it): a miss only costs a fresh assessment, so the shared store is not worth its
  *   traffic here. Failures are never cached: a resolver's bad minute must not stick.
  *
- * Each request still counts against its caller's rate limit (the route counts before asking here), and each
- * answer echoes its own request's identifier in `objectIdentifier`; `id` and `details` are the shared
+ * What a request costs its caller depends on how it was answered (quota.ts: a cached or shared answer is free),
+ * and each answer echoes its own request's identifier in `objectIdentifier`; `id` and `details` are the shared
  * assessment's.
  */
 import { LRUCache } from 'lru-cache';
@@ -27,8 +27,11 @@ export interface AssessmentServiceOptions {
   maxBytes: number;
 }
 
-/** How an answer was obtained, for logs and tests. */
+/** How an answer was obtained, for logs, tests and the quota rule (quota.ts). */
 export type AssessmentSource = 'fresh' | 'shared' | 'cache';
+
+/** An assessment request's outcome: a result or the error it failed with, and where it came from. */
+export type Settled = { source: AssessmentSource; result: AssessResponse } | { source: AssessmentSource; error: unknown };
 
 interface Cached {
   result: AssessResponse;
@@ -55,21 +58,45 @@ export class AssessmentService {
     return JSON.stringify([canonical, o.use_registry, o.use_code_host, o.metric_version]);
   }
 
-  /** Assesses a parsed request, reusing a cached or running assessment of the same key. */
+  /** Assesses a parsed request, reusing a cached or running assessment of the same key; rejects as the backend does. */
   async assess(request: AssessRequest): Promise<{ result: AssessResponse; source: AssessmentSource }> {
+    const outcome = await this.settle(request);
+    if ('error' in outcome) throw outcome.error;
+    return outcome;
+  }
+
+  /**
+   * Refuses, before anything is counted or fetched, a request the backend would refuse without any work
+   * (AssessmentBackend.precheck): an ApiError, or nothing.
+   */
+  precheck(request: AssessRequest): void {
+    this.backend.precheck?.(request);
+  }
+
+  /** The cached answer to a request, or null (nothing is fetched, nothing counted). */
+  cached(request: AssessRequest): AssessResponse | null {
+    const hit = this.cache?.get(AssessmentService.key(request));
+    return hit ? ownResult(hit.result, request) : null;
+  }
+
+  /** Like `assess`, but a failure is returned with its source rather than thrown (the route's quota needs both). */
+  async settle(request: AssessRequest): Promise<Settled> {
     const key = AssessmentService.key(request);
-    const own = (result: AssessResponse) =>
-      result.objectIdentifier === request.identifier ? result : { ...result, objectIdentifier: request.identifier };
     const hit = this.cache?.get(key);
-    if (hit) return { result: own(hit.result), source: 'cache' };
+    if (hit) return { result: ownResult(hit.result, request), source: 'cache' };
     const running = this.inflight.get(key);
-    if (running) return { result: own(await running), source: 'shared' };
-    const task = this.run(key, request);
-    this.inflight.set(key, task);
+    const source: AssessmentSource = running ? 'shared' : 'fresh';
+    let task = running;
+    if (!task) {
+      task = this.run(key, request);
+      this.inflight.set(key, task);
+    }
     try {
-      return { result: own(await task), source: 'fresh' };
+      return { result: ownResult(await task, request), source };
+    } catch (error) {
+      return { error, source };
     } finally {
-      this.inflight.delete(key);
+      if (!running) this.inflight.delete(key);
     }
   }
 
@@ -83,4 +110,9 @@ export class AssessmentService {
   clear(): void {
     this.cache?.clear();
   }
+}
+
+/** A shared result with the request's own spelling of the identifier. */
+function ownResult(result: AssessResponse, request: AssessRequest): AssessResponse {
+  return result.objectIdentifier === request.identifier ? result : { ...result, objectIdentifier: request.identifier };
 }

@@ -17,6 +17,14 @@ export interface AssessmentBackend {
    * and becomes a 500.
    */
   assess(request: AssessRequest): Promise<AssessResponse>;
+  /**
+   * Throws the ApiError `assess` would reject with when it can tell without any work (no fetch): the embedded
+   * engine's 422 for a text that is no identifier or has no web resolver. The route calls it before counting
+   * the request (quota.ts). Absent: every request goes to `assess`.
+   */
+  precheck?(request: AssessRequest): void;
+  /** What `probe` asks, in plain words for /health's reasons, e.g. "the DOI resolver (doi.org)". */
+  readonly dependency: string;
   /** Whether the backend answers (GET /health): true when it sent any HTTP answer below 500 in time. */
   probe(signal: AbortSignal): Promise<boolean>;
 }

@@ -9,7 +9,8 @@ import type { AssessRequest } from '../../../../contracts/fair/request.ts';
 import type { AssessResponse } from '../../../../contracts/fair/responses.ts';
 import type { AssessmentBackend } from './backend.ts';
 import { assess } from './engine/assess.ts';
-import { ResolutionFailedError, UnknownMetricVersionError } from './engine/errors.ts';
+import { ResolutionFailedError, UnknownMetricVersionError, UpstreamUnavailableError } from './engine/errors.ts';
+import { parseIdentifier } from './engine/identifier.ts';
 import type { Upstreams } from './engine/options.ts';
 import type { Fetcher } from './fetcher.ts';
 
@@ -28,9 +29,11 @@ export interface EmbeddedBackendOptions {
 export class EmbeddedBackend implements AssessmentBackend {
   readonly name = 'embedded';
   readonly description: string;
+  readonly dependency: string;
 
   constructor(private readonly options: EmbeddedBackendOptions) {
     this.description = `embedded engine (DOI resolver ${options.upstreams.doi})`;
+    this.dependency = `the DOI resolver (${new URL(options.upstreams.doi).host})`;
   }
 
   async assess(request: AssessRequest): Promise<AssessResponse> {
@@ -54,6 +57,15 @@ export class EmbeddedBackend implements AssessmentBackend {
     }
   }
 
+  /** Recognising the identifier needs no network: one that is none, or has no web resolver, is refused here. */
+  precheck(request: AssessRequest): void {
+    try {
+      parseIdentifier(request.identifier, this.options.upstreams);
+    } catch (err) {
+      throw engineError(err);
+    }
+  }
+
   /** The DOI resolver answers a HEAD of its root (any status below 500, redirects not followed). */
   async probe(signal: AbortSignal): Promise<boolean> {
     try {
@@ -68,7 +80,9 @@ export class EmbeddedBackend implements AssessmentBackend {
 /** The shared error for the engine's typed failures; other errors pass through unchanged (→ 500). */
 export function engineError(err: unknown): unknown {
   if (err instanceof ResolutionFailedError)
-    return new ApiError('RESOLUTION_FAILED', err.message, [{ parameter: 'identifier', message: `${err.reason}: ${err.detail}` }]);
+    return new ApiError('RESOLUTION_FAILED', err.message, [{ parameter: 'identifier', message: `${err.step}: ${err.reason}` }]);
+  if (err instanceof UpstreamUnavailableError)
+    return new ApiError('UPSTREAM_UNAVAILABLE', err.message, [{ message: `${err.service}: ${err.detail}` }], { retryAfterSeconds: err.retryAfterSeconds });
   if (err instanceof UnknownMetricVersionError)
     return new ApiError('INVALID_PARAMETER', err.message, [{ parameter: 'options.metric_version', message: 'unknown metric version', allowed: [...err.accepted] }]);
   return err;

@@ -54,11 +54,20 @@ export type FetchFailure = (typeof FETCH_FAILURES)[number];
 
 export class FetchError extends Error {
   override name = 'FetchError';
+  /**
+   * The URL of the hop that failed: `url` itself, or a redirect target. The engine needs it to say whose fault
+   * a failure is (a DOI resolver that cannot be reached is ours, a landing host it points to that does not exist
+   * is the identifier's). Set by the fetcher when it knows; defaults to `url`.
+   */
+  at: string;
   constructor(
     readonly reason: FetchFailure,
     readonly url: string,
     message: string,
+    /** The system error code behind a `dns` or `network` failure (ENOTFOUND, EAI_AGAIN, ECONNREFUSED …), when known. */
+    readonly code?: string,
   ) {
     super(message);
+    this.at = url;
   }
 }

@@ -89,6 +89,7 @@ const clampMaturity = (m: number) => Math.min(3, Math.max(0, Math.round(m)));
 export class FujiBackend implements AssessmentBackend {
   readonly name = 'fuji';
   readonly description: string;
+  readonly dependency: string;
   private readonly base: string;
   private readonly authorization: string | null;
 
@@ -97,6 +98,7 @@ export class FujiBackend implements AssessmentBackend {
     this.authorization =
       options.username !== undefined ? `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`, 'utf8').toString('base64')}` : null;
     this.description = `F-UJI server ${this.base}`;
+    this.dependency = `the F-UJI assessment server (${new URL(this.base).host})`;
   }
 
   async assess(request: AssessRequest): Promise<FujiAssessmentResult> {

@@ -101,7 +101,8 @@ export async function openFairServices(config: Config, options: OpenFairOptions 
     keys,
     limiter,
     assessments: new AssessmentService(backend, { ttlSeconds: config.FAIR_CACHE_TTL_SECONDS, maxBytes: config.FAIR_CACHE_MAX_BYTES }),
-    health: new HealthCheck(backend),
+    // The counters' probe peeks at a key no client has, so it counts nothing.
+    health: new HealthCheck(backend, () => limiter.peek({ tier: 'anonymous', ip: 'health-probe' })),
     metricVersions: ENGINE_METRIC_VERSIONS,
     close: () => limiter.close(),
   };

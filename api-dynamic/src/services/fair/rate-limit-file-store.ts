@@ -1,8 +1,8 @@
 /**
  * Rate-limit counters for one process, kept in memory and in `<STATE_DIR>/fair/rate-limit.jsonl`, so a
  * restart does not hand every client a fresh allowance. Each counted hit appends one line
- * `{"k": key, "e": window end (ms since the epoch), "n": count}`; the last line of a key wins. Only counted
- * hits are written, so the file grows by at most `limit` lines per key and window; at open, and whenever the
+ * `{"k": key, "e": window end (ms since the epoch), "n": count}`; the last line of a key wins (a release writes
+ * the lowered count, `n` 0 when the window closed). Only counted hits and releases are written, so the file grows by at most `limit` lines per key and window; at open, and whenever the
  * file holds many more lines than live keys, it is rewritten with the live windows only (temporary file,
  * fsync, rename), and expired keys leave memory at the same time.
  *
@@ -23,7 +23,8 @@ import { z } from 'zod';
 import type { StateLogger } from '../state/store.ts';
 import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
 
-const lineSchema = z.object({ k: z.string().min(1), e: z.number().int(), n: z.number().int().min(1) }).strict();
+/** `n` 0 is a window closed by a release (its only hit taken back): the key is forgotten. */
+const lineSchema = z.object({ k: z.string().min(1), e: z.number().int(), n: z.number().int().min(0) }).strict();
 
 interface Window {
   /** Epoch milliseconds at which the window ends. */
@@ -86,11 +87,24 @@ export class FileRateLimitStore implements RateLimitStore {
       const now = this.now();
       let window = this.windows.get(key);
       if (window === undefined || window.end <= now) window = { end: now + windowMs, count: 0 };
-      if (window.count >= limit) return { allowed: false, count: window.count, resetMs: window.end - now };
+      if (window.count >= limit) return { allowed: false, count: window.count, resetMs: window.end - now, window: window.end };
       const next = { end: window.end, count: window.count + 1 };
       this.windows.set(key, next);
       await this.journal(key, next);
-      return { allowed: true, count: next.count, resetMs: next.end - now };
+      return { allowed: true, count: next.count, resetMs: next.end - now, window: next.end };
+    });
+  }
+
+  async release(key: string, window: number): Promise<void> {
+    if (this.closed) throw new Error(`rate-limit store ${this.description} is closed`);
+    checkRateKey(key);
+    await this.exclusive(async () => {
+      const current = this.windows.get(key);
+      if (current === undefined || current.end !== window || current.end <= this.now() || current.count === 0) return;
+      const next = { end: current.end, count: current.count - 1 };
+      if (next.count === 0) this.windows.delete(key);
+      else this.windows.set(key, next);
+      await this.journal(key, next);
     });
   }
 
@@ -102,8 +116,8 @@ export class FileRateLimitStore implements RateLimitStore {
     return this.exclusive(async () => {
       const now = this.now();
       const window = this.windows.get(key);
-      if (window === undefined || window.end <= now) return { allowed: true, count: 0, resetMs: windowMs };
-      return { allowed: window.count < limit, count: window.count, resetMs: window.end - now };
+      if (window === undefined || window.end <= now) return { allowed: true, count: 0, resetMs: windowMs, window: 0 };
+      return { allowed: window.count < limit, count: window.count, resetMs: window.end - now, window: window.end };
     });
   }
 
@@ -147,7 +161,8 @@ export class FileRateLimitStore implements RateLimitStore {
         unreadable++; // a torn last line from a crash, most likely: one count is lost, nothing else
         continue;
       }
-      this.windows.set(parsed.data.k, { end: parsed.data.e, count: parsed.data.n });
+      if (parsed.data.n === 0) this.windows.delete(parsed.data.k);
+      else this.windows.set(parsed.data.k, { end: parsed.data.e, count: parsed.data.n });
     }
     if (unreadable > 0) this.logger.warn(`rate limit: ${this.path}: skipped ${unreadable} unreadable line(s)`);
     this.sweep(now);

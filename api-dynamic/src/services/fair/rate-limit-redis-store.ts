@@ -11,34 +11,63 @@
 import { type Client, closeRedis, connectRedis, type RedisStateStoreOptions } from '../state/redis-store.ts';
 import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
 
+/** Redis's clock in epoch ms, as a Lua expression (windows are identified by their end in this clock). */
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
 /**
- * KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. Returns {allowed 0|1, count, ms left}.
- * A key without an expiry (PTTL -1, e.g. written by hand) is treated as an ended window, so it cannot block
- * a client forever.
+ * KEYS[1] the counter; ARGV[1] the limit, ARGV[2] the window in ms. Returns {allowed 0|1, count, ms left, window
+ * end}. A key without an expiry (PTTL -1, e.g. written by hand) is treated as an ended window, so it cannot
+ * block a client forever.
  */
 const HIT = `
+${NOW}
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('SET', KEYS[1], 1, 'PX', window)
-  return {1, 1, window}
+  return {1, 1, window, now + window}
 end
 local count = tonumber(redis.call('GET', KEYS[1]))
 if count >= limit then
-  return {0, count, ttl}
+  return {0, count, ttl, now + ttl}
 end
 count = redis.call('INCR', KEYS[1])
-return {1, count, ttl}
+return {1, count, ttl, now + ttl}
 `;
 
-/** KEYS[1] the counter; ARGV[1] the window in ms. Returns {count, ms left}, without changing anything. */
+/** KEYS[1] the counter; ARGV[1] the window in ms. Returns {count, ms left, window end}, without changing anything. */
 const PEEK = `
+${NOW}
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
-  return {0, tonumber(ARGV[1])}
+  return {0, tonumber(ARGV[1]), 0}
 end
-return {tonumber(redis.call('GET', KEYS[1])), ttl}
+return {tonumber(redis.call('GET', KEYS[1])), ttl, now + ttl}
+`;
+
+/**
+ * KEYS[1] the counter; ARGV[1] the end of the window the hit was counted in. Takes one hit back when that
+ * window is still the open one: a later window ends at least its length (1 s or more) after, so 500 ms of
+ * tolerance for the rounding of TIME and PTTL cannot mistake one for the other. Returns 1 when released.
+ */
+const RELEASE = `
+${NOW}
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  return 0
+end
+if math.abs(now + ttl - tonumber(ARGV[1])) > 500 then
+  return 0
+end
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count <= 1 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('DECR', KEYS[1])
+end
+return 1
 `;
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -61,15 +90,20 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, limit: number, windowMs: number): Promise<HitResult> {
     checkRateKey(key);
     checkLimitAndWindow(limit, windowMs);
-    const [allowed, count, resetMs] = await this.run(HIT, key, [String(limit), String(windowMs)]);
-    return { allowed: allowed === 1, count: count!, resetMs: resetMs! };
+    const [allowed, count, resetMs, window] = await this.run(HIT, key, [String(limit), String(windowMs)]);
+    return { allowed: allowed === 1, count: count!, resetMs: resetMs!, window: window! };
+  }
+
+  async release(key: string, window: number): Promise<void> {
+    checkRateKey(key);
+    await this.run(RELEASE, key, [String(window)]);
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<HitResult> {
     checkRateKey(key);
     checkLimitAndWindow(limit, windowMs);
-    const [count, resetMs] = await this.run(PEEK, key, [String(windowMs)]);
-    return { allowed: count! < limit, count: count!, resetMs: resetMs! };
+    const [count, resetMs, window] = await this.run(PEEK, key, [String(windowMs)]);
+    return { allowed: count! < limit, count: count!, resetMs: resetMs!, window: window! };
   }
 
   /** Runs one of the scripts on the key's counter; its integer replies as numbers. */
@@ -80,7 +114,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (err) {
       throw new Error(`rate limit: Redis on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
     }
-    return (reply as unknown[]).map(Number);
+    return Array.isArray(reply) ? reply.map(Number) : [Number(reply)];
   }
 
   async close(): Promise<void> {

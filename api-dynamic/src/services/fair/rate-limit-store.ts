@@ -6,7 +6,8 @@
  * A fixed window per key that opens at the key's first counted hit and lasts `windowMs`. A hit inside an
  * open window is counted while the count is below the limit; at the limit it is refused and NOT counted,
  * so a client hammering a closed window does not push its own reset further away or grow the store. When
- * the window ends the key is forgotten and the next hit opens a new window.
+ * the window ends the key is forgotten and the next hit opens a new window. A released hit (`release`) is
+ * taken back from its own window only.
  *
  * Counters are not write-once values, so they do not use the StateStore interface (store.ts), whose
  * composite store relies on values never changing.
@@ -20,6 +21,11 @@ export interface HitResult {
   count: number;
   /** Milliseconds until the window ends and the count starts again from zero. */
   resetMs: number;
+  /**
+   * Which window the hit fell in: its end, in the store's own clock (epoch ms). `release` takes it back, so a
+   * refund never lands in a later window. 0 from `peek` when no window is open.
+   */
+  window: number;
 }
 
 export interface RateLimitStore {
@@ -35,6 +41,12 @@ export interface RateLimitStore {
    * `windowMs` when no window is open. For answers that should carry the headers but not cost a request.
    */
   peek(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  /**
+   * Takes back one counted hit of `window` (from `hit`), for a request that ended up costing the caller nothing
+   * (docs/api-fair.md "What counts"). Does nothing when that window has ended or holds no hit; when it held
+   * only this hit the window closes, as if the hit had never been.
+   */
+  release(key: string, window: number): Promise<void>;
   /** Waits for pending writes and releases files or connections; later hits reject. */
   close(): Promise<void>;
 }

@@ -1,8 +1,9 @@
 /**
  * The two request tiers of the FAIR service (seed "Limits", DECISIONS.md §6): anonymous callers are counted
  * by client address, 10 assessments an hour; callers with an API key (api-keys.ts) by key, 100 an hour. The
- * route calls `consume` once per POST /assess (never for /health) and turns the decision into the
- * `X-RateLimit-*` headers, plus 429 `RATE_LIMITED` with `Retry-After` when it is refused.
+ * route calls `consume` once per POST /assess that reaches the engine (never for /health), `refund` when the
+ * request turned out to cost the caller nothing (quota.ts), and turns the decision into the `X-RateLimit-*`
+ * headers, plus 429 `RATE_LIMITED` with `Retry-After` when it is refused.
  *
  * Why not rate-limiter-flexible (installed): it has Redis and memory limiters, but nothing that survives a
  * restart without a database driver this project does not ship (its file-free durable options are SQL,
@@ -45,6 +46,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** `X-RateLimit-Reset` (and `Retry-After` when refused): whole seconds until the window ends, at least 1. */
   resetSeconds: number;
+  /** The counted hit's window, for `refund` (HitResult.window). */
+  window: number;
 }
 
 export class RateLimiter {
@@ -72,6 +75,16 @@ export class RateLimiter {
     return decision(subject, limit, await this.store.peek(subjectKey(subject), limit, this.options.windowSeconds * 1000));
   }
 
+  /**
+   * Takes back the hit `consume` counted for a request that cost the caller nothing after all (quota.ts), and
+   * returns the standing to report: one more request left in the same window.
+   */
+  async refund(subject: RateLimitSubject, counted: RateLimitDecision): Promise<RateLimitDecision> {
+    if (!counted.allowed) return counted;
+    await this.store.release(subjectKey(subject), counted.window);
+    return { ...counted, remaining: Math.min(counted.limit, counted.remaining + 1) };
+  }
+
   private limitOf(subject: RateLimitSubject): number {
     return subject.tier === 'anonymous' ? this.options.anonymousLimit : this.options.authenticatedLimit;
   }
@@ -92,6 +105,7 @@ function decision(subject: RateLimitSubject, limit: number, hit: HitResult): Rat
     limit,
     remaining: Math.max(0, limit - hit.count),
     resetSeconds: Math.max(1, Math.ceil(hit.resetMs / 1000)),
+    window: hit.window,
   };
 }
 

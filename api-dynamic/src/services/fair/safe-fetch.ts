@@ -188,12 +188,18 @@ export class SafeFetcher implements Fetcher {
     );
     const onCallerAbort = () => deadline.abort(new FetchError('timeout', requestedUrl, `${requestedUrl}: abandoned at the caller's deadline`));
     signal?.addEventListener('abort', onCallerAbort, { once: true });
+    // The hop in progress, so a failure (a deadline included) names the URL where it happened.
+    const progress = { at: requestedUrl };
     try {
-      return await this.follow(request, deadline.signal);
+      return await this.follow(request, deadline.signal, progress);
     } catch (err) {
-      if (deadline.signal.aborted) throw deadline.signal.reason;
-      if (err instanceof FetchError) throw err;
-      throw new FetchError('network', requestedUrl, `${requestedUrl}: ${(err as Error).message}`);
+      const failure: FetchError = deadline.signal.aborted
+        ? (deadline.signal.reason as FetchError)
+        : err instanceof FetchError
+          ? err
+          : new FetchError('network', requestedUrl, `${requestedUrl}: ${(err as Error).message}`, (err as NodeJS.ErrnoException).code);
+      if (failure instanceof FetchError) failure.at = progress.at;
+      throw failure;
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
@@ -201,7 +207,7 @@ export class SafeFetcher implements Fetcher {
   }
 
   /** The redirect loop: one checked hop after another. */
-  private async follow(request: FetchRequest, signal: AbortSignal): Promise<FetchResponse> {
+  private async follow(request: FetchRequest, signal: AbortSignal, progress: { at: string }): Promise<FetchResponse> {
     let method = request.method ?? 'GET';
     const maxBytes = Math.min(request.maxBytes ?? this.maxBytes, this.maxBytes);
     const headers = this.requestHeaders(request);
@@ -209,6 +215,7 @@ export class SafeFetcher implements Fetcher {
     let url = parseHttpUrl(request.url, request.url);
 
     for (;;) {
+      progress.at = url.href;
       const res = await this.hop(url, method, headers, signal);
       const location = res.headers.location;
       if (request.followRedirects === false || !REDIRECT_STATUSES.has(res.statusCode ?? 0) || location === undefined) {
@@ -279,7 +286,7 @@ export class SafeFetcher implements Fetcher {
       });
       req.once('error', (err) => {
         signal.removeEventListener('abort', onAbort);
-        reject(signal.aborted ? signal.reason : new FetchError('network', url.href, `${url.href}: ${err.message}`));
+        reject(signal.aborted ? signal.reason : new FetchError('network', url.href, `${url.href}: ${err.message}`, (err as NodeJS.ErrnoException).code));
       });
       req.end();
     });
@@ -298,10 +305,10 @@ export class SafeFetcher implements Fetcher {
         addresses = await abortable(this.resolve(hostname), signal);
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        throw new FetchError('dns', url.href, `${url.href}: ${hostname} does not resolve (${(err as Error).message})`);
+        throw new FetchError('dns', url.href, `${url.href}: ${hostname} does not resolve (${(err as Error).message})`, (err as NodeJS.ErrnoException).code ?? 'ENOTFOUND');
       }
       addresses = addresses.filter((a) => isIP(a.address) !== 0);
-      if (addresses.length === 0) throw new FetchError('dns', url.href, `${url.href}: ${hostname} has no address`);
+      if (addresses.length === 0) throw new FetchError('dns', url.href, `${url.href}: ${hostname} has no address`, 'ENODATA');
     }
     // Every address must pass: a name that answers with one public and one private address is refused
     // rather than trimmed, since nothing legitimate needs that and a rebinding attack does.

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessmentResultSchema, type AssessmentResult } from '../../../../contracts/fair/assessment.ts';
 import { assess } from '../../../../api-dynamic/src/services/fair/engine/assess.ts';
-import { ResolutionFailedError, UnknownMetricVersionError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
+import { ResolutionFailedError, UnknownMetricVersionError, UpstreamUnavailableError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
 import { FetchError, type Fetcher } from '../../../../api-dynamic/src/services/fair/fetcher.ts';
 import { startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
@@ -246,11 +246,11 @@ describe('failures', () => {
     await expect(assess('10.9999/unknown', options(), { fetcher })).rejects.toMatchObject({ code: 'RESOLUTION_FAILED', reason: 'status' });
   });
 
-  it('a refused connection is RESOLUTION_FAILED with the fetch failure', async () => {
+  it('a DOI resolver that refuses connections is ours: UPSTREAM_UNAVAILABLE naming it, not RESOLUTION_FAILED', async () => {
     const port = await freePort();
     const error = await failure(assess('10.9999/rich', { upstreams: { ...mock.upstreams(), doi: `http://127.0.0.1:${port}` } }, { fetcher }));
-    expect(error).toMatchObject({ reason: 'fetch' });
-    expect((error as Error).message).toMatch(/network/);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: `the DOI resolver (127.0.0.1:${port})` });
   });
 
   it('a fetch the SSRF guard refuses is RESOLUTION_FAILED saying why', async () => {
@@ -268,7 +268,7 @@ describe('failures', () => {
     const started = performance.now();
     const error = await failure(assess(`${mock.base}/repo.example/slow`, options({ deadlineMs: 200 }), { fetcher }));
     expect(error).toMatchObject({ reason: 'fetch' });
-    expect((error as Error).message).toMatch(/timeout/);
+    expect((error as Error).message).toMatch(/did not answer in time/);
     expect(performance.now() - started).toBeLessThan(2500);
   });
 });

@@ -1,9 +1,14 @@
 /**
  * The engine's typed failures. The route maps them onto the shared error body (contracts/common/errors.ts):
- * ResolutionFailedError → 422 RESOLUTION_FAILED, UnknownMetricVersionError → 400 INVALID_PARAMETER. Anything
- * that goes wrong after the identifier resolved (a metadata document that does not parse, a data link that
- * times out) is not an error: it is recorded in the evidence and the metric fails with a reason.
+ * ResolutionFailedError → 422 RESOLUTION_FAILED (the identifier's fault), UpstreamUnavailableError → 503
+ * UPSTREAM_UNAVAILABLE (a service the engine depends on is down: ours to fix, never counted against the
+ * caller), UnknownMetricVersionError → 400 INVALID_PARAMETER. Which failure is whose is decided in one place,
+ * harvest/resolution.ts. Anything else that goes wrong after the identifier resolved (a metadata document that
+ * does not parse, a data link that times out) is not an error: it is recorded in the evidence and the metric
+ * fails with a reason.
  */
+
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../../../../contracts/common/errors.ts';
 
 /** Why an identifier could not be turned into a landing page. */
 export const RESOLUTION_FAILURES = [
@@ -14,6 +19,9 @@ export const RESOLUTION_FAILURES = [
 ] as const;
 export type ResolutionFailure = (typeof RESOLUTION_FAILURES)[number];
 
+/** Which step of resolution failed: recognising the identifier, asking its resolver, or fetching its landing page. */
+export type ResolutionStep = 'identifier' | 'resolver' | 'landing';
+
 export class ResolutionFailedError extends Error {
   override name = 'ResolutionFailedError';
   readonly code = 'RESOLUTION_FAILED';
@@ -21,12 +29,32 @@ export class ResolutionFailedError extends Error {
     /** The identifier as the caller gave it. */
     readonly identifier: string,
     readonly reason: ResolutionFailure,
-    /** What went wrong, without the identifier (the message adds it). */
+    /** What went wrong, in plain words, without the identifier (the message adds it). */
     readonly detail: string,
+    readonly step: ResolutionStep = 'identifier',
   ) {
     super(`The identifier "${identifier}" could not be resolved: ${detail}`);
   }
 }
+
+/** A service the engine depends on (a resolver, DataCite, the code host, name resolution) cannot be reached. */
+export class UpstreamUnavailableError extends Error {
+  override name = 'UpstreamUnavailableError';
+  readonly code = 'UPSTREAM_UNAVAILABLE';
+  constructor(
+    /** The service in plain words, e.g. "the DOI resolver (doi.org)". */
+    readonly service: string,
+    /** What failed, in plain words, e.g. "it did not answer in time". */
+    readonly detail: string,
+    /** Seconds after which trying again is worth it (the Retry-After header). */
+    readonly retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS,
+  ) {
+    super(
+      `This service cannot reach ${service} right now: ${detail}. No assessment was made. The problem is on our side, not with the identifier, and the request was not counted against your limit; try again shortly.`,
+    );
+  }
+}
+
 
 export class UnknownMetricVersionError extends Error {
   override name = 'UnknownMetricVersionError';

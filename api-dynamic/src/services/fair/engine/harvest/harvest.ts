@@ -1,6 +1,7 @@
 /**
  * The harvest: from an identifier to the evidence object, in F-UJI's order (fair.md §2.2–2.8):
- *   1. recognise the identifier and fetch its landing page (redirects followed; failure = ResolutionFailedError);
+ *   1. recognise the identifier and fetch its landing page (redirects followed; a failure is the identifier's,
+ *      ResolutionFailedError, or ours, UpstreamUnavailableError: resolution.ts);
  *   2. read the page: embedded JSON-LD, meta tags, `<link rel>` and the `Link` header;
  *   3. in parallel: content negotiation (landing, origin/PID, DataCite) and linksets → describedby documents;
  *   4. merge the records; add Signposting cite-as / license / type; optionally harvest the code host;
@@ -9,7 +10,6 @@
  */
 import type { ContentLink, Evidence, PidCheck, TypedLink } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchError, Fetcher } from '../../fetcher.ts';
-import { ResolutionFailedError } from '../errors.ts';
 import { fetchableUrl, parseIdentifier, tryParseIdentifier } from '../identifier.ts';
 import type { AssessOptions } from '../options.ts';
 import { harvestCodeHost, repositoryCandidates } from './code-host.ts';
@@ -21,6 +21,7 @@ import { looksJavascriptGenerated, parseLandingPage } from './landing-page.ts';
 import { parseLinkHeader } from './link-header.ts';
 import { expandLinksets, linkedDocuments } from './linked.ts';
 import { negotiateAll } from './negotiate.ts';
+import { dependencyOutage, landingFetchFailure, landingStatusFailure } from './resolution.ts';
 import { cleanList, mergeRecords, type Harvested, type MetadataRecord } from './record.ts';
 
 /** At most this many PIDs found in metadata are checked against their resolver. */
@@ -56,24 +57,18 @@ async function checkPids(ctx: HarvestContext, candidates: readonly string[], lan
 /**
  * Harvest everything the metrics need about one identifier.
  * @throws ResolutionFailedError when the identifier is not one, or its landing page cannot be fetched.
+ * @throws UpstreamUnavailableError when its resolver, DataCite or the code host cannot be reached (resolution.ts).
  */
 export async function harvest(identifier: string, options: AssessOptions, fetcher: Fetcher, signal: AbortSignal): Promise<Evidence> {
   const parsed = parseIdentifier(identifier, options.upstreams);
   const ctx: HarvestContext = { fetcher, options, signal, log: [], warnings: [], memo: new Map() };
 
-  // 1. resolution
+  // 1. resolution (whose fault a failure is: resolution.ts)
   let failure: FetchError | null = null;
   const landing = await fetchLogged(ctx, 'landing', { url: parsed.url, accept: ACCEPT.html }, (e) => (failure = e));
-  if (!landing) {
-    const why = failure as FetchError | null;
-    throw new ResolutionFailedError(identifier, 'fetch', why ? `${why.reason} fetching ${why.url}: ${why.message}` : `fetching ${parsed.url} failed`);
-  }
-  if (landing.status >= 400 && landing.status !== 410) {
-    throw new ResolutionFailedError(identifier, 'status', `${landing.url} answered HTTP ${landing.status}`);
-  }
-  if (/datacite\.org\/invalid\.html/i.test(landing.url)) {
-    throw new ResolutionFailedError(identifier, 'status', 'the DOI resolver reports the DOI as not registered');
-  }
+  if (!landing) throw landingFetchFailure(identifier, parsed, options.upstreams, failure);
+  const refused = landingStatusFailure(identifier, parsed, options.upstreams, landing);
+  if (refused) throw refused;
   if (landing.status === 410) ctx.warnings.push('the landing page answered 410 Gone (a tombstone page?)');
   const landingUrl = landing.url;
   const contentType = landing.headers['content-type'] ?? null;
@@ -119,6 +114,9 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
       metadata = mergeRecords([...records, found.harvested.record]);
     }
   }
+  // A registry or code host that did not answer would fail metrics for a reason that is not the object's.
+  const outage = dependencyOutage(ctx.log, options.upstreams);
+  if (outage) throw outage;
   const fallback: ContentLink[] = fallbackContentLinks(metadata, typedLinks);
   metadata.object_content_identifier.push(...fallback);
 

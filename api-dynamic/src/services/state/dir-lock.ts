@@ -1,0 +1,160 @@
+/**
+ * One server process per state directory (issue 20 §1; docs/operations.md "One process per STATE_DIR").
+ *
+ * The embedded stores under STATE_DIR (permalinks, the recent layer, the FAIR rate-limit journal) keep their
+ * state in memory and write files as a journal for the next start; they never reread them while running. Two
+ * processes on one directory would each count the anonymous tier alone while the journal held both. Rather
+ * than make every store lock and reread on each write, a server takes the directory for itself at start:
+ * `<STATE_DIR>/server.lock`, created exclusively (O_EXCL), holding the owner's pid, host and start time, and
+ * removed when the server closes. A second server on the same directory refuses to start with a message that
+ * names the owner and what to do. Replicas share state through Redis (REDIS_URL), each with its own directory.
+ *
+ * A lock left by a process that died without closing (SIGKILL, power loss) is recognised by its pid no longer
+ * running on this host (or being this very process's pid while this process holds no such lock: a container
+ * restarted with the server as pid 1 again) and taken over, with a warning. Two processes taking over the same stale lock at once
+ * are serialized by a second exclusive file (`server.lock.takeover`), so only one of them wins. A lock written
+ * on another host (a shared network directory) cannot be checked and is always refused.
+ */
+import { hostname } from 'node:os';
+import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { StateLogger } from './store.ts';
+
+export const LOCK_FILE = 'server.lock';
+
+const holderSchema = z.object({ pid: z.number().int().positive(), host: z.string(), started: z.string() });
+type Holder = z.infer<typeof holderSchema>;
+
+/**
+ * Lock files this process holds. A lock naming this process's own pid that is not in here was left by an earlier
+ * process that had the same pid: typically the server as pid 1 of a container restarted after a crash.
+ */
+const heldHere = new Set<string>();
+
+/** A takeover file older than this was left by a process that died mid-takeover; it is removed. */
+const STALE_TAKEOVER_MS = 10_000;
+
+/** Another live process holds the state directory. */
+export class StateDirInUseError extends Error {
+  override name = 'StateDirInUseError';
+  constructor(
+    readonly dir: string,
+    readonly lockPath: string,
+    readonly holder: Holder,
+  ) {
+    const where = holder.host === hostname() ? `pid ${holder.pid}` : `pid ${holder.pid} on host ${holder.host}`;
+    super(
+      `STATE_DIR ${dir} is in use by another server process (${where}, started ${holder.started}). Two processes must not share one state directory: each would keep its own rate-limit counts and permalinks in memory. Give this process its own STATE_DIR (replicas share state through REDIS_URL), or stop the other one. If no such process is running, delete ${lockPath}.`,
+    );
+  }
+}
+
+export interface StateDirLock {
+  readonly path: string;
+  /** Removes the lock file if it is still this process's. */
+  release(): Promise<void>;
+}
+
+/** Whether a process with this pid runs on this host (EPERM: it runs, under another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readHolder(path: string): Promise<Holder | null | 'absent'> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    throw err;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // a lock torn by a crash while it was being written
+  }
+}
+
+const exists = (err: unknown) => (err as NodeJS.ErrnoException).code === 'EEXIST';
+
+/**
+ * Takes `<dir>/server.lock` for this process (creating `dir` when missing), or throws StateDirInUseError.
+ * @example const lock = await lockStateDir(config.STATE_DIR); … await lock.release();
+ */
+export async function lockStateDir(dir: string, options: { logger?: StateLogger } = {}): Promise<StateDirLock> {
+  const logger = options.logger ?? console;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, LOCK_FILE);
+  const takeover = `${path}.takeover`;
+  const mine: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const text = `${JSON.stringify(mine)}\n`;
+
+  for (let attempt = 0; attempt < 50; attempt++) {
+    try {
+      await writeFile(path, text, { flag: 'wx' });
+      return ownedLock(path, text);
+    } catch (err) {
+      if (!exists(err)) throw new Error(`cannot lock STATE_DIR ${dir}: ${(err as Error).message}`, { cause: err });
+    }
+    const holder = await readHolder(path);
+    if (holder === 'absent') continue; // released meanwhile: try again
+    const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
+    if (live) throw new StateDirInUseError(dir, path, holder);
+    // Stale: its process is gone. Only the process holding the takeover file may remove it.
+    try {
+      await writeFile(takeover, text, { flag: 'wx' });
+    } catch (err) {
+      if (!exists(err)) throw err;
+      const age = await stat(takeover).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > STALE_TAKEOVER_MS) await unlink(takeover).catch(() => undefined);
+      else await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    try {
+      // Still the same stale lock (not a fresh one another starter wrote since we read it)?
+      const again = await readHolder(path);
+      if (again !== 'absent' && JSON.stringify(again) === JSON.stringify(holder)) {
+        const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
+        logger.warn(`state: ${path} was left by ${gone}; taking it over`);
+        await unlink(path).catch(() => undefined);
+      }
+    } finally {
+      await unlink(takeover).catch(() => undefined);
+    }
+  }
+  throw new Error(`cannot lock STATE_DIR ${dir}: ${path} keeps changing; is another server starting on it?`);
+}
+
+function ownedLock(path: string, text: string): StateDirLock {
+  // On an exit that skips close (an uncaught exception), the lock goes with the process rather than waiting
+  // for the next start to find it stale.
+  const onExit = () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', onExit);
+  heldHere.add(path);
+  let released = false;
+  return {
+    path,
+    async release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(path);
+      process.removeListener('exit', onExit);
+      const current = await readFile(path, 'utf8').catch(() => null);
+      if (current === text) await unlink(path).catch(() => undefined);
+    },
+  };
+}
