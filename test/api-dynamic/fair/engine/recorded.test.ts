@@ -61,6 +61,36 @@ const ZENODO: Record<string, [number, number]> = {
   'FsF-R1.3-02D': [0, 0], // zip only
 };
 
+/**
+ * v0.5, derived from the same recorded documents with the per-test table of docs/fair-engine.md (F-UJI's v0.5
+ * evaluators); "n/m" comments are score/maturity of the passing tests.
+ */
+const PANGAEA_V05: Record<string, [number, number]> = {
+  'FsF-F1-01D': [1, 3], // -1 resolvable DOI 1/3
+  'FsF-F1-02D': [1, 3], // -1 PID 0.5/1, -2 doi.org redirected 0.5/3
+  'FsF-F2-01M': [2, 3], // -1 elements found 0.5/1, -2 citation core 0.5/2, -3 descriptive core 1/3
+  'FsF-F3-01M': [1, 3], // -1 a content link 0.5/1, -2 its URL 0.5/3
+  'FsF-F4-01M': [2, 3], // -1 embedded schema.org / DC 1/3, -2 DataCite holds the DOI 1/2
+  'FsF-A1-01M': [1, 3], // -1 access values 0.5/1; -3 fails (no bare term id); -2 info:eu-repo/semantics/openAccess 1/3
+  'FsF-A1-02M': [1, 3], // http landing page
+  'FsF-A1-03D': [1, 3], // http data link
+  'FsF-I1-01M': [2, 3], // -1 embedded JSON-LD 1/2, -2 negotiated JSON-LD 1/3
+  'FsF-I2-01M': [1, 3], // -1 non-default namespaces 0/1, -2 ISO 19139 / XLink registered 1/3
+  'FsF-I3-01M': [1, 3], // related DOIs and URLs: 1/2 + 1/3, capped at 1
+  'FsF-R1-01MD': [1, 1], // -1 "Dataset" 1/1; -2/-3 the zip claims no size; -4 needs the file's text
+  'FsF-R1.1-01M': [2, 3], // -1 CC BY 4.0 1/1, -2 on SPDX 1/3
+  'FsF-R1.2-01M': [1, 2], // -1 creator, publisher, dates 1/2; no PROV/PAV namespace
+  'FsF-R1.3-01M': [1, 3], // -1 DIF / ISO 19139 namespaces 1/3, -3 DataCite / DC / schema.org 1/1; -2 no re3data record read
+  'FsF-R1.3-02D': [0, 0], // zip only
+};
+
+const ZENODO_V05: Record<string, [number, number]> = {
+  ...PANGAEA_V05,
+  'FsF-I2-01M': [0, 0], // schema.org and OpenGraph only: default namespaces
+  'FsF-R1-01MD': [1, 1], // -1 "SoftwareSourceCode" is on F-UJI's resource-type list 1/1
+  'FsF-R1.3-01M': [1, 1], // -3 schema.org (generic) 1/1 only
+};
+
 const asTable = (result: AssessmentResult) => Object.fromEntries(result.metrics.map((m) => [m.id, [m.scoreEarned, m.maturity]]));
 
 describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
@@ -94,6 +124,14 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
     expect(assessmentResultSchema.parse(result)).toBeTruthy();
   });
 
+  it('v0.5: 19/24 with the per-test oracle', async () => {
+    const v05 = await assess('10.1594/PANGAEA.902845', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
+    expect(asTable(v05)).toEqual(PANGAEA_V05);
+    // F 7/7, A 3/3, I 4/4, R 5/10; R maturities 1, 3, 2, 3, 0 → 2; FAIR (3 + 3 + 3 + 2) / 4 = 2.75
+    expect(v05.summary).toEqual({ scoreEarned: 19, scoreTotal: 24, scorePercent: 79.17, findability: 100, accessibility: 100, interoperability: 100, reusability: 50 });
+    expect(v05.details.summary.FAIR.maturity).toBe(2.75);
+  });
+
   it('resolved through the DOI resolver to the repository landing page', () => {
     expect(result.resolvedUrl).toBe(`${mock.base}/doi.pangaea.de/10.1594/PANGAEA.902845`);
     expect(result.details.evidence.resolution).toMatchObject({ status: 200, pidRedirected: true, redirects: [`${mock.base}/doi.org/10.1594/PANGAEA.902845`] });
@@ -106,9 +144,9 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
     expect([...new Set(mock.requests.filter((r) => r.path === '/doi.org/10.1594/PANGAEA.902845').map((r) => r.accept))].sort()).toEqual(
       ['application/ld+json', 'application/vnd.datacite.datacite+json', 'text/html, */*', ACCEPT_RDF].sort(),
     );
-    // no request was sent twice within one assessment (the mock saw two: the warm-up and the measured run)
+    // no request was sent twice within one assessment (the mock saw three: the warm-up, the measured run and v0.5)
     const keys = mock.requests.map((r) => `${r.method} ${r.path} ${r.accept}`);
-    expect(new Set(keys).size).toBe(keys.length / 2);
+    expect(new Set(keys).size).toBe(keys.length / 3);
   });
 
   it('read the Link header signposting and the describedby documents of readable types only', () => {
@@ -159,6 +197,14 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
     ]);
     expect(result.details.evidence.sources.some((s) => s.method === 'registry_rest' && s.standard === 'datacite')).toBe(true);
     expect(mock.requests.filter((r) => !r.matched)).toEqual([]);
+  });
+
+  it('v0.5: 18/24 with the per-test oracle', async () => {
+    const v05 = await assess('10.5281/zenodo.8347772', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
+    expect(asTable(v05)).toEqual(ZENODO_V05);
+    // F 7/7, A 3/3, I 3/4, R 5/10; I maturities 3, 0, 3 → 2; R 1, 3, 2, 1, 0 → 1; FAIR (3 + 3 + 2 + 1) / 4 = 2.25
+    expect(v05.summary).toEqual({ scoreEarned: 18, scoreTotal: 24, scorePercent: 75, findability: 100, accessibility: 100, interoperability: 75, reusability: 50 });
+    expect(v05.details.summary.FAIR.maturity).toBe(2.25);
   });
 
   it('without the registry: no DataCite, so no access rights and no related identifiers, but the embedded metadata still scores', async () => {
