@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { UnknownMetricVersionError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
-import { EVALUATORS } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
+import { evaluatorFor } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
 import { canonicalMetricVersion, METRIC_FILES, METRIC_VERSIONS, metricFile } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
 
 const totalsBy = (version: string) => {
@@ -76,7 +76,7 @@ describe('metric files', () => {
 
   it('every test of every file has an evaluator', () => {
     for (const file of METRIC_FILES.values()) {
-      for (const test of file.metrics.flatMap((m) => m.tests)) expect(EVALUATORS[test.id], test.id).toBeTypeOf('function');
+      for (const test of file.metrics.flatMap((m) => m.tests)) expect(evaluatorFor(file.version, test.id), test.id).toBeTypeOf('function');
     }
   });
 });

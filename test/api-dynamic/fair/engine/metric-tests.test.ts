@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../../../../contracts/fair/evidence.ts';
 import { deriveFacts } from '../../../../api-dynamic/src/services/fair/engine/metrics/facts.ts';
-import { EVALUATORS } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
+import { EVALUATORS, evaluatorFor } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
 import { METRIC_FILES } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
 import { bareEvidence, dataLink, doiEvidence, source } from './evidence-fixture.ts';
 
@@ -25,6 +25,10 @@ const withEvidence = (patch: (e: Evidence) => void, base: () => Evidence = bareE
   patch(e);
   return e;
 };
+const withRepository = (patch: Partial<NonNullable<Evidence['repository']>>) =>
+  withEvidence((e) => {
+    e.repository = { dataciteClient: 'x.repo', re3dataDoi: 'https://doi.org/10.17616/R3X', re3dataId: 'r3d1', name: 'Repo', url: 'https://repo.example/', domainVerified: true, apis: [], standards: [], oaiSchemas: [], ...patch };
+  });
 const bare = { name: 'nothing found', make: bareEvidence };
 const full = {
   creator: ['Doe, Jane'],
@@ -209,7 +213,11 @@ const CASES: Record<string, TestCases> = {
   },
   'FsF-R1.3-01M-1': {
     pass: [{ name: 'ISO 19139', make: withEvidence((e) => e.namespaces.push('http://www.isotc211.org/2005/gmd')) }],
-    fail: [bare, { name: 'DataCite only (generic)', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) }],
+    fail: [
+      bare,
+      { name: 'DataCite only (generic)', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
+      { name: 'MARC only in the OAI-PMH formats (v0.8 counts namespaces only)', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
   },
   'FsF-R1.3-01M-3': {
     pass: [{ name: 'DataCite', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) }],
@@ -319,7 +327,30 @@ const CASES: Record<string, TestCases> = {
     ],
     fail: [bare, { name: 'a home-made licence', make: withMeta({ license: ['Use it kindly'] }) }],
   },
-  'FsF-R1.3-01M-2': { pass: [], fail: [bare] },
+  'FsF-R1.3-01M-2': {
+    pass: [{ name: 'a disciplinary standard in the (domain-verified) re3data record', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) }],
+    fail: [
+      bare,
+      { name: 'only generic standards in re3data', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
+      { name: 'a re3data record of another site', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'], domainVerified: false }) },
+      { name: 'a disciplinary standard in the OAI-PMH formats only', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
+  },
+  // v0.5 reads R1.3-01M-1/-3 from every source (F-UJI community_metadata, metric version < 0.8)
+  'metrics_v0.5/FsF-R1.3-01M-1': {
+    pass: [
+      { name: 'ISO 19139 namespace', make: withEvidence((e) => e.namespaces.push('http://www.isotc211.org/2005/gmd')) },
+      { name: 'MARC in the OAI-PMH formats', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
+    fail: [bare, { name: 'a disciplinary standard from re3data only (that is -2)', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) }],
+  },
+  'metrics_v0.5/FsF-R1.3-01M-3': {
+    pass: [
+      { name: 'DataCite namespace', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
+      { name: 'Dublin Core in the re3data record', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
+    ],
+    fail: [bare, { name: 'a generic standard from a re3data record of another site', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'], domainVerified: false }) }],
+  },
   // F-UJI's text rule marks 1a and 1b passed (and 1c failed) for any text/XML/JSON type, listed or not (CSV: issue #604).
   'FsF-R1.3-02D-1a': {
     pass: [
@@ -343,10 +374,14 @@ const CASES: Record<string, TestCases> = {
 
 const run = (id: string, evidence: Evidence) => EVALUATORS[id]!(deriveFacts(evidence));
 
+
 describe('every metric test has cases', () => {
   it('covers every test of every metric file', () => {
     const ids = [...new Set([...METRIC_FILES.values()].flatMap((f) => f.metrics.flatMap((m) => m.tests.map((t) => t.id))))];
     expect(ids.filter((id) => !CASES[id])).toEqual([]);
+    // every version-specific evaluator has its own cases too
+    expect(Object.keys(EVALUATORS).filter((key) => key.includes('/') && !CASES[key])).toEqual([]);
+    expect([...METRIC_FILES.values()].every((f) => f.metrics.every((m) => m.tests.every((t) => evaluatorFor(f.version, t.id))))).toBe(true);
   });
 });
 

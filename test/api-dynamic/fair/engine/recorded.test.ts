@@ -88,7 +88,10 @@ const ZENODO_V05: Record<string, [number, number]> = {
   ...PANGAEA_V05,
   'FsF-I2-01M': [0, 0], // schema.org and OpenGraph only: default namespaces
   'FsF-R1-01MD': [1, 1], // -1 "SoftwareSourceCode" is on F-UJI's resource-type list 1/1
-  'FsF-R1.3-01M': [1, 1], // -3 schema.org (generic) 1/1 only
+  // re3data (client cern.zenodo → 10.17616/R3QP53 → r3d100010468, repository URL on zenodo.org: verified) lists DataCite
+  // and Dublin Core (generic: -3 1/1) and the OAI-PMH endpoint, whose ListMetadataFormats names MARC21 — disciplinary
+  // in F-UJI's catalogue (its fields of science are not just "sciences"), so -1 passes from the OAI-PMH source 1/3
+  'FsF-R1.3-01M': [1, 3],
 };
 
 const asTable = (result: AssessmentResult) => Object.fromEntries(result.metrics.map((m) => [m.id, [m.scoreEarned, m.maturity]]));
@@ -139,8 +142,9 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
 
   it('asked only what F-UJI asked, with F-UJI Accept strings (every recorded request matched)', () => {
     const unmatched = [...new Set(mock.requests.filter((r) => !r.matched).map((r) => r.path))];
-    // the DataCite REST record of this DOI was not recorded in the PANGAEA cassette
-    expect(unmatched).toEqual(['/api.datacite.org/dois/10.1594/PANGAEA.902845']);
+    // the DataCite REST record of this DOI and the re3data lookup of its client (pangaea.repository) were not recorded:
+    // the PANGAEA cassette is F-UJI's harvest-only test, and F-UJI asks re3data from its R1.3 evaluator
+    expect(unmatched).toEqual(['/api.datacite.org/dois/10.1594/PANGAEA.902845', '/re3data.org/api/beta/repositories?query=10.17616/R3XS37']);
     expect([...new Set(mock.requests.filter((r) => r.path === '/doi.org/10.1594/PANGAEA.902845').map((r) => r.accept))].sort()).toEqual(
       ['application/ld+json', 'application/vnd.datacite.datacite+json', 'text/html, */*', ACCEPT_RDF].sort(),
     );
@@ -202,9 +206,25 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
   it('v0.5: 18/24 with the per-test oracle', async () => {
     const v05 = await assess('10.5281/zenodo.8347772', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
     expect(asTable(v05)).toEqual(ZENODO_V05);
-    // F 7/7, A 3/3, I 3/4, R 5/10; I maturities 3, 0, 3 → 2; R 1, 3, 2, 1, 0 → 1; FAIR (3 + 3 + 2 + 1) / 4 = 2.25
+    // F 7/7, A 3/3, I 3/4, R 5/10; I maturities 3, 0, 3 → 2; R 1, 3, 2, 3, 0 → 1.8 → 2; FAIR (3 + 3 + 2 + 2) / 4 = 2.5
     expect(v05.summary).toEqual({ scoreEarned: 18, scoreTotal: 24, scorePercent: 75, findability: 100, accessibility: 100, interoperability: 75, reusability: 50 });
-    expect(v05.details.summary.FAIR.maturity).toBe(2.25);
+    expect(v05.details.summary.FAIR.maturity).toBe(2.5);
+    expect(v05.details.evidence.repository).toMatchObject({
+      dataciteClient: 'cern.zenodo',
+      re3dataDoi: 'https://doi.org/10.17616/R3QP53',
+      re3dataId: 'r3d100010468',
+      name: 'Zenodo',
+      domainVerified: true,
+      standards: ['http://www.dcc.ac.uk/resources/metadata-standards/datacite-metadata-schema', 'http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'],
+    });
+    expect(v05.details.evidence.repository!.apis.map((a) => a.type)).toEqual(['OAI-PMH']);
+    expect(v05.details.evidence.repository!.oaiSchemas).toHaveLength(10);
+    const fetched = v05.details.evidence.fetches.filter((f) => f.purpose.startsWith('re3data') || f.purpose.startsWith('oai-pmh'));
+    expect(fetched.map((f) => [f.purpose, f.accept, f.status])).toEqual([
+      ['re3data:query', 'application/xml, text/xml;q=0.5', 200],
+      ['re3data:record', 'application/xml, text/xml;q=0.5', 200],
+      ['oai-pmh:ListMetadataFormats', 'application/xml, text/xml;q=0.5', 200],
+    ]);
   });
 
   it('without the registry: no DataCite, so no access rights and no related identifiers, but the embedded metadata still scores', async () => {

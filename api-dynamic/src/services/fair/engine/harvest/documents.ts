@@ -5,7 +5,7 @@
 import type { HarvestMethod, MetadataSource } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchResponse } from '../../fetcher.ts';
 import { metadataStandard } from '../vocab/namespaces.ts';
-import { mapDataCite } from './datacite.ts';
+import { dataciteClient, mapDataCite } from './datacite.ts';
 import { bodyJson, bodyText, mediaType, type HarvestContext } from './http.ts';
 import { fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
 import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
@@ -46,8 +46,9 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
   const url = response.url;
   if (response.body.length === 0) return null;
   if (type === 'application/vnd.datacite.datacite+json' || type === 'application/vnd.api+json') {
-    const record = mapDataCite(bodyJson(ctx, response, what));
-    return fieldsOf(record).length ? source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record) : null;
+    const doc = bodyJson(ctx, response, what);
+    const record = mapDataCite(doc);
+    return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
   }
   if (isJsonLdType(type) || type === 'application/json') {
     const doc = bodyJson(ctx, response, what);
@@ -56,7 +57,7 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
     if (type === 'application/json' && namespaces.length === 0) {
       // plain JSON: DataCite JSON served without its own type, or nothing we know
       const record = mapDataCite(doc);
-      return fieldsOf(record).length ? source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record) : null;
+      return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
     }
     const schemaOrg = isSchemaOrg(doc);
     const record = schemaOrg ? mapSchemaOrg(doc) : {};

@@ -7,7 +7,7 @@ import type { DataLink, Evidence } from '../../../../../../contracts/fair/eviden
 import { accessTerm, type AccessTerm } from '../vocab/access-rights.ts';
 import { judgeMime, mimeFromUrl, type FormatVerdict } from '../vocab/formats.ts';
 import { detectLicence, looksLikeLicence, type LicenceMatch } from '../vocab/licences.ts';
-import { isDefaultNamespace, metadataStandard, semanticVocabulary, type DetectedStandard } from '../vocab/namespaces.ts';
+import { isDefaultNamespace, metadataStandard, semanticVocabulary, type DetectedStandard, type StandardSource } from '../vocab/namespaces.ts';
 
 export interface FileFormatFact {
   url: string;
@@ -28,7 +28,7 @@ export interface Facts {
   specificNamespaces: string[];
   /** Non-default namespaces of registered semantic resources, with the resource's name. */
   semanticNamespaces: { namespace: string; vocabulary: string }[];
-  /** Metadata standards revealed by namespaces. */
+  /** Metadata standards revealed by namespaces (source ns), the re3data record and the OAI-PMH formats. */
   standards: DetectedStandard[];
   fileFormats: FileFormatFact[];
 }
@@ -63,10 +63,18 @@ export function deriveFacts(evidence: Evidence): Facts {
   // (F-UJI's R1.1 reads metadata_merged.license as is); licence-like access values are moved in.
   const licenceValues = [...new Set([...metadata.license, ...moved])];
   const specificNamespaces = evidence.namespaces.filter((ns) => !isDefaultNamespace(ns));
+  // F-UJI's community-metadata evaluator: the metadata's namespaces, then (domain-verified) re3data standards and
+  // the OAI-PMH endpoint's schemas; one entry per standard and source.
   const standards: DetectedStandard[] = [];
-  for (const namespace of evidence.namespaces) {
-    const standard = metadataStandard(namespace);
-    if (standard && !standards.some((s) => s.name === standard.name)) standards.push(standard);
+  const repository = evidence.repository?.domainVerified ? evidence.repository : null;
+  const candidates: [string, StandardSource][] = [
+    ...evidence.namespaces.map((ns): [string, StandardSource] => [ns, 'ns']),
+    ...(repository?.standards ?? []).map((url): [string, StandardSource] => [url, 're3data']),
+    ...(repository?.oaiSchemas ?? []).map((schema): [string, StandardSource] => [schema, 'oai-pmh']),
+  ];
+  for (const [value, source] of candidates) {
+    const standard = metadataStandard(value, source);
+    if (standard && !standards.some((s) => s.name === standard.name && s.source === source)) standards.push(standard);
   }
   return {
     evidence,

@@ -4,6 +4,7 @@
  * used Apache Tika on the bytes, which we do not have (docs/fair-engine.md).
  */
 import type { DataLink } from '../../../../../../contracts/fair/evidence.ts';
+import type { DetectedStandard } from '../vocab/namespaces.ts';
 import { isResourceType } from '../vocab/resource-types.ts';
 import type { Facts } from './facts.ts';
 import { fail, listed, pass, type TestEvaluator } from './types.ts';
@@ -129,17 +130,26 @@ const provenanceOntology: TestEvaluator = ({ evidence: { namespaces } }) => {
   return prov.length ? pass(`provenance ontology in use: ${listed(prov)}`) : fail('the metadata uses neither the PROV nor the PAV namespace');
 };
 
-const disciplinaryStandard: TestEvaluator = ({ standards }) => {
-  const found = standards.filter((s) => s.type === 'disciplinary');
-  return found.length ? pass(`community standard ${listed(found.map((s) => s.name))}`) : fail(`no disciplinary metadata standard was detected${standards.length ? ` (only ${listed(standards.map((s) => s.name))})` : ''}`);
-};
+const names = (found: readonly DetectedStandard[]) => listed([...new Set(found.map((s) => (s.source === 'ns' ? s.name : `${s.name} (${s.source})`)))]);
 
-const genericStandard: TestEvaluator = ({ standards }) => {
-  const found = standards.filter((s) => s.type === 'generic');
-  return found.length ? pass(`multidisciplinary standard ${listed(found.map((s) => s.name))}`) : fail('no namespace of a listed multidisciplinary standard (DataCite, Dublin Core, schema.org, DCAT …) was found');
-};
+/**
+ * R1.3-01M (F-UJI community_metadata). v0.8 counts only standards revealed by the metadata's own namespaces; v0.5's
+ * -1 takes disciplinary standards from any source but re3data, -2 disciplinary standards from re3data, -3 generic
+ * standards from any source.
+ */
+function standardTest(type: DetectedStandard['type'], accepts: (source: DetectedStandard['source']) => boolean, what: string): TestEvaluator {
+  return ({ standards }) => {
+    const found = standards.filter((s) => s.type === type && accepts(s.source));
+    if (found.length) return pass(`${type === 'generic' ? 'multidisciplinary' : 'community'} standard ${names(found)}`);
+    return fail(`no ${type === 'generic' ? 'listed multidisciplinary' : 'disciplinary'} metadata standard ${what}${standards.length ? ` (found: ${names(standards)})` : ''}`);
+  };
+}
 
-const re3dataStandard: TestEvaluator = () => fail('the repository\'s re3data record is not consulted by this engine');
+const disciplinaryStandard = standardTest('disciplinary', (source) => source === 'ns', 'is revealed by a namespace of the metadata');
+const genericStandard = standardTest('generic', (source) => source === 'ns', 'is revealed by a namespace of the metadata');
+const disciplinaryStandardV05 = standardTest('disciplinary', (source) => source !== 're3data', 'was found in namespaces or the OAI-PMH formats');
+const re3dataStandard = standardTest('disciplinary', (source) => source === 're3data', "is listed in the repository's re3data record");
+const genericStandardV05 = standardTest('generic', () => true, 'was found in namespaces, re3data or the OAI-PMH formats');
 
 const fileFormat: TestEvaluator = ({ fileFormats }) => {
   const ok = fileFormats.filter((f) => f.verdict?.accepted);
@@ -183,6 +193,8 @@ export const REUSABLE: Readonly<Record<string, TestEvaluator>> = {
   'FsF-R1-01MD-4': variablesMatch,
   'FsF-R1.1-01M-2': licenceSpdx,
   'FsF-R1.3-01M-2': re3dataStandard,
+  'metrics_v0.5/FsF-R1.3-01M-1': disciplinaryStandardV05,
+  'metrics_v0.5/FsF-R1.3-01M-3': genericStandardV05,
   'FsF-R1.3-02D-1a': formatReason('open', 'an open format'),
   'FsF-R1.3-02D-1b': formatReason('long_term', 'a long-term format'),
   'FsF-R1.3-02D-1c': formatReason('scientific', 'a scientific format'),
