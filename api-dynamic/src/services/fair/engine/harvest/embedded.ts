@@ -1,7 +1,7 @@
 /**
  * Metadata embedded in the landing page (fair.md §2.4): JSON-LD scripts, Dublin Core / Highwire / OpenGraph
- * meta tags, and the presence of microdata and RDFa (detected, not mapped: they count for F4 and I1 as
- * offering methods, and the metadata they carry normally repeats the JSON-LD).
+ * meta tags, schema.org microdata (mapped like JSON-LD), and the presence of RDFa (detected, not mapped: it counts
+ * for F4 and I1 as an offering method, and the metadata it carries normally repeats the JSON-LD).
  */
 import type { LandingPage } from './landing-page.ts';
 import { MAX_JSON_BYTES, type HarvestContext } from './http.ts';
@@ -42,7 +42,10 @@ export function embeddedSources(ctx: HarvestContext, page: LandingPage, landingU
   }
   const microdata = page.microdataTypes.filter((type) => SCHEMA_ORG.test(type));
   if (microdata.length) {
-    const record = { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
+    // schema.org microdata items mapped like JSON-LD; the item types alone when no item maps to anything
+    const items = page.microdata.filter((item) => item['@context'] !== undefined);
+    const mapped = items.length ? mapSchemaOrg({ '@context': 'https://schema.org/', '@graph': items }) : {};
+    const record = fieldsOf(mapped).length ? mapped : { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
     out.push({
       source: { method: 'microdata', standard: 'schemaorg', format: 'html-meta', url: landingUrl, contentType, namespaces: ['http://schema.org/'], fields: fieldsOf(record) },
       record,
