@@ -13,7 +13,7 @@ export const HARVEST_METHODS = [
   'json_in_html', // <script type="application/ld+json"> in the landing page
   'meta_tag', // Dublin Core, Highwire citation_* <meta> tags
   'rdfa', // RDFa in the page; OpenGraph og:* counts here, as in F-UJI
-  'microdata', // itemscope/itemprop (not extracted yet; kept so the enum matches F-UJI's vocabulary)
+  'microdata', // schema.org itemscope/itemprop items, mapped like JSON-LD
   'content_negotiation', // the landing or PID URL asked for a metadata type with Accept
   'typed_link', // a <link rel="alternate|meta|metadata"> document
   'signposting', // a FAIR Signposting describedby link (Link header, <link> or linkset)

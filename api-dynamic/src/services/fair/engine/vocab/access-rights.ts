@@ -30,14 +30,6 @@ export interface AccessTerm {
 
 const norm = (value: string) => value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, '');
 
-/** Namespaces whose URIs make an access value machine-readable (plus schema.org isAccessibleForFree). */
-const MACHINE_READABLE = [
-  ...VOCABULARIES.map((v) => norm(v.namespace)),
-  ...VOCABULARIES.flatMap((v) => v.terms.map((t) => (t.uri ? norm(t.uri).replace(/[^/#]*$/, '') : ''))).filter(Boolean),
-  'schema.org/isaccessibleforfree',
-  'vocabularies.coar-repositories.org/access_rights',
-];
-
 /** The standard term an access value names, or null. */
 export function accessTerm(value: string): AccessTerm | null {
   const text = norm(value);
@@ -50,12 +42,6 @@ export function accessTerm(value: string): AccessTerm | null {
     }
   }
   return null;
-}
-
-/** Is the value a URI inside one of the access-right vocabularies (A1-01M-2 of v0.5)? */
-export function isMachineReadableAccess(value: string): boolean {
-  const text = norm(value);
-  return MACHINE_READABLE.some((prefix) => text.startsWith(prefix));
 }
 
 /**
