@@ -1,6 +1,8 @@
 /**
  * schema.org microdata on a landing page (F-UJI reads it with extruct): items become JSON-LD-like objects and are
  * mapped like JSON-LD; a microdata record counts for F4-01M-1 (offering method microdata) but not for I1-01M-1.
+ * RDFa Lite in the body (F-UJI: pyRdfa) becomes triples mapped like RDF; it counts for F4 and I1-01M-1 when it
+ * describes the resource, and not when it describes nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { evaluateEvidence } from '../../../../api-dynamic/src/services/fair/engine/assess.ts';
@@ -49,5 +51,41 @@ describe('microdata', () => {
     const tests = Object.fromEntries(evaluateEvidence(evidence, metricFile('0.8')).details.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
     expect(tests['FsF-F4-01M-1']).toBe('pass');
     expect(tests['FsF-I1-01M-1']).toBe('fail');
+  });
+});
+
+const RDFA_PAGE = `<!doctype html><html><head><title>x</title></head><body vocab="http://schema.org/" prefix="dct: http://purl.org/dc/terms/">
+<div typeof="Dataset" resource="https://repo.example/d/3">
+  <h1 property="name">Ocean <i>colour</i></h1>
+  <span property="creator" typeof="Person"><span property="name">Roe, Richard</span></span>
+  <a property="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY</a>
+  <span property="dct:issued" content="2022-05-06">May 2022</span>
+</div></body></html>`;
+
+describe('RDFa Lite', () => {
+  it('maps vocab, prefix, typeof/resource, nested nodes, href and content values; passes F4 and I1-01M-1', async () => {
+    const page = await parseLandingPage(RDFA_PAGE, 'https://repo.example/d/3');
+    const sources = embeddedSources(ctx() as never, page, 'https://repo.example/d/3', 'text/html');
+    const rdfa = sources.find((s) => s.source.method === 'rdfa')!;
+    expect(rdfa.source).toMatchObject({ standard: 'schemaorg', namespaces: ['http://purl.org/dc/terms/', 'http://schema.org/'] });
+    expect(rdfa.record).toMatchObject({
+      object_identifier: ['https://repo.example/d/3'],
+      title: 'Ocean colour',
+      creator: ['Roe, Richard'],
+      license: ['https://creativecommons.org/licenses/by/4.0/'],
+      publication_date: '2022-05-06',
+      object_type: ['http://schema.org/Dataset'],
+    });
+    const evidence = bareEvidence();
+    evidence.sources.push(rdfa.source);
+    const tests = Object.fromEntries(evaluateEvidence(evidence, metricFile('0.8')).details.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
+    expect(tests['FsF-F4-01M-1']).toBe('pass');
+    expect(tests['FsF-I1-01M-1']).toBe('pass');
+  });
+
+  it('RDFa attributes that describe nothing give a source without fields, which counts for nothing', async () => {
+    const page = await parseLandingPage('<html><body><div vocab="http://schema.org/"><span property="unknownThing">x</span></div></body></html>', 'https://repo.example/');
+    const rdfa = embeddedSources(ctx() as never, page, 'https://repo.example/', 'text/html').find((s) => s.source.method === 'rdfa')!;
+    expect(rdfa.source.fields).toEqual([]);
   });
 });

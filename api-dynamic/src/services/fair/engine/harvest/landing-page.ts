@@ -4,8 +4,10 @@
  * links Dublin Core pages declare, and enough counting to spot a JavaScript-only page (fair.md §2.2, §2.4).
  */
 import { Parser } from 'htmlparser2';
+import type { Quad } from 'n3';
 import type { TypedLink } from '../../../../../../contracts/fair/evidence.ts';
 import { absoluteUrl, yieldToLoop } from './http.ts';
+import { rdfaCollector } from './rdfa.ts';
 
 /** `<link rel>` values collected as typed links (fair.md §2.4). */
 export const HTML_TYPED_LINK_RELS: ReadonlySet<string> = new Set([
@@ -48,6 +50,8 @@ export interface LandingPage {
   microdata: Record<string, unknown>[];
   /** Elements carrying RDFa attributes (`property`, `typeof`, `vocab`) outside `<meta>`/`<link>`. */
   rdfaAttributes: number;
+  /** RDFa Lite triples of the body and the prefixes it declares (harvest/rdfa.ts). */
+  rdfa: { quads: Quad[]; prefixes: string[] };
   scripts: number;
   /** Visible characters outside script and style. */
   textLength: number;
@@ -107,6 +111,7 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
     microdataTypes: [],
     microdata: [],
     rdfaAttributes: 0,
+    rdfa: { quads: [], prefixes: [] },
     scripts: 0,
     textLength: 0,
   };
@@ -115,11 +120,14 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
   let jsonLd: string | null = null;
   // One frame per open element: the microdata item it starts and the itemprop whose text it collects.
   const frames: MicrodataFrame[] = [];
+  const rdfa = rdfaCollector(baseUrl);
+  page.rdfa = { quads: rdfa.quads, prefixes: rdfa.prefixes };
 
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         frames.push(openMicrodata(frames, page.microdata, name, attrs));
+        rdfa.open(name, attrs);
         if (name === 'base' && attrs.href) base = absoluteUrl(attrs.href, baseUrl) ?? base;
         if (name === 'script' || name === 'style' || name === 'noscript') {
           hidden++;
@@ -154,10 +162,12 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
       },
       ontext(text) {
         for (const frame of frames) if (frame.prop) frame.prop.text += text;
+        rdfa.text(text);
         if (jsonLd !== null) jsonLd += text;
         else if (hidden === 0) page.textLength += text.replace(/\s+/g, '').length;
       },
       onclosetag(name) {
+        rdfa.close();
         const frame = frames.pop();
         if (frame?.prop) addProperty(frame.prop.owner, frame.prop.names, frame.prop.text.replace(/\s+/g, ' ').trim());
         if (name === 'script' || name === 'style' || name === 'noscript') {
