@@ -142,6 +142,8 @@ export const configSchema = z.object({
   FAIR_IDENTIFIERS_ORG_URL: httpUrl.default('https://identifiers.org'),
   /** DataCite REST API (`options.use_registry`). */
   FAIR_DATACITE_API_URL: httpUrl.default('https://api.datacite.org'),
+  /** re3data API, read for the repository behind a DataCite DOI (`options.use_registry`). */
+  FAIR_RE3DATA_URL: httpUrl.default('https://re3data.org'),
   /** GitHub REST API (`options.use_code_host`). */
   FAIR_GITHUB_API_URL: httpUrl.default('https://api.github.com'),
   /** GitHub token for the code host's API (higher rate limit); anonymous calls when unset. */

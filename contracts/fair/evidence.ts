@@ -13,7 +13,7 @@ export const HARVEST_METHODS = [
   'json_in_html', // <script type="application/ld+json"> in the landing page
   'meta_tag', // Dublin Core, Highwire citation_* <meta> tags
   'rdfa', // RDFa in the page; OpenGraph og:* counts here, as in F-UJI
-  'microdata', // itemscope/itemprop (not extracted yet; kept so the enum matches F-UJI's vocabulary)
+  'microdata', // schema.org itemscope/itemprop items, mapped like JSON-LD
   'content_negotiation', // the landing or PID URL asked for a metadata type with Accept
   'typed_link', // a <link rel="alternate|meta|metadata"> document
   'signposting', // a FAIR Signposting describedby link (Link header, <link> or linkset)
@@ -185,6 +185,27 @@ export const codeHostSchema = z.object({
 });
 export type CodeHostEvidence = z.infer<typeof codeHostSchema>;
 
+/**
+ * The repository's re3data record, found through the DataCite client id (F-UJI RepositoryHelper), and the
+ * OAI-PMH ListMetadataFormats probe of the endpoint it names. F-UJI uses the APIs and standards only when the
+ * record's repository URL is on the landing page's site (`domainVerified`).
+ */
+export const repositoryEvidenceSchema = z.object({
+  dataciteClient: z.string(),
+  re3dataDoi: z.string(),
+  re3dataId: z.string().nullable(),
+  name: z.string().nullable(),
+  url: z.string().nullable(),
+  domainVerified: z.boolean(),
+  /** APIs of the types F-UJI reads (OAI-PMH, SOAP, SPARQL, SWORD, OpenDAP). */
+  apis: z.array(z.object({ type: z.string(), url: z.string() })),
+  /** metadataStandardURL values of the record. */
+  standards: z.array(z.string()),
+  /** `<schema>` of every format the OAI-PMH endpoint lists (empty when there is no endpoint or it failed). */
+  oaiSchemas: z.array(z.string()),
+});
+export type RepositoryEvidence = z.infer<typeof repositoryEvidenceSchema>;
+
 export const evidenceSchema = z.object({
   identifier: identifierEvidenceSchema,
   resolution: resolutionSchema,
@@ -196,6 +217,8 @@ export const evidenceSchema = z.object({
   dataLinks: z.array(dataLinkSchema),
   pidChecks: z.array(pidCheckSchema),
   codeHost: codeHostSchema.nullable(),
+  /** Null when there was no DataCite client id, `useRegistry` was off, or re3data has no record for the client. */
+  repository: repositoryEvidenceSchema.nullable().default(null),
   fetches: z.array(fetchLogEntrySchema),
   /** Things a user should know (a source that failed to parse, a JavaScript page, the deadline …). */
   warnings: z.array(z.string()),

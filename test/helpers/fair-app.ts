@@ -26,6 +26,7 @@ export function fairMockEnv(mock: FairMock): Record<string, string> {
     FAIR_NBN_RESOLVER_URL: u.nbn,
     FAIR_IDENTIFIERS_ORG_URL: u.identifiersOrg,
     FAIR_DATACITE_API_URL: u.datacite,
+    FAIR_RE3DATA_URL: u.re3data,
     FAIR_GITHUB_API_URL: u.github,
   };
 }

@@ -53,7 +53,7 @@ export interface FairMock {
   /** Add routes (later routes with the same path and Accept do not replace earlier ones). */
   route(...routes: MockRoute[]): void;
   /** Upstream base URLs pointing at the mock, for AssessOptions.upstreams. */
-  upstreams(): { doi: string; handle: string; ark: string; nbn: string; identifiersOrg: string; datacite: string; github: string };
+  upstreams(): { doi: string; handle: string; ark: string; nbn: string; identifiersOrg: string; datacite: string; re3data: string; github: string };
   /** `<base>/<host>/<path>` for an absolute https URL. */
   url(absolute: string): string;
   close(): Promise<void>;
@@ -111,6 +111,7 @@ export async function startFairMock(routes: MockRoute[] = []): Promise<FairMock>
       nbn: `${base}/nbn-resolving.org`,
       identifiersOrg: `${base}/identifiers.org`,
       datacite: `${base}/api.datacite.org`,
+      re3data: `${base}/re3data.org`,
       github: `${base}/api.github.com`,
     }),
     url: (absolute) => absolute.replace(/^https?:\/\//, `${base}/`),
@@ -160,8 +161,10 @@ const BODIES: Record<'pangaea' | 'zenodo', Record<number, string>> = {
     7: 'zenodo_8347772_landing.html',
     10: 'zenodo_8347772_landing.html',
     14: 'zenodo_8347772_datacite.json',
+    16: 're3data_r3d100010468_zenodo_query.xml',
     17: 're3data_r3d100010468_zenodo.xml',
     18: 'zenodo_8347772_api_datacite_dois.json',
+    19: 'zenodo_8347772_oaipmh_listmetadataformats.xml',
   },
 };
 

@@ -56,6 +56,7 @@ export function backendFor(config: Config, fetcher: Fetcher): AssessmentBackend 
       nbn: config.FAIR_NBN_RESOLVER_URL,
       identifiersOrg: config.FAIR_IDENTIFIERS_ORG_URL,
       datacite: config.FAIR_DATACITE_API_URL,
+      re3data: config.FAIR_RE3DATA_URL,
       github: config.FAIR_GITHUB_API_URL,
     },
     deadlineMs: config.FAIR_ASSESSMENT_TIMEOUT_MS,

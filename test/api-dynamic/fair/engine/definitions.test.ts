@@ -1,7 +1,9 @@
 /** The metric definition files: shape, counts and totals (fair.md §1.2, §1.5), evaluators, version names. */
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { UnknownMetricVersionError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
-import { EVALUATORS } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
+import { evaluatorFor } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
 import { canonicalMetricVersion, METRIC_FILES, METRIC_VERSIONS, metricFile } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
 
 const totalsBy = (version: string) => {
@@ -51,9 +53,30 @@ describe('metric files', () => {
     expect(totalsBy('metrics_v0.5')).toEqual({ F: 7, A: 3, I: 4, R: 10 });
   });
 
+  // F-UJI's own metric files are the oracle for ids, numbers, totals, scores and maturities.
+  const FUJI = '../shared/reference/fair-fixtures';
+  const haveFuji = existsSync(`${FUJI}/fuji_metrics_v0.5.yaml`);
+  if (!haveFuji) console.warn(`skipping the comparison with F-UJI's metric files: ${FUJI} is absent`);
+  it.skipIf(!haveFuji).each(['0.8', '0.5'])('v%s matches F-UJI\'s metrics_v%s.yaml test by test', (version) => {
+    type FujiMetric = { metric_identifier: string; metric_number: number; total_score: number; metric_tests: { metric_test_identifier: string; metric_test_score: number; metric_test_maturity?: number }[] };
+    const fuji = (parseYaml(readFileSync(`${FUJI}/fuji_metrics_v${version}.yaml`, 'utf8')) as { metrics: FujiMetric[] }).metrics;
+    // F-UJI's 0-point R1-01MD sub-tests 1a/1b/2a/2b/2c only label log lines; they are not ours. A test without a
+    // maturity in F-UJI's file (v0.5 R1.3-02D-1) is maturity 0 here: its sub-tests set the metric's maturity.
+    const byNumber = (a: { number: number }, b: { number: number }) => a.number - b.number;
+    const theirs = fuji.map((m) => ({
+      id: m.metric_identifier,
+      number: m.metric_number,
+      total: m.total_score,
+      tests: m.metric_tests.filter((t) => !/^FsF-R1-01MD-\d[a-z]$/.test(t.metric_test_identifier)).map((t) => `${t.metric_test_identifier} ${t.metric_test_score}/${t.metric_test_maturity ?? 0}`),
+    }));
+    const ours = metricFile(version).metrics.map((m) => ({ id: m.id, number: m.number, total: m.total, tests: m.tests.map((t) => `${t.id} ${t.score}/${t.maturity}`) }));
+    // F-UJI's v0.5 file lists A1-03D (number 8) before A1-02M (7); results are sorted by number
+    expect(ours.sort(byNumber)).toEqual(theirs.sort(byNumber));
+  });
+
   it('every test of every file has an evaluator', () => {
     for (const file of METRIC_FILES.values()) {
-      for (const test of file.metrics.flatMap((m) => m.tests)) expect(EVALUATORS[test.id], test.id).toBeTypeOf('function');
+      for (const test of file.metrics.flatMap((m) => m.tests)) expect(evaluatorFor(file.version, test.id), test.id).toBeTypeOf('function');
     }
   });
 });

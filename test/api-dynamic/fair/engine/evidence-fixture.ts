@@ -27,7 +27,7 @@ export function doiEvidence(): Evidence {
 }
 
 export function source(partial: Partial<MetadataSource>): MetadataSource {
-  return { method: 'json_in_html', standard: 'schemaorg', format: 'json-ld', url: 'https://repo.example/item/1', contentType: 'text/html', namespaces: [], fields: [], ...partial };
+  return { method: 'json_in_html', standard: 'schemaorg', format: 'json-ld', url: 'https://repo.example/item/1', contentType: 'text/html', namespaces: [], fields: ['title'], ...partial };
 }
 
 export function dataLink(partial: Partial<DataLink>): DataLink {

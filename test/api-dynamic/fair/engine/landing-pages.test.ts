@@ -37,7 +37,7 @@ beforeAll(async () => {
     conditionsOfAccess: 'http://purl.org/coar/access_right/c_abf2',
     variableMeasured: ['air temperature'],
     citation: { '@id': 'https://doi.org/10.9999/paper' },
-    distribution: { '@type': 'DataDownload', contentUrl: `${b}/repo.example/files/rich.csv`, encodingFormat: 'text/csv', contentSize: '2048' },
+    distribution: { '@type': 'DataDownload', contentUrl: `${b}/repo.example/files/rich.csv`, encodingFormat: 'text/csv', contentSize: '8' },
   };
   mock.route(
     // the DOI resolver redirects to the landing page
@@ -126,8 +126,9 @@ describe('a page that offers everything', () => {
   it('earns every v0.8 point: 26/26, 100 % per principle', () => {
     expect(result.summary).toEqual({ scoreEarned: 26, scoreTotal: 26, scorePercent: 100, findability: 100, accessibility: 100, interoperability: 100, reusability: 100 });
     expect(result.metrics.every((m) => m.status === 'pass')).toBe(true);
-    // maturity 3 everywhere except R1.2 (the PROV test is maturity 3, passed) and R1-01M (-2 is maturity 3): all 3
-    expect(result.metrics.map((m) => m.maturity)).toEqual(Array(17).fill(3));
+    // maturity 3 everywhere but I1-01M: the only RDF document (the signposted Turtle) describes no dataset fields, and
+    // F-UJI counts an RDF typed/signposting source only when it gave metadata, so I1 passes by embedding (2/2, maturity 2)
+    expect(result.metrics.map((m) => m.maturity)).toEqual([...Array(9).fill(3), 2, ...Array(7).fill(3)]);
     expect(result.details.summary.FAIR.maturity).toBe(3);
   });
 
@@ -148,7 +149,7 @@ describe('a page that offers everything', () => {
 
   it('probed the data file with HEAD', () => {
     expect(result.details.evidence.dataLinks).toEqual([
-      expect.objectContaining({ url: `${mock.base}/repo.example/files/rich.csv`, claimedType: 'text/csv', claimedSize: '2048', status: 200, headerType: 'text/csv', headerLength: 8, probed: true }),
+      expect.objectContaining({ url: `${mock.base}/repo.example/files/rich.csv`, claimedType: 'text/csv', claimedSize: '8', status: 200, headerType: 'text/csv', headerLength: 8, probed: true }),
     ]);
   });
 
@@ -159,13 +160,13 @@ describe('a page that offers everything', () => {
     expect(v05.summary.scoreTotal).toBe(24);
     const tests = Object.fromEntries(v05.details.metrics.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
     const failed = Object.entries(tests).filter(([, status]) => status === 'fail').map(([id]) => id);
-    // R1-01MD-4 needs content parsing; R1.3-01M-2 needs re3data (R1.3-01M still earns its 1 point by -1);
-    // F4-01M-2 needs a DataCite record, which this made-up DOI has not; the 0-point R1.3-02D sub-tests 1a
-    // (CSV is not on the open-format list) and 1c (nor scientific) and 1b fail without costing points.
-    // F1-01D-2 is the UUID/hash alternative of F1-01D-1, which passed.
-    expect(failed).toEqual(['FsF-F1-01D-2', 'FsF-F4-01M-2', 'FsF-R1-01MD-4', 'FsF-R1.3-01M-2', 'FsF-R1.3-02D-1a', 'FsF-R1.3-02D-1b', 'FsF-R1.3-02D-1c']);
-    // 24 − F4-01M-2 (1) − R1-01MD-4 (1) = 22
-    expect(v05.summary.scoreEarned).toBe(22);
+    // F1-01D-2 is the UUID/hash alternative of F1-01D-1, which passed. F4-01M-2 needs a DataCite record, which this
+    // made-up DOI has not. A1-01M-3 wants a bare term id; the COAR URI passes -2 instead (same point). I1-01M-2: the
+    // Turtle document gave no fields (see above). R1-01MD-4 needs the file's text; R1.3-01M-2 needs the repository's
+    // re3data record (R1.3-01M still earns its point by -1). R1.3-02D-1c: CSV passes 1a/1b by F-UJI's text rule, never 1c.
+    expect(failed).toEqual(['FsF-F1-01D-2', 'FsF-F4-01M-2', 'FsF-A1-01M-3', 'FsF-I1-01M-2', 'FsF-R1-01MD-4', 'FsF-R1.3-01M-2', 'FsF-R1.3-02D-1c']);
+    // 24 − F4-01M-2 (1) − I1-01M-2 (1) − R1-01MD-4 (1) = 21
+    expect(v05.summary.scoreEarned).toBe(21);
   });
 });
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Evidence } from '../../../../contracts/fair/evidence.ts';
 import { deriveFacts } from '../../../../api-dynamic/src/services/fair/engine/metrics/facts.ts';
-import { EVALUATORS } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
+import { EVALUATORS, evaluatorFor } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
 import { METRIC_FILES } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
 import { bareEvidence, dataLink, doiEvidence, source } from './evidence-fixture.ts';
 
@@ -25,6 +25,10 @@ const withEvidence = (patch: (e: Evidence) => void, base: () => Evidence = bareE
   patch(e);
   return e;
 };
+const withRepository = (patch: Partial<NonNullable<Evidence['repository']>>) =>
+  withEvidence((e) => {
+    e.repository = { dataciteClient: 'x.repo', re3dataDoi: 'https://doi.org/10.17616/R3X', re3dataId: 'r3d1', name: 'Repo', url: 'https://repo.example/', domainVerified: true, apis: [], standards: [], oaiSchemas: [], ...patch };
+  });
 const bare = { name: 'nothing found', make: bareEvidence };
 const full = {
   creator: ['Doe, Jane'],
@@ -42,9 +46,14 @@ const CASES: Record<string, TestCases> = {
   'FsF-F1-02MD-1': {
     pass: [
       { name: 'a DOI input', make: doiEvidence },
-      { name: 'a DOI in the metadata of a URL input', make: withMeta({ object_identifier: ['https://doi.org/10.1/x'] }) },
+      { name: 'a DOI in the metadata of a URL input that resolves into this site', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://repo.example/item/1', verified: true })) },
     ],
-    fail: [bare, { name: 'only URLs in metadata', make: withMeta({ object_identifier: ['https://repo.example/item/1'] }) }],
+    fail: [
+      bare,
+      { name: 'only URLs in metadata', make: withMeta({ object_identifier: ['https://repo.example/item/1'] }) },
+      // F-UJI drops a metadata PID that is not "verified" (resolving into the landing page's domain) before -1
+      { name: 'a DOI in metadata that resolves elsewhere', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://other.example/', verified: false }), withMeta({ object_identifier: ['https://doi.org/10.1/x'] })) },
+    ],
   },
   'FsF-F1-02MD-2': {
     pass: [
@@ -80,6 +89,7 @@ const CASES: Record<string, TestCases> = {
       bare,
       { name: 'Highwire meta tags only', make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'highwire', format: 'html-meta' }))) },
       { name: 'schema.org only by content negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation' }))) },
+      { name: 'embedded JSON-LD that gave no metadata', make: withEvidence((e) => e.sources.push(source({ fields: [] }))) },
     ],
   },
   'FsF-A1-01M-1': {
@@ -110,14 +120,23 @@ const CASES: Record<string, TestCases> = {
       { name: 'embedded JSON-LD', make: withEvidence((e) => e.sources.push(source({}))) },
       { name: 'OpenGraph (RDFa)', make: withEvidence((e) => e.sources.push(source({ method: 'rdfa', standard: 'opengraph', format: 'html-meta' }))) },
     ],
-    fail: [bare, { name: 'Dublin Core meta tags only', make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))) }],
+    fail: [
+      bare,
+      { name: 'Dublin Core meta tags only', make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))) },
+      { name: 'microdata only (not among F-UJI\'s embedded graph sources)', make: withEvidence((e) => e.sources.push(source({ method: 'microdata', format: 'html-meta' }))) },
+      { name: 'embedded JSON-LD that gave no metadata', make: withEvidence((e) => e.sources.push(source({ fields: [] }))) },
+    ],
   },
   'FsF-I1-01M-2': {
     pass: [
       { name: 'JSON-LD by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation' }))) },
       { name: 'Turtle by a describedby link', make: withEvidence((e) => e.sources.push(source({ method: 'signposting', format: 'rdf', standard: null }))) },
     ],
-    fail: [bare, { name: 'XML by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'xml', standard: 'DataCite Metadata Schema' }))) }],
+    fail: [
+      bare,
+      { name: 'XML by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'xml', standard: 'DataCite Metadata Schema' }))) },
+      { name: 'DataCite JSON by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'json', standard: 'datacite' }))) },
+    ],
   },
   'FsF-I2-01M-2': {
     pass: [{ name: 'a PROV namespace', make: withEvidence((e) => e.namespaces.push('http://www.w3.org/ns/prov#')) }],
@@ -130,42 +149,75 @@ const CASES: Record<string, TestCases> = {
   'FsF-I3-01M-1': { pass: [{ name: 'a related resource in text', make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }) }], fail: [bare] },
   'FsF-I3-01M-2': {
     pass: [{ name: 'a related DOI', make: withMeta({ related_resources: [{ related_resource: '10.1234/paper', relation_type: 'IsSupplementTo' }] }) }],
-    fail: [bare, { name: 'text only', make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }) }],
+    fail: [
+      bare,
+      { name: 'text only', make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }) },
+      { name: 'a UUID (unique, neither PID nor URL)', make: withMeta({ related_resources: [{ related_resource: '550e8400-e29b-41d4-a716-446655440000', relation_type: 'References' }] }) },
+    ],
   },
   'FsF-R1-01M-1': { pass: [{ name: 'a resource type', make: withMeta({ object_type: ['Dataset'] }) }], fail: [bare] },
   'FsF-R1-01M-2': {
     pass: [
-      { name: 'a content link with type and size', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.csv', type: 'text/csv', size: '1024', source: 'schemaorg:distribution' }] }) },
-      { name: 'no links, object size and format', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) },
-      { name: 'a service endpoint', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/api', type: null, size: null, source: 'schemaorg:service' }] }) },
+      { name: 'a data file with claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1.2 MB' }))) },
+      { name: 'no data files, object size and format', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) },
+      {
+        name: 'a service endpoint',
+        make: withEvidence(
+          (e) => e.dataLinks.push(dataLink({ url: 'https://r.example/api' })),
+          withMeta({ object_content_identifier: [{ url: 'https://r.example/api', type: null, size: null, source: 'schemaorg:service' }] }),
+        ),
+      },
     ],
-    fail: [bare, { name: 'a content link with type only', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.zip', type: 'application/zip', size: null, source: 'schemaorg:distribution' }] }) }],
+    fail: [
+      bare,
+      { name: 'a data file with a claimed type only', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/f.zip', claimedType: 'application/zip' }))) },
+      { name: 'a claimed size of 0 (F-UJI reads it as no size)', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '0' }))) },
+      { name: 'object size and format, but data files without them', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ object_size: '1 MB', object_format: ['text/csv'] })) },
+    ],
   },
-  'FsF-R1-01M-3': { pass: [{ name: 'measured variables', make: withMeta({ measured_variable: ['temperature'] }) }], fail: [bare] },
+  'FsF-R1-01M-3': {
+    pass: [{ name: 'measured variables and a data file', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ measured_variable: ['temperature'] })) }],
+    fail: [bare, { name: 'measured variables without a data file (F-UJI tests them inside its data-file loop)', make: withMeta({ measured_variable: ['temperature'] }) }],
+  },
   'FsF-R1.1-01M-1': {
     pass: [
       { name: 'a licence URL', make: withMeta({ license: ['https://creativecommons.org/licenses/by/4.0/'] }) },
       { name: 'a licence given as access rights (moved)', make: withMeta({ access_level: ['https://creativecommons.org/licenses/by/4.0/legalcode'] }) },
+      // F-UJI reads the merged licence list as is; DataCite's rightsList feeds it with access terms too
+      { name: 'an access term in the rights list', make: withMeta({ license: ['info:eu-repo/semantics/openAccess'] }) },
     ],
-    fail: [bare, { name: 'only an access term in the rights list', make: withMeta({ license: ['info:eu-repo/semantics/openAccess'] }) }],
+    fail: [bare, { name: 'a rights statement only in access rights', make: withMeta({ access_level: ['info:eu-repo/semantics/openAccess'] }) }],
   },
   'FsF-R1.2-01M-1': {
     pass: [
       { name: 'a creator', make: withMeta({ creator: ['Doe, Jane'] }) },
-      { name: 'a derivation relation (any case)', make: withMeta({ related_resources: [{ related_resource: '10.1/x', relation_type: 'IsDerivedFrom' }] }) },
+      { name: 'a modification date', make: withMeta({ modified_date: '2021-01-01' }) },
     ],
-    fail: [bare, { name: 'an unmapped relation', make: withMeta({ related_resources: [{ related_resource: '10.1/x', relation_type: 'IsSupplementTo' }] }) }],
+    fail: [
+      bare,
+      // F-UJI lists PROV-mapped relation types in its output, but only metadata elements set is_available
+      { name: 'a derivation relation alone', make: withMeta({ related_resources: [{ related_resource: '10.1/x', relation_type: 'IsDerivedFrom' }] }) },
+      { name: 'a free-text provenance statement alone', make: withMeta({ provenance: ['collected by hand'] }) },
+    ],
   },
   'FsF-R1.2-01M-2': {
     pass: [
       { name: 'PROV', make: withEvidence((e) => e.namespaces.push('http://www.w3.org/ns/prov#')) },
       { name: 'PAV', make: withEvidence((e) => e.namespaces.push('http://purl.org/pav/')) },
     ],
-    fail: [bare, { name: 'other namespaces', make: withEvidence((e) => e.namespaces.push('http://www.w3.org/ns/provenance-not')) }],
+    fail: [
+      bare,
+      { name: 'other namespaces', make: withEvidence((e) => e.namespaces.push('http://www.w3.org/ns/provenance-not')) },
+      { name: 'PROV under https (F-UJI compares exactly)', make: withEvidence((e) => e.namespaces.push('https://www.w3.org/ns/prov#')) },
+    ],
   },
   'FsF-R1.3-01M-1': {
     pass: [{ name: 'ISO 19139', make: withEvidence((e) => e.namespaces.push('http://www.isotc211.org/2005/gmd')) }],
-    fail: [bare, { name: 'DataCite only (generic)', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) }],
+    fail: [
+      bare,
+      { name: 'DataCite only (generic)', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
+      { name: 'MARC only in the OAI-PMH formats (v0.8 counts namespaces only)', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
   },
   'FsF-R1.3-01M-3': {
     pass: [{ name: 'DataCite', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) }],
@@ -180,6 +232,8 @@ const CASES: Record<string, TestCases> = {
       bare,
       { name: 'a zip archive', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x.zip', claimedType: 'application/zip' }))) },
       { name: 'HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x', headerType: 'text/html' }))) },
+      // a claimed type wins over the header even when it is octet-stream; then only the extension is tried
+      { name: 'claimed octet-stream, served CSV, no extension', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x', claimedType: 'application/octet-stream', headerType: 'text/csv' }))) },
     ],
   },
   // ---- v0.5 only ----
@@ -188,30 +242,81 @@ const CASES: Record<string, TestCases> = {
   'FsF-F1-02D-1': { pass: [{ name: 'a DOI', make: doiEvidence }], fail: [bare] },
   'FsF-F1-02D-2': { pass: [{ name: 'a redirected DOI', make: doiEvidence }], fail: [bare] },
   'FsF-F2-01M-1': {
-    pass: [{ name: 'embedded JSON-LD', make: withEvidence((e) => e.sources.push(source({}))) }],
-    fail: [bare, { name: 'registry REST only', make: withEvidence((e) => e.sources.push(source({ method: 'registry_rest', standard: 'datacite', format: 'json' }))) }],
+    // F-UJI testMetadataCommonMethodsAvailable: any reference element in the merged metadata, whatever its source
+    pass: [
+      { name: 'a title', make: withMeta({ title: 'A dataset' }) },
+      { name: 'a licence only', make: withMeta({ license: ['MIT'] }) },
+    ],
+    fail: [bare, { name: 'a version only (not a reference element)', make: withMeta({ version: '1.0' }) }],
   },
   'FsF-F3-01M-1': {
-    pass: [{ name: 'a typed content link', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.csv', type: 'text/csv', size: null, source: 'x' }] }) }],
-    fail: [bare],
+    pass: [
+      { name: 'a typed content link', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.csv', type: 'text/csv', size: null, source: 'x' }] }) },
+      { name: 'a content link with a URL only (F-UJI: type, size or url)', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f', type: null, size: null, source: 'x' }] }) },
+    ],
+    fail: [bare, { name: 'object size and format without a content link', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) }],
   },
   'FsF-F4-01M-2': {
     pass: [{ name: 'DataCite by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', standard: 'datacite', format: 'json' }))) }],
     fail: [bare],
   },
-  'FsF-A1-01M-3': { pass: [{ name: 'the COAR label "open access"', make: withMeta({ access_level: ['Open Access'] }) }], fail: [bare, { name: 'free text', make: withMeta({ access_level: ['unrestricted'] }) }] },
+  // F-UJI compares the whole value, lower-cased, with term ids only
+  'FsF-A1-01M-3': {
+    pass: [
+      { name: 'the OpenAIRE id "openAccess"', make: withMeta({ access_level: ['openAccess'] }) },
+      { name: 'the COAR id "c_abf2"', make: withMeta({ access_level: ['C_ABF2'] }) },
+    ],
+    fail: [
+      bare,
+      { name: 'free text', make: withMeta({ access_level: ['unrestricted'] }) },
+      { name: 'the COAR label "open access"', make: withMeta({ access_level: ['Open Access'] }) },
+      { name: 'an OpenAIRE URI', make: withMeta({ access_level: ['info:eu-repo/semantics/openAccess'] }) },
+    ],
+  },
   'FsF-A1-01M-2': {
-    pass: [{ name: 'a COAR URI', make: withMeta({ access_level: ['http://purl.org/coar/access_right/c_abf2'] }) }],
-    fail: [bare, { name: 'a label only', make: withMeta({ access_level: ['Open Access'] }) }],
+    pass: [
+      { name: 'a COAR URI', make: withMeta({ access_level: ['http://purl.org/coar/access_right/c_abf2'] }) },
+      { name: 'an OpenAIRE URI', make: withMeta({ access_level: ['info:eu-repo/semantics/openAccess'] }) },
+      { name: 'schema.org isAccessibleForFree alone (F-UJI adds it as a URI)', make: withMeta({ access_free: true }) },
+    ],
+    fail: [
+      bare,
+      { name: 'a label only', make: withMeta({ access_level: ['Open Access'] }) },
+      { name: 'a rights URI naming no term', make: withMeta({ access_level: ['info:eu-repo/semantics/whatever'] }) },
+    ],
   },
   'FsF-A1-02M-1': { pass: [{ name: 'https', make: bareEvidence }], fail: [] },
   'FsF-A1-03D-1': { pass: [{ name: 'an https data link', make: withEvidence((e) => e.dataLinks.push(csv)) }], fail: [bare] },
   'FsF-I2-01M-1': { pass: [{ name: 'any non-default namespace', make: withEvidence((e) => e.namespaces.push('http://vocab.example/private#')) }], fail: [bare] },
-  'FsF-R1-01MD-1': { pass: [{ name: 'a resource type', make: withMeta({ object_type: ['Dataset'] }) }], fail: [bare] },
-  'FsF-R1-01MD-2': { pass: [{ name: 'measured variables', make: withMeta({ measured_variable: ['t'] }) }], fail: [bare] },
+  'FsF-R1-01MD-1': {
+    pass: [
+      { name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) },
+      { name: 'a DCMI type URI ending in Dataset', make: withMeta({ object_type: ['http://purl.org/dc/dcmitype/Dataset'] }) },
+      { name: 'SoftwareSourceCode (on F-UJI\'s list)', make: withMeta({ object_type: ['SoftwareSourceCode'] }) },
+    ],
+    fail: [
+      bare,
+      { name: 'a type F-UJI does not know', make: withMeta({ object_type: ['Banana'] }) },
+      // F-UJI's "data content info" sub-test never reports success
+      { name: 'no type, a typed content link', make: withEvidence((e) => e.dataLinks.push(csv)) },
+    ],
+  },
+  'FsF-R1-01MD-2': {
+    pass: [
+      { name: 'measured variables and a data file', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ measured_variable: ['t'] })) },
+      { name: 'a data file with claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1024' }))) },
+    ],
+    fail: [bare, { name: 'measured variables without data files', make: withMeta({ measured_variable: ['t'] }) }],
+  },
   'FsF-R1-01MD-3': {
-    pass: [{ name: 'claimed and served type agree', make: withEvidence((e) => e.dataLinks.push(csv)) }],
-    fail: [bare, { name: 'claimed CSV, served HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/html' }))) }],
+    pass: [
+      { name: 'claimed and served type and size agree', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/csv; charset=utf-8', claimedSize: '1024 bytes', headerLength: 1024 }))) },
+    ],
+    fail: [
+      bare,
+      { name: 'claimed CSV, served HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/html', claimedSize: '10', headerLength: 10 }))) },
+      { name: 'types agree, no size claimed (F-UJI needs both)', make: withEvidence((e) => e.dataLinks.push(csv)) },
+    ],
   },
   'FsF-R1-01MD-4': { pass: [], fail: [bare, { name: 'variables given (content is never parsed)', make: withMeta({ measured_variable: ['t'] }) }] },
   'FsF-R1.1-01M-2': {
@@ -222,19 +327,61 @@ const CASES: Record<string, TestCases> = {
     ],
     fail: [bare, { name: 'a home-made licence', make: withMeta({ license: ['Use it kindly'] }) }],
   },
-  'FsF-R1.3-01M-2': { pass: [], fail: [bare] },
-  // CSV passes the text rule of -1 but is not on the format list (F-UJI issue #604), so it is no "open format" here.
-  'FsF-R1.3-02D-1a': { pass: [{ name: 'GIF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'image/gif' }))) }], fail: [bare, { name: 'CSV', make: withEvidence((e) => e.dataLinks.push(csv)) }] },
-  'FsF-R1.3-02D-1b': { pass: [{ name: 'PDF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/pdf' }))) }], fail: [bare] },
-  'FsF-R1.3-02D-1c': { pass: [{ name: 'NetCDF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/x-netcdf' }))) }], fail: [bare] },
+  'FsF-R1.3-01M-2': {
+    pass: [{ name: 'a disciplinary standard in the (domain-verified) re3data record', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) }],
+    fail: [
+      bare,
+      { name: 'only generic standards in re3data', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
+      { name: 'a re3data record of another site', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'], domainVerified: false }) },
+      { name: 'a disciplinary standard in the OAI-PMH formats only', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
+  },
+  // v0.5 reads R1.3-01M-1/-3 from every source (F-UJI community_metadata, metric version < 0.8)
+  'metrics_v0.5/FsF-R1.3-01M-1': {
+    pass: [
+      { name: 'ISO 19139 namespace', make: withEvidence((e) => e.namespaces.push('http://www.isotc211.org/2005/gmd')) },
+      { name: 'MARC in the OAI-PMH formats', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
+    fail: [bare, { name: 'a disciplinary standard from re3data only (that is -2)', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) }],
+  },
+  'metrics_v0.5/FsF-R1.3-01M-3': {
+    pass: [
+      { name: 'DataCite namespace', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
+      { name: 'Dublin Core in the re3data record', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
+    ],
+    fail: [bare, { name: 'a generic standard from a re3data record of another site', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'], domainVerified: false }) }],
+  },
+  // F-UJI's text rule marks 1a and 1b passed (and 1c failed) for any text/XML/JSON type, listed or not (CSV: issue #604).
+  'FsF-R1.3-02D-1a': {
+    pass: [
+      { name: 'GIF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'image/gif' }))) },
+      { name: 'CSV (text rule)', make: withEvidence((e) => e.dataLinks.push(csv)) },
+    ],
+    fail: [bare, { name: 'HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/html' }))) }],
+  },
+  'FsF-R1.3-02D-1b': {
+    pass: [
+      { name: 'PDF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/pdf' }))) },
+      { name: 'JSON (text rule)', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/json' }))) },
+    ],
+    fail: [bare, { name: 'a zip archive', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/zip' }))) }],
+  },
+  'FsF-R1.3-02D-1c': {
+    pass: [{ name: 'NetCDF', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'application/x-netcdf' }))) }],
+    fail: [bare, { name: 'CSV (the text rule never makes a scientific format)', make: withEvidence((e) => e.dataLinks.push(csv)) }],
+  },
 };
 
 const run = (id: string, evidence: Evidence) => EVALUATORS[id]!(deriveFacts(evidence));
+
 
 describe('every metric test has cases', () => {
   it('covers every test of every metric file', () => {
     const ids = [...new Set([...METRIC_FILES.values()].flatMap((f) => f.metrics.flatMap((m) => m.tests.map((t) => t.id))))];
     expect(ids.filter((id) => !CASES[id])).toEqual([]);
+    // every version-specific evaluator has its own cases too
+    expect(Object.keys(EVALUATORS).filter((key) => key.includes('/') && !CASES[key])).toEqual([]);
+    expect([...METRIC_FILES.values()].every((f) => f.metrics.every((m) => m.tests.every((t) => evaluatorFor(f.version, t.id))))).toBe(true);
   });
 });
 

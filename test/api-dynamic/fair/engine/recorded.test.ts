@@ -61,6 +61,39 @@ const ZENODO: Record<string, [number, number]> = {
   'FsF-R1.3-02D': [0, 0], // zip only
 };
 
+/**
+ * v0.5, derived from the same recorded documents with the per-test table of docs/fair-engine.md (F-UJI's v0.5
+ * evaluators); "n/m" comments are score/maturity of the passing tests.
+ */
+const PANGAEA_V05: Record<string, [number, number]> = {
+  'FsF-F1-01D': [1, 3], // -1 resolvable DOI 1/3
+  'FsF-F1-02D': [1, 3], // -1 PID 0.5/1, -2 doi.org redirected 0.5/3
+  'FsF-F2-01M': [2, 3], // -1 elements found 0.5/1, -2 citation core 0.5/2, -3 descriptive core 1/3
+  'FsF-F3-01M': [1, 3], // -1 a content link 0.5/1, -2 its URL 0.5/3
+  'FsF-F4-01M': [2, 3], // -1 embedded schema.org / DC 1/3, -2 DataCite holds the DOI 1/2
+  'FsF-A1-01M': [1, 3], // -1 access values 0.5/1; -3 fails (no bare term id); -2 info:eu-repo/semantics/openAccess 1/3
+  'FsF-A1-02M': [1, 3], // http landing page
+  'FsF-A1-03D': [1, 3], // http data link
+  'FsF-I1-01M': [2, 3], // -1 embedded JSON-LD 1/2, -2 negotiated JSON-LD 1/3
+  'FsF-I2-01M': [1, 3], // -1 non-default namespaces 0/1, -2 ISO 19139 / XLink registered 1/3
+  'FsF-I3-01M': [1, 3], // related DOIs and URLs: 1/2 + 1/3, capped at 1
+  'FsF-R1-01MD': [1, 1], // -1 "Dataset" 1/1; -2/-3 the zip claims no size; -4 needs the file's text
+  'FsF-R1.1-01M': [2, 3], // -1 CC BY 4.0 1/1, -2 on SPDX 1/3
+  'FsF-R1.2-01M': [1, 2], // -1 creator, publisher, dates 1/2; no PROV/PAV namespace
+  'FsF-R1.3-01M': [1, 3], // -1 DIF / ISO 19139 namespaces 1/3, -3 DataCite / DC / schema.org 1/1; -2 no re3data record read
+  'FsF-R1.3-02D': [0, 0], // zip only
+};
+
+const ZENODO_V05: Record<string, [number, number]> = {
+  ...PANGAEA_V05,
+  'FsF-I2-01M': [0, 0], // schema.org and OpenGraph only: default namespaces
+  'FsF-R1-01MD': [1, 1], // -1 "SoftwareSourceCode" is on F-UJI's resource-type list 1/1
+  // re3data (client cern.zenodo → 10.17616/R3QP53 → r3d100010468, repository URL on zenodo.org: verified) lists DataCite
+  // and Dublin Core (generic: -3 1/1) and the OAI-PMH endpoint, whose ListMetadataFormats names MARC21 — disciplinary
+  // in F-UJI's catalogue (its fields of science are not just "sciences"), so -1 passes from the OAI-PMH source 1/3
+  'FsF-R1.3-01M': [1, 3],
+};
+
 const asTable = (result: AssessmentResult) => Object.fromEntries(result.metrics.map((m) => [m.id, [m.scoreEarned, m.maturity]]));
 
 describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
@@ -94,6 +127,14 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
     expect(assessmentResultSchema.parse(result)).toBeTruthy();
   });
 
+  it('v0.5: 19/24 with the per-test oracle', async () => {
+    const v05 = await assess('10.1594/PANGAEA.902845', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
+    expect(asTable(v05)).toEqual(PANGAEA_V05);
+    // F 7/7, A 3/3, I 4/4, R 5/10; R maturities 1, 3, 2, 3, 0 → 2; FAIR (3 + 3 + 3 + 2) / 4 = 2.75
+    expect(v05.summary).toEqual({ scoreEarned: 19, scoreTotal: 24, scorePercent: 79.17, findability: 100, accessibility: 100, interoperability: 100, reusability: 50 });
+    expect(v05.details.summary.FAIR.maturity).toBe(2.75);
+  });
+
   it('resolved through the DOI resolver to the repository landing page', () => {
     expect(result.resolvedUrl).toBe(`${mock.base}/doi.pangaea.de/10.1594/PANGAEA.902845`);
     expect(result.details.evidence.resolution).toMatchObject({ status: 200, pidRedirected: true, redirects: [`${mock.base}/doi.org/10.1594/PANGAEA.902845`] });
@@ -101,14 +142,15 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
 
   it('asked only what F-UJI asked, with F-UJI Accept strings (every recorded request matched)', () => {
     const unmatched = [...new Set(mock.requests.filter((r) => !r.matched).map((r) => r.path))];
-    // the DataCite REST record of this DOI was not recorded in the PANGAEA cassette
-    expect(unmatched).toEqual(['/api.datacite.org/dois/10.1594/PANGAEA.902845']);
+    // the DataCite REST record of this DOI and the re3data lookup of its client (pangaea.repository) were not recorded:
+    // the PANGAEA cassette is F-UJI's harvest-only test, and F-UJI asks re3data from its R1.3 evaluator
+    expect(unmatched).toEqual(['/api.datacite.org/dois/10.1594/PANGAEA.902845', '/re3data.org/api/beta/repositories?query=10.17616/R3XS37']);
     expect([...new Set(mock.requests.filter((r) => r.path === '/doi.org/10.1594/PANGAEA.902845').map((r) => r.accept))].sort()).toEqual(
       ['application/ld+json', 'application/vnd.datacite.datacite+json', 'text/html, */*', ACCEPT_RDF].sort(),
     );
-    // no request was sent twice within one assessment (the mock saw two: the warm-up and the measured run)
+    // no request was sent twice within one assessment (the mock saw three: the warm-up, the measured run and v0.5)
     const keys = mock.requests.map((r) => `${r.method} ${r.path} ${r.accept}`);
-    expect(new Set(keys).size).toBe(keys.length / 2);
+    expect(new Set(keys).size).toBe(keys.length / 3);
   });
 
   it('read the Link header signposting and the describedby documents of readable types only', () => {
@@ -159,6 +201,30 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
     ]);
     expect(result.details.evidence.sources.some((s) => s.method === 'registry_rest' && s.standard === 'datacite')).toBe(true);
     expect(mock.requests.filter((r) => !r.matched)).toEqual([]);
+  });
+
+  it('v0.5: 18/24 with the per-test oracle', async () => {
+    const v05 = await assess('10.5281/zenodo.8347772', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
+    expect(asTable(v05)).toEqual(ZENODO_V05);
+    // F 7/7, A 3/3, I 3/4, R 5/10; I maturities 3, 0, 3 → 2; R 1, 3, 2, 3, 0 → 1.8 → 2; FAIR (3 + 3 + 2 + 2) / 4 = 2.5
+    expect(v05.summary).toEqual({ scoreEarned: 18, scoreTotal: 24, scorePercent: 75, findability: 100, accessibility: 100, interoperability: 75, reusability: 50 });
+    expect(v05.details.summary.FAIR.maturity).toBe(2.5);
+    expect(v05.details.evidence.repository).toMatchObject({
+      dataciteClient: 'cern.zenodo',
+      re3dataDoi: 'https://doi.org/10.17616/R3QP53',
+      re3dataId: 'r3d100010468',
+      name: 'Zenodo',
+      domainVerified: true,
+      standards: ['http://www.dcc.ac.uk/resources/metadata-standards/datacite-metadata-schema', 'http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'],
+    });
+    expect(v05.details.evidence.repository!.apis.map((a) => a.type)).toEqual(['OAI-PMH']);
+    expect(v05.details.evidence.repository!.oaiSchemas).toHaveLength(10);
+    const fetched = v05.details.evidence.fetches.filter((f) => f.purpose.startsWith('re3data') || f.purpose.startsWith('oai-pmh'));
+    expect(fetched.map((f) => [f.purpose, f.accept, f.status])).toEqual([
+      ['re3data:query', 'application/xml, text/xml;q=0.5', 200],
+      ['re3data:record', 'application/xml, text/xml;q=0.5', 200],
+      ['oai-pmh:ListMetadataFormats', 'application/xml, text/xml;q=0.5', 200],
+    ]);
   });
 
   it('without the registry: no DataCite, so no access rights and no related identifiers, but the embedded metadata still scores', async () => {

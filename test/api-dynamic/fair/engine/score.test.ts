@@ -40,11 +40,13 @@ describe('scoreMetric', () => {
     expect(scoreMetric(metric('FsF-F1-02MD'), outcomes(true, false, false, false))).toMatchObject({ status: 'pass', scoreEarned: 0.5, maturity: 1 });
   });
 
-  it('unscored tests that pass neither score, raise maturity nor pass the metric', () => {
+  it('unscored tests that pass raise maturity (F-UJI sets every passed test\'s maturity) but neither score nor pass the metric', () => {
     const scored = scoreMetric(metric('FsF-F1-02MD'), outcomes(false, false, true, true));
-    expect(scored).toMatchObject({ status: 'fail', scoreEarned: 0, maturity: 0 });
+    expect(scored).toMatchObject({ status: 'fail', scoreEarned: 0, maturity: 3 });
     expect(scored.tests.map((t) => t.status)).toEqual(['fail', 'fail', 'pass', 'pass']);
-    expect(scoreMetric(metric('FsF-R1-01M'), outcomes(true, false, true))).toMatchObject({ scoreEarned: 1, maturity: 1 });
+    // R1-01M: type (1/1) and measured variables (0/3): 1 point at maturity 3, as F-UJI reports it
+    expect(scoreMetric(metric('FsF-R1-01M'), outcomes(true, false, true))).toMatchObject({ scoreEarned: 1, maturity: 3 });
+    expect(scoreMetric(metric('FsF-R1-01M'), outcomes(true, false, false))).toMatchObject({ scoreEarned: 1, maturity: 1 });
   });
 
   it('I1-01M: two alternative 2-point tests are capped at the total 2; maturity is the highest passed', () => {

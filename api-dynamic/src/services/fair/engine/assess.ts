@@ -37,7 +37,7 @@ export interface Evaluation {
 export function evaluateEvidence(evidence: Evidence, file: MetricFile): Evaluation {
   const facts = deriveFacts(evidence);
   const ordered = [...file.metrics].sort((a, b) => a.number - b.number);
-  const scored = ordered.map((metric) => ({ metric, score: scoreMetric(metric, evaluateMetric(metric, facts)) }));
+  const scored = ordered.map((metric) => ({ metric, score: scoreMetric(metric, evaluateMetric(metric, facts, file.version)) }));
   return {
     metrics: scored.map(({ metric, score }) => ({
       id: metric.id,

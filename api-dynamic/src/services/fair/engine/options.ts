@@ -24,6 +24,8 @@ export const upstreamsSchema = z.object({
   identifiersOrg: baseUrl.default('https://identifiers.org'),
   /** DataCite REST API (`/dois/<doi>`). */
   datacite: baseUrl.default('https://api.datacite.org'),
+  /** re3data (`/api/beta/repositories?query=<DOI>`; the record's self link is followed as given). */
+  re3data: baseUrl.default('https://re3data.org'),
   /** GitHub REST API (`/repos/<owner>/<repo>`). */
   github: baseUrl.default('https://api.github.com'),
 });

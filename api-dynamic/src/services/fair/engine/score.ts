@@ -2,7 +2,8 @@
  * Scoring, exactly as F-UJI computes it (research/fair.md §1.3–1.4):
  * - a test that passes earns its score and reaches its maturity; a failed test earns 0 at maturity 0;
  * - a metric earns min(total, sum of its passed tests' scores); its maturity is the highest maturity of its
- *   passed scored tests; it passes when it earns anything;
+ *   passed tests, unscored ones included (F-UJI's evaluators set the maturity of every test that passes, e.g.
+ *   FsF-R1-01M-3 or the v0.5 R1.3-02D-1a/b/c sub-tests); it passes when it earns anything;
  * - per category (F, A, I, R) and per principle (F1 … R1.3): earned and total are sums, percent is
  *   earned / total × 100 rounded half-even to 2 decimals, maturity is the mean of the metric maturities with a
  *   mean strictly between 0 and 1 raised to 1, otherwise rounded half-even to an integer;
@@ -59,14 +60,14 @@ export function scoreMetric(metric: MetricDefinition, outcomes: readonly TestOut
       reason: outcome.reason,
     };
   });
-  // Unscored tests (kept "for backwards compatibility" or information) neither raise maturity nor pass a metric.
-  const scored = tests.filter((t, i) => t.status === 'pass' && metric.tests[i]!.score > 0);
-  const earned = Math.min(metric.total, scored.reduce((sum, t) => sum + t.scoreEarned, 0));
+  const passed = tests.filter((t) => t.status === 'pass');
+  const earned = Math.min(metric.total, passed.reduce((sum, t) => sum + t.scoreEarned, 0));
   return {
+    // Unscored tests (kept "for backwards compatibility" or information) raise maturity but do not pass a metric.
     status: earned > 0 ? 'pass' : 'fail',
     scoreEarned: earned,
     scoreTotal: metric.total,
-    maturity: scored.reduce((max, t) => Math.max(max, t.maturity), 0),
+    maturity: passed.reduce((max, t) => Math.max(max, t.maturity), 0),
     tests,
   };
 }

@@ -5,9 +5,10 @@
 import type { HarvestMethod, MetadataSource } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchResponse } from '../../fetcher.ts';
 import { metadataStandard } from '../vocab/namespaces.ts';
-import { mapDataCite } from './datacite.ts';
+import { dataciteClient, mapDataCite } from './datacite.ts';
 import { bodyJson, bodyText, mediaType, type HarvestContext } from './http.ts';
-import { fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
+import { mapRdf, parseRdfXml, parseTurtle } from './rdf.ts';
+import { cleanList, fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
 import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
 import { parseXml, turtleNamespaces } from './xml.ts';
 
@@ -16,7 +17,7 @@ export function isJsonLdType(type: string): boolean {
   return type === 'application/ld+json' || type === 'application/vnd.schemaorg.ld+json';
 }
 
-/** Media types read as RDF other than JSON-LD (namespaces only; no triple store here). */
+/** Media types read as RDF graphs other than JSON-LD (harvest/rdf.ts). */
 export function isRdfType(type: string): boolean {
   return ['text/turtle', 'application/turtle', 'application/x-turtle', 'application/rdf+xml', 'text/n3', 'text/rdf+n3', 'application/n-triples'].includes(type);
 }
@@ -44,10 +45,13 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
   const contentType = response.headers['content-type'] ?? null;
   const type = mediaType(contentType);
   const url = response.url;
+  // an RDF document describes the resource it was fetched for, when no subject is typed as a dataset
+  const about = [url, ...response.redirects];
   if (response.body.length === 0) return null;
   if (type === 'application/vnd.datacite.datacite+json' || type === 'application/vnd.api+json') {
-    const record = mapDataCite(bodyJson(ctx, response, what));
-    return fieldsOf(record).length ? source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record) : null;
+    const doc = bodyJson(ctx, response, what);
+    const record = mapDataCite(doc);
+    return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
   }
   if (isJsonLdType(type) || type === 'application/json') {
     const doc = bodyJson(ctx, response, what);
@@ -56,15 +60,21 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
     if (type === 'application/json' && namespaces.length === 0) {
       // plain JSON: DataCite JSON served without its own type, or nothing we know
       const record = mapDataCite(doc);
-      return fieldsOf(record).length ? source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record) : null;
+      return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
     }
     const schemaOrg = isSchemaOrg(doc);
     const record = schemaOrg ? mapSchemaOrg(doc) : {};
     return source(method, url, contentType, { standard: schemaOrg ? 'schemaorg' : null, format: 'json-ld', namespaces }, record);
   }
   if (isRdfType(type) && !type.endsWith('xml')) {
-    const namespaces = turtleNamespaces(bodyText(response));
-    return source(method, url, contentType, { standard: null, format: 'rdf', namespaces }, {});
+    const text = bodyText(response);
+    try {
+      const graph = parseTurtle(text, url, type === 'application/n-triples' ? 'N-Triples' : type.includes('n3') ? 'N3' : 'Turtle');
+      return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: cleanList([...graph.prefixes, ...turtleNamespaces(text)]) }, mapRdf(graph, about));
+    } catch (error) {
+      ctx.warnings.push(`${what}: the ${type} document does not parse (${(error as Error).message.slice(0, 120)})`);
+      return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: turtleNamespaces(text) }, {});
+    }
   }
   if (isXmlType(type)) {
     const xml = await parseXml(bodyText(response));
@@ -73,8 +83,16 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
       return null;
     }
     const standard = xml.rootNamespace ? metadataStandard(xml.rootNamespace) : null;
-    const format = xml.root === 'RDF' ? 'rdf' : 'xml';
-    return source(method, url, contentType, { standard: standard?.name ?? null, format, namespaces: xml.namespaces }, xml.record);
+    if (xml.root === 'RDF') {
+      let record: MetadataRecord = {};
+      try {
+        record = mapRdf(await parseRdfXml(bodyText(response), url), about);
+      } catch (error) {
+        ctx.warnings.push(`${what}: the RDF/XML document does not parse (${(error as Error).message.slice(0, 120)})`);
+      }
+      return source(method, url, contentType, { standard: standard?.name ?? null, format: 'rdf', namespaces: xml.namespaces }, record);
+    }
+    return source(method, url, contentType, { standard: standard?.name ?? null, format: 'xml', namespaces: xml.namespaces }, xml.record);
   }
   return null;
 }

@@ -1,12 +1,12 @@
 /**
  * Metadata embedded in the landing page (fair.md §2.4): JSON-LD scripts, Dublin Core / Highwire / OpenGraph
- * meta tags, and the presence of microdata and RDFa (detected, not mapped: they count for F4 and I1 as
- * offering methods, and the metadata they carry normally repeats the JSON-LD).
+ * meta tags, schema.org microdata (mapped like JSON-LD) and RDFa Lite in the body (mapped like an RDF graph).
  */
 import type { LandingPage } from './landing-page.ts';
 import { MAX_JSON_BYTES, type HarvestContext } from './http.ts';
 import { mapMetaTags } from './meta-tags.ts';
 import { cleanList, fieldsOf, type Harvested } from './record.ts';
+import { mapRdf } from './rdf.ts';
 import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org\//i;
@@ -42,14 +42,27 @@ export function embeddedSources(ctx: HarvestContext, page: LandingPage, landingU
   }
   const microdata = page.microdataTypes.filter((type) => SCHEMA_ORG.test(type));
   if (microdata.length) {
-    const record = { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
+    // schema.org microdata items mapped like JSON-LD; the item types alone when no item maps to anything
+    const items = page.microdata.filter((item) => item['@context'] !== undefined);
+    const mapped = items.length ? mapSchemaOrg({ '@context': 'https://schema.org/', '@graph': items }) : {};
+    const record = fieldsOf(mapped).length ? mapped : { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
     out.push({
       source: { method: 'microdata', standard: 'schemaorg', format: 'html-meta', url: landingUrl, contentType, namespaces: ['http://schema.org/'], fields: fieldsOf(record) },
       record,
     });
   }
   if (page.rdfaAttributes > 0) {
-    out.push({ source: { method: 'rdfa', standard: null, format: 'html-meta', url: landingUrl, contentType, namespaces: [], fields: [] }, record: {} });
+    // RDFa Lite triples mapped like any RDF graph; a page whose RDFa describes nothing gives a source without fields
+    const record = page.rdfa.quads.length ? mapRdf(page.rdfa, [landingUrl]) : {};
+    const predicates = page.rdfa.quads.map((q) => q.predicate.value);
+    const standard = predicates.some((p) => /^https?:\/\/schema\.org\//.test(p))
+      ? 'schemaorg'
+      : predicates.some((p) => p.startsWith('http://purl.org/dc/'))
+        ? 'dublin-core'
+        : predicates.some((p) => p.startsWith('http://www.w3.org/ns/dcat#'))
+          ? 'dcat-data-catalog-vocabulary'
+          : null;
+    out.push({ source: { method: 'rdfa', standard, format: 'html-meta', url: landingUrl, contentType, namespaces: cleanList(page.rdfa.prefixes), fields: fieldsOf(record) }, record });
   }
   return out;
 }

@@ -5,7 +5,8 @@
  *   2. read the page: embedded JSON-LD, meta tags, `<link rel>` and the `Link` header;
  *   3. in parallel: content negotiation (landing, origin/PID, DataCite) and linksets → describedby documents;
  *   4. merge the records; add Signposting cite-as / license / type; optionally harvest the code host;
- *   5. in parallel: probe the data links and check PIDs found in metadata (for URL inputs).
+ *   5. in parallel: probe the data links, check PIDs found in metadata (for URL inputs), and read the repository's
+ *      re3data record and OAI-PMH formats (DataCite DOIs, `useRegistry`).
  * Every fetch goes through the injected Fetcher with the assessment's deadline signal.
  */
 import type { ContentLink, Evidence, PidCheck, TypedLink } from '../../../../../../contracts/fair/evidence.ts';
@@ -22,6 +23,7 @@ import { parseLinkHeader } from './link-header.ts';
 import { expandLinksets, linkedDocuments } from './linked.ts';
 import { negotiateAll } from './negotiate.ts';
 import { dependencyOutage, landingFetchFailure, landingStatusFailure } from './resolution.ts';
+import { harvestRepository } from './repository.ts';
 import { cleanList, mergeRecords, type Harvested, type MetadataRecord } from './record.ts';
 
 /** At most this many PIDs found in metadata are checked against their resolver. */
@@ -120,10 +122,12 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   const fallback: ContentLink[] = fallbackContentLinks(metadata, typedLinks);
   metadata.object_content_identifier.push(...fallback);
 
-  // 5. data links and PIDs found in metadata
-  const [dataLinks, pidChecks] = await Promise.all([
+  // 5. data links, PIDs found in metadata, and the repository's re3data record (through the DataCite client id)
+  const client = harvested.find((h) => h.dataciteClient)?.dataciteClient ?? null;
+  const [dataLinks, pidChecks, repository] = await Promise.all([
     probeDataLinks(ctx, metadata.object_content_identifier),
     parsed.persistent ? Promise.resolve<PidCheck[]>([]) : checkPids(ctx, metadata.object_identifier, landingUrl),
+    harvestRepository(ctx, client, landingUrl),
   ]);
   if (signal.aborted) ctx.warnings.push(`the assessment deadline (${options.deadlineMs} ms) passed; later fetches were abandoned`);
 
@@ -145,6 +149,7 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
     dataLinks,
     pidChecks,
     codeHost,
+    repository,
     fetches: ctx.log,
     warnings: ctx.warnings,
   };

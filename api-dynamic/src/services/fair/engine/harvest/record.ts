@@ -89,4 +89,6 @@ export function mergeRecords(records: readonly MetadataRecord[]): Metadata {
 export interface Harvested {
   source: MetadataSource;
   record: MetadataRecord;
+  /** The DataCite client (repository) id a DataCite document names; leads to the re3data record. */
+  dataciteClient?: string | null;
 }

@@ -3,7 +3,7 @@
  * with authentication (A1.2). Protocol tests look only at URL schemes; nothing is tested live (fair.md §2.14).
  */
 import { standardProtocol } from '../vocab/protocols.ts';
-import { isMachineReadableAccess } from './facts.ts';
+import { accessTermById, rightsUri } from '../vocab/access-rights.ts';
 import { fail, listed, pass, type TestEvaluator } from './types.ts';
 
 const accessPresent: TestEvaluator = ({ accessValues, evidence }) => {
@@ -12,14 +12,27 @@ const accessPresent: TestEvaluator = ({ accessValues, evidence }) => {
   return fail(`no access level or access rights are given in the metadata${onlyFree}`);
 };
 
-const accessStandardTerm: TestEvaluator = ({ accessTerms }) =>
-  accessTerms.length
-    ? pass(`standard access term ${listed(accessTerms.map((t) => `${t.term} (${t.vocabulary}: ${t.condition})`))}`)
-    : fail('no access value is a COAR, ePrints, EU or OpenAIRE access-right term');
+/** v0.5 A1-01M-3: an access value is exactly a term id of an access-rights vocabulary (F-UJI compares ids only). */
+const accessStandardTerm: TestEvaluator = ({ accessValues }) => {
+  const terms = accessValues.map(accessTermById).filter((t) => t !== null);
+  return terms.length
+    ? pass(`standard access term ${listed(terms.map((t) => `${t.term} (${t.vocabulary}: ${t.condition})`))}`)
+    : fail('no access value is the id of a COAR, ePrints, EU or OpenAIRE access-right term (labels and URIs are not ids)');
+};
 
-const accessMachineReadable: TestEvaluator = ({ accessValues }) => {
-  const uris = accessValues.filter(isMachineReadableAccess);
-  return uris.length ? pass(`machine-readable access right ${listed(uris)}`) : fail('no access value is a URI of an access-rights vocabulary');
+/**
+ * v0.5 A1-01M-2: an access value is a URI of an access-rights vocabulary naming a term. As in F-UJI, schema.org
+ * isAccessibleForFree is added as `https://schema.org/isAccessibleForFree#public` (or `#restricted`) before this
+ * check (F-UJI's standard-term test never reports success, so its "else" branch that adds it always runs), so
+ * isAccessibleForFree alone passes it.
+ */
+const accessMachineReadable: TestEvaluator = ({ accessValues, evidence }) => {
+  const values = [...accessValues];
+  const free = evidence.metadata.access_free;
+  if (free !== null) values.push(`https://schema.org/isAccessibleForFree#${free ? 'public' : 'restricted'}`);
+  // F-UJI stops at the first value that contains a rights URI, whether or not it names a term.
+  const first = values.map(rightsUri).find((m) => m !== null);
+  return first?.namesTerm ? pass(`machine-readable access right ${first.uri}`) : fail('no access value is a URI of an access-rights vocabulary naming a term');
 };
 
 const metadataRetrieved: TestEvaluator = ({ evidence: { sources } }) =>

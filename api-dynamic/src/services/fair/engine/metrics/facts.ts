@@ -4,10 +4,10 @@
  * semantic / standard, and a format verdict per data file (§2.10).
  */
 import type { DataLink, Evidence } from '../../../../../../contracts/fair/evidence.ts';
-import { accessTerm, isMachineReadableAccess, type AccessTerm } from '../vocab/access-rights.ts';
+import { accessTerm, type AccessTerm } from '../vocab/access-rights.ts';
 import { judgeMime, mimeFromUrl, type FormatVerdict } from '../vocab/formats.ts';
 import { detectLicence, looksLikeLicence, type LicenceMatch } from '../vocab/licences.ts';
-import { isDefaultNamespace, metadataStandard, semanticVocabulary, type DetectedStandard } from '../vocab/namespaces.ts';
+import { isDefaultNamespace, metadataStandard, semanticVocabulary, type DetectedStandard, type StandardSource } from '../vocab/namespaces.ts';
 
 export interface FileFormatFact {
   url: string;
@@ -28,23 +28,30 @@ export interface Facts {
   specificNamespaces: string[];
   /** Non-default namespaces of registered semantic resources, with the resource's name. */
   semanticNamespaces: { namespace: string; vocabulary: string }[];
-  /** Metadata standards revealed by namespaces. */
+  /** Metadata standards revealed by namespaces (source ns), the re3data record and the OAI-PMH formats. */
   standards: DetectedStandard[];
   fileFormats: FileFormatFact[];
 }
 
+/** A MIME type as F-UJI accepts it from metadata or a header: it must start with lower-case letters and a slash. */
+const MIME_SHAPE = /^[a-z]+\//;
+const OCTET_STREAM = new Set(['application/octet-stream', 'binary/octet-stream']);
+
+/**
+ * F-UJI's choice of one MIME type per data file (fair_evaluator_file_format.py setFileFormatDict): the claimed type
+ * when it looks like a MIME type, else the header's; when that is missing, malformed or octet-stream, a guess from
+ * the URL's extension (so a claimed octet-stream skips the header).
+ */
 function formatOf(link: DataLink): FileFormatFact {
-  const candidates: [FileFormatFact['from'], string | null][] = [
-    ['claimed', link.claimedType],
-    ['header', link.headerType],
-  ];
-  for (const [from, mime] of candidates) {
-    if (mime && mime.toLowerCase() !== 'application/octet-stream') return { url: link.url, from, verdict: judgeMime(mime) };
+  let from: FileFormatFact['from'] = null;
+  let mime: string | null = null;
+  if (link.claimedType && MIME_SHAPE.test(link.claimedType)) [from, mime] = ['claimed', link.claimedType];
+  else if (link.headerType) [from, mime] = ['header', link.headerType];
+  if (mime === null || !MIME_SHAPE.test(mime) || OCTET_STREAM.has(mime.split(';')[0]!.trim())) {
+    const guessed = mimeFromUrl(link.url);
+    [from, mime] = guessed ? ['extension', guessed] : [null, null];
   }
-  const guessed = mimeFromUrl(link.url);
-  if (guessed) return { url: link.url, from: 'extension', verdict: judgeMime(guessed) };
-  const any = link.claimedType ?? link.headerType;
-  return { url: link.url, from: any ? (link.claimedType ? 'claimed' : 'header') : null, verdict: any ? judgeMime(any) : null };
+  return { url: link.url, from, verdict: mime ? judgeMime(mime) : null };
 }
 
 /** Derive the facts once per assessment. */
@@ -52,13 +59,22 @@ export function deriveFacts(evidence: Evidence): Facts {
   const { metadata } = evidence;
   const moved = metadata.access_level.filter(looksLikeLicence);
   const accessValues = metadata.access_level.filter((value) => !looksLikeLicence(value));
-  // DataCite's rightsList feeds both lists; an access term (openAccess …) is not a licence.
-  const licenceValues = [...new Set([...metadata.license.filter((value) => accessTerm(value) === null), ...moved])];
+  // As in F-UJI, every licence value counts, even an access term that DataCite's rightsList put in both lists
+  // (F-UJI's R1.1 reads metadata_merged.license as is); licence-like access values are moved in.
+  const licenceValues = [...new Set([...metadata.license, ...moved])];
   const specificNamespaces = evidence.namespaces.filter((ns) => !isDefaultNamespace(ns));
+  // F-UJI's community-metadata evaluator: the metadata's namespaces, then (domain-verified) re3data standards and
+  // the OAI-PMH endpoint's schemas; one entry per standard and source.
   const standards: DetectedStandard[] = [];
-  for (const namespace of evidence.namespaces) {
-    const standard = metadataStandard(namespace);
-    if (standard && !standards.some((s) => s.name === standard.name)) standards.push(standard);
+  const repository = evidence.repository?.domainVerified ? evidence.repository : null;
+  const candidates: [string, StandardSource][] = [
+    ...evidence.namespaces.map((ns): [string, StandardSource] => [ns, 'ns']),
+    ...(repository?.standards ?? []).map((url): [string, StandardSource] => [url, 're3data']),
+    ...(repository?.oaiSchemas ?? []).map((schema): [string, StandardSource] => [schema, 'oai-pmh']),
+  ];
+  for (const [value, source] of candidates) {
+    const standard = metadataStandard(value, source);
+    if (standard && !standards.some((s) => s.name === standard.name && s.source === source)) standards.push(standard);
   }
   return {
     evidence,
@@ -74,4 +90,3 @@ export function deriveFacts(evidence: Evidence): Facts {
   };
 }
 
-export { isMachineReadableAccess };

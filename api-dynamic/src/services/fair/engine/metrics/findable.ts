@@ -22,12 +22,23 @@ function missing(facts: Facts, elements: readonly string[]): string[] {
 const SEARCHABLE_METHODS = new Set(['json_in_html', 'meta_tag', 'microdata', 'rdfa']);
 const SEARCHABLE_STANDARDS = new Set(['schemaorg', 'dublin-core', 'dcat-data-catalog-vocabulary']);
 
-/** Metadata PIDs: the input when it is one, and PID-syntax identifiers found in metadata. */
+/**
+ * Metadata PIDs F-UJI keeps for F1-02 (its `pid_collector` after the "-1" filter): the input when it is a PID
+ * (verified even unresolved), and PIDs found in metadata only when they resolve into the landing page's site.
+ * A PID-syntax identifier in metadata that was not checked or resolves elsewhere does not count.
+ */
 function metadataPids(facts: Facts): string[] {
-  const { identifier, metadata } = facts.evidence;
-  const found = metadata.object_identifier.filter((id) => tryParseIdentifier(id)?.persistent);
-  return identifier.persistent ? [identifier.normalized, ...found] : found;
+  const { identifier, pidChecks } = facts.evidence;
+  const verified = pidChecks.filter((check) => check.verified).map((check) => check.pid);
+  return identifier.persistent ? [identifier.normalized, ...verified] : verified;
 }
+
+/** Metadata keys of F-UJI's reference schema (Mapper.REFERENCE_METADATA_LIST) that we merge. */
+const REFERENCE_KEYS = [
+  'object_identifier', 'creator', 'title', 'publisher', 'publication_date', 'summary', 'keywords', 'object_content_identifier', 'access_level', 'access_free',
+  'related_resources', 'provenance', 'measured_variable', 'contributor', 'license', 'object_type', 'modified_date', 'created_date', 'right_holder',
+  'object_size', 'object_format', 'language',
+] as const;
 
 const uniqueIdentifier: TestEvaluator = ({ evidence: { identifier } }) =>
   pass(`the identifier is a ${identifier.scheme === 'url' ? 'URL' : identifier.scheme} (${identifier.persistent ? 'persistent' : 'unique, not persistent'})`);
@@ -41,7 +52,13 @@ const dataIdentifier: TestEvaluator = ({ evidence }) => {
 
 const pidSyntax: TestEvaluator = (facts) => {
   const pids = metadataPids(facts);
-  return pids.length ? pass(`persistent identifier ${listed(pids, 1)}`) : fail(`the identifier is a ${facts.evidence.identifier.scheme}, not a PID, and the metadata names no PID`);
+  if (pids.length) return pass(`persistent identifier ${listed(pids, 1)}`);
+  const unverified = facts.evidence.metadata.object_identifier.filter((id) => tryParseIdentifier(id)?.persistent);
+  return fail(
+    unverified.length
+      ? `the metadata names ${listed(unverified, 1)}, but it does not resolve to this landing page, so it is not taken as this object's PID (as in F-UJI)`
+      : `the identifier is a ${facts.evidence.identifier.scheme}, not a PID, and the metadata names no PID`,
+  );
 };
 
 const pidRegistered: TestEvaluator = ({ evidence }) => {
@@ -73,15 +90,16 @@ const descriptiveCore: TestEvaluator = (facts) => {
   return absent.length ? fail(`descriptive metadata lacks ${absent.join(', ')}`) : pass('the citation elements plus summary and keywords are given');
 };
 
-const webMethods: TestEvaluator = ({ evidence }) => {
-  const web = evidence.sources.filter((s) => s.method !== 'registry_rest' && s.method !== 'code_host');
-  return web.length ? pass(`metadata offered by ${listed([...new Set(web.map((s) => s.method))])}`) : fail('no metadata is offered by the landing page, content negotiation or typed links');
+/** v0.5 F2-01M-1 (F-UJI testMetadataCommonMethodsAvailable): any reference-schema element in the merged metadata, from any source. */
+const webMethods: TestEvaluator = (facts) => {
+  const found = REFERENCE_KEYS.filter((key) => missing(facts, [key]).length === 0);
+  return found.length ? pass(`metadata elements found: ${listed([...found], 5)}`) : fail('no metadata element (title, creator, identifier …) was found in any source');
 };
 
+/** v0.5 F3-01M-1 (F-UJI testDataSizeTypeNameAvailable): a content link with a type, a size or a URL, i.e. any content link. */
 const contentInfo: TestEvaluator = ({ evidence: { metadata } }) => {
-  const described = metadata.object_content_identifier.filter((link) => link.type || link.size);
-  if (described.length) return pass(`content link ${listed(described.map((l) => l.url), 1)} has a type or size`);
-  return metadata.object_size || metadata.object_format.length ? pass('the object has a size or format') : fail('no file name, size or type of the data is given');
+  const links = metadata.object_content_identifier;
+  return links.length ? pass(`content link ${listed(links.map((l) => l.url), 1)}${links[0]!.type ? ` (${links[0]!.type})` : ''}`) : fail('the metadata names no data file (no content link with a URL, size or type)');
 };
 
 const contentIdentifier: TestEvaluator = ({ evidence: { metadata } }) => {
@@ -90,7 +108,8 @@ const contentIdentifier: TestEvaluator = ({ evidence: { metadata } }) => {
 };
 
 const searchable: TestEvaluator = ({ evidence }) => {
-  const found = evidence.sources.filter((s) => SEARCHABLE_METHODS.has(s.method) && s.standard !== null && SEARCHABLE_STANDARDS.has(s.standard));
+  // F-UJI skips records whose metadata is empty (or only {object_type: Other}): a source must have supplied fields.
+  const found = evidence.sources.filter((s) => SEARCHABLE_METHODS.has(s.method) && s.standard !== null && SEARCHABLE_STANDARDS.has(s.standard) && s.fields.length > 0);
   return found.length
     ? pass(`search engines can read ${listed([...new Set(found.map((s) => `${s.standard} (${s.method})`))])}`)
     : fail('the landing page embeds no schema.org, Dublin Core or DCAT metadata (JSON-LD, meta tags, microdata or RDFa)');

@@ -12,10 +12,18 @@ import type { TestEvaluator, TestOutcome } from './types.ts';
 
 export const EVALUATORS: Readonly<Record<string, TestEvaluator>> = { ...FINDABLE, ...ACCESSIBLE, ...INTEROPERABLE, ...REUSABLE };
 
-/** Evaluate every test of a metric; outcomes are in the metric file's test order. */
-export function evaluateMetric(metric: MetricDefinition, facts: Facts): TestOutcome[] {
+/**
+ * The evaluator of a test in a metric version: `<version>/<test id>` where F-UJI's evaluator branches on the
+ * version for a test id both versions share (R1.3-01M), else the test id.
+ */
+export function evaluatorFor(version: string, testId: string): TestEvaluator | undefined {
+  return EVALUATORS[`${version}/${testId}`] ?? EVALUATORS[testId];
+}
+
+/** Evaluate every test of a metric of the given version; outcomes are in the metric file's test order. */
+export function evaluateMetric(metric: MetricDefinition, facts: Facts, version: string): TestOutcome[] {
   return metric.tests.map((test) => {
-    const evaluator = EVALUATORS[test.id];
+    const evaluator = evaluatorFor(version, test.id);
     if (!evaluator) throw new Error(`no evaluator for metric test ${test.id}`);
     return evaluator(facts);
   });

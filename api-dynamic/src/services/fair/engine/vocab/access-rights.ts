@@ -30,14 +30,6 @@ export interface AccessTerm {
 
 const norm = (value: string) => value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, '');
 
-/** Namespaces whose URIs make an access value machine-readable (plus schema.org isAccessibleForFree). */
-const MACHINE_READABLE = [
-  ...VOCABULARIES.map((v) => norm(v.namespace)),
-  ...VOCABULARIES.flatMap((v) => v.terms.map((t) => (t.uri ? norm(t.uri).replace(/[^/#]*$/, '') : ''))).filter(Boolean),
-  'schema.org/isaccessibleforfree',
-  'vocabularies.coar-repositories.org/access_rights',
-];
-
 /** The standard term an access value names, or null. */
 export function accessTerm(value: string): AccessTerm | null {
   const text = norm(value);
@@ -52,8 +44,29 @@ export function accessTerm(value: string): AccessTerm | null {
   return null;
 }
 
-/** Is the value a URI inside one of the access-right vocabularies (A1-01M-2 of v0.5)? */
-export function isMachineReadableAccess(value: string): boolean {
-  const text = norm(value);
-  return MACHINE_READABLE.some((prefix) => text.startsWith(prefix));
+/**
+ * F-UJI's two stricter v0.5 readings (fair_evaluator_data_access_level.py). A1-01M-3 "standard term": the whole
+ * value, lower-cased, is a term's id (`openAccess`, `c_abf2`, `PUBLIC`), not its label or URI. A1-01M-2
+ * "machine readable": the value contains a URI of an access-rights namespace (or schema.org isAccessibleForFree)
+ * and the text after that namespace contains some term's id or label.
+ */
+export function accessTermById(value: string): AccessTerm | null {
+  const text = value.trim().toLowerCase();
+  for (const vocabulary of VOCABULARIES) {
+    const term = vocabulary.terms.find((t) => t.id.toLowerCase() === text);
+    if (term) return { vocabulary: vocabulary.vocabulary, term: term.id, condition: term.condition, machineReadable: false };
+  }
+  return null;
+}
+
+const RIGHTS_URI =
+  /(info:eu-repo\/semantics|schema\.org\/isAccessibleForFree|purl\.org\/coar\/access_right|vocabularies\.coar-repositories\.org\/access_rights|purl\.org\/eprint\/accessRights|europa\.eu\/resource\/authority\/access-right)[/#](\S*)/i;
+const TERM_WORDS = VOCABULARIES.flatMap((v) => v.terms.flatMap((t) => [t.id.toLowerCase(), t.label.toLowerCase()]));
+
+/** The rights URI inside a value, and whether the text after its namespace names a term; null when there is no rights URI. */
+export function rightsUri(value: string): { uri: string; namesTerm: boolean } | null {
+  const match = RIGHTS_URI.exec(value);
+  if (!match) return null;
+  const rest = match[2]!.toLowerCase();
+  return { uri: match[0], namesTerm: TERM_WORDS.some((word) => rest.includes(word)) };
 }

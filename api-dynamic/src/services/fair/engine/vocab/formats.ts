@@ -69,7 +69,8 @@ export function judgeMime(raw: string): FormatVerdict {
   const archive = ARCHIVE_TYPES.has(mime);
   const listed = BY_MIME.get(mime);
   const reasons: FormatVerdict['reasons'] = listed ? [...listed.reasons] : [];
-  const textual = mime !== 'text/html' && mime !== 'application/xhtml+xml' && (/^text\//.test(mime) || /\/(?:[\w.-]+\+)?(?:xml|text|json)$/.test(mime));
+  // F-UJI's text rule, as written: `(^text)/` or `/xml`, `+xml`, `/json`, `+text` … anywhere, and no "html" in the type.
+  const textual = !mime.includes('html') && /^text\/|[/+](?:xml|text|json)/.test(mime);
   if (textual) reasons.push('text');
   const accepted = !archive && reasons.length > 0;
   return { mime, format: listed?.name ?? (textual ? 'text/XML/JSON' : null), reasons, archive, accepted };

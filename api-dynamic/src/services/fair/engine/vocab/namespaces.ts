@@ -18,11 +18,15 @@ const standardsSchema = z.object({
 });
 
 export type StandardType = 'disciplinary' | 'generic';
+/** Where F-UJI found a standard: the metadata's own namespaces, the re3data record, or the OAI-PMH formats. */
+export type StandardSource = 'ns' | 're3data' | 'oai-pmh';
+
 export interface DetectedStandard {
   name: string;
   type: StandardType;
-  /** The namespace that revealed it. */
+  /** The namespace, standard URL or schema that revealed it. */
   namespace: string;
+  source: StandardSource;
 }
 
 /** Comparable form: lower-case, no scheme, no trailing `#` or `/`. */
@@ -46,9 +50,9 @@ export function semanticVocabulary(namespace: string): string | null {
   return VOCABULARIES.find((v) => key.startsWith(v.key))?.name ?? null;
 }
 
-/** The metadata standard a namespace or schema location reveals, or null. */
-export function metadataStandard(namespace: string): DetectedStandard | null {
+/** The metadata standard a namespace, schema location or standard URL reveals, or null. */
+export function metadataStandard(namespace: string, source: StandardSource = 'ns'): DetectedStandard | null {
   const key = namespaceKey(namespace);
   const found = STANDARDS.find((s) => s.keys.some((prefix) => key.startsWith(prefix)));
-  return found ? { name: found.name, type: found.type, namespace } : null;
+  return found ? { name: found.name, type: found.type, namespace, source } : null;
 }
