@@ -14,8 +14,9 @@ export interface RecordedExample {
 /** By operationId, then by HTTP status. */
 export type RecordedExamples = Record<string, Record<string, RecordedExample>>;
 
-/** Arrays in an example are cut to this many items, so the documents stay readable. */
+/** Arrays in an example longer than EXAMPLE_ARRAY_MAX are cut to their first EXAMPLE_ARRAY_ITEMS, so the documents stay readable (short fixed-length arrays stay whole). */
 export const EXAMPLE_ARRAY_ITEMS = 3;
+export const EXAMPLE_ARRAY_MAX = 5;
 
 export function examplesOf(recorded: RecordedExamples) {
   const get = (operationId: string, status: number) => recorded[operationId]?.[String(status)]?.body;

@@ -89,7 +89,7 @@ const integer = (description: string) => ({ description, schema: { type: 'intege
 /** Every response header the services send, described once. */
 export const HEADERS = {
   'X-Request-Id': string('Id of this request; quote it when reporting a problem.'),
-  'X-Snapshot': string('Id of the pinned snapshot the answer was computed from.'),
+  'X-Snapshot': string('Id of the pinned snapshot: the one the answer was computed from, or (on answers that depend on none) the one the server serves.'),
   ETag: string('Strong validator of this answer (snapshot and content); send it back in If-None-Match to get a 304.'),
   'Cache-Control': string('How long shared caches may keep the answer (no-store for errors and per-caller answers).'),
   Vary: string('Request headers the answer depends on (Accept-Encoding).'),
@@ -118,10 +118,10 @@ export function usedHeaders(paths: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(HEADERS).filter(([n]) => text.includes(`"#/components/headers/${n}"`)));
 }
 
-/** Headers on every API answer, success or error. */
-export const COMMON_HEADERS = ['X-Request-Id', 'Cache-Control', 'Access-Control-Allow-Origin'] as const satisfies readonly HeaderName[];
+/** Headers on every API answer, success or error (plugins/http-conventions.ts). */
+export const COMMON_HEADERS = ['X-Request-Id', 'X-Snapshot', 'Cache-Control', 'Access-Control-Allow-Origin'] as const satisfies readonly HeaderName[];
 /** Headers of an answer computed from a frozen build (routes/send.ts). */
-export const BUILT_HEADERS = [...COMMON_HEADERS, 'X-Snapshot', 'ETag', 'Vary'] as const satisfies readonly HeaderName[];
+export const BUILT_HEADERS = [...COMMON_HEADERS, 'ETag', 'Vary'] as const satisfies readonly HeaderName[];
 
 // ---- responses ----
 

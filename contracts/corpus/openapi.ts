@@ -82,7 +82,7 @@ export function corpusOpenApi(prefix: string, version: string) {
           '200': jsonResponse('OK', jsonSchema(response), BUILT_HEADERS, examples.ok(id)),
           '304': notModified(BUILT_HEADERS),
           '400': errorResponse('Invalid request: a parameter is unknown, repeated or has a value it does not allow (the body names it and what it allows).', COMMON_HEADERS, examples.error(id, 400)),
-          '404': errorResponse('Not found (no such article, or a build without a corpus).', [...COMMON_HEADERS, 'X-Snapshot'], examples.error(id, 404)),
+          '404': errorResponse('Not found (no such article, or a build without a corpus).', COMMON_HEADERS, examples.error(id, 404)),
         },
       },
     };

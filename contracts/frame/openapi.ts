@@ -114,13 +114,13 @@ export function frameOpenApi(prefix: string, version: string) {
   };
   const errors = (id: string, notFound: boolean) => ({
     '400': errorResponse('Invalid request: a parameter is unknown, repeated or has a value it does not allow (the body names it and what it allows).', COMMON_HEADERS, examples.error(id, 400)),
-    ...(notFound ? { '404': errorResponse('Not found.', [...COMMON_HEADERS, 'X-Snapshot'], examples.error(id, 404)) } : {}),
+    ...(notFound ? { '404': errorResponse('Not found.', COMMON_HEADERS, examples.error(id, 404)) } : {}),
   });
   for (const [path, response] of Object.entries(FRAME_RESPONSES) as [Path, z.ZodType][]) {
     const { operationId } = OPERATIONS[path];
     const surface = SURFACE_OF[path];
     const etag = !UNVERSIONED.includes(path);
-    const headers: readonly HeaderName[] = etag ? BUILT_HEADERS : [...COMMON_HEADERS, 'X-Snapshot'];
+    const headers: readonly HeaderName[] = etag ? BUILT_HEADERS : COMMON_HEADERS;
     paths[`${prefix}${path}`] = {
       get: {
         ...op(path),
@@ -144,10 +144,13 @@ export function frameOpenApi(prefix: string, version: string) {
       responses: {
         '200': {
           description: 'The export: CSV (text/csv) or JSON, as format asks.',
-          headers: headerRefs([...COMMON_HEADERS, 'X-Snapshot', 'Content-Disposition', 'X-Cohort-Total', 'X-Export-Rows', 'X-Export-Truncated']),
+          headers: headerRefs([...COMMON_HEADERS, 'Content-Disposition', 'X-Cohort-Total', 'X-Export-Rows', 'X-Export-Truncated']),
           content: {
             'text/csv': { schema: { type: 'string', description: 'A header row, one row per work, and a final # TRUNCATED line when the cap was reached.' } },
-            'application/json': { schema: { type: 'object', description: '{ meta, results }: meta names the filters, totals and truncation; results holds one object per work.' } },
+            'application/json': {
+              schema: { type: 'object', description: '{ meta, results }: meta names the filters, totals and truncation; results holds one object per work.' },
+              example: examples.ok('exportCohort'),
+            },
           },
         },
         ...errors('exportCohort', false),
@@ -159,8 +162,8 @@ export function frameOpenApi(prefix: string, version: string) {
       ...op('/api/v1/permalink'),
       parameters: queryParameters(surfaceSchema('permalink')),
       responses: {
-        '200': jsonResponse('Already minted.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'X-Snapshot', 'Location'], examples.ok('createPermalink')),
-        '201': jsonResponse('Minted now.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'X-Snapshot', 'Location']),
+        '200': jsonResponse('Already minted.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'Location'], examples.ok('createPermalink')),
+        '201': jsonResponse('Minted now.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'Location']),
         ...errors('createPermalink', false),
       },
     },
