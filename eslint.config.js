@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'build-output/', 'snapshots/', 'site/', 'scratch/', 'test/artifacts/'] },
+  { ignores: ['node_modules/', 'build-output/', 'snapshots/', 'site/', 'scratch/', 'test/artifacts/', 'test/client/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

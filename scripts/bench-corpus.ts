@@ -143,7 +143,7 @@ async function benchExcerpts(buildDir: string): Promise<void> {
     if (expression !== null && relevance) searched.add(`${expression}#id`);
     const res = corpus.listExcerpts(query);
     const body = JSON.stringify({ ...res, meta: { snapshot: corpus.snapshot, lexicon_version: corpus.lexiconVersion } });
-    return { total: res.total, bytes: body.length, first };
+    return { total: res.meta.total, bytes: body.length, first };
   };
 
   // ---- values drawn from the build ----
@@ -166,7 +166,7 @@ async function benchExcerpts(buildDir: string): Promise<void> {
   for (let page = 1; page <= sampleDocs / 100; page++) {
     const p = Math.max(1, Math.floor((page / (sampleDocs / 100)) * Math.floor(defaultTotal / 100)));
     const res = corpus.listExcerpts(parseExcerptQuery(`${base}?per_page=100&page=${p}`, corpus.phrases));
-    for (const item of res.items) {
+    for (const item of res.results) {
       const words = item.text.toLowerCase().match(/\p{L}+/gu) ?? [];
       for (const w of new Set(words)) df.set(w, (df.get(w) ?? 0) + 1);
       for (let k = 0; k + 1 < words.length; k++) {

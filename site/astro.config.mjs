@@ -18,5 +18,7 @@ export default defineConfig({
     // 'unsafe-inline'.
     inlineStylesheets: 'never',
   },
+  // The docs/ guides rendered under /docs: no syntax highlighting, which would write inline colours.
+  markdown: { syntaxHighlight: false },
   vite: { build: { assetsInlineLimit: 0 } },
 });

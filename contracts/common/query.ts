@@ -6,6 +6,38 @@
 import { z } from 'zod';
 import { ApiError } from './errors.ts';
 
+/**
+ * What a query-string value means, for the OpenAPI documents: every value arrives as text, but `7` in
+ * `days=7` is an integer and `1` in `labeled=1` a boolean. The value helpers below register the JSON Schema
+ * of the meaning (with its bounds), so the documents and the parsers cannot disagree.
+ */
+export const queryValueTypes = z.registry<Record<string, unknown>>();
+
+/** A whole number from `min` through `max`, written in plain decimal digits; `message` says what is allowed. */
+export function wholeNumber(min: number, max: number, message = `must be a whole number from ${min} through ${max}`) {
+  const schema = z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,9})$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message));
+  queryValueTypes.add(schema, { type: 'integer', minimum: min, maximum: max });
+  return schema;
+}
+
+/** A boolean: `1`/`true` or `0`/`false` (clients generated from the documents send `true`/`false`). */
+export function queryFlag(message = 'must be 1 or 0 (true and false are accepted too)') {
+  const schema = z.enum(['1', '0', 'true', 'false'], { error: message }).transform((v) => v === '1' || v === 'true');
+  queryValueTypes.add(schema, { type: 'boolean' });
+  return schema;
+}
+
+/** A switch that can only be turned on: `1` or `true`. */
+export function queryOnlyTrue(message = 'takes only the value 1 (or true)') {
+  const schema = z.enum(['1', 'true'], { error: message }).transform(() => true as const);
+  queryValueTypes.add(schema, { type: 'boolean', enum: [true] });
+  return schema;
+}
+
 /** The schema of an endpoint that takes no parameters (only `_`-prefixed ones, which are ignored). */
 export const noParams = z.object({}).strict();
 

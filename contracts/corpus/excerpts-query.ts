@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../common/errors.ts';
-import { parseStrictQuery } from '../common/query.ts';
+import { parseStrictQuery, wholeNumber } from '../common/query.ts';
 import {
   BANDS,
   type Band,
@@ -48,28 +48,41 @@ const listOf = <T extends readonly [string, ...string[]]>(values: T, name: strin
     .transform((xs) => values.filter((v) => (xs as readonly string[]).includes(v)) as unknown as T[number][])
     .optional();
 
-const whole = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d{1,7}$/, `${name} must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be a whole number from ${min} to ${max}`)
-    .optional()
-    .meta({ description: `a whole number from ${min} to ${max}; default ${fallback}` });
+const whole = (name: string, min: number, max: number) => wholeNumber(min, max, `${name} must be a whole number from ${min} to ${max}`);
 
-/** The raw parameters, as zod sees them (also the OpenAPI description of the query). */
+/** The raw parameters, as zod sees them; the `.meta()` text is their OpenAPI documentation. */
 export const excerptParamsSchema = z
   .object({
-    phrase: z.string().max(200, 'phrase is at most 200 characters').optional(),
-    band: listOf(BANDS, 'band'),
-    status: listOf(OCCURRENCE_STATUSES, 'status'),
-    q: z.string().max(MAX_Q_LENGTH, `q is at most ${MAX_Q_LENGTH} characters`).optional(),
+    phrase: z
+      .string()
+      .max(200, 'phrase is at most 200 characters')
+      .optional()
+      .meta({
+        description: 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven). A phrase outside the lexicon is a 400 that lists them.',
+        examples: ['trend toward significance'],
+      }),
+    band: listOf(BANDS, 'band').meta({
+      description: `p-value band of the occurrence; repeatable (any of them). Without band and status only verified occurrences are listed; band=none lists sentences without a p-value.`,
+      examples: [['0.05-0.06']],
+    }),
+    status: listOf(OCCURRENCE_STATUSES, 'status').meta({
+      description: 'Verification status of the occurrence; repeatable (any of them). Default: verified when no band is given, else any status.',
+      examples: [['verified', 'unverified']],
+    }),
+    q: z
+      .string()
+      .max(MAX_Q_LENGTH, `q is at most ${MAX_Q_LENGTH} characters`)
+      .optional()
+      .meta({
+        description: `Full-text search in the sentence: words and "quoted phrases", all required; a trailing * makes a prefix (trend*). At most ${MAX_Q_TERMS} terms and ${MAX_Q_LENGTH} characters.`,
+        examples: ['"marginally significant" trend*'],
+      }),
     sort: z
       .enum(EXCERPT_SORTS, { error: (issue) => `sort "${String(issue.input)}" is not an order; allowed: ${EXCERPT_SORTS.join(', ')}` })
       .optional()
-      .meta({ description: 'relevance (needs q), p_asc, p_desc, year_desc or article; default relevance with q, else article' }),
-    page: whole('page', 1, MAX_PAGE, 1),
-    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE, EXCERPT_PAGE_SIZE),
+      .meta({ description: 'Order: relevance (needs q, else a 400), p_asc, p_desc, year_desc or article. Default: relevance with q, else article.', examples: ['p_asc'] }),
+    page: whole('page', 1, MAX_PAGE).optional().meta({ description: 'Page number.', default: 1, examples: [2] }),
+    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE).optional().meta({ description: 'Sentences per page.', default: EXCERPT_PAGE_SIZE, examples: [50] }),
   })
   .strict();
 

@@ -33,19 +33,28 @@ export const excerptQueryEchoSchema = z
   })
   .strict();
 
+/** The page's facts, as in the frame's `{ meta, results }` envelope: exact total, paging, the query as read. */
+export const excerptsMetaSchema = corpusMetaSchema
+  .extend({
+    total: z.number().int().min(0).meta({ description: 'Exact number of sentences matching, over all pages.' }),
+    page: z.number().int().min(1).meta({ description: 'This page (1-based).' }),
+    per_page: z.number().int().min(1).meta({ description: 'Sentences per page.' }),
+    pages: z.number().int().min(0).meta({ description: 'Number of pages (0 when nothing matches).' }),
+    query: excerptQueryEchoSchema.meta({ description: 'The canonical question the parameters were read as.' }),
+  })
+  .strict();
+export type ExcerptsMeta = z.infer<typeof excerptsMetaSchema>;
+
 export const excerptsResponseSchema = z
   .object({
-    /** Exact number of sentences matching, over all pages. */
-    total: z.number().int().min(0),
-    page: z.number().int().min(1),
-    per_page: z.number().int().min(1),
-    pages: z.number().int().min(0),
-    query: excerptQueryEchoSchema,
-    items: z.array(excerptItemSchema),
-    meta: corpusMetaSchema,
+    meta: excerptsMetaSchema,
+    results: z.array(excerptItemSchema).meta({ description: 'The sentences of this page, in the requested order.' }),
   })
   .strict();
 export type ExcerptsResponse = z.infer<typeof excerptsResponseSchema>;
+
+/** What the corpus computes for one query; the route adds the build's snapshot and lexicon to meta. */
+export type ExcerptPage = { meta: Omit<ExcerptsMeta, 'snapshot' | 'lexicon_version'>; results: ExcerptItem[] };
 
 export const CORPUS_RESPONSES = {
   '/api/v1/stats': statsDocSchema,

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../common/errors.ts';
-import { parseStrictQuery } from '../common/query.ts';
+import { parseStrictQuery, queryFlag, queryOnlyTrue, wholeNumber } from '../common/query.ts';
 import { stableStringify } from '../common/stable-json.ts';
 import { titleTerms } from './title-terms.ts';
 import { CATEGORIES, DESIGNS, ROUTES, type Route } from './vocab.ts';
@@ -34,17 +34,11 @@ export const WORKS_TOTAL_CAP = 10_000;
 
 // ---- value schemas (input: the raw query-string value) ----
 
-const range = (min: number, max: number) => `a whole number from ${min} through ${max}`;
-export const whole = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]{0,9})$/, `must be ${range(min, max)}`)
-    .transform(Number)
-    .pipe(z.number().min(min, `must be ${range(min, max)}`).max(max, `must be ${range(min, max)}`));
+export const whole = (min: number, max: number) => wholeNumber(min, max);
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
-export const flag = z.enum(['1', '0', 'true', 'false'], { error: 'must be 1 or 0 (true and false are accepted too)' }).transform((v) => v === '1' || v === 'true');
-const onlyOne = z.enum(['1', 'true'], { error: 'takes only the value 1' }).transform(() => true as const);
+export const flag = queryFlag();
+const onlyOne = queryOnlyTrue('takes only the value 1');
 const text = (max: number) =>
   z
     .string()
@@ -68,67 +62,72 @@ const entityId = (letter: 'A' | 'W') =>
 
 /**
  * The whole vocabulary, one field per parameter. Values are strings on the way in; an empty value means the
- * parameter was left out (HTML forms send empty fields), so it is removed before parsing.
+ * parameter was left out (HTML forms send empty fields), so it is removed before parsing. The `.meta()` text
+ * is the parameter's documentation: the OpenAPI documents and the rendered reference read it from here.
  */
 export const cohortParamsSchema = z.object({
-  /** Title search: every term must occur in the title (terms are runs of letters and digits, case-folded). */
-  q: searchText(200).optional(),
-  /** Author-name search with the same term semantics; may match many author identities. */
-  author: searchText(200).optional(),
-  /** Exact author id (`A` + digits). */
-  author_id: entityId('A').optional(),
-  /** Inclusive lower bound of the publication year. */
-  year_from: whole(1000, 9999).optional(),
-  /** Inclusive upper bound of the publication year. */
-  year_to: whole(1000, 9999).optional(),
-  /** Minimum citation count (cited_by ≥ N). */
-  cited_min: whole(0, 10_000_000).optional(),
-  /** Language code, e.g. `en`, `fr` (case-folded). */
+  q: searchText(200)
+    .optional()
+    .meta({ description: 'Title search: every term must occur in the title (terms are runs of letters and digits, case-folded; at most 16 terms, 200 characters).', examples: ['peer review'] }),
+  author: searchText(200)
+    .optional()
+    .meta({ description: 'Author-name search with the same term semantics as q; may match many author identities.', examples: ['smith'] }),
+  author_id: entityId('A').optional().meta({ description: 'Exact author id: A followed by digits.', examples: ['A5000000012'] }),
+  year_from: whole(1000, 9999).optional().meta({ description: 'Inclusive lower bound of the publication year; must not be after year_to.', examples: [2015] }),
+  year_to: whole(1000, 9999).optional().meta({ description: 'Inclusive upper bound of the publication year; must not be before year_from.', examples: [2020] }),
+  cited_min: whole(0, 10_000_000).optional().meta({ description: 'Minimum citation count (cited_by ≥ N); 0 changes nothing.', examples: [10] }),
   lang: text(16)
     .transform((s) => s.toLowerCase())
     .pipe(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]{1,8})?$/, 'must be a language code such as en or fr'))
-    .optional(),
-  /** Work type, e.g. `article`, `preprint`, `dissertation`. */
-  type: text(32).pipe(z.string().regex(/^[a-z][a-z-]{0,31}$/, 'must be a lower-case work type such as article')).optional(),
-  /** Primary field name, exact. */
-  field: text(300).optional(),
-  /** Primary topic, exact (values from /facets/topic). */
-  topic: text(300).optional(),
-  /** Venue, exact (values from /facets/venue). */
-  venue: text(300).optional(),
-  /** One route: `aff`, `fund`, `venue`, `about`, or `no_aff` (no Canadian affiliation). */
-  route: oneOf(ROUTE_VALUES).optional(),
-  route_aff: flag.optional(),
-  route_fund: flag.optional(),
-  route_venue: flag.optional(),
-  route_about: flag.optional(),
-  /** 1: only works flagged retracted; 0: no retracted works. */
-  retracted: flag.optional(),
-  /** 1: only works without an abstract (same as abstract=none). */
-  no_abstract: onlyOne.optional(),
-  abstract: oneOf(['has', 'none']).optional(),
-  /** Screening consensus: how many of the three models called the work metaresearch. */
-  n_in: whole(0, 3).optional(),
-  category: oneOf(CATEGORIES).optional(),
-  design: oneOf(DESIGNS).optional(),
-  /** Evidence for category and design: `direct` (default) or `predicted`. */
-  label_source: oneOf(['direct', 'predicted']).optional(),
-  /** Predicted labels: `candidate` (default, union of the two teachers) or `consensus` (intersection). */
-  prediction_mode: oneOf(['candidate', 'consensus']).optional(),
-  /** Direct labels: `any` (default, one model suffices) or `all` (every model that labeled the work agrees). */
-  agreement: oneOf(['any', 'all']).optional(),
-  /** 1: the work has a direct label row; 0: it has none. */
-  labeled: flag.optional(),
-  sort: oneOf(SORTS).optional(),
-  page: whole(1, MAX_OFFSET_RESULTS).optional(),
-  per_page: whole(1, MAX_PER_PAGE).optional(),
-  /** Opaque keyset cursor from `meta.next_cursor`. */
-  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned').optional(),
-  /** Export format (`/cohort/export`). */
-  format: oneOf(EXPORT_FORMATS).optional(),
-  /** Facet to count within the cohort (`/cohort/facets`). */
-  facet: oneOf(COHORT_FACETS).optional(),
+    .optional()
+    .meta({ description: 'Language code, e.g. en, fr (case-folded).', examples: ['fr'] }),
+  type: text(32)
+    .pipe(z.string().regex(/^[a-z][a-z-]{0,31}$/, 'must be a lower-case work type such as article'))
+    .optional()
+    .meta({ description: 'Work type, e.g. article, preprint, dissertation.', examples: ['article'] }),
+  field: text(300).optional().meta({ description: 'Primary field name, exact (values from /cohort/facets?facet=field).', examples: ['Medicine'] }),
+  topic: text(300).optional().meta({ description: 'Primary topic, exact (values from /facets/topic).', examples: ['Peer review'] }),
+  venue: text(300).optional().meta({ description: 'Venue, exact (values from /facets/venue).', examples: ['PLOS ONE'] }),
+  route: oneOf(ROUTE_VALUES)
+    .optional()
+    .meta({ description: 'One route: aff, fund, venue, about, or no_aff (no Canadian affiliation). Same as route_<name>=1 (no_aff: route_aff=0); contradicting a route_* parameter is a 400.', examples: ['aff'] }),
+  route_aff: flag.optional().meta({ description: 'true: works with a Canadian affiliation; false: works without one.', examples: [true] }),
+  route_fund: flag.optional().meta({ description: 'true: works with a Canadian funder; false: works without one.', examples: [true] }),
+  route_venue: flag.optional().meta({ description: 'true: works in a Canadian venue; false: works not in one.', examples: [true] }),
+  route_about: flag.optional().meta({ description: 'true: works about Canada; false: works not about Canada.', examples: [true] }),
+  retracted: flag.optional().meta({ description: 'true: only works flagged retracted; false: no retracted works.', examples: [false] }),
+  no_abstract: onlyOne.optional().meta({ description: 'Only works without an abstract (same as abstract=none; contradicts abstract=has).', examples: [true] }),
+  abstract: oneOf(['has', 'none']).optional().meta({ description: 'has: only works with an abstract; none: only works without one.', examples: ['has'] }),
+  n_in: whole(0, 3).optional().meta({ description: 'Screening consensus: how many of the three models called the work metaresearch.', examples: [3] }),
+  category: oneOf(CATEGORIES).optional().meta({ description: 'Metaresearch category label (direct, or predicted with label_source=predicted).', examples: [CATEGORIES[0]] }),
+  design: oneOf(DESIGNS).optional().meta({ description: 'Study design label (direct, or predicted with label_source=predicted).', examples: [DESIGNS[0]] }),
+  label_source: oneOf(['direct', 'predicted'])
+    .optional()
+    .meta({ description: 'Evidence for category and design: direct (default) or predicted. Without category or design it changes nothing.', default: 'direct', examples: ['predicted'] }),
+  prediction_mode: oneOf(['candidate', 'consensus'])
+    .optional()
+    .meta({ description: 'Predicted labels: candidate (default, union of the two teachers) or consensus (intersection). Needs label_source=predicted: consensus with direct labels is a 400.', default: 'candidate', examples: ['consensus'] }),
+  agreement: oneOf(['any', 'all'])
+    .optional()
+    .meta({ description: 'Direct labels: any (default, one model suffices) or all (every model that labeled the work agrees). all with label_source=predicted is a 400.', default: 'any', examples: ['all'] }),
+  labeled: flag.optional().meta({ description: 'true: the work has a direct label row; false: it has none.', examples: [true] }),
+  sort: oneOf(SORTS)
+    .optional()
+    .meta({ description: 'Order: cited (default, most cited first), year_desc, year_asc, or relevance (title-match rank; needs q, else a 400).', default: 'cited', examples: ['year_desc'] }),
+  page: whole(1, MAX_OFFSET_RESULTS)
+    .optional()
+    .meta({ description: `Page number (offset paging). page × per_page may reach at most result ${MAX_OFFSET_RESULTS}; beyond, follow meta.next_cursor with cursor. Not with cursor.`, default: 1, examples: [2] }),
+  per_page: whole(1, MAX_PER_PAGE).optional().meta({ description: 'Results per page.', default: DEFAULT_PER_PAGE, examples: [50] }),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned')
+    .optional()
+    .meta({ description: 'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort). Not with page.', examples: ['eyJrIjpbMTJdfQ'] }),
+  format: oneOf(EXPORT_FORMATS).optional().meta({ description: 'Export format: csv (default) or json.', default: 'csv', examples: ['json'] }),
+  facet: oneOf(COHORT_FACETS).optional().meta({ description: 'The facet to count within the cohort.', examples: ['year'] }),
 });
+/** Parameters a surface requires though the shared schema has them optional (the parser says which is missing). */
+export const SURFACE_REQUIRED: Partial<Record<Surface, readonly ParamKey[]>> = { cohort_facets: ['facet'] };
 type Params = z.infer<typeof cohortParamsSchema>;
 type ParamKey = keyof Params;
 

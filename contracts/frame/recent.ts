@@ -33,23 +33,22 @@ const shape = cohortParamsSchema.shape;
 
 /** Every /recent parameter; the value rules are the frame's (cohort-query.ts), so one spelling means one thing. */
 export const recentParamsSchema = z.object({
-  /** Window: works published on or after UTC today − (days − 1). */
-  days: whole(RECENT_MIN_DAYS, RECENT_MAX_DAYS).optional(),
-  /** One route, as in /cohort: aff, fund, venue, about, or no_aff. */
-  route: oneOf(ROUTE_VALUES).optional(),
-  /** Publication year. */
-  year: whole(1000, 9999).optional(),
-  /** true (or 1): only works with an abstract in the catalogue; false (or 0): only without. */
-  has_abstract: flag.optional(),
-  /** Title search, every term must occur (same terms as /cohort). */
+  days: whole(RECENT_MIN_DAYS, RECENT_MAX_DAYS)
+    .optional()
+    .meta({ description: 'Window: works published on or after UTC today − (days − 1), up to today.', default: RECENT_MAX_DAYS, examples: [15] }),
+  route: oneOf(ROUTE_VALUES).optional().meta({ description: 'One route, as in /cohort: aff, fund, venue, about, or no_aff.', examples: ['fund'] }),
+  year: whole(1000, 9999).optional().meta({ description: 'Publication year.', examples: [2026] }),
+  has_abstract: flag.optional().meta({ description: 'true (or 1): only works with an abstract in the catalogue; false (or 0): only without.', examples: [true] }),
   q: shape.q,
   type: shape.type,
   lang: shape.lang,
   venue: shape.venue,
   topic: shape.topic,
   field: shape.field,
-  page: whole(1, MAX_OFFSET_RESULTS).optional(),
-  per_page: whole(1, MAX_PER_PAGE).optional(),
+  page: whole(1, MAX_OFFSET_RESULTS)
+    .optional()
+    .meta({ description: `Page number; page × per_page may reach at most result ${MAX_OFFSET_RESULTS}.`, default: 1, examples: [2] }),
+  per_page: shape.per_page,
 });
 
 export interface RecentFilters {

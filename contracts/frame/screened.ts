@@ -5,25 +5,19 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../common/errors.ts';
-import { parseStrictQuery } from '../common/query.ts';
+import { parseStrictQuery, queryOnlyTrue, wholeNumber } from '../common/query.ts';
 import { IN_SCOPE_TIERS, SCREEN_MODELS, STRATA } from './vocab.ts';
 
-const whole = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]{0,8})$/, `${name} must be a whole number from ${min} through ${max}`)
-    .transform(Number)
-    .pipe(z.number().min(min, `${name} must be a whole number from ${min} through ${max}`).max(max, `${name} must be a whole number from ${min} through ${max}`));
+const whole = (name: string, min: number, max: number) => wholeNumber(min, max, `${name} must be a whole number from ${min} through ${max}`);
 
 export const screenedQuerySchema = z.object({
-  /** `1`: only works at least one model put in scope (n_in ≥ 1). */
-  contested_only: z.literal('1', { error: 'contested_only takes only the value 1' }).optional(),
-  /** Exact number of models (0..3) that put the work in scope. */
-  n_in: whole('n_in', 0, 3).optional(),
-  /** Sampling stratum. */
-  stratum: z.enum(STRATA, { error: `stratum must be one of ${STRATA.join(', ')}` }).optional(),
-  page: whole('page', 1, 1_000_000).default(1),
-  per_page: whole('per_page', 1, 100).default(25),
+  contested_only: queryOnlyTrue('contested_only takes only the value 1')
+    .optional()
+    .meta({ description: 'Only works at least one model put in scope (n_in ≥ 1); contradicts n_in=0.', examples: [true] }),
+  n_in: whole('n_in', 0, 3).optional().meta({ description: 'Exact number of models (0 to 3) that put the work in scope.', examples: [2] }),
+  stratum: z.enum(STRATA, { error: `stratum must be one of ${STRATA.join(', ')}` }).optional().meta({ description: 'Sampling stratum.', examples: [STRATA[0]] }),
+  page: whole('page', 1, 1_000_000).default(1).meta({ description: 'Page number.', default: 1, examples: [2] }),
+  per_page: whole('per_page', 1, 100).default(25).meta({ description: 'Rows per page.', default: 25, examples: [100] }),
 });
 export type ScreenedQuery = z.infer<typeof screenedQuerySchema>;
 

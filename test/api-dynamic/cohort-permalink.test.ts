@@ -173,6 +173,26 @@ describe('one app', () => {
     }
     expect(stateFiles(dir)).toEqual(before);
   });
+
+  it('a body (JSON or form) is a 400 saying the filters go in the query string, and stores nothing', async () => {
+    const before = stateFiles(dir);
+    const bodies = [
+      { 'content-type': 'application/json', payload: JSON.stringify({ lang: 'fr', route: 'aff' }) },
+      { 'content-type': 'application/x-www-form-urlencoded', payload: 'lang=fr&route=aff' },
+      { 'content-type': 'text/plain', payload: 'lang=fr' },
+    ];
+    for (const { payload, ...headers } of bodies) {
+      const body = expectError(await h.app.inject({ method: 'POST', url: `${API}/permalink?route=aff`, headers, payload }), 400, 'INVALID_PARAMETER');
+      expect(body.message).toMatch(/filters go in the query string/);
+      expect(body.details?.[0]?.parameter).toBe('body');
+    }
+    expect(stateFiles(dir)).toEqual(before);
+    // Any other route that reads no body says so too (a GET with a JSON body).
+    const get = await h.app.inject({ method: 'GET', url: `${API}/cohort`, headers: { 'content-type': 'application/json' }, payload: '{"lang":"fr"}' });
+    expect(expectError(get, 400, 'INVALID_PARAMETER').message).toMatch(/takes no request body/);
+    // An empty body is no body.
+    expect((await h.app.inject({ method: 'POST', url: `${API}/permalink?route=aff&lang=fr`, headers: { 'content-length': '0' } })).statusCode).toBe(200);
+  });
 });
 
 describe('restart', () => {

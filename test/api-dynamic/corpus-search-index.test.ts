@@ -262,9 +262,9 @@ describe('the search index answers as FTS5 does (diacritics, scripts, ligatures,
       const res = corpus.listExcerpts(parseExcerptQuery(`/x?q=${encodeURIComponent(q)}&${everyStatus}&per_page=100`, corpus.phrases));
       const want = ftsAnswer(unicode, q).ids.map((id) => String(unicode.fts.selectValue('SELECT text FROM excerpts WHERE id = ?', [id])));
       expect(want.length, q).toBeGreaterThan(0);
-      expect(res.total, q).toBe(want.length);
-      expect(res.items.map((e) => e.text), q).toEqual(want);
-      expect(res.items.every((e) => e.highlights.length > 0), q).toBe(true);
+      expect(res.meta.total, q).toBe(want.length);
+      expect(res.results.map((e) => e.text), q).toEqual(want);
+      expect(res.results.every((e) => e.highlights.length > 0), q).toBe(true);
     }
   });
 });

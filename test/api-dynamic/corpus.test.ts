@@ -29,9 +29,9 @@ async function all(query: string): Promise<ExcerptItem[]> {
   const items: ExcerptItem[] = [];
   for (let page = 1; ; page++) {
     const body = excerptsResponseSchema.parse(await json(`/corpus/api/v1/excerpts?${query}${query ? '&' : ''}per_page=100&page=${page}`));
-    items.push(...body.items);
-    if (page >= body.pages) {
-      expect(items).toHaveLength(body.total);
+    items.push(...body.results);
+    if (page >= body.meta.pages) {
+      expect(items).toHaveLength(body.meta.total);
       return items;
     }
   }
@@ -75,10 +75,10 @@ describe('stats against the ground truth', () => {
 
   it('agrees with the excerpt list: the default total, each band total, each status', async () => {
     const stats = await json('/corpus/api/v1/stats');
-    expect((await json('/corpus/api/v1/excerpts')).total).toBe(stats.excerpts);
-    expect((await json(`/corpus/api/v1/excerpts?${allStatuses}`)).total).toBe(stats.excerpts_any_status);
+    expect((await json('/corpus/api/v1/excerpts')).meta.total).toBe(stats.excerpts);
+    expect((await json(`/corpus/api/v1/excerpts?${allStatuses}`)).meta.total).toBe(stats.excerpts_any_status);
     for (const { band, excerpts } of stats.bands)
-      expect((await json(`/corpus/api/v1/excerpts?band=${encodeURIComponent(band)}`)).total, band).toBe(excerpts);
+      expect((await json(`/corpus/api/v1/excerpts?band=${encodeURIComponent(band)}`)).meta.total, band).toBe(excerpts);
   });
 
   it('lists every verified phrase once, with counts that add up to the verified occurrences', async () => {
@@ -92,7 +92,7 @@ describe('stats against the ground truth', () => {
       expect(p.verified).toBe(occ.filter((o) => o.status === 'verified').length);
       expect(p.rejected).toBe(occ.filter((o) => o.status === 'rejected').length);
       const sentences = documents.flatMap((d) => d.excerpts.filter((e) => e.occurrences.some((o) => o.phrase === p.phrase && o.status === 'verified')));
-      expect((await json(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(p.phrase)}`)).total).toBe(sentences.length);
+      expect((await json(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(p.phrase)}`)).meta.total).toBe(sentences.length);
     }
   });
 });
@@ -169,23 +169,23 @@ describe('excerpts', () => {
         for (const hl of e.highlights) expect(wanted.has(words(e.text.slice(hl.start, hl.end))[0]!), e.text).toBe(true);
       }
       // The same set in article order and p order; relevance is the default with q.
-      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}&sort=p_asc`)).total).toBe(want.length);
-      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}`)).query.sort).toBe('relevance');
+      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}&sort=p_asc`)).meta.total).toBe(want.length);
+      expect((await json(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}`)).meta.query.sort).toBe('relevance');
     }
     const prefix = await all('q=mortal*');
     expect(prefix.length).toBeGreaterThanOrEqual((await all('q=mortality')).length);
-    expect((await json('/corpus/api/v1/excerpts?q=zzzzqqq')).total).toBe(0);
+    expect((await json('/corpus/api/v1/excerpts?q=zzzzqqq')).meta.total).toBe(0);
   });
 
   it('pages exactly: a deep page, the page after the last, the echo of the canonical question', async () => {
     const first = await json('/corpus/api/v1/excerpts?per_page=7&band=0.06-0.08&band=0.05-0.06');
-    expect(first.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, sort: 'article' });
+    expect(first.meta.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, sort: 'article' });
     const every = await all('band=0.05-0.06&band=0.06-0.08');
     const third = await json('/corpus/api/v1/excerpts?per_page=7&page=3&band=0.05-0.06&band=0.06-0.08');
-    expect(third.items.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
-    const beyond = await json(`/corpus/api/v1/excerpts?per_page=7&page=${first.pages + 1}&band=0.05-0.06&band=0.06-0.08`);
-    expect(beyond.items).toEqual([]);
-    expect(beyond.total).toBe(first.total);
+    expect(third.results.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
+    const beyond = await json(`/corpus/api/v1/excerpts?per_page=7&page=${first.meta.pages + 1}&band=0.05-0.06&band=0.06-0.08`);
+    expect(beyond.results).toEqual([]);
+    expect(beyond.meta.total).toBe(first.meta.total);
   });
 });
 
@@ -248,8 +248,8 @@ describe('strict parameters', () => {
   it('reads control characters in q as spaces, and collapses spaces in the echo', async () => {
     const a = await json('/corpus/api/v1/excerpts?q=trend%20toward');
     const b = await json('/corpus/api/v1/excerpts?q=trend%00%20%20toward');
-    expect(b.total).toBe(a.total);
-    expect(b.query.q).toBe('trend toward');
+    expect(b.meta.total).toBe(a.meta.total);
+    expect(b.meta.query.q).toBe('trend toward');
     expectError(await get('/corpus/api/v1/excerpts?q=%00'), 'INVALID_PARAMETER');
   });
 
@@ -263,8 +263,8 @@ describe('strict parameters', () => {
   it('accepts a phrase in any case and spacing, ignores _ parameters and empty form fields', async () => {
     const a = await json('/corpus/api/v1/excerpts?phrase=marginally%20significant');
     const b = await json('/corpus/api/v1/excerpts?phrase=%20Marginally%20%20SIGNIFICANT&_=123&q=&sort=');
-    expect(b.total).toBe(a.total);
-    expect(b.query.phrase).toBe('marginally significant');
+    expect(b.meta.total).toBe(a.meta.total);
+    expect(b.meta.query.phrase).toBe('marginally significant');
   });
 
   it('never answers a search with a 500, whatever its syntax', async () => {

@@ -71,7 +71,7 @@ describe('/frame/api/v1/screened', () => {
   });
 
   it('rejects bad parameters with the shared error body', async () => {
-    for (const qs of ['?n_in=4', '?n_in=1.5', '?per_page=101', '?per_page=0', '?page=-1', '?stratum=nowhere', '?contested_only=true', '?contested_only=1&n_in=0', '?n_in=1&n_in=2']) {
+    for (const qs of ['?n_in=4', '?n_in=1.5', '?per_page=101', '?per_page=0', '?page=-1', '?stratum=nowhere', '?contested_only=false', '?contested_only=1&n_in=0', '?n_in=1&n_in=2']) {
       const res = await get(qs);
       expect(res.statusCode, qs).toBe(400);
       expect(errorBodySchema.parse(res.json()).code, qs).toBe('INVALID_PARAMETER');

@@ -48,10 +48,10 @@ describeBrowser('corpus pages in Chromium', () => {
     expect(url.searchParams.get('phrase')).toBe(phrase);
     expect(url.searchParams.getAll('band')).toEqual(['0.06-0.08', '0.08-0.10']);
     const expected = await s.json<ExcerptsResponse>(`/corpus/api/v1/excerpts${url.search}`);
-    expect(expected.total).toBeGreaterThan(0);
-    expect(await page.locator('p.total').getAttribute('data-total')).toBe(String(expected.total));
-    expect(await page.locator('p.total strong').innerText()).toBe(expected.total.toLocaleString('en-CA'));
-    expect(await page.locator('article.excerpt').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-excerpt-id')))).toEqual(expected.items.map((i) => i.id));
+    expect(expected.meta.total).toBeGreaterThan(0);
+    expect(await page.locator('p.total').getAttribute('data-total')).toBe(String(expected.meta.total));
+    expect(await page.locator('p.total strong').innerText()).toBe(expected.meta.total.toLocaleString('en-CA'));
+    expect(await page.locator('article.excerpt').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-excerpt-id')))).toEqual(expected.results.map((i) => i.id));
     // The form keeps the choices.
     expect(await page.getByRole('group', { name: 'Band of the p-value' }).getByLabel(/^0\.06-0\.08/).isChecked()).toBe(true);
     expect(await page.getByLabel('Hedging phrase').inputValue()).toBe(phrase);
@@ -124,7 +124,7 @@ describeBrowser('corpus pages in Chromium', () => {
       await p.getByLabel('Words in the sentence').fill('trend');
       await Promise.all([p.waitForURL(/band=ns/), p.getByRole('button', { name: 'Search' }).click()]);
       const expected = await s.json<ExcerptsResponse>(`/corpus/api/v1/excerpts${new URL(p.url()).search}`);
-      expect(await p.locator('p.total').getAttribute('data-total')).toBe(String(expected.total));
+      expect(await p.locator('p.total').getAttribute('data-total')).toBe(String(expected.meta.total));
     } finally {
       await context.close();
     }

@@ -62,9 +62,9 @@ describe('/corpus/excerpts: the API for the same query string', () => {
       expect(status).toBe(200);
       const total = all(doc, (n) => n.name === 'p' && hasClass(n, 'total'));
       expect(total).toHaveLength(1);
-      expect(total[0]!.attribs['data-total']).toBe(String(expected.total));
-      expect(text(all(total[0]!, (n) => n.name === 'strong'))).toBe(fmt(expected.total));
-      expect(excerptsOf(doc).map((n) => n.attribs['data-excerpt-id'])).toEqual(expected.items.map((i) => i.id));
+      expect(total[0]!.attribs['data-total']).toBe(String(expected.meta.total));
+      expect(text(all(total[0]!, (n) => n.name === 'strong'))).toBe(fmt(expected.meta.total));
+      expect(excerptsOf(doc).map((n) => n.attribs['data-excerpt-id'])).toEqual(expected.results.map((i) => i.id));
     });
   }
 
@@ -72,7 +72,7 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     const expected = await api<ExcerptsResponse>('/corpus/api/v1/excerpts?page=999');
     const { status, text: html } = await page('/corpus/excerpts?page=999');
     expect(status).toBe(200);
-    expect(html).toContain(`data-total="${expected.total}"`);
+    expect(html).toContain(`data-total="${expected.meta.total}"`);
     expect(html).toContain('past the last page');
   });
 
@@ -82,10 +82,10 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     // Article order puts the articles without a PMCID last: read every page.
     for (let pageNo = 1, pages = 1; pageNo <= pages; pageNo++) {
       const expected = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?per_page=100&page=${pageNo}`);
-      pages = expected.pages;
+      pages = expected.meta.pages;
       const items = excerptsOf((await page(`/corpus/excerpts?per_page=100&page=${pageNo}`)).doc);
-      expect(items).toHaveLength(expected.items.length);
-      expected.items.forEach((item, i) => {
+      expect(items).toHaveLength(expected.results.length);
+      expected.results.forEach((item, i) => {
         const hrefs = all(items[i]!, (n) => n.name === 'a').map((a) => a.attribs.href);
         const local = item.id.slice(item.id.lastIndexOf('/') + 1).replace(/\./g, '-');
         expect(hrefs).toContain(`/corpus/articles/${item.article.pmcid}#s-${local}`);
@@ -109,9 +109,9 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     const href = next[0]!.attribs.href!;
     expect(href.startsWith('/corpus/excerpts?')).toBe(true);
     const expected = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?${href.split('?')[1]}`);
-    expect(expected.page).toBe(2);
+    expect(expected.meta.page).toBe(2);
     const second = await page(href);
-    expect(excerptsOf(second.doc).map((n) => n.attribs['data-excerpt-id'])).toEqual(expected.items.map((i) => i.id));
+    expect(excerptsOf(second.doc).map((n) => n.attribs['data-excerpt-id'])).toEqual(expected.results.map((i) => i.id));
   });
 
   it('refills the form with what was asked', async () => {
@@ -189,7 +189,7 @@ describe('/corpus: the numbers of stats.json', () => {
       expect(href).toBe(`/corpus/excerpts?band=${encodeURIComponent(b.band)}`);
       // The link's list has as many sentences as the band says.
       const listed = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?${href.split('?')[1]}`);
-      expect(listed.total).toBe(b.excerpts);
+      expect(listed.meta.total).toBe(b.excerpts);
     }
   });
 
@@ -248,8 +248,8 @@ describe('/corpus/phrases: phrases.json', () => {
     // Each phrase's link lists its verified sentences (at most its verified occurrences).
     const first = phrases.phrases[0]!;
     const listed = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(first.phrase)}`);
-    expect(listed.total).toBeGreaterThan(0);
-    expect(listed.total).toBeLessThanOrEqual(first.verified);
+    expect(listed.meta.total).toBeGreaterThan(0);
+    expect(listed.meta.total).toBeLessThanOrEqual(first.verified);
   });
 
   it('marks the sorted column with aria-sort, and every heading links to an order page that exists', async () => {
@@ -330,9 +330,9 @@ describe('/corpus/articles/<id>: a static page per article', () => {
 
   it("highlights the search words the API's ranges name, inside the phrase marks when they overlap", async () => {
     const expected = await api<ExcerptsResponse>('/corpus/api/v1/excerpts?q=trend*&per_page=50');
-    expect(expected.items.length).toBeGreaterThan(0);
+    expect(expected.results.length).toBeGreaterThan(0);
     const listed = excerptsOf((await page('/corpus/excerpts?q=trend*&per_page=50')).doc);
-    expected.items.forEach((item, i) => {
+    expected.results.forEach((item, i) => {
       const marks = marksOf(listed[i]!, 'hl-q').map((m) => DomUtils.textContent(m));
       expect(marks.join('')).toBe(item.highlights.map((h) => item.text.slice(h.start, h.end)).join(''));
       expect(marks.join('').toLowerCase()).toContain('trend');

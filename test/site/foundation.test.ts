@@ -82,6 +82,37 @@ describe('API documentation', () => {
     expect(text).toContain('&quot;0.05-0.06&quot;');
   });
 
+  it('shows every parameter description, type with bounds, request body fields, response fields and examples, and links the guide', async () => {
+    for (const service of ['frame', 'corpus', 'fair']) {
+      const doc = await s.json<{ paths: Record<string, Record<string, { description: string; parameters?: { description: string }[] }>> }>(`/${service}/api/v1/openapi.json`);
+      const { text } = await s.get(`/api/${service}`);
+      const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+      for (const ops of Object.values(doc.paths))
+        for (const op of Object.values(ops)) {
+          expect(text).toContain(html(op.description));
+          for (const p of op.parameters ?? []) expect(text).toContain(html(p.description));
+        }
+      expect(text).toContain(`href="/docs/api-${service}"`);
+      expect(text).toContain('a real answer of the sample build');
+    }
+    const frame = (await s.get('/api/frame')).text;
+    expect(frame).toContain('<td>integer, 1 to 100</td>');
+    expect(frame).toContain('<code>meta.total</code>');
+    const fair = (await s.get('/api/fair')).text;
+    expect(fair).toContain('<code>options.metric_version</code>');
+    expect(fair).toContain('Request example (application/json)');
+  });
+
+  it('serves the docs/api-*.md guides rendered, without inline styles or scripts', async () => {
+    for (const path of ['/docs/api-frame', '/docs/api-corpus', '/docs/api-fair', '/docs/api-clients', '/api/frame', '/api/fair']) {
+      const { status, text } = await s.get(path);
+      expect(status, path).toBe(200);
+      expect(text, path).not.toMatch(/\sstyle=/);
+      expect(text, path).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    }
+    expect((await s.get('/docs/api-corpus')).text).toContain('<h2 id="get-excerpts">GET /excerpts</h2>');
+  });
+
   it('is a 404 page for an unknown service', async () => {
     const { status, text } = await s.get('/api/nothing');
     expect(status).toBe(404);

@@ -2,18 +2,44 @@
  * CORS preflight and 405s: answers OPTIONS on each route URL with the methods that URL really has (the original
  * listed only GET even where POST existed). Routes are declared through `declare` so the list cannot drift.
  */
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
 import { noParams, parseStrictQuery } from '../../../contracts/common/query.ts';
 import { FROZEN_CACHE } from '../routes/send.ts';
 
 const OTHER_METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
+/** Whether a request carries a body (a Content-Length above 0, or a chunked one). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length.trim() !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A body sent to a route that reads none is refused (400), not ignored: `POST /permalink` with the filters as
+ * JSON used to mint the permalink of the whole frame. Checked on request, before any body parser can answer 415.
+ */
+function rejectBody(request: FastifyRequest, route: string) {
+  if (!hasBody(request)) return;
+  const filters = route.endsWith('/permalink')
+    ? ` The filters go in the query string, e.g. POST ${request.url.split('?')[0]}?route=aff&lang=fr.`
+    : ' Parameters go in the query string.';
+  throw new ApiError('INVALID_PARAMETER', `${request.method} ${route} takes no request body.${filters}`, [
+    { parameter: 'body', message: 'no request body is accepted; parameters go in the query string' },
+  ]);
+}
+
 export function routeTable(app: FastifyInstance) {
   const methods = new Map<string, Set<string>>();
   return {
-    declare(route: RouteOptions) {
-      app.route(route);
+    /** Declares a route; unless `acceptsBody`, a request with a body is a 400 that says parameters go in the query string. */
+    declare(route: RouteOptions & { acceptsBody?: boolean }) {
+      const { acceptsBody, ...options } = route;
+      app.route(
+        acceptsBody
+          ? options
+          : { ...options, onRequest: async (request: FastifyRequest) => rejectBody(request, `${request.routeOptions.url ?? route.url}`) },
+      );
       const set = methods.get(route.url) ?? new Set<string>(['OPTIONS']);
       for (const m of [route.method].flat()) set.add(m);
       if (set.has('GET')) set.add('HEAD');

@@ -69,7 +69,7 @@ describe('JATS input', () => {
     const stats = statsDocSchema.parse(doc(out, 'corpus/api/v1/stats.json'));
     expect(stats).toMatchObject({ articles_scanned: 0, excerpts: 0, median_p: null });
     const corpus = (await CorpusData.open(out))!;
-    expect(corpus.listExcerpts(parseExcerptQuery('/x', corpus.phrases)).total).toBe(0);
+    expect(corpus.listExcerpts(parseExcerptQuery('/x', corpus.phrases)).meta.total).toBe(0);
     corpus.close();
   });
 });
@@ -109,7 +109,7 @@ describe('the pre-extracted CSV input', () => {
     expect(stats).toMatchObject({ articles_scanned: 4, articles_without_pmcid: 3, excerpts: 4, median_p: 0.07 });
     // Control characters never reach the database (they would break FTS5 highlight markers).
     const corpus = (await CorpusData.open(out))!;
-    const hit = corpus.listExcerpts(parseExcerptQuery('/x?q=mood', corpus.phrases)).items[0]!;
+    const hit = corpus.listExcerpts(parseExcerptQuery('/x?q=mood', corpus.phrases)).results[0]!;
     expect(hit.text).toBe('Mood was marginally better (p = 0.07).');
     expect(hit.highlights.map((r) => hit.text.slice(r.start, r.end))).toEqual(['Mood']);
     corpus.close();
@@ -212,7 +212,7 @@ describe('sentences with several occurrences (the excerpt list over a CSV corpus
     const out = join(tmp.path, 'multi-out');
     await build(snap, out);
     const corpus = (await CorpusData.open(out))!;
-    const ids = (q: string) => corpus.listExcerpts(parseExcerptQuery(`/x?${q}`, corpus.phrases)).items.map((e) => e.id);
+    const ids = (q: string) => corpus.listExcerpts(parseExcerptQuery(`/x?${q}`, corpus.phrases)).results.map((e) => e.id);
     try {
       // Default listing (verified): the first sentence's key is its verified p = 0.09, not the rejected 0.01.
       expect(ids('sort=p_asc')).toEqual(['PMC7/1.0', 'PMC7/2.0', 'PMC7/0.0']);

@@ -68,10 +68,8 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
       store.use(async (build) => {
         const corpus = corpusOf(build);
         const query = parseExcerptQuery(request.url, corpus.phrases);
-        const body = JSON.stringify({
-          ...corpus.listExcerpts(query),
-          meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion },
-        });
+        const { meta, results } = corpus.listExcerpts(query);
+        const body = JSON.stringify({ meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion, ...meta }, results });
         return sendBuilt(request, reply, build, body);
       }),
   });

@@ -92,6 +92,7 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
   routes.declare({
     method: 'POST',
     url: '/api/v1/assess',
+    acceptsBody: true,
     // Errors before or instead of counting still tell the caller where it stands (without counting).
     onError: async (request, reply) => {
       if (reply.hasHeader('x-ratelimit-limit') || storeDown.has(request)) return;

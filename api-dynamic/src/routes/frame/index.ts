@@ -85,7 +85,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
           reply.header('X-Snapshot', build.snapshotId);
           throw new ApiError('NOT_FOUND', `No work ${id} in the frame (snapshot ${build.snapshotId}).`);
         }
-        if (abstract !== '1') return sendBuilt(request, reply, build, text);
+        if (abstract !== true) return sendBuilt(request, reply, build, text);
         const live = await opts.abstracts.forWork(build, id);
         // The record's JSON ends with its closing brace: the abstract fields are appended inside it.
         const body = `${text.slice(0, -1)},${JSON.stringify(live).slice(1)}`;
@@ -109,7 +109,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
             per_page: q.per_page,
             max_per_page: 100,
             total,
-            filters: { contested_only: q.contested_only === '1', n_in: q.n_in ?? null, stratum: q.stratum ?? null },
+            filters: { contested_only: q.contested_only === true, n_in: q.n_in ?? null, stratum: q.stratum ?? null },
             summary,
           },
           results,

@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import { CORPUS_DB_FILE, CORPUS_DB_VERSION } from '../../../../contracts/corpus/database.ts';
 import type { ArticleRef, ExcerptDoc, OccurrenceDoc } from '../../../../contracts/corpus/documents.ts';
 import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/excerpts-query.ts';
-import type { ExcerptItem, ExcerptsResponse } from '../../../../contracts/corpus/responses.ts';
+import type { ExcerptItem, ExcerptPage } from '../../../../contracts/corpus/responses.ts';
 import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
 import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
 import { SearchIndex } from './search-index.ts';
@@ -117,7 +117,7 @@ export class CorpusData {
   }
 
   /** Answers one excerpt query: exact total, the page's items in order. */
-  listExcerpts(query: ExcerptQuery): Omit<ExcerptsResponse, 'meta'> {
+  listExcerpts(query: ExcerptQuery): ExcerptPage {
     const filter = occurrenceFilter(query.phrase === null ? -1 : this.phrases.indexOf(query.phrase), query.bands, query.statuses);
     const offset = (query.page - 1) * query.per_page;
     let total: number;
@@ -130,12 +130,14 @@ export class CorpusData {
       ({ total, indexes } = this.index.pageSorted(this.candidates(query, false), filter, query.sort, offset, query.per_page));
     }
     return {
-      total,
-      page: query.page,
-      per_page: query.per_page,
-      pages: Math.ceil(total / query.per_page),
-      query: { phrase: query.phrase, band: query.bands, status: query.statuses, q: query.q, sort: query.sort },
-      items: this.items(indexes, query),
+      meta: {
+        total,
+        page: query.page,
+        per_page: query.per_page,
+        pages: Math.ceil(total / query.per_page),
+        query: { phrase: query.phrase, band: query.bands, status: query.statuses, q: query.q, sort: query.sort },
+      },
+      results: this.items(indexes, query),
     };
   }
 

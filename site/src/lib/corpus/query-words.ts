@@ -4,7 +4,7 @@
  */
 import type { ExcerptsResponse } from '../../../../contracts/corpus/responses.ts';
 
-const SORTS: Record<ExcerptsResponse['query']['sort'], string> = {
+const SORTS: Record<ExcerptsResponse['meta']['query']['sort'], string> = {
   relevance: 'best match first',
   p_asc: 'smallest p-value first',
   p_desc: 'largest p-value first',
@@ -14,7 +14,7 @@ const SORTS: Record<ExcerptsResponse['query']['sort'], string> = {
 
 const either = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs.at(-1)}`);
 
-export function describeQuery(q: ExcerptsResponse['query']): string {
+export function describeQuery(q: ExcerptsResponse['meta']['query']): string {
   const parts = [`Sentences with ${q.phrase ? `an occurrence of “${q.phrase}”` : 'an occurrence of any phrase'}`];
   if (q.status.length > 0) parts.push(`whose status is ${either(q.status)}`);
   if (q.band.length > 0) parts.push(`${q.status.length > 0 ? 'and ' : ''}whose band is ${either(q.band)}`);
