@@ -76,10 +76,29 @@ export interface RoutedWork {
   }[];
 }
 
+/** The title the rules read: `title`, else `display_name`, trimmed ('' when neither). */
+export function workTitle(w: { title?: unknown; display_name?: unknown }): string {
+  const t = typeof w.title === 'string' ? w.title : typeof w.display_name === 'string' ? w.display_name : '';
+  return t.trim();
+}
+
+/** The publication year the rules read: `publication_year`, else the year of `publication_date`. */
+export function workYear(w: { publication_year?: unknown; publication_date?: unknown }): number | null {
+  if (typeof w.publication_year === 'number' && Number.isInteger(w.publication_year)) return w.publication_year;
+  if (typeof w.publication_date === 'string' && /^\d{4}/.test(w.publication_date)) return Number(w.publication_date.slice(0, 4));
+  return null;
+}
+
+/** The harvest window alone (year and title), for readers that skip most records before parsing them fully. */
+export function inHarvestWindow(w: { title?: unknown; display_name?: unknown; publication_year?: unknown; publication_date?: unknown }): boolean {
+  const year = workYear(w);
+  return year !== null && year >= FRAME_YEARS.from && year <= FRAME_YEARS.to && workTitle(w) !== '';
+}
+
 /** The work's routes and fields under the rules; `routes` is empty when no route admits it. */
 export function routeWork(w: SnapshotWork, rules: RouteRules): RoutedWork {
   const abstract = restoreAbstract(w.abstract_inverted_index);
-  const title = (w.title ?? w.display_name ?? '').trim();
+  const title = workTitle(w);
   const keywords = distinct((w.keywords ?? []).map((k) => k.display_name));
 
   const authors = (w.authorships ?? []).map((a, i) => {
@@ -114,12 +133,11 @@ export function routeWork(w: SnapshotWork, rules: RouteRules): RoutedWork {
 
   const about = aboutCanada([title, abstract, ...keywords]);
   const flags = { aff, fund: caFunderIds.length > 0, venue, about: about.about };
-  const date = w.publication_date ?? null;
   return {
     id: shortId(w.id)!,
     doi: bareDoi(w.doi),
     title,
-    year: w.publication_year ?? (date ? Number(date.slice(0, 4)) : null),
+    year: workYear(w),
     lang: w.language ? w.language.toLowerCase() : null,
     type: w.type ?? 'other',
     venue: source?.display_name ?? null,
@@ -141,5 +159,5 @@ export function routeWork(w: SnapshotWork, rules: RouteRules): RoutedWork {
 
 /** The frozen frame's harvest filter: a title, a publication year 2000–2025 and at least one route. */
 export function frameAdmits(w: Pick<RoutedWork, 'title' | 'year' | 'routes'>): boolean {
-  return w.title !== '' && w.year !== null && w.year >= FRAME_YEARS.from && w.year <= FRAME_YEARS.to && w.routes.length > 0;
+  return inHarvestWindow({ title: w.title, publication_year: w.year }) && w.routes.length > 0;
 }
