@@ -157,7 +157,13 @@ export function routeWork(w: SnapshotWork, rules: RouteRules): RoutedWork {
   };
 }
 
-/** The frozen frame's harvest filter: a title, a publication year 2000–2025 and at least one route. */
-export function frameAdmits(w: Pick<RoutedWork, 'title' | 'year' | 'routes'>): boolean {
-  return inHarvestWindow({ title: w.title, publication_year: w.year }) && w.routes.length > 0;
+/**
+ * Record types that are not publications: the 2023 snapshot carried funded-project records as works of type
+ * `grant` (the 2026 schema moved them to the awards entity). They never enter the frame (docs/decisions.md).
+ */
+export const NOT_PUBLICATION_TYPES: ReadonlySet<string> = new Set(['grant']);
+
+/** The frozen frame's harvest filter: a publication with a title, a publication year 2000–2025 and at least one route. */
+export function frameAdmits(w: Pick<RoutedWork, 'title' | 'year' | 'routes' | 'type'>): boolean {
+  return inHarvestWindow({ title: w.title, publication_year: w.year }) && !NOT_PUBLICATION_TYPES.has(w.type) && w.routes.length > 0;
 }

@@ -87,7 +87,7 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
     sha256: '',
     records: 0,
     admitted: 0,
-    skipped: { window: 0, xpac: 0, 'no-route': 0 },
+    skipped: { window: 0, xpac: 0, 'not-publication': 0, 'no-route': 0 },
     bad: 0,
     badSamples: [],
     notes: {},

@@ -5,7 +5,7 @@
  * text clipped, a DOI or language code the format cannot hold left empty (and counted).
  */
 import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
-import { frameAdmits, inHarvestWindow, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
+import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
 import { TABLES } from '../../contracts/frame/snapshot.ts';
 import { csvCell } from '../lib/csv-writer.ts';
 
@@ -16,7 +16,7 @@ export interface ReadOptions {
 }
 
 /** Why a record was not admitted, counted per partition. */
-export type SkipReason = 'window' | 'xpac' | 'no-route';
+export type SkipReason = 'window' | 'xpac' | 'not-publication' | 'no-route';
 
 export type LineResult =
   | { kind: 'bad'; reason: string }
@@ -75,7 +75,7 @@ export function readRecord(raw: unknown, o: ReadOptions): LineResult {
   } catch (err) {
     return { kind: 'bad', reason: `${id}: cannot classify: ${(err as Error).message.slice(0, 120)}` };
   }
-  if (!frameAdmits(routed)) return { kind: 'out', id, updated, why: 'no-route' };
+  if (!frameAdmits(routed)) return { kind: 'out', id, updated, why: NOT_PUBLICATION_TYPES.has(routed.type) ? 'not-publication' : 'no-route' };
   return { kind: 'in', id, updated, ...rowsOf(routed) };
 }
 
