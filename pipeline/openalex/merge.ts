@@ -57,7 +57,7 @@ const header = (t: keyof typeof TABLES) => TABLES[t].columns.map((c) => c.name);
 const varchars = (cols: string[]) => `{${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}`;
 
 function readParts(files: string[], cols: string[]): string {
-  return `read_csv([${files.map(lit).join(', ')}], header = true, columns = ${varchars(cols)}, quote = '"', escape = '"', filename = true, max_line_size = 8000000)`;
+  return `read_csv([${files.map(lit).join(', ')}], header = true, columns = ${varchars(cols)}, quote = '"', escape = '"', filename = true, max_line_size = 1048576)`;
 }
 
 /** Streams a query's rows (all VARCHAR) to `each`, chunk by chunk. */
