@@ -148,4 +148,24 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
       await close();
     }
   }, 180_000);
+
+  it('reads the real legacy layout: refuses the incomplete download, then builds from the one partition present', async () => {
+    const legacy = join(REF, 'snapshot-legacy-sample');
+    const base = { out: join(tmp.path, 'legacy'), name: 'legacy', excludeXpac: false, labels: {}, maxBadFraction: 0.001, threads: 1, buildDate: '2026-11-24', memoryLimit: '256MB', progress: silentProgress };
+    await expect(buildFromOpenAlex({ ...base, works: legacy, allowIncomplete: false })).rejects.toThrow(/464 of 465 files the manifest lists are missing/);
+    const { manifest, report: r } = await buildFromOpenAlex({
+      ...base,
+      works: legacy,
+      allowIncomplete: true,
+      sources: { dir: join(legacy, 'data', 'sources') },
+      funders: { dir: join(legacy, 'data', 'funders') },
+    });
+    expect(manifest.provenance!.upstream).toMatchObject({ layout: 'legacy', partitions_read: 1, partitions_missing_count: 464, records_read: 27, manifest_records: 244371844 });
+    expect(manifest.provenance!.partitions[0]).toMatchObject({ file: 'updated_date=2023-05-16/part_000.gz', records: 27, manifest_records: 27, sha256: '319b451c5cacb257f14f50f6fe59d2f8f113fb8a2ba9b8a6bbb6d27efcbf1d0c' });
+    // The three Canadian journals of the real source partition (SOURCES.md), none of the three funders.
+    expect(readCsv(join(tmp.path, 'legacy', 'canadian_sources.csv')).map((x) => x.id)).toEqual(['S4210168420', 'S4210206500', 'S4210206923']);
+    expect(manifest.tables.canadian_funders.rows).toBe(0);
+    expect(r.bad).toBe(0);
+    expect(r.works).toBe(0); // 26 grants and one 1992 article: nothing Canadian
+  }, 60_000);
 });
