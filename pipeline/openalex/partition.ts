@@ -12,6 +12,7 @@ import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
 import { CsvFileWriter } from '../lib/csv-writer.ts';
 import type { PartitionFile } from './layout.ts';
 import { AUTHORSHIPS_PART_COLUMNS, type LineResult, type ReadOptions, readLine, readRecord, type SkipReason, WORKS_PART_COLUMNS } from './record.ts';
@@ -57,13 +58,20 @@ class PartWriters {
   }
 }
 
+/** The top-level fields of a work record that the frame reads (snapshotWorkSchema's keys). */
+const RECORD_COLUMNS = new Set(Object.keys(snapshotWorkSchema.shape));
+
 /** Parquet rows as JSON texts, through DuckDB (the work record's nested columns become the API's JSON shape). */
 async function* parquetRows(path: string): AsyncGenerator<string> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '512MB' });
   const con = await instance.connect();
   try {
-    const result = await con.stream(`SELECT to_json(t)::VARCHAR FROM read_parquet('${path.replaceAll("'", "''")}') t`);
+    const source = `read_parquet('${path.replaceAll("'", "''")}')`;
+    // Only the columns the rules and the tables read: the rest of a work record is never decoded.
+    const present = (await con.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjectsJS().map((r) => String(r.column_name));
+    const wanted = present.filter((c) => RECORD_COLUMNS.has(c)).map((c) => `"${c.replaceAll('"', '""')}"`);
+    const result = await con.stream(`SELECT to_json(struct_pack(${wanted.map((c) => `${c} := ${c}`).join(', ')}))::VARCHAR FROM ${source}`);
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
