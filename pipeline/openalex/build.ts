@@ -342,7 +342,7 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
     if (existsSync(o.out)) renameSync(o.out, old);
     renameSync(tmp, o.out);
     rmSync(old, { recursive: true, force: true });
-    if (!process.env.ORI_KEEP_WORK) rmSync(workDir, { recursive: true, force: true });
+    rmSync(workDir, { recursive: true, force: true });
     o.progress.log(
       `snapshot ${o.name}: ${merged.counts.works} works (aff ${merged.counts.aff}, fund ${merged.counts.fund}, venue ${merged.counts.venue}, about ${merged.counts.about}) ` +
         `from ${report.records} records, ${report.bad} bad, in ${((performance.now() - started) / 1000).toFixed(1)} s → ${o.out}`,
