@@ -151,7 +151,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       );
       for (const { name } of tables) {
         const [h] = await duck.all<{ h: string }>(
-          `SELECT (sum(hash(t)::HUGEINT) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
+          // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
+          `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
         );
         database_content[name] = h!.h;
       }

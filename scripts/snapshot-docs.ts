@@ -19,7 +19,7 @@ export function generatedSection(): string {
     parts.push(`Key: ${spec.key.map((k) => `\`${k}\``).join(' + ')} (unique).`);
     for (const r of spec.refs)
       parts.push(`\`${r.column}\` must name a row of \`${TABLES[r.table].file}\` (\`${r.target}\`).`);
-    if (spec.everyWork) parts.push('Exactly one row per work of `works.csv`.');
+    if (spec.everyWork) parts.push('Exactly one row per work of `works.csv`, or none at all (a snapshot without this layer).');
     parts.push('', '| column | type | meaning |', '|---|---|---|');
     for (const c of spec.columns)
       parts.push(`| \`${c.name}\` | ${c.duck.toLowerCase()} | ${c.doc.replaceAll('|', '\\|')} |`);

@@ -61,7 +61,7 @@ export interface TableSpec {
   key: readonly string[];
   /** Columns that must name a row of another table. */
   refs: readonly { column: string; table: TableName; target: string }[];
-  /** True when the table has exactly one row per work of the frame. */
+  /** True when the table has exactly one row per work of the frame (or no rows: a snapshot without that layer). */
   everyWork?: boolean;
   /** Rules that span several cells of one row. */
   rowRules?: (row: Record<string, unknown>) => RowProblem[];
@@ -535,6 +535,60 @@ const fileEntry = z.object({ file: z.string().min(1), bytes: z.number().int().mi
 
 export const DOCUMENT_NAMES = ['findings', 'predictions_report'] as const;
 
+/**
+ * Where a snapshot built from a real upstream came from (pipeline/openalex): the catalogue release and the
+ * partitions read (with their sha256 and record counts), deletions applied, the Retraction Watch file, the
+ * versions of the rules that admitted the works, and which machine-label tables the operator supplied.
+ */
+export const snapshotProvenanceSchema = z
+  .object({
+    builder: z.object({ name: z.string(), version: z.string() }).strict(),
+    upstream: z
+      .object({
+        catalogue: z.string(),
+        layout: z.enum(['legacy', 'jsonl-2026', 'parquet-2026', 'flat']),
+        release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+        manifest_records: z.number().int().min(0).nullable(),
+        partitions_read: z.number().int().min(0),
+        /** Files the upstream manifest lists that were absent (only with --allow-incomplete), first 100. */
+        partitions_missing: z.array(z.string()),
+        partitions_missing_count: z.number().int().min(0),
+        records_read: z.number().int().min(0),
+        bad_records: z.number().int().min(0),
+        expansion_corpus: z.enum(['included', 'excluded']),
+      })
+      .strict(),
+    partitions: z.array(
+      z
+        .object({
+          file: z.string(),
+          updated_date: z.string().nullable(),
+          bytes: z.number().int().min(0),
+          sha256,
+          records: z.number().int().min(0),
+          manifest_records: z.number().int().min(0).nullable(),
+          admitted: z.number().int().min(0),
+        })
+        .strict(),
+    ),
+    deletions: z.object({ files: z.array(z.string()), ids: z.number().int().min(0), works_removed: z.number().int().min(0) }).strict(),
+    superseded_versions: z.number().int().min(0),
+    retraction_watch: z.object({ file: z.string(), sha256, rows: z.number().int().min(0) }).strict().nullable(),
+    rules: z
+      .object({
+        route_rules: z.string(),
+        about_canada: z.string(),
+        canadian_lists: z.string(),
+        canadian_lists_from: z.string(),
+        publication_years: z.string(),
+      })
+      .strict(),
+    /** For direct_labels, predictions, screened and legacy_scores: the file the operator supplied, or null (an empty table). */
+    label_tables: z.record(z.enum(['direct_labels', 'predictions', 'screened', 'legacy_scores']), z.string().nullable()),
+  })
+  .strict();
+export type SnapshotProvenance = z.infer<typeof snapshotProvenanceSchema>;
+
 /** `snapshots/<name>/manifest.json`. */
 export const snapshotManifestSchema = z
   .object({
@@ -555,6 +609,8 @@ export const snapshotManifestSchema = z
       .object({ name: z.string(), version: z.string(), seed: z.number().int(), works: z.number().int() })
       .strict()
       .optional(),
+    /** For snapshots built from a real upstream: where the rows came from (see snapshotProvenanceSchema). */
+    provenance: snapshotProvenanceSchema.optional(),
     /** Every table, exhaustively (zod's record over an enum requires each key). */
     tables: z.record(z.enum(TABLE_NAMES), fileEntry.extend({ rows: z.number().int().min(0) }).strict()),
     documents: z.object({ findings: fileEntry, predictions_report: fileEntry }).strict(),

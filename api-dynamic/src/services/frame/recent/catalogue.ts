@@ -7,64 +7,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 
-// ---- the catalogue's work (only the fields we use; everything else is ignored) ----
-
-const ref = z.object({ id: z.string().nullish(), display_name: z.string().nullish() }).loose();
-const institution = ref.extend({ ror: z.string().nullish(), country_code: z.string().nullish() });
-
-/**
- * An abstract's inverted index: token → positions (whole numbers ≥ 0). Checked by a plain loop rather than a
- * zod record of arrays: an abstract has hundreds of positions, and a sync reads tens of thousands of works,
- * where per-element schema checks cost more than everything else a page needs (docs/benchmarks.md).
- */
-function isAbstractIndex(x: unknown): x is Record<string, number[]> {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  for (const positions of Object.values(x)) {
-    if (!Array.isArray(positions)) return false;
-    for (const p of positions) if (!Number.isInteger(p) || p < 0 || p > 1_000_000) return false;
-  }
-  return true;
-}
-export const abstractIndexSchema = z.custom<Record<string, number[]>>(isAbstractIndex, 'must map each token to a list of positions (whole numbers from 0)');
-
-export const catalogueWorkSchema = z
-  .object({
-    id: z.string().regex(/^(https:\/\/openalex\.org\/)?W\d+$/i),
-    doi: z.string().nullish(),
-    title: z.string().nullish(),
-    display_name: z.string().nullish(),
-    publication_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    publication_year: z.number().int().nullish(),
-    language: z.string().nullish(),
-    type: z.string().nullish(),
-    primary_location: z.object({ source: ref.nullish() }).loose().nullish(),
-    primary_topic: z.object({ display_name: z.string().nullish(), field: ref.nullish() }).loose().nullish(),
-    cited_by_count: z.number().int().min(0).nullish(),
-    is_retracted: z.boolean().nullish(),
-    abstract_inverted_index: abstractIndexSchema.nullish(),
-    authorships: z
-      .array(
-        z
-          .object({
-            author: ref.extend({ orcid: z.string().nullish() }).nullish(),
-            institutions: z.array(institution).nullish(),
-            countries: z.array(z.string()).nullish(),
-          })
-          .loose(),
-      )
-      .nullish(),
-    /** Current schema: funders of the work. */
-    funders: z.array(ref).nullish(),
-    /** Current schema: awards, each naming its funder. */
-    awards: z.array(z.object({ funder_id: z.string().nullish(), funder_display_name: z.string().nullish() }).loose()).nullish(),
-    /** Older schema: grants, each naming its funder. */
-    grants: z.array(z.object({ funder: z.string().nullish(), funder_display_name: z.string().nullish() }).loose()).nullish(),
-    keywords: z.array(z.object({ display_name: z.string() }).loose()).nullish(),
-    ids: z.object({ pmid: z.string().nullish(), pmcid: z.string().nullish() }).loose().nullish(),
-    updated_date: z.string().nullish(),
-  })
-  .loose();
-export type CatalogueWork = z.infer<typeof catalogueWorkSchema>;
+// The work shape and its pure helpers live in contracts (shared with the snapshot builder).
+export {
+  abstractIndexSchema,
+  bareDoi,
+  bareNumber,
+  type CatalogueWork,
+  catalogueWorkSchema,
+  restoreAbstract,
+  shortId,
+} from '../../../../../contracts/frame/catalogue-work.ts';
+import { type CatalogueWork, catalogueWorkSchema } from '../../../../../contracts/frame/catalogue-work.ts';
 
 const listPageSchema = z
   .object({
@@ -72,51 +25,6 @@ const listPageSchema = z
     results: z.array(z.unknown()),
   })
   .loose();
-
-/** `https://openalex.org/W123` → `W123`; ids are kept in their canonical upper-case-letter form. */
-export function shortId(id: string | null | undefined): string | null {
-  if (!id) return null;
-  const m = /([A-Za-z])(\d+)$/.exec(id.trim());
-  return m ? `${m[1]!.toUpperCase()}${m[2]}` : null;
-}
-
-/** `https://doi.org/10.1/x` → `10.1/x`. */
-export function bareDoi(doi: string | null | undefined): string | null {
-  if (!doi) return null;
-  const s = doi.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:/i, '');
-  return s === '' ? null : s;
-}
-
-export function bareNumber(url: string | null | undefined, prefix = ''): string | null {
-  if (!url) return null;
-  const m = /(\d+)\/?$/.exec(url.trim());
-  return m ? `${prefix}${m[1]}` : null;
-}
-
-/** Most positions an abstract may hold: a larger index is garbage, not an abstract. */
-const MAX_ABSTRACT_TOKENS = 20_000;
-
-/**
- * Restores an abstract from the catalogue's inverted index: each token is placed at every position listed
- * for it, positions ascending, holes dropped, joined with single spaces. Null when empty or absurd.
- */
-export function restoreAbstract(index: Record<string, number[]> | null | undefined): string | null {
-  if (!index) return null;
-  const placed: [number, string][] = [];
-  for (const [token, positions] of Object.entries(index)) {
-    for (const p of positions) {
-      placed.push([p, token]);
-      if (placed.length > MAX_ABSTRACT_TOKENS) return null;
-    }
-  }
-  placed.sort((a, b) => a[0] - b[0]);
-  const text = placed
-    .map(([, t]) => t)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text === '' ? null : text;
-}
 
 // ---- the client ----
 
