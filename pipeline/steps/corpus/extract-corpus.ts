@@ -74,14 +74,16 @@ export function compareArticleIds(a: string, b: string): number {
 
 const firstLine = (err: unknown) => ((err as Error)?.message ?? String(err)).split('\n')[0]!.slice(0, 300);
 
-/** The file list's PMID and licence where the article's XML has none. */
+/**
+ * The file list's PMID and licence where the article's XML has none: no `<license>`, or one without a URL or
+ * type (a bare `<license-p>` statement), which says less than PMC's licence code ("CC BY").
+ */
 function withFileList(a: ExtractedArticle, row: FileListRow | undefined): ExtractedArticle {
-  if (!row || ((a.pmid !== null || row.pmid === null) && (a.licence !== null || row.licence === null))) return a;
-  return {
-    ...a,
-    pmid: a.pmid ?? row.pmid,
-    licence: a.licence ?? (row.licence === null ? null : { url: null, type: row.licence }),
-  };
+  if (!row) return a;
+  const pmid = a.pmid ?? row.pmid;
+  const bare = a.licence === null || (a.licence.url === null && a.licence.type === null);
+  const licence = bare && row.licence !== null ? { url: null, type: row.licence } : a.licence;
+  return pmid === a.pmid && licence === a.licence ? a : { ...a, pmid, licence };
 }
 
 export async function extractCorpus(
@@ -198,7 +200,7 @@ export async function extractCorpus(
     if (read === 0 && out.skipped.length > 0) {
       const first = out.skipped[0]!;
       throw new Error(
-        `${input.dir}: none of the ${input.files.length + out.packages.reduce((s, p) => s + p.members, 0)} files could be read as JATS ` +
+        `${input.dir}: none of the ${input.files.length + out.packages.reduce((s, p) => s + Math.max(p.members, p.broken ? 1 : 0), 0)} files could be read as JATS ` +
           `(first: ${first.package ? `${first.package}: ` : ''}${first.file}: ${first.reason})`,
       );
     }
