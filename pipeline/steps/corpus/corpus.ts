@@ -18,6 +18,7 @@ import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { corpusDocuments } from './documents.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
+import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
 
@@ -38,13 +39,14 @@ export function corpusIdentity(snapshot: string, lexiconPath?: string): Pick<Cor
 }
 
 /**
- * Checks what can be checked before the long frame build: the corpus directory's form, the lexicon file and a
- * CSV input's rows, so a typo there fails in seconds rather than after the frame is built.
+ * Checks what can be checked before the long frame build: the corpus directory's form, the lexicon file, a
+ * CSV input's rows and the packages' file lists, so a typo there fails in seconds rather than after the frame is built.
  */
 export function checkCorpusInput(snapshot: string, lexiconPath?: string): void {
   const input = corpusInput(snapshot);
   readLexicon(lexiconPath);
   if (input.kind === 'csv') readCsvCorpus(input.papers, input.sentences);
+  if (input.kind === 'jats') readFileLists(input.fileLists.map((n) => join(input.dir, n)));
 }
 
 export interface CorpusStepOptions {

@@ -222,6 +222,13 @@ describe('incremental rebuilds from generated bulk packages', () => {
 });
 
 describe('a failed run', () => {
+  it('names a file list without the needed columns', async () => {
+    const dir = corpusDir('bad-list');
+    await writeTarGz(join(dir, 'a.tar.gz'), [['x/PMC1.xml', '<article/>']]);
+    writeFileSync(join(dir, 'a.filelist.csv'), 'name,when\nx/PMC1.xml,today\n');
+    await expect(build(join(tmp.path, 'bad-list'), join(tmp.path, 'bad-list-out'))).rejects.toThrow(/a\.filelist\.csv: not a PMC file list/);
+  });
+
   it('leaves the previous build served when no package can be read', async () => {
     const snapshot = await fixtureSnapshot(tmp.path, { name: 'fails', works: 500, articles: 0 });
     const out = join(tmp.path, 'fails-out');
