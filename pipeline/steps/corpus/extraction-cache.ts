@@ -152,7 +152,8 @@ export class ExtractionCache {
     return article;
   }
 
-  putArticle(contentSha256: string, article: CachedExtraction): void {
+  /** Keeps an extraction, given as the object or as its JSON text. */
+  putArticle(contentSha256: string, article: CachedExtraction | string): void {
     this.stats.misses++;
     if (!this.dir) return;
     const key = this.key(contentSha256);
@@ -161,7 +162,7 @@ export class ExtractionCache {
       this.segment = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}`;
       writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
-    const bytes = Buffer.from(`${JSON.stringify(article)}\n`, 'utf8');
+    const bytes = Buffer.from(`${typeof article === 'string' ? article : JSON.stringify(article)}\n`, 'utf8');
     const offset = this.written + this.pendingBytes;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
