@@ -45,7 +45,7 @@ import { corpusInput } from '../pipeline/steps/corpus/inputs.ts';
 // `--packages`: the bulk-package phase (issue 21) is its own script with its own options.
 if (process.argv.includes('--packages')) {
   await import('./bench-corpus-packages.ts');
-  await new Promise(() => {}); // it exits by itself
+  process.exit(process.exitCode ?? 0);
 }
 
 const { values } = parseArgs({
