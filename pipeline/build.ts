@@ -30,6 +30,7 @@ import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
 import { WORKS_DIR, writeWorkRecords } from './steps/frame/works.json.ts';
 import { writeCohortIndex } from './steps/frame/cohort-index.ts';
 import { buildCorpus, checkCorpusInput, corpusIdentity } from './steps/corpus/corpus.ts';
+import { CORPUS_CACHE_DIR } from './steps/corpus/extraction-cache.ts';
 
 export const FRAME_DB = 'frame/frame.duckdb';
 
@@ -165,6 +166,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       snapshot: o.snapshot,
       out: tmp,
       snapshotId: snapshot.id,
+      cacheDir: join(o.out, CORPUS_CACHE_DIR),
       progress,
       ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
     });

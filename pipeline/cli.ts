@@ -11,9 +11,10 @@ import { InvalidSnapshotError } from './steps/frame/validate.ts';
 
 const HELP = `Usage: npm run pipeline -- [options]
 
-Validates a snapshot, builds the frame database, the corpus (from <snapshot>/corpus/: JATS files, or
-papers.csv + sentences.csv) and the frozen JSON into a new directory under
-<out>/builds/, then points <out>/current at it (atomically). On invalid input it prints up to 50 problems
+Validates a snapshot, builds the frame database, the corpus (from <snapshot>/corpus/: JATS files and/or
+PMC OA bulk packages (.tar.gz) with their file lists and deletion lists, or papers.csv + sentences.csv)
+and the frozen JSON into a new directory under <out>/builds/, then points <out>/current at it
+(atomically). Corpus extractions are kept in <out>/cache/corpus/ and reused by later builds. On invalid input it prints up to 50 problems
 as file:line:column — reason, exits 1, and leaves the previous build untouched.
 
 Options:

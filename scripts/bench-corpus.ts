@@ -1,6 +1,7 @@
 /**
  * `npm run bench:corpus -- [--articles 10000] [--sentences 1000000] [--requests 400] [--seed 1] [--keep DIR]`
  * `npm run bench:corpus -- --build DIR [--requests 400]` (only the /excerpts part, on an existing build)
+ * `npm run bench:corpus -- --packages …` (bulk packages end to end and incremental rebuilds: bench-corpus-packages.ts)
  *
  * The corpus benchmark (issue 6), in three parts:
  *   1. extraction throughput: N generated JATS articles (generated first, not timed) read, parsed, split and
@@ -41,6 +42,12 @@ import { corpusDocuments } from '../pipeline/steps/corpus/documents.ts';
 import { compareArticleIds } from '../pipeline/steps/corpus/extract-corpus.ts';
 import { corpusInput } from '../pipeline/steps/corpus/inputs.ts';
 
+// `--packages`: the bulk-package phase (issue 21) is its own script with its own options.
+if (process.argv.includes('--packages')) {
+  await import('./bench-corpus-packages.ts');
+  process.exit(process.exitCode ?? 0);
+}
+
 const { values } = parseArgs({
   options: {
     articles: { type: 'string', default: '10000' },
@@ -56,7 +63,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run bench:corpus -- [--articles 10000] [--sentences 1000000] [--requests 400] [--warmup 2] [--seed 1] [--keep DIR]\n' +
-      '       npm run bench:corpus -- --build DIR [--requests 400] [--warmup 2] [--seed 1]\n\n' +
+      '       npm run bench:corpus -- --build DIR [--requests 400] [--warmup 2] [--seed 1]\n' +
+      '       npm run bench:corpus -- --packages --help   (bulk packages end to end, incremental rebuilds)\n\n' +
       'Generates N synthetic JATS articles and measures extraction throughput (single thread: articles/s, MB/s),\n' +
       'times the rest of the corpus step, replicates the extracted articles under new ids into a corpus database\n' +
       'of at least --sentences excerpts, and times /excerpts in-process (parse + listExcerpts + JSON) in a fresh\n' +

@@ -16,9 +16,14 @@ export const buildFileSchema = z
 export const corpusManifestSchema = z
   .object({
     input: z.enum(['none', 'jats', 'csv']),
-    /** sha256 over the input files' names and contents (pipeline/steps/corpus/inputs.ts); "none" without a corpus. */
+    /** sha256 over the input files' names and contents, packages and lists included (pipeline/steps/corpus/inputs.ts); "none" without a corpus. */
     fingerprint: z.string(),
+    /** Loose article files (jats) or 2 (csv). */
     input_files: z.number().int().min(0),
+    /** PMC OA bulk packages (`.tar.gz`) read; 0 in builds made before packages were read. */
+    input_packages: z.number().int().min(0).default(0),
+    /** Articles removed because a deletion list names them. */
+    deleted_articles: z.number().int().min(0).default(0),
     articles: z.number().int().min(0),
     excerpts: z.number().int().min(0),
     skipped_files: z.number().int().min(0),

@@ -1,6 +1,6 @@
 /** Streamed SHA-256 of a file (hex). */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -10,4 +10,17 @@ export async function sha256File(path: string): Promise<string> {
 
 export function sha256Text(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** SHA-256 of a file read in 4 MiB pieces, synchronously (for `--if-stale`, which is): never the whole file in memory. */
+export function sha256FileSync(path: string): string {
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(4 << 20);
+  const fd = openSync(path, 'r');
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hash.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }

@@ -1,7 +1,10 @@
 /**
  * The corpus part of a build (issue 6): snapshot `corpus/` → extraction → `corpus/corpus.sqlite` (FTS5) +
- * the frozen documents + `corpus/report.json` (files skipped, duplicate papers, articles given generated ids).
- * Writes into the build's temporary directory; publishing is the pipeline's (build.ts).
+ * the frozen documents + `corpus/report.json` (inputs skipped with their package and member, duplicate
+ * copies, articles given generated ids, deletions, packages read). Writes into the build's temporary
+ * directory; publishing is the pipeline's (build.ts). With `cacheDir` (the pipeline's
+ * `<build-output>/cache/corpus`), extractions are reused between builds (extraction-cache.ts); the output does
+ * not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -14,6 +17,8 @@ import type { Progress } from '../../lib/progress.ts';
 import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { corpusDocuments } from './documents.ts';
 import { extractCorpus } from './extract-corpus.ts';
+import { ExtractionCache } from './extraction-cache.ts';
+import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
 
@@ -34,13 +39,14 @@ export function corpusIdentity(snapshot: string, lexiconPath?: string): Pick<Cor
 }
 
 /**
- * Checks what can be checked before the long frame build: the corpus directory's form, the lexicon file and a
- * CSV input's rows, so a typo there fails in seconds rather than after the frame is built.
+ * Checks what can be checked before the long frame build: the corpus directory's form, the lexicon file, a
+ * CSV input's rows and the packages' file lists, so a typo there fails in seconds rather than after the frame is built.
  */
 export function checkCorpusInput(snapshot: string, lexiconPath?: string): void {
   const input = corpusInput(snapshot);
   readLexicon(lexiconPath);
   if (input.kind === 'csv') readCsvCorpus(input.papers, input.sentences);
+  if (input.kind === 'jats') readFileLists(input.fileLists.map((n) => join(input.dir, n)));
 }
 
 export interface CorpusStepOptions {
@@ -49,6 +55,8 @@ export interface CorpusStepOptions {
   out: string;
   snapshotId: string;
   lexiconPath?: string;
+  /** The extraction cache's directory, kept between builds; none: every article is extracted. */
+  cacheDir?: string;
   progress: Progress;
 }
 
@@ -61,18 +69,23 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
   else
     progress.log(
-      `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
+      `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files, ${input.packages.length} packages, ${input.fileLists.length} file lists, ${input.deletionLists.length} deletion lists` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
         (input.ignored.length ? `; ignoring ${input.ignored.join(', ')}` : ''),
     );
-  const extraction = await extractCorpus(input, matcher, {}, progress);
+  const fileHashes = new Map<string, string>();
+  const fingerprint = corpusFingerprint(input, fileHashes);
+  const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
+  const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
   const { articles } = extraction;
   if (input.kind !== 'none')
     progress.log(
       `corpus: ${articles.length} articles in ${extraction.seconds.toFixed(1)} s ` +
         `(${(articles.length / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
-        `${extraction.skipped.length} files skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID`,
+        `${extraction.skipped.length} inputs skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID, ` +
+        `${extraction.deleted.filter((d) => d.found).length} deleted; cache: ${extraction.cache.hits} reused, ${extraction.cache.misses} extracted, ` +
+        `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread`,
     );
-  for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.file}: ${s.reason}`);
+  for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
 
   mkdirSync(join(o.out, 'corpus'), { recursive: true });
   const { excerpts } = await writeCorpusDatabase(
@@ -92,12 +105,22 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   }
   writeFileSync(
     join(o.out, CORPUS_REPORT_FILE),
-    stablePretty({ skipped: extraction.skipped, duplicates: extraction.duplicates, generated_ids: extraction.generatedIds }),
+    stablePretty({
+      skipped: extraction.skipped,
+      duplicates: extraction.duplicates,
+      generated_ids: extraction.generatedIds,
+      deleted: extraction.deleted,
+      packages: extraction.packages,
+    }),
   );
+  cache.prune();
+  if (extraction.cache.pruned > 0) progress.log(`corpus: removed ${extraction.cache.pruned} cache entries this build did not use`);
   return {
     input: input.kind,
-    fingerprint: corpusFingerprint(input),
+    fingerprint,
     input_files: input.kind === 'jats' ? input.files.length : input.kind === 'csv' ? 2 : 0,
+    input_packages: input.kind === 'jats' ? input.packages.length : 0,
+    deleted_articles: extraction.deleted.filter((d) => d.found).length,
     articles: articles.length,
     excerpts,
     skipped_files: extraction.skipped.length,

@@ -50,8 +50,10 @@ describe('JATS input', () => {
     const m = await build(snap, out);
     expect(m).toMatchObject({ input: 'jats', input_files: 7, articles: 5, skipped_files: 1, duplicate_articles: 1 });
     const report = doc(out, CORPUS_REPORT_FILE);
-    expect(report.skipped).toEqual([{ file: 'broken.xml', reason: expect.any(String) }]);
-    expect(report.duplicates).toEqual([{ file: `zz-${twin.replace('.nxml', '.xml')}`, id: twin.replace('.nxml', ''), kept: twin }]);
+    expect(report.skipped).toEqual([{ package: null, file: 'broken.xml', reason: expect.any(String) }]);
+    expect(report.duplicates).toEqual([
+      { package: null, file: `zz-${twin.replace('.nxml', '.xml')}`, id: twin.replace('.nxml', ''), kept_package: null, kept_file: twin },
+    ]);
     expect(statsDocSchema.parse(doc(out, 'corpus/api/v1/stats.json')).articles_scanned).toBe(5);
   });
 

@@ -1,0 +1,321 @@
+/**
+ * The per-article extraction cache (docs/corpus-extraction.md, "Incremental rebuilds"), kept between builds in
+ * `<build-output>/cache/corpus/`:
+ *
+ *   segments/<run>.jsonl     extractions appended by one run, one JSON line per article
+ *   segments/<run>.idx       that segment's index: "<key> <offset> <length>" per line, written when the run
+ *                            completes (a segment without its index is from a run that died: ignored, removed)
+ *   packages/<sha256>.json   a package's member list (member, content hash or what was wrong), so an
+ *                            unchanged package is not decompressed again
+ *
+ * An article's key is sha256(content hash, extractor version, lexicon sha256, band options). The extractor
+ * version is a hash of the extraction code itself (pipeline/corpus/*.ts and the contracts it fills), so any
+ * change of the code invalidates the cache without anyone remembering to bump a number; the lexicon counts by
+ * the sha256 of its file, not by its declared version. Appending to one file per run instead of one file per
+ * article: on this project's file systems a small file costs more to create than an article costs to extract.
+ * After a successful build `prune` drops segments none of whose entries were used, and rewrites the used
+ * entries into one segment once garbage outweighs them; a failed run prunes nothing.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExtractedArticle } from '../../corpus/extract.ts';
+import { sha256Text } from '../../lib/hash.ts';
+
+/** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
+export const CORPUS_CACHE_DIR = 'cache/corpus';
+
+/** Bump when the layout of the cache directory or of an entry changes. */
+const CACHE_FORMAT = '1';
+
+const ROOT = join(import.meta.dirname, '../../..');
+/** The files whose code decides what an article's extraction is. */
+const EXTRACTOR_SOURCES = ['pipeline/corpus', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
+
+let extractorHash: string | null = null;
+/** A hash of the extraction code (see the file comment). */
+export function extractorVersion(): string {
+  if (extractorHash) return extractorHash;
+  const h = createHash('sha256').update(`cache-format ${CACHE_FORMAT}\n`);
+  const files: string[] = [];
+  for (const rel of EXTRACTOR_SOURCES) {
+    const abs = join(ROOT, rel);
+    if (rel.endsWith('.ts')) files.push(rel);
+    else for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts')).sort()) files.push(`${rel}/${f}`);
+  }
+  for (const rel of files) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
+  extractorHash = h.digest('hex');
+  return extractorHash;
+}
+
+/** One member of a package as the last full read of it found it. */
+export type PackageMemberRecord =
+  | { kind: 'article'; member: string; sha256: string }
+  | { kind: 'other'; member: string }
+  | { kind: 'broken'; member: string | null; reason: string };
+
+/** What the cache keeps per article: its extraction, or why its bytes are not an article. */
+export type CachedExtraction = ExtractedArticle | { error: string };
+
+export interface CacheStats {
+  /** Articles whose extraction came from the cache. */
+  hits: number;
+  /** Articles parsed and extracted in this run. */
+  misses: number;
+  /** Packages whose member list came from the cache (not decompressed). */
+  packageHits: number;
+  /** Entries removed by `prune`. */
+  pruned: number;
+}
+
+interface Located {
+  segment: string;
+  offset: number;
+  length: number;
+}
+
+export class ExtractionCache {
+  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
+  private readonly salt: string;
+  private readonly index = new Map<string, Located>();
+  private readonly usedArticles = new Set<string>();
+  private readonly usedPackages = new Set<string>();
+  private readonly fds = new Map<string, number>();
+  /** This run's segment: its name, what was written to it, and what waits in `pending` to be. */
+  private segment: string | null = null;
+  private written = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private readonly added: string[] = [];
+
+  /** `dir` null: nothing is kept (every article is extracted, nothing written). */
+  constructor(
+    readonly dir: string | null,
+    lexiconSha256: string,
+    bandOptions: unknown = {},
+  ) {
+    this.salt = `${extractorVersion()}\n${lexiconSha256}\n${JSON.stringify(bandOptions)}`;
+    if (dir) this.load();
+  }
+
+  private get segments(): string {
+    return join(this.dir!, 'segments');
+  }
+
+  /** Reads the indexes of complete segments; removes what a dead run left (a segment without index). */
+  private load(): void {
+    if (!existsSync(this.segments)) return;
+    const names = readdirSync(this.segments);
+    for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) {
+      const seg = name.slice(0, -'.jsonl'.length);
+      if (!names.includes(`${seg}.idx`)) {
+        if (!pidAlive(seg)) rmSync(join(this.segments, name), { force: true });
+        continue;
+      }
+      for (const line of readFileSync(join(this.segments, `${seg}.idx`), 'utf8').split('\n')) {
+        const [key, offset, length] = line.split(' ');
+        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length) });
+      }
+    }
+  }
+
+  /** The key of an article's extraction given the sha256 of its bytes. */
+  key(contentSha256: string): string {
+    return sha256Text(`${contentSha256}\n${this.salt}`);
+  }
+
+  private packagePath(sha: string): string {
+    return join(this.dir!, 'packages', `${sha}.json`);
+  }
+
+  getArticle(contentSha256: string): CachedExtraction | null {
+    if (!this.dir) return null;
+    const key = this.key(contentSha256);
+    const at = this.index.get(key);
+    if (!at) return null;
+    if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
+    let fd = this.fds.get(at.segment);
+    if (fd === undefined) {
+      fd = openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
+      this.fds.set(at.segment, fd);
+    }
+    const buf = Buffer.allocUnsafe(at.length);
+    if (readSync(fd, buf, 0, at.length, at.offset) !== at.length) return null;
+    let article: CachedExtraction;
+    try {
+      article = JSON.parse(buf.toString('utf8')) as CachedExtraction;
+    } catch {
+      return null; // a damaged entry is a miss; the article is extracted again and appended anew
+    }
+    this.usedArticles.add(key);
+    this.stats.hits++;
+    return article;
+  }
+
+  /** Keeps an extraction, given as the object or as its JSON text. */
+  putArticle(contentSha256: string, article: CachedExtraction | string): void {
+    this.stats.misses++;
+    if (!this.dir) return;
+    const key = this.key(contentSha256);
+    if (this.segment === null) {
+      mkdirSync(this.segments, { recursive: true });
+      this.segment = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}`;
+      writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
+    }
+    const bytes = Buffer.from(`${typeof article === 'string' ? article : JSON.stringify(article)}\n`, 'utf8');
+    const offset = this.written + this.pendingBytes;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1 });
+    this.usedArticles.add(key);
+    this.added.push(key);
+    if (this.pendingBytes >= 4 << 20) this.flush();
+  }
+
+  private flush(): void {
+    if (this.segment === null || this.pendingBytes === 0) return;
+    const fd = openSync(join(this.segments, `${this.segment}.jsonl`), 'a');
+    try {
+      writeSync(fd, Buffer.concat(this.pending, this.pendingBytes));
+    } finally {
+      closeSync(fd);
+    }
+    this.written += this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  getPackage(sha256: string): PackageMemberRecord[] | null {
+    if (!this.dir) return null;
+    const members = readJson<PackageMemberRecord[]>(this.packagePath(sha256));
+    if (members) {
+      this.usedPackages.add(sha256);
+      this.stats.packageHits++;
+    }
+    return members;
+  }
+
+  putPackage(sha256: string, members: readonly PackageMemberRecord[]): void {
+    if (!this.dir) return;
+    this.usedPackages.add(sha256);
+    mkdirSync(join(this.dir, 'packages'), { recursive: true });
+    writeAtomic(this.packagePath(sha256), JSON.stringify(members));
+  }
+
+  /**
+   * Completes the run: writes this run's segment index, then (the build having succeeded) drops what it did
+   * not use: package lists, segments without a used entry, and all garbage at once when it outweighs the
+   * entries in use (their extractions are copied into a fresh segment).
+   */
+  prune(): void {
+    if (!this.dir) return;
+    this.flush();
+    if (this.segment !== null) this.writeIndex(this.segment, this.added);
+    const packages = join(this.dir, 'packages');
+    if (existsSync(packages))
+      for (const name of readdirSync(packages))
+        if (!this.usedPackages.has(name.replace(/\.json$/, ''))) {
+          rmSync(join(packages, name), { force: true });
+          this.stats.pruned++;
+        }
+    // Per segment: bytes of entries used by this run, and all its bytes.
+    const bySegment = new Map<string, { used: string[]; usedBytes: number; bytes: number; entries: number }>();
+    for (const [key, at] of this.index) {
+      let s = bySegment.get(at.segment);
+      if (!s) {
+        s = { used: [], usedBytes: 0, bytes: statSync(join(this.segments, `${at.segment}.jsonl`)).size, entries: 0 };
+        bySegment.set(at.segment, s);
+      }
+      s.entries++;
+      if (this.usedArticles.has(key)) {
+        s.used.push(key);
+        s.usedBytes += at.length + 1;
+      }
+    }
+    const drop = (seg: string, entries: number) => {
+      const fd = this.fds.get(seg);
+      if (fd !== undefined) closeSync(fd);
+      this.fds.delete(seg);
+      rmSync(join(this.segments, `${seg}.idx`), { force: true });
+      rmSync(join(this.segments, `${seg}.jsonl`), { force: true });
+      this.stats.pruned += entries;
+    };
+    let used = 0;
+    let total = 0;
+    for (const [seg, s] of bySegment) {
+      if (s.used.length === 0) drop(seg, s.entries);
+      else {
+        used += s.usedBytes;
+        total += s.bytes;
+      }
+    }
+    if (total > 2 * used) {
+      // Compaction: every used extraction into one new segment, then the old segments go.
+      const keys = [...bySegment].flatMap(([, s]) => s.used);
+      const olds = [...bySegment].filter(([, s]) => s.used.length > 0);
+      const seg = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}-c`;
+      const fd = openSync(join(this.segments, `${seg}.jsonl`), 'w');
+      const located: [string, Located][] = [];
+      let offset = 0;
+      try {
+        for (const key of keys) {
+          const at = this.index.get(key)!;
+          const buf = Buffer.allocUnsafe(at.length + 1);
+          const src = this.fds.get(at.segment) ?? openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
+          this.fds.set(at.segment, src);
+          readSync(src, buf, 0, at.length + 1, at.offset);
+          writeSync(fd, buf);
+          located.push([key, { segment: seg, offset, length: at.length }]);
+          offset += at.length + 1;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      for (const [key, at] of located) this.index.set(key, at);
+      this.writeIndex(seg, keys);
+      for (const [old, s] of olds) drop(old, s.entries - s.used.length);
+    }
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+  }
+
+  private writeIndex(seg: string, keys: readonly string[]): void {
+    const lines = keys.map((k) => {
+      const at = this.index.get(k)!;
+      return `${k} ${at.offset} ${at.length}`;
+    });
+    writeAtomic(join(this.segments, `${seg}.idx`), `${lines.join('\n')}\n`);
+  }
+}
+
+/** A segment name is "<time>-<pid>[-c]": true while the run that writes it may still be going. */
+function pidAlive(segment: string): boolean {
+  const pid = Number(segment.split('-')[1]);
+  if (!Number.isInteger(pid) || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function readJson<T>(path: string): T | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null; // a damaged entry is a miss; the article is extracted again and the entry rewritten
+  }
+}

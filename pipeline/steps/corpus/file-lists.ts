@@ -1,0 +1,83 @@
+/**
+ * The side files of PMC OA bulk packages (docs/corpus-jats.md, "Bulk packages"):
+ *
+ * - File lists: PMC publishes one CSV per package (`oa_comm_xml.PMC000xxxxxx.baseline.<date>.filelist.csv`,
+ *   header `Article File,Article Citation,AccessionID,LastUpdated (YYYY-MM-DD HH:MM:SS),PMID,License,Retracted`)
+ *   and the older `oa_file_list.csv` (`File,Article Citation,Accession ID,Last Updated (YYYY-MM-DD HH:MM:SS),PMID,License`).
+ *   Both are read, by header name: the member path, accession id, PMID, licence and last-updated time.
+ * - Deletion lists: articles PMC withdrew from the subset; a file whose name says `deleted` or `withdrawn`
+ *   (`.txt` or `.csv`), one PMCID per line (the first field of a CSV line; a header and `#` comments are skipped).
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { normalisePmcid } from '../../../contracts/corpus/article-id.ts';
+import { memberName } from './packages.ts';
+
+export const FILE_LIST = /(^|[._-])file_?list\.csv$/i;
+export const DELETION_LIST = /(deleted|withdrawn|withdrawals?)[^/]*\.(txt|csv)$/i;
+
+/** What a file list says about one article file. */
+export interface FileListRow {
+  pmcid: string | null;
+  pmid: string | null;
+  /** The licence as PMC writes it ("CC BY", "CC BY-NC", "CC0", "NO-CC CODE"). */
+  licence: string | null;
+  /** "YYYY-MM-DD HH:MM:SS", so text order is time order. */
+  updated: string | null;
+}
+
+/** Every row of every file list, by member path and by accession id (for members named otherwise). */
+export interface FileLists {
+  byMember: Map<string, FileListRow>;
+  byPmcid: Map<string, FileListRow>;
+  rows: number;
+}
+
+const column = (header: string[], ...names: string[]) => {
+  const norm = (s: string) => s.toLowerCase().replace(/\(.*\)/, '').replace(/[^a-z]/g, '');
+  const wanted = names.map(norm);
+  return header.findIndex((h) => wanted.includes(norm(h)));
+};
+
+/** Reads the file lists at `paths` (in order: a later list's row for the same member replaces an earlier one's). */
+export function readFileLists(paths: readonly string[]): FileLists {
+  const out: FileLists = { byMember: new Map(), byPmcid: new Map(), rows: 0 };
+  for (const path of paths) {
+    const records = parse(readFileSync(path), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+    const header = records[0] ?? [];
+    const file = column(header, 'Article File', 'File');
+    const accession = column(header, 'AccessionID');
+    const pmid = column(header, 'PMID');
+    const licence = column(header, 'License', 'Licence');
+    const updated = column(header, 'LastUpdated');
+    if (file < 0 || accession < 0) throw new Error(`${path}: not a PMC file list (needs the columns "Article File" or "File", and "AccessionID")`);
+    for (const r of records.slice(1)) {
+      const text = (i: number) => (i >= 0 ? (r[i] ?? '').trim() || null : null);
+      const row: FileListRow = {
+        pmcid: normalisePmcid(text(accession)),
+        pmid: /^\d+$/.test(text(pmid) ?? '') ? text(pmid) : null,
+        licence: text(licence),
+        updated: text(updated),
+      };
+      const member = text(file);
+      if (member) out.byMember.set(memberName(member), row);
+      if (row.pmcid) out.byPmcid.set(row.pmcid, row);
+      out.rows++;
+    }
+  }
+  return out;
+}
+
+/** The PMCIDs of the deletion lists at `paths`, each with the list that names it first. */
+export function readDeletionLists(paths: readonly { path: string; name: string }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { path, name } of paths) {
+    for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+      const first = line.trim().split(/[,\t ]/)[0]?.replace(/^"|"$/g, '');
+      if (!first || first.startsWith('#')) continue;
+      const id = normalisePmcid(first);
+      if (id && !out.has(id)) out.set(id, name);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+/**
+ * The extraction cache's own rules: entries survive between runs only once a run completes (`prune`), what a
+ * dead run appended is dropped, a damaged entry is a miss, another lexicon is another key, and garbage is
+ * compacted away once it outweighs the entries in use.
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
+import { ExtractionCache } from '../../../pipeline/steps/corpus/extraction-cache.ts';
+import { tempDir } from '../../helpers/fixture-build.ts';
+
+const tmp = tempDir('extraction-cache');
+afterAll(tmp.remove);
+
+/** A stand-in extraction: the cache stores whatever JSON it is given. */
+const article = (i: number) => ({ pmcid: `PMC${i}`, text: 'x'.repeat(200 + i) }) as unknown as ExtractedArticle;
+const sha = (i: number) => String(i).padStart(64, '0');
+const segments = (dir: string) => (existsSync(join(dir, 'segments')) ? readdirSync(join(dir, 'segments')).sort() : []);
+
+describe('the extraction cache', () => {
+  it('keeps entries of completed runs, drops a dead run, and keys by lexicon', () => {
+    const dir = join(tmp.path, 'a');
+    const run1 = new ExtractionCache(dir, 'lex-1');
+    for (let i = 0; i < 5; i++) run1.putArticle(sha(i), article(i));
+    expect(run1.getArticle(sha(2))).toEqual(article(2)); // readable within the run that wrote it
+    run1.prune();
+
+    const run2 = new ExtractionCache(dir, 'lex-1');
+    expect(run2.getArticle(sha(4))).toEqual(article(4));
+    expect(new ExtractionCache(dir, 'lex-2').getArticle(sha(4))).toBeNull();
+    // A run that dies appends without an index: the next run ignores and removes what it wrote.
+    run2.putArticle(sha(9), article(9));
+    (run2 as unknown as { flush(): void }).flush();
+    expect(segments(dir)).toHaveLength(3);
+    const run3 = new ExtractionCache(dir, 'lex-1');
+    expect(segments(dir)).toHaveLength(2);
+    expect(run3.getArticle(sha(9))).toBeNull();
+    expect(run3.getArticle(sha(0))).toEqual(article(0));
+  });
+
+  it('treats a damaged entry as a miss', () => {
+    const dir = join(tmp.path, 'b');
+    const run1 = new ExtractionCache(dir, 'lex');
+    run1.putArticle(sha(1), article(1));
+    run1.prune();
+    const [jsonl] = segments(dir).filter((n) => n.endsWith('.jsonl'));
+    writeFileSync(join(dir, 'segments', jsonl!), '{"broken');
+    expect(new ExtractionCache(dir, 'lex').getArticle(sha(1))).toBeNull();
+  });
+
+  it('drops unused segments and compacts once garbage outweighs what is used', () => {
+    const dir = join(tmp.path, 'c');
+    const run1 = new ExtractionCache(dir, 'lex');
+    for (let i = 0; i < 10; i++) run1.putArticle(sha(i), article(i));
+    run1.prune();
+    // Run 2 uses 2 of the 10 and adds 1: the old segment is mostly garbage, so it is rewritten.
+    const run2 = new ExtractionCache(dir, 'lex');
+    expect(run2.getArticle(sha(3))).toEqual(article(3));
+    expect(run2.getArticle(sha(7))).toEqual(article(7));
+    run2.putArticle(sha(10), article(10));
+    run2.prune();
+    expect(run2.stats.pruned).toBe(8);
+    const run3 = new ExtractionCache(dir, 'lex');
+    for (const i of [3, 7, 10]) expect(run3.getArticle(sha(i))).toEqual(article(i));
+    for (const i of [0, 1, 9]) expect(run3.getArticle(sha(i))).toBeNull();
+    expect(segments(dir)).toHaveLength(2); // one compacted segment and its index
+    run3.prune();
+    expect(new ExtractionCache(dir, 'lex').getArticle(sha(10))).toEqual(article(10));
+    const run4 = new ExtractionCache(dir, 'lex');
+    run4.prune(); // uses nothing: everything goes
+    expect(segments(dir)).toEqual([]);
+  });
+});
