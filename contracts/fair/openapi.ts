@@ -71,7 +71,8 @@ export function fairOpenApi(prefix: string, version: string, metricVersions: rea
             '502': errorResponse('The F-UJI backend failed to assess the identifier (FAIR_BACKEND=fuji; code ASSESSMENT_FAILED).', RATE_HEADERS),
             '503': errorResponse(
               'Ours, never counted (code UPSTREAM_UNAVAILABLE; the message names the service): the rate-limit store, the identifier resolver, DataCite, the code host or the F-UJI backend cannot be reached, times out or answers 5xx. Retry-After says when trying again is worth it (30 s).',
-              [...FAIR_HEADERS, 'Retry-After'],
+              [...RATE_HEADERS, 'Retry-After'],
+              examples.error('assess', 503),
             ),
           },
         },

@@ -85,12 +85,15 @@ export async function corpusExampleRequests(send: Send, prefix = '/corpus/api/v1
   };
 }
 
-/** The FAIR service's example requests (prefix `/fair`); its upstreams are closed ports, so /assess fails to resolve. */
+/**
+ * The FAIR service's example requests (prefix `/fair`). Its upstreams are closed ports: a DOI's resolver cannot
+ * be reached (503, ours), while text that is no identifier at all is the caller's (422).
+ */
 export function fairExampleRequests(prefix = '/fair/api/v1'): Record<string, ExampleRequest[]> {
   const assess = (payload: string, status: number): ExampleRequest => ({ method: 'POST', url: `${prefix}/assess`, status, headers: { 'content-type': 'application/json' }, payload });
   return {
     getHealth: [get(`${prefix}/health`), get(`${prefix}/health?bogus=1`, 400)],
-    assess: [assess('{"options":{"metric_version":"metrics_v0.8"}}', 400), assess('{"identifier":"10.1594/PANGAEA.902845"}', 422)],
+    assess: [assess('{"options":{"metric_version":"metrics_v0.8"}}', 400), assess('{"identifier":"not an identifier"}', 422), assess('{"identifier":"10.1594/PANGAEA.902845"}', 503)],
   };
 }
 

@@ -55,13 +55,13 @@ it('the calls reach every operation of the three services and get the answers th
     for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) operations.push(op.operationId);
   }
   expect(Object.keys(statuses).sort()).toEqual(operations.sort());
-  // Offline, the unknown recent work is a 404 and the unresolvable identifier a 422; everything else succeeds.
-  const expected = Object.fromEntries(operations.map((id) => [id, id === 'getRecentWork' ? 404 : id === 'assess' ? 422 : id === 'createPermalink' ? 201 : 200]));
+  // Offline, the unknown recent work is a 404 and the DOI's resolver cannot be reached (503, ours); everything else succeeds.
+  const expected = Object.fromEntries(operations.map((id) => [id, id === 'getRecentWork' ? 404 : id === 'assess' ? 503 : id === 'createPermalink' ? 201 : 200]));
   expect(statuses).toEqual(expected);
   const value = (id: string) => calls.find((c) => c.operationId === id)?.value;
   expect(value('getCohort')).toBeGreaterThan(0);
   expect(value('getPermalink')).toBe(value('createPermalink'));
   expect(value('listRecent')).toBe(15);
-  expect(value('assess')).toBe('RESOLUTION_FAILED');
+  expect(value('assess')).toBe('UPSTREAM_UNAVAILABLE');
   expect(Number(value('exportCohort'))).toBeGreaterThanOrEqual(0);
 });
