@@ -65,6 +65,7 @@ export function snapshotRef(dir: string): SnapshotRef & { manifest_sha256: strin
     release: manifest.release_date,
     frame_built: manifest.build_date,
     author_layer_release: manifest.author_layer_release,
+    synthetic: manifest.synthetic,
     manifest_sha256: sha,
   };
 }
@@ -164,6 +165,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       snapshot: o.snapshot,
       out: tmp,
       snapshotId: snapshot.id,
+      synthetic: snapshot.synthetic,
       progress,
       ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
     });

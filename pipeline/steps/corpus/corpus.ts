@@ -48,6 +48,8 @@ export interface CorpusStepOptions {
   /** The build's temporary directory. */
   out: string;
   snapshotId: string;
+  /** The snapshot manifest's flag, carried into every corpus document's meta. */
+  synthetic: boolean;
   lexiconPath?: string;
   progress: Progress;
 }
@@ -83,7 +85,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   );
   const docs = corpusDocuments({
     articles,
-    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version },
+    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic },
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
   });
   for (const [path, doc] of docs) {

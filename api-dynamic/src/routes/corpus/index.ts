@@ -70,13 +70,13 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
         const query = parseExcerptQuery(request.url, corpus.phrases);
         const body = JSON.stringify({
           ...corpus.listExcerpts(query),
-          meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion },
+          meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion, synthetic: build.manifest.snapshot.synthetic },
         });
         return sendBuilt(request, reply, build, body);
       }),
   });
 
-  routes.openApi(corpusOpenApi(opts.prefix, '1'));
+  routes.openApi(corpusOpenApi(opts.prefix, '1'), opts.prefix, '/api/corpus');
 
   routes.preflight();
 }
