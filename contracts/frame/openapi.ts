@@ -63,7 +63,7 @@ export function frameOpenApi(prefix: string, version: string) {
   }
   paths[`${prefix}/api/v1/cohort/export`] = {
     get: {
-      description: 'The cohort as CSV (default) or JSON, streamed in the requested sort order, at most 100,000 rows; truncation is declared in meta.truncated (JSON), a trailing # TRUNCATED line (CSV) and the X-Export-Truncated header.',
+      description: 'The cohort as CSV (default), CSV for Excel (format=csv-excel: a UTF-8 byte order mark and the provenance lines # snapshot, # query, # permalink, # exported at, # rows before the header) or JSON, streamed in the requested sort order, at most 100,000 rows; truncation is declared in meta.truncated (JSON), a trailing # TRUNCATED line (CSV) and the X-Export-Truncated header.',
       parameters: queryParameters(surfaceSchema('export')),
       responses: {
         '200': { description: 'The export', content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },

@@ -220,7 +220,8 @@ describe('/corpus: the numbers of stats.json', () => {
       fmt(stats.sentences_scanned),
       fmt(stats.excerpts),
       fmt(stats.excerpts_any_status),
-      String(stats.median_p),
+      // Three decimals, whatever the value (written out here, independently of the site's fmtP).
+      stats.median_p === null ? '–' : stats.median_p.toFixed(3),
     ]);
     expect(text(doc)).toContain(`Version ${stats.lexicon.version}`);
   });
@@ -234,7 +235,7 @@ describe('/corpus/phrases: phrases.json', () => {
     fmt(r.verified),
     fmt(r.articles),
     ...['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns'].map((b) => fmt(r.bands[b as keyof PhraseRow['bands']])),
-    r.median_p === null ? '–' : String(r.median_p),
+    r.median_p === null ? '–' : r.median_p.toFixed(3),
     fmt(r.rejected),
     fmt(r.unverified),
   ];
