@@ -66,9 +66,11 @@ describeBrowser('cohort builder in Chromium', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('venue')).toBe(venue);
     expect(new URL(page.url()).searchParams.get('route_aff')).toBe('0');
     expect(await page.locator('[data-cohort-direct]').innerText()).toBe(fmt(api.meta.direct_labels_cover));
-    expect(await page.locator('[data-stale]').isVisible()).toBe(true);
+    // The works and the facet counts follow in place (the server-rendered page of the new query, swapped in).
+    await expect.poll(() => page.locator('table.works tbody tr td.title a').first().innerText(), { timeout: 5000 }).toBe(api.results[0]!.title);
+    expect(await page.locator('[data-stale]').isVisible()).toBe(false);
 
-    // Submitting reloads the server-rendered page with the same query and the same total, and lists the works.
+    // Submitting shows the server-rendered page of the same query (in place): the same total and the works.
     await Promise.all([page.waitForURL(/\/frame\/cohort\?/), page.getByRole('button', { name: 'Show cohort' }).click()]);
     await page.waitForLoadState('load');
     expect(await shownTotal()).toBe(fmt(api.meta.total));
@@ -81,6 +83,8 @@ describeBrowser('cohort builder in Chromium', () => {
   it('shows a refused value as the API’s message while typing, then as the 400 page', async () => {
     const before = errors.length;
     await page.goto(`${s.base}/frame/cohort?lang=fr`);
+    // A filter is set, so the filter panel starts closed: its one button opens it.
+    await page.getByText(/^Filters \(1 set\)$/).click();
     await page.getByLabel('Year from').fill('2020');
     await page.getByLabel('Year to').fill('2010');
     const alert = page.locator('[data-cohort-live-error]');

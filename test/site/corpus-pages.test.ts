@@ -68,12 +68,11 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     });
   }
 
-  it('a page after the last lists nothing but still gives the total', async () => {
+  it('a page after the last redirects to the last page (the one pager rule)', async () => {
     const expected = await api<ExcerptsResponse>('/corpus/api/v1/excerpts?page=999');
-    const { status, text: html } = await page('/corpus/excerpts?page=999');
-    expect(status).toBe(200);
-    expect(html).toContain(`data-total="${expected.total}"`);
-    expect(html).toContain('past the last page');
+    const r = await s.get('/corpus/excerpts?page=999');
+    expect(r.status).toBe(303);
+    expect(new URL(r.headers.get('location')!, s.base).searchParams.get('page')).toBe(String(expected.pages));
   });
 
   it('links each result to its article page (at the sentence), and never to PubMed Central on the generated fixture', async () => {
