@@ -186,8 +186,10 @@ function init(form: HTMLFormElement): void {
   form.addEventListener('input', schedule);
   form.addEventListener('change', schedule);
   form.addEventListener('submit', (e) => {
-    e.preventDefault();
     clearTimeout(timer);
+    // A query the API already refused: the plain submission, which answers with the 400 page.
+    if (liveError && !liveError.hidden) return;
+    e.preventDefault();
     void loadInPlace(formQuery(form).toString(), { withForm: true, push: true }).then((ok) => {
       if (!ok) {
         // A refused query (400) or a network failure: the plain submission shows the page as the server answers.
