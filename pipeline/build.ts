@@ -66,6 +66,7 @@ export function snapshotRef(dir: string): SnapshotRef & { manifest_sha256: strin
     release: manifest.release_date,
     frame_built: manifest.build_date,
     author_layer_release: manifest.author_layer_release,
+    synthetic: manifest.synthetic,
     manifest_sha256: sha,
   };
 }
@@ -167,6 +168,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       out: tmp,
       snapshotId: snapshot.id,
       cacheDir: join(o.out, CORPUS_CACHE_DIR),
+      synthetic: snapshot.synthetic,
       progress,
       ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
     });

@@ -62,7 +62,7 @@ if (values['child-build']) {
   const progress: Progress = { ...inner, log: (m) => (log.push(m), inner.log(m)) };
   const t = performance.now();
   const cpu0 = process.cpuUsage();
-  const m = await buildCorpus({ snapshot: values['child-build'], out: values.out!, snapshotId: 'bench', cacheDir: values.cache!, progress });
+  const m = await buildCorpus({ snapshot: values['child-build'], out: values.out!, snapshotId: 'bench', synthetic: true, cacheDir: values.cache!, progress });
   const wall = (performance.now() - t) / 1000;
   const c = process.cpuUsage(cpu0);
   const result: ChildResult = { wall, cpu: (c.user + c.system) / 1e6, maxRssMiB: process.resourceUsage().maxRSS / 1024, articles: m.articles, excerpts: m.excerpts, log };

@@ -150,7 +150,7 @@ async function benchExcerpts(buildDir: string): Promise<void> {
     if (key !== null) searched.add(key);
     if (expression !== null && relevance) searched.add(`${expression}#id`);
     const res = corpus.listExcerpts(query);
-    const body = JSON.stringify({ ...res, meta: { snapshot: corpus.snapshot, lexicon_version: corpus.lexiconVersion } });
+    const body = JSON.stringify({ ...res, meta: { ...res.meta, snapshot: corpus.snapshot, lexicon_version: corpus.lexiconVersion, synthetic: true } });
     return { total: res.meta.total, bytes: body.length, first };
   };
 
@@ -381,7 +381,7 @@ out(
   const db = await writeCorpusDatabase(join(build, CORPUS_DB_FILE), articles, info, progress);
   const dbSecs = (performance.now() - t) / 1000;
   const t2 = performance.now();
-  const docs = corpusDocuments({ articles, meta: { snapshot: 'bench', lexicon_version: lexicon.version }, lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length } });
+  const docs = corpusDocuments({ articles, meta: { snapshot: 'bench', lexicon_version: lexicon.version, synthetic: true }, lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length } });
   for (const [path, doc] of docs) {
     mkdirSync(dirname(join(build, path)), { recursive: true });
     writeFileSync(join(build, path), JSON.stringify(doc));

@@ -59,6 +59,8 @@ export const errorDetailSchema = z.object({
   message: z.string(),
   /** The values it may take, where they are a closed list. */
   allowed: z.array(z.string()).optional(),
+  /** The allowed name or value closest to a misspelled one (`yer_from` → `year_from`), when one is close. */
+  did_you_mean: z.string().optional(),
 });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
@@ -101,4 +103,35 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     return errorBody(this.code, this.message, this.details);
   }
+}
+
+/** Edit distance (insertions, deletions, substitutions and adjacent swaps) between two short strings. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The allowed name closest to a misspelled one, for "did you mean …?": case and `-`/`_` ignored, at most a
+ * third of the word's letters changed (at most three; none for a word under three letters), the nearest first (ties: the list's
+ * order). Null when nothing is that close, so a wild guess is never offered.
+ */
+export function didYouMean(given: string, allowed: readonly string[]): string | null {
+  const norm = (s: string) => s.toLowerCase().replace(/-/g, '_');
+  const g = norm(given);
+  const limit = Math.min(3, Math.floor(g.length / 3));
+  let best: { name: string; distance: number } | null = null;
+  for (const name of allowed) {
+    const distance = editDistance(g, norm(name));
+    if (distance <= limit && (best === null || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name ?? null;
 }

@@ -164,7 +164,7 @@ export interface DocumentParts {
 }
 
 /** The root of a document: dialect, info with licence and contact, relative server, tags, shared components. */
-export function openApiDocument(parts: DocumentParts): JsonObject {
+export function openApiDocument(parts: DocumentParts): JsonObject & { info: JsonObject & { title: string; version: string }; paths: JsonObject } {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,

@@ -4,7 +4,7 @@
  * errors that name the parameter and what it allows. Never silently widens a query.
  */
 import { z } from 'zod';
-import { ApiError } from './errors.ts';
+import { ApiError, didYouMean } from './errors.ts';
 
 /**
  * What a query-string value means, for the OpenAPI documents: every value arrives as text, but `7` in
@@ -73,12 +73,16 @@ export function parseStrictQuery<S extends z.ZodObject>(
   for (const [key, value] of queryEntries(url)) {
     if (key.startsWith('_')) continue;
     if (!allowed.includes(key)) {
+      // A near miss names the one it probably meant, instead of the whole list (which stays in `details`).
+      const guess = didYouMean(key, allowed);
       throw new ApiError(
         'UNKNOWN_PARAMETER',
         allowed.length === 0
           ? `Unknown parameter "${key}": this endpoint takes no parameters (parameters starting with _ are ignored).`
-          : `Unknown parameter "${key}". Allowed parameters: ${allowed.join(', ')}.`,
-        [{ parameter: key, message: 'unknown parameter', allowed }],
+          : guess
+            ? `Unknown parameter "${key}": did you mean "${guess}"?`
+            : `Unknown parameter "${key}". Allowed parameters: ${allowed.join(', ')}.`,
+        [{ parameter: key, message: guess ? `unknown parameter; did you mean "${guess}"?` : 'unknown parameter', allowed, ...(guess ? { did_you_mean: guess } : {}) }],
       );
     }
     if (seen.has(key) && !multi.has(key))

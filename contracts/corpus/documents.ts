@@ -92,6 +92,8 @@ export const corpusMetaSchema = z
     snapshot: z.string(),
     /** The lexicon that found the phrases, e.g. `hedging-v1`. */
     lexicon_version: z.string(),
+    /** The snapshot manifest's `synthetic` flag: true when the articles were generated (no PMCID in it is real). */
+    synthetic: z.boolean(),
   })
   .strict();
 

@@ -54,7 +54,7 @@ export const excerptsResponseSchema = z
 export type ExcerptsResponse = z.infer<typeof excerptsResponseSchema>;
 
 /** What the corpus computes for one query; the route adds the build's snapshot and lexicon to meta. */
-export type ExcerptPage = { meta: Omit<ExcerptsMeta, 'snapshot' | 'lexicon_version'>; results: ExcerptItem[] };
+export type ExcerptPage = { meta: Omit<ExcerptsMeta, 'snapshot' | 'lexicon_version' | 'synthetic'>; results: ExcerptItem[] };
 
 export const CORPUS_RESPONSES = {
   '/api/v1/stats': statsDocSchema,

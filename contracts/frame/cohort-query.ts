@@ -20,7 +20,12 @@ import { CATEGORIES, DESIGNS, ROUTES, type Route } from './vocab.ts';
 export const SORTS = ['cited', 'year_desc', 'year_asc', 'relevance'] as const;
 export type Sort = (typeof SORTS)[number];
 export const ROUTE_VALUES = [...ROUTES, 'no_aff'] as const;
-export const EXPORT_FORMATS = ['csv', 'json'] as const;
+/**
+ * Export formats: `csv` (plain UTF-8, for programs), `csv-excel` (the same rows for a spreadsheet: a UTF-8 byte
+ * order mark so Excel reads accents right, and the export's provenance in its first lines), `json`.
+ */
+export const EXPORT_FORMATS = ['csv', 'csv-excel', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const COHORT_FACETS = ['type', 'lang', 'field', 'topic', 'venue', 'year', 'route'] as const;
 export type CohortFacet = (typeof COHORT_FACETS)[number];
 
@@ -199,7 +204,7 @@ export interface CohortQuery {
   page: number;
   per_page: number;
   cursor: string | null;
-  format: 'csv' | 'json';
+  format: ExportFormat;
   facet: CohortFacet | null;
 }
 

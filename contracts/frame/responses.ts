@@ -13,7 +13,7 @@ const count = z.number().int().min(0);
 /** Where a live abstract came from (`/works/{id}?abstract=1`). */
 export const ABSTRACT_SOURCES = ['screening_record', 'openalex_live'] as const;
 /** Why a work record came without its abstract. */
-export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid'] as const;
+export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid', 'synthetic_snapshot'] as const;
 // Generic over the extra fields, so the inferred response types keep them (pages read meta.total, meta.note).
 const meta = <E extends z.ZodRawShape = Record<never, never>>(extra: E = {} as E) => z.object({ snapshot: snapshotRefSchema, ...extra }).strict();
 

@@ -13,5 +13,10 @@ export const snapshotRefSchema = z.object({
   release: z.string(),
   frame_built: z.string(),
   author_layer_release: z.string(),
+  /**
+   * The snapshot manifest's flag: true when a generator made the rows up (the sample), so no id in it is a
+   * real work, author or article. Pages show a banner and link no identifier outward when it is true.
+   */
+  synthetic: z.boolean(),
 });
 export type SnapshotRef = z.infer<typeof snapshotRefSchema>;

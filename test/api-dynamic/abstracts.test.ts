@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appFor } from '../helpers/app.ts';
 import { invert } from '../helpers/catalogue-fixtures.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { fixtureBuild, fixtureSnapshot, markReal, tempDir } from '../helpers/fixture-build.ts';
 import { type MockCatalogue, startMockCatalogue, type UpstreamWork } from '../helpers/mock-catalogue.ts';
 
 const API = '/frame/api/v1';
@@ -26,6 +26,8 @@ let mock: MockCatalogue;
 let app: App;
 /** The same build with a 300 ms catalogue timeout, for the hang. */
 let impatient: App;
+/** A build of the same snapshot as generated (`synthetic: true`): its ids are made up, nothing is fetched. */
+let synthetic: App;
 
 /** A screened work whose screening record holds an abstract, and that text. */
 let screened: { id: string; abstract: string };
@@ -56,6 +58,10 @@ function upstream(id: string, index: UpstreamWork['abstract_inverted_index']): U
 
 beforeAll(async () => {
   const snapshot = await fixtureSnapshot(tmp.path, { works: 800 });
+  const syntheticOut = join(tmp.path, 'out-synthetic');
+  await fixtureBuild(snapshot, syntheticOut, false);
+  // Live fetching is for real records: the rest of the file reads a build whose manifest says synthetic: false.
+  markReal(snapshot);
   out = join(tmp.path, 'out');
   await fixtureBuild(snapshot, out, false);
 
@@ -89,11 +95,13 @@ beforeAll(async () => {
   ]);
   app = await appFor(out, { CATALOGUE_URL: mock.url });
   impatient = await appFor(out, { CATALOGUE_URL: mock.url, CATALOGUE_TIMEOUT_MS: '300' });
-}, 120_000);
+  synthetic = await appFor(syntheticOut, { CATALOGUE_URL: mock.url });
+}, 180_000);
 
 afterAll(async () => {
   await app?.close();
   await impatient?.close();
+  await synthetic?.close();
   await mock?.close();
   tmp.remove();
 });
@@ -155,6 +163,17 @@ describe('GET /works/{id}?abstract=1', () => {
     expect(res.headers['cache-control']).toBe('public, s-maxage=3600');
     expect(mock.requests.length).toBe(before);
     expect(asked(screened.id)).toEqual([]);
+  });
+
+  it('on a synthetic snapshot: the screening record still, but nothing fetched for any other work (synthetic_snapshot)', async () => {
+    const before = mock.requests.length;
+    expect((await withAbstract(synthetic, screened.id)).fields).toEqual({ abstract: screened.abstract, abstract_source: 'screening_record' });
+    const { res, fields } = await withAbstract(synthetic, ids.live!);
+    expect(fields).toEqual({ abstract: null, abstract_source: null, abstract_unavailable: { reason: 'synthetic_snapshot', message: expect.stringMatching(/generated sample data/) } });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect((res.json() as { meta: { snapshot: { synthetic: boolean } } }).meta.snapshot.synthetic).toBe(true);
+    expect(mock.requests.length).toBe(before);
+    expect((await plainRecord(app, ids.live!)).meta).toMatchObject({ snapshot: { synthetic: false } });
   });
 
   it('restores an abstract from the catalogue inverted index (repeated tokens, keys and positions out of order)', async () => {

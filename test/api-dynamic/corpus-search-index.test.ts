@@ -33,7 +33,7 @@ async function build(name: string, fill: (corpusDir: string) => Promise<void>): 
   mkdirSync(join(snapshot, 'corpus'), { recursive: true });
   await fill(join(snapshot, 'corpus'));
   const out = join(tmp.path, `${name}-out`);
-  await buildCorpus({ snapshot, out, snapshotId: name, progress: silentProgress });
+  await buildCorpus({ snapshot, out, snapshotId: name, synthetic: true, progress: silentProgress });
   return { corpus: (await CorpusData.open(out))!, fts: await openReadOnly(join(out, CORPUS_DB_FILE)) };
 }
 

@@ -70,6 +70,43 @@ describe('/frame/api/v1/screened', () => {
     );
   });
 
+  it('gives 95% intervals for the two headline rates (stratified variance, Wilson at the effective sample size)', async () => {
+    const s = (await get('')).json().meta.summary;
+    // Oracle, from the rows: per stratum its frame size N_h (stratum_n), rows n_h and rows with the outcome.
+    const oracle = (yes: (r: Row) => boolean) => {
+      const byStratum = new Map<string, { N: number; n: number; k: number }>();
+      for (const r of screened) {
+        const e = byStratum.get(r.stratum!) ?? { N: Number(r.stratum_n), n: 0, k: 0 };
+        e.n += 1;
+        if (yes(r)) e.k += 1;
+        byStratum.set(r.stratum!, e);
+      }
+      const parts = [...byStratum.values()];
+      const N = parts.reduce((a, e) => a + e.N, 0);
+      const p = parts.reduce((a, e) => a + (e.N / N) * (e.k / e.n), 0);
+      const V = parts.reduce((a, e) => (e.n < 2 ? a : a + (e.N / N) ** 2 * (1 - e.n / e.N) * ((e.k / e.n) * (1 - e.k / e.n)) / (e.n - 1)), 0);
+      const n = V > 0 && p > 0 && p < 1 ? (p * (1 - p)) / V : screened.length;
+      const z = 1.959964;
+      const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+      const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+      return { p, low: Math.max(0, mid - half), high: Math.min(1, mid + half), N };
+    };
+    for (const [key, yes] of [
+      ['any_model_in_scope', (r: Row) => Number(r.n_in) >= 1],
+      ['all_three_in_scope', (r: Row) => r.n_in === '3'],
+    ] as const) {
+      const o = oracle(yes);
+      const got = s.weighted[key];
+      expect(got.rate, key).toBeCloseTo(o.p, 5);
+      expect(got.interval_95.rate_low, key).toBeCloseTo(o.low, 5);
+      expect(got.interval_95.rate_high, key).toBeCloseTo(o.high, 5);
+      expect(got.interval_95.rate_low).toBeLessThanOrEqual(got.rate);
+      expect(got.interval_95.rate_high).toBeGreaterThanOrEqual(got.rate);
+      expect(got.interval_95.estimate_low, key).toBeCloseTo(o.low * s.weighted.population, 0);
+      expect(got.interval_95.estimate_high, key).toBeCloseTo(o.high * s.weighted.population, 0);
+    }
+  });
+
   it('rejects bad parameters with the shared error body', async () => {
     for (const qs of ['?n_in=4', '?n_in=1.5', '?per_page=101', '?per_page=0', '?page=-1', '?stratum=nowhere', '?contested_only=false', '?contested_only=1&n_in=0', '?n_in=1&n_in=2']) {
       const res = await get(qs);

@@ -31,7 +31,7 @@ describeBrowser('corpus pages in Chromium', () => {
     expect(await band.allInnerTexts()).toEqual(
       [stats.bands.find((b) => b.band === '0.06-0.08')!.occurrences, stats.bands.find((b) => b.band === '0.06-0.08')!.excerpts].map((n) => n.toLocaleString('en-CA')),
     );
-    expect(await page.getByRole('img', { name: /Band split/ }).count()).toBe(1);
+    expect(await page.getByRole('group', { name: /Band split/ }).count()).toBe(1);
     await screenshot(page, 'corpus');
   });
 

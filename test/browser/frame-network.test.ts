@@ -89,6 +89,8 @@ describeBrowser('collaboration network and screening dossier in Chromium', () =>
       await page.getByRole('button', { name: 'Reset view' }).waitFor();
       const hub = overview.graph.nodes[0]!;
       const circle = page.locator(`svg.network-graph a.node[data-id="${hub.id}"] circle`);
+      // The mouse only reaches what is in the viewport (the banner and the frame's navigation push the graph down).
+      await circle.scrollIntoViewIfNeeded();
       const box = (await circle.boundingBox())!;
       const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
       const before = Number(await circle.getAttribute('cx'));

@@ -55,3 +55,33 @@ describe('parseStrictQuery', () => {
     }
   });
 });
+
+describe('did you mean (issue 19)', () => {
+  it('names the allowed parameter a misspelling is closest to, and nothing for a wild guess', async () => {
+    const { didYouMean } = await import('../../contracts/common/errors.ts');
+    const allowed = ['q', 'author', 'author_id', 'year_from', 'year_to', 'cited_min', 'lang', 'type', 'per_page'];
+    expect(didYouMean('yer_from', allowed)).toBe('year_from');
+    expect(didYouMean('year-to', allowed)).toBe('year_to');
+    expect(didYouMean('YEAR_FROM', allowed)).toBe('year_from');
+    expect(didYouMean('lnag', allowed)).toBe('lang');
+    expect(didYouMean('perpage', allowed)).toBe('per_page');
+    expect(didYouMean('citedmin', allowed)).toBe('cited_min');
+    expect(didYouMean('test_debug', allowed)).toBeNull();
+    expect(didYouMean('x', allowed)).toBeNull();
+    expect(didYouMean('api_key', ['identifier', 'metric_version', 'use_registry', 'use_code_host'])).toBeNull();
+  });
+
+  it('is the message of an unknown parameter, with the full list kept in details', async () => {
+    const { parseStrictQuery } = await import('../../contracts/common/query.ts');
+    const { z } = await import('zod');
+    const schema = z.object({ year_from: z.string().optional(), year_to: z.string().optional() }).strict();
+    try {
+      parseStrictQuery(schema, '/x?yer_from=2000');
+      expect.unreachable();
+    } catch (e) {
+      const body = (e as { toBody(): { message: string; details: { did_you_mean?: string; allowed?: string[] }[] } }).toBody();
+      expect(body.message).toBe('Unknown parameter "yer_from": did you mean "year_from"?');
+      expect(body.details[0]).toMatchObject({ did_you_mean: 'year_from', allowed: ['year_from', 'year_to'] });
+    }
+  });
+});

@@ -2,7 +2,7 @@
  * Small deterministic inputs and outputs for tests: a generated snapshot and a pipeline build of it, made once
  * per test file in a temporary directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PipelineResult, runPipeline } from '../../pipeline/build.ts';
@@ -22,7 +22,11 @@ export const FIXTURE_ARTICLES = 80;
 
 export async function fixtureSnapshot(
   root: string,
-  options: { works?: number; seed?: number; name?: string; articles?: number } = {},
+  /**
+   * `synthetic: false` rewrites the generated manifest's flag, standing in for a snapshot of real records (so a
+   * test can check what a real build shows: outbound identifier links, live abstracts, no banner).
+   */
+  options: { works?: number; seed?: number; name?: string; articles?: number; synthetic?: boolean } = {},
 ): Promise<string> {
   const out = join(root, options.name ?? 'fixture');
   await generateSnapshot({
@@ -37,9 +41,17 @@ export async function fixtureSnapshot(
   });
   const articles = options.articles ?? FIXTURE_ARTICLES;
   if (articles > 0) await generateCorpus({ dir: join(out, 'corpus'), articles, seed: 5, progress: silentProgress });
+  if (options.synthetic === false) markReal(out);
   return out;
 }
 
 export async function fixtureBuild(snapshot: string, out: string, workFiles = true): Promise<PipelineResult> {
   return runPipeline({ snapshot, out, workFiles, threads: 0, keep: 2, progress: silentProgress });
+}
+
+/** Sets the snapshot manifest's `synthetic` flag to false (the tables' checksums do not cover the manifest itself). */
+export function markReal(snapshot: string): void {
+  const path = join(snapshot, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { synthetic: boolean };
+  writeFileSync(path, `${JSON.stringify({ ...manifest, synthetic: false }, null, 2)}\n`);
 }

@@ -74,9 +74,16 @@ async function sharedBuild(cache: string): Promise<{ buildOutput: string; siteDi
   return { buildOutput, siteDir };
 }
 
+/** Fixture options other than the default's: a size, or a snapshot whose manifest says `synthetic: false`. */
+interface SiteOptions {
+  works?: number;
+  articles?: number;
+  synthetic?: boolean;
+}
+
 /** A fixture, its build and its site in a directory of their own (for non-default fixture options). */
-async function privateBuild(dir: string, options: { works?: number; articles?: number }): Promise<{ buildOutput: string; siteDir: string; remove: () => void }> {
-  const snapshot = await fixtureSnapshot(dir, { works: options.works, articles: options.articles });
+async function privateBuild(dir: string, options: SiteOptions): Promise<{ buildOutput: string; siteDir: string; remove: () => void }> {
+  const snapshot = await fixtureSnapshot(dir, { works: options.works, articles: options.articles, synthetic: options.synthetic });
   const buildOutput = join(dir, 'build-output');
   await fixtureBuild(snapshot, buildOutput);
   mkdirSync(SITE_ROOT, { recursive: true });
@@ -93,9 +100,10 @@ export const SITE_ROOT = join(import.meta.dirname, '..', 'artifacts', 'site-buil
  * The default fixture (no works/articles option) is built once per test run and shared read-only by every
  * file (each gets its own server, state directory and FAIR mock); other options build privately.
  */
-export async function startSiteServer(options: { works?: number; articles?: number; env?: Record<string, string> } = {}): Promise<SiteServer> {
+export async function startSiteServer(options: SiteOptions & { env?: Record<string, string> } = {}): Promise<SiteServer> {
   const dir = tempDir('site-test');
-  const cache = options.works === undefined && options.articles === undefined ? sharedCacheDir() : null;
+  const shared = options.works === undefined && options.articles === undefined && options.synthetic === undefined;
+  const cache = shared ? sharedCacheDir() : null;
   const built = cache ? { ...(await sharedBuild(cache)), remove: () => {} } : await privateBuild(dir.path, options);
   const { buildOutput, siteDir } = built;
   const fairMock = await startFairMock();

@@ -157,12 +157,15 @@ describe('author search without JavaScript', () => {
     expect(html).toContain('class="network-graph"');
   });
 
-  it('a search of one character is the facet’s 400, with its message', async () => {
+  it('a search of one character is the facet’s 400, with its message in the page’s words (the field, not the API’s q)', async () => {
     const facet = await s.get('/frame/api/v1/facets/author?q=t');
     expect(facet.status).toBe(400);
     const page = await s.get('/frame/network?_author=t');
     expect(page.status).toBe(400);
-    expect(text(page.text)).toContain((JSON.parse(facet.text) as { message: string }).message);
+    const message = (JSON.parse(facet.text) as { message: string }).message;
+    expect(message).toContain('"q"');
+    expect(text(page.text)).toContain(message.replace('"q"', '"name"').replace(/: q /, ': the name '));
+    expect(text(page.text)).not.toContain('"q"');
   });
 
   it('the search form is a labelled GET form; the page has no inline script or style', async () => {

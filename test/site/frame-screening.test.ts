@@ -15,6 +15,14 @@ afterAll(async () => s?.close());
 
 const fmt = (n: number) => n.toLocaleString('en-CA');
 const pct = (rate: number) => `${(100 * rate).toFixed(1)}%`;
+interface Interval {
+  rate_low: number;
+  rate_high: number;
+  estimate_low: number;
+  estimate_high: number;
+}
+/** The interval cell as the page writes it, from the API's numbers. */
+const intervalCell = (i: Interval) => `${pct(i.rate_low)}–${pct(i.rate_high)} (${fmt(i.estimate_low)}–${fmt(i.estimate_high)} works)`;
 
 interface Summary {
   n_screened: number;
@@ -24,8 +32,8 @@ interface Summary {
   per_model_in_scope: { model: string; called_in: number }[];
   weighted: {
     population: number;
-    any_model_in_scope: { rate: number; estimate: number };
-    all_three_in_scope: { rate: number; estimate: number };
+    any_model_in_scope: { rate: number; estimate: number; interval_95: Interval };
+    all_three_in_scope: { rate: number; estimate: number; interval_95: Interval };
     n_in_rates: Record<string, number>;
     per_model_rate: { model: string; rate: number }[];
     note: string;
@@ -69,10 +77,10 @@ describe('the whole sample', () => {
     expect(html).toMatch(new RegExp(`data-summary="population"[^>]*>${fmt(sum.weighted.population)}<`));
 
     const any = row(html, 'data-rate="any_model_in_scope"');
-    expect(any).toEqual(['Any model put it in scope', fmt(sum.any_model_said_in), pct(sum.any_model_said_in / sum.n_screened), pct(sum.weighted.any_model_in_scope.rate), fmt(sum.weighted.any_model_in_scope.estimate)]);
+    expect(any).toEqual(['Any model put it in scope', fmt(sum.any_model_said_in), pct(sum.any_model_said_in / sum.n_screened), pct(sum.weighted.any_model_in_scope.rate), fmt(sum.weighted.any_model_in_scope.estimate), intervalCell(sum.weighted.any_model_in_scope.interval_95)]);
     expect(weightedAttr(html, 'data-rate="any_model_in_scope"')).toBe(sum.weighted.any_model_in_scope.rate);
     const all = row(html, 'data-rate="all_three_in_scope"');
-    expect(all.slice(1)).toEqual([fmt(sum.all_three_agreed), pct(sum.all_three_agreed / sum.n_screened), pct(sum.weighted.all_three_in_scope.rate), fmt(sum.weighted.all_three_in_scope.estimate)]);
+    expect(all.slice(1)).toEqual([fmt(sum.all_three_agreed), pct(sum.all_three_agreed / sum.n_screened), pct(sum.weighted.all_three_in_scope.rate), fmt(sum.weighted.all_three_in_scope.estimate), intervalCell(sum.weighted.all_three_in_scope.interval_95)]);
 
     for (const m of sum.per_model_in_scope) {
       const rate = sum.weighted.per_model_rate.find((r) => r.model === m.model)!.rate;

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ApiError, DEFAULT_RETRY_AFTER_SECONDS, errorBody } from '../../../contracts/common/errors.ts';
 import type { BuildStore } from '../services/build-store.ts';
+import { ERROR_PAGE, type HtmlPages, wantsErrorPage } from './html-pages.ts';
 
 export const API_PATH = /\/api\/v\d+(\/|$)/;
 
@@ -29,6 +30,18 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
 }
 
 async function httpConventions(app: FastifyInstance, opts: { store: BuildStore | null }) {
+  // One object shared by every child context: the site plugin sets `render` on it.
+  const pages: HtmlPages = { render: null };
+  app.decorate('htmlPages', pages);
+  /** Sends an error: a page in the site's layout for a browser, the JSON body for everyone else. */
+  const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, body: ReturnType<typeof errorBody>) => {
+    reply.code(status).header('Cache-Control', 'no-store');
+    if (wantsErrorPage(request, status, pages)) {
+      pages.render!(request, reply, ERROR_PAGE, { httpError: { status, body, path: request.url.split('?')[0]! } });
+      return reply;
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
+  };
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // Handlers that answered from a particular build set it themselves (a reload may have happened since).
@@ -64,16 +77,10 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
         `The server failed to answer this request; quote request id ${request.id} when reporting it.`,
       );
     }
-    reply.code(status).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(body);
+    return sendError(request, reply, status, body);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .header('Cache-Control', 'no-store')
-      .type('application/json; charset=utf-8')
-      .send(errorBody('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0]}.`));
-  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, errorBody('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0]}.`)));
 }
 
 export default fp(httpConventions, { name: 'http-conventions' });

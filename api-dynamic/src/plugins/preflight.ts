@@ -6,6 +6,25 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
 import { noParams, parseStrictQuery } from '../../../contracts/common/query.ts';
 import { FROZEN_CACHE } from '../routes/send.ts';
+import { prefersHtml } from './html-pages.ts';
+
+/** The parts of an OpenAPI document the API index reads. */
+export interface OpenApiDocument {
+  info: { title: string; version: string };
+  paths: Record<string, unknown>;
+}
+type Operation = { summary?: string; description?: string };
+
+/**
+ * `GET <prefix>/api/v1`: what the API offers, so its root is not a 404: every operation (method and path, as in
+ * the OpenAPI document), the document's address and the human reference page.
+ */
+export function apiIndex(document: OpenApiDocument, prefix: string, page: string) {
+  const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation | undefined>).flatMap(([method, op]) => (op ? [{ method: method.toUpperCase(), path, ...(op.summary || op.description ? { summary: op.summary ?? op.description } : {}) }] : [])),
+  );
+  return { service: document.info.title, version: document.info.version, openapi: `${prefix}/api/v1/openapi.json`, documentation: page, operations };
+}
 
 const OTHER_METHODS = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'] as const;
 
@@ -45,9 +64,22 @@ export function routeTable(app: FastifyInstance) {
       if (set.has('GET')) set.add('HEAD');
       methods.set(route.url, set);
     },
-    /** `GET /api/v1/openapi.json`: the service's OpenAPI document, built once, no parameters (DECISIONS.md §3). */
-    openApi(document: unknown) {
+    /**
+     * `GET /api/v1/openapi.json`: the service's OpenAPI document, built once, no parameters (DECISIONS.md §3);
+     * and `GET /api/v1`, the API's index (apiIndex): JSON for a program, the reference page (`page`) for a browser.
+     */
+    openApi(document: OpenApiDocument, prefix: string, page: string) {
       const body = JSON.stringify(document);
+      const index = JSON.stringify(apiIndex(document, prefix, page));
+      this.declare({
+        method: 'GET',
+        url: '/api/v1',
+        handler: async (request, reply) => {
+          parseStrictQuery(noParams, request.url);
+          if (prefersHtml(request.headers.accept) && app.htmlPages.render) return app.htmlPages.render(request, reply, page);
+          return reply.header('Cache-Control', FROZEN_CACHE).header('Vary', 'Accept').type('application/json; charset=utf-8').send(index);
+        },
+      });
       this.declare({
         method: 'GET',
         url: '/api/v1/openapi.json',

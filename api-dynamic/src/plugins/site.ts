@@ -8,11 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
 import type { PermalinkView } from '../../../contracts/frame/responses.ts';
 import type { BuildManifest } from '../../../contracts/common/build-manifest.ts';
 import { ApiError, errorBody } from '../../../contracts/common/errors.ts';
 import { API_PATH } from './http-conventions.ts';
+import { ERROR_PAGE, type HttpErrorLocals, prefersHtml } from './html-pages.ts';
 import { PAGE_SECURITY_HEADERS } from './page-security.ts';
 
 type AstroHandler = (
@@ -48,6 +49,8 @@ export interface SiteLocals {
   api: <T = unknown>(path: string, call?: ApiCall) => Promise<ApiAnswer<T>>;
   /** Resolves a cohort permalink on the build being served (the `/frame/q/<hash>` page). */
   permalink?: (hash: string) => Promise<PermalinkView | null>;
+  /** Set when the page renders an error answer for a browser (the `/http-error` page; html-pages.ts). */
+  httpError?: HttpErrorLocals;
 }
 
 /** Builds the locals of one page request (the reader's address is per request). */
@@ -101,6 +104,43 @@ export default async function sitePlugin(
     ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler
     : null;
 
+  /**
+   * Hands the request to Astro as the page at `path` (the request's own path for a page, another for an error
+   * or an index), the reply hijacked. onSend hooks do not run for hijacked replies, so the conventions'
+   * headers are set here; headers already on the reply (Allow, Retry-After…) are kept.
+   */
+  const render = (request: FastifyRequest, reply: FastifyReply, path: string, extra: { httpError?: HttpErrorLocals } = {}) => {
+    reply.hijack();
+    const res = reply.raw;
+    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) res.setHeader(k, v as string);
+    res.setHeader('X-Request-Id', request.id);
+    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
+    const locals = { ...opts.locals(request), ...extra };
+    res.setHeader('X-Snapshot', locals.manifest.snapshot.id);
+    const asked = request.url.split('?')[0]!;
+    if (path !== asked) request.raw.url = path;
+    handler!(
+      request.raw,
+      res,
+      (err) => {
+        if (res.headersSent) return res.end();
+        res.setHeader('Cache-Control', 'no-store');
+        // No Astro page at this path: a browser gets the error page (once: never for the error page itself).
+        if (!err && path !== ERROR_PAGE && prefersHtml(request.headers.accept)) {
+          const body = errorBody('NOT_FOUND', `No page at ${asked}.`);
+          request.raw.url = ERROR_PAGE;
+          res.statusCode = 404;
+          return handler!(request.raw, res, () => res.end(), { ...locals, httpError: { status: 404, body, path: asked } });
+        }
+        res.statusCode = err ? 500 : 404;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify(err ? errorBody('INTERNAL_ERROR', 'The page failed to render.') : errorBody('NOT_FOUND', `No page at ${asked}.`)));
+      },
+      locals,
+    );
+  };
+  if (handler) app.htmlPages.render = render;
+
   app.get('/*', async (request, reply) => {
     if (API_PATH.test(request.url))
       throw new ApiError('NOT_FOUND', `No resource at GET ${request.url.split('?')[0]}.`);
@@ -108,32 +148,6 @@ export default async function sitePlugin(
     if (/^\/_image(\/|\?|$)/.test(request.url))
       throw new ApiError('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`);
     if (!handler) throw new ApiError('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`);
-    reply.hijack();
-    const res = reply.raw;
-    for (const [k, v] of Object.entries(reply.getHeaders()))
-      if (v !== undefined) res.setHeader(k, v as string);
-    // onSend hooks do not run for hijacked replies: set the conventions' headers here.
-    res.setHeader('X-Request-Id', request.id);
-    for (const [k, v] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(k, v);
-    const locals = opts.locals(request);
-    res.setHeader('X-Snapshot', locals.manifest.snapshot.id);
-    handler(
-      request.raw,
-      res,
-      (err) => {
-        if (res.headersSent) return res.end();
-        res.statusCode = err ? 500 : 404;
-        res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.setHeader('Cache-Control', 'no-store');
-        res.end(
-          JSON.stringify(
-            err
-              ? errorBody('INTERNAL_ERROR', 'The page failed to render.')
-              : errorBody('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`),
-          ),
-        );
-      },
-      locals,
-    );
+    render(request, reply, request.url.split('?')[0]!);
   });
 }

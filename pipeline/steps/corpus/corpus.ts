@@ -54,6 +54,8 @@ export interface CorpusStepOptions {
   /** The build's temporary directory. */
   out: string;
   snapshotId: string;
+  /** The snapshot manifest's flag, carried into every corpus document's meta. */
+  synthetic: boolean;
   lexiconPath?: string;
   /** The extraction cache's directory, kept between builds; none: every article is extracted. */
   cacheDir?: string;
@@ -96,7 +98,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   );
   const docs = corpusDocuments({
     articles,
-    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version },
+    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic },
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
   });
   for (const [path, doc] of docs) {

@@ -39,7 +39,7 @@ export function median(values: readonly number[]): number | null {
 
 export interface CorpusDocsInput {
   articles: readonly ExtractedArticle[];
-  meta: { snapshot: string; lexicon_version: string };
+  meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };
 }
 

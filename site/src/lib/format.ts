@@ -12,3 +12,13 @@ export function pct(part: number, whole: number, digits = 1): string {
 
 /** An ISO timestamp as its date, "2026-11-21". */
 export const day = (iso: string): string => iso.slice(0, 10);
+
+/**
+ * A p-value as pages print it: always three decimals (0.07 → "0.070", 0.0625 → "0.063"), so a column of
+ * medians lines up and no value looks more precise than another; below 0.001, "< 0.001". Null is "–".
+ */
+export function fmtP(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '–';
+  if (p > 0 && p < 0.001) return '< 0.001';
+  return p.toFixed(3);
+}

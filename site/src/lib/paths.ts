@@ -8,7 +8,7 @@ export const FAIR_API = '/fair/api/v1';
 
 /** The services, as the home page and the navigation list them. */
 export const SERVICES = [
-  { key: 'frame', name: 'Research Cohort Query', home: '/frame/cohort', api: FRAME_API },
+  { key: 'frame', name: 'Research Cohort Query', home: '/frame', api: FRAME_API },
   { key: 'corpus', name: 'Hedged-Significance Corpus', home: '/corpus', api: CORPUS_API },
   { key: 'fair', name: 'FAIR Assessment', home: '/fair', api: FAIR_API },
 ] as const;

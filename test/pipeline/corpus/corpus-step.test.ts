@@ -27,7 +27,7 @@ function corpusSnapshot(name: string): string {
 }
 const doc = (out: string, path: string) => JSON.parse(readFileSync(join(out, path), 'utf8'));
 const build = (snapshot: string, out: string, lexiconPath?: string) =>
-  buildCorpus({ snapshot, out, snapshotId: 'test', progress: silentProgress, ...(lexiconPath ? { lexiconPath } : {}) });
+  buildCorpus({ snapshot, out, snapshotId: 'test', synthetic: true, progress: silentProgress, ...(lexiconPath ? { lexiconPath } : {}) });
 
 let generated = '';
 beforeAll(async () => {

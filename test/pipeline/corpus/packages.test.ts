@@ -50,7 +50,7 @@ function logProgress(): Progress & { lines: string[] } {
 }
 
 const build = (snapshot: string, out: string, o: { cacheDir?: string; progress?: Progress; lexiconPath?: string } = {}) =>
-  buildCorpus({ snapshot, out, snapshotId: 'test', progress: o.progress ?? silentProgress, ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.lexiconPath ? { lexiconPath: o.lexiconPath } : {}) });
+  buildCorpus({ snapshot, out, snapshotId: 'test', synthetic: true, progress: o.progress ?? silentProgress, ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.lexiconPath ? { lexiconPath: o.lexiconPath } : {}) });
 
 /** sha256 of every file under `dir`, by relative path. */
 function tree(dir: string): Record<string, string> {

@@ -69,12 +69,15 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
         const corpus = corpusOf(build);
         const query = parseExcerptQuery(request.url, corpus.phrases);
         const { meta, results } = corpus.listExcerpts(query);
-        const body = JSON.stringify({ meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion, ...meta }, results });
+        const body = JSON.stringify({
+          meta: { snapshot: build.snapshotId, lexicon_version: corpus.lexiconVersion, synthetic: build.manifest.snapshot.synthetic, ...meta },
+          results,
+        });
         return sendBuilt(request, reply, build, body);
       }),
   });
 
-  routes.openApi(corpusOpenApi(opts.prefix, '1'));
+  routes.openApi(corpusOpenApi(opts.prefix, '1'), opts.prefix, '/api/corpus');
 
   routes.preflight();
 }

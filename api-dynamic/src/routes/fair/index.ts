@@ -179,7 +179,7 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
     },
   });
 
-  routes.openApi(fairOpenApi(opts.prefix, '1', metricVersions.accepted));
+  routes.openApi(fairOpenApi(opts.prefix, '1', metricVersions.accepted), opts.prefix, '/api/fair');
 
   routes.preflight();
 }

@@ -101,7 +101,7 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           .header('X-Snapshot', build.snapshotId)
           .header('Cache-Control', 'no-store')
           .header('Content-Type', q.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="frame-cohort-${hash}.${q.format}"`)
+          .header('Content-Disposition', `attachment; filename="frame-cohort-${hash}${q.format === 'csv-excel' ? '-excel.csv' : `.${q.format}`}"`)
           .header('X-Cohort-Total', String(plan.total))
           .header('X-Export-Rows', String(plan.exported))
           .header('X-Export-Truncated', String(plan.truncated));

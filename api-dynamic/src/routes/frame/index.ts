@@ -145,7 +145,7 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
     },
   });
 
-  routes.openApi(frameOpenApi(opts.prefix, '1'));
+  routes.openApi(frameOpenApi(opts.prefix, '1'), opts.prefix, '/api/frame');
 
   routes.preflight();
 }

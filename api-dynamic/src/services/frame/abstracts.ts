@@ -43,6 +43,9 @@ export class AbstractService {
   async forWork(build: Build, id: string): Promise<AbstractAnswer> {
     const [screened] = await rows<{ abstract: string | null }>(build, `SELECT abstract FROM screened WHERE work_id = ${lit(id)} AND abstract <> ''`);
     if (screened?.abstract) return { abstract: screened.abstract, abstract_source: 'screening_record' };
+    // A generated work's id may name an unrelated real work in the catalogue: never fetch (and show) its abstract.
+    if (build.manifest.snapshot.synthetic)
+      return unavailable('synthetic_snapshot', 'this snapshot is generated sample data: its works are not real, so no abstract is fetched for them');
     const cached = this.cache.get(id);
     if (cached) return cached;
     let pending = this.inFlight.get(id);

@@ -24,6 +24,8 @@ interface ControlBase {
   label: string;
   /** One line under the control: what the API does with it. */
   hint?: string;
+  /** The glossary's entry for the term (`/frame/glossary#<anchor>`), linked under the control. */
+  glossary?: string;
 }
 export interface TextControl extends ControlBase {
   kind: 'text' | 'number';
@@ -101,21 +103,23 @@ export const GROUPS: readonly Group[] = [
         name: 'n_in',
         kind: 'select',
         label: 'Screening consensus',
+        glossary: 'screening',
         hint: 'Screened works that this many of the three models called metaresearch.',
         options: [ANY, ...[0, 1, 2, 3].map((n) => ({ value: String(n), label: `${n} of 3 models` }))],
       },
-      { name: 'labeled', kind: 'select', label: 'Direct labels', options: triState('has direct labels', 'no direct labels') },
+      { name: 'labeled', kind: 'select', label: 'Direct labels', glossary: 'direct-label', options: triState('has direct labels', 'no direct labels') },
     ],
   },
   {
     legend: 'Labels',
     controls: [
-      { name: 'category', kind: 'select', label: 'Category', options: [ANY, ...CATEGORIES.map((c) => ({ value: c, label: words(c) }))] },
+      { name: 'category', kind: 'select', label: 'Category', glossary: 'direct-label', options: [ANY, ...CATEGORIES.map((c) => ({ value: c, label: words(c) }))] },
       { name: 'design', kind: 'select', label: 'Study design', options: [ANY, ...DESIGNS.map((d) => ({ value: d, label: words(d) }))] },
       {
         name: 'label_source',
         kind: 'select',
         label: 'Label source',
+        glossary: 'label-source',
         hint: 'Where category and design come from.',
         options: [
           { value: '', label: 'direct labels (default)' },
@@ -126,6 +130,7 @@ export const GROUPS: readonly Group[] = [
         name: 'prediction_mode',
         kind: 'select',
         label: 'Prediction mode',
+        glossary: 'candidate',
         hint: 'Predictions only.',
         options: [
           { value: '', label: 'candidate: either teacher (default)' },
@@ -136,6 +141,7 @@ export const GROUPS: readonly Group[] = [
         name: 'agreement',
         kind: 'select',
         label: 'Model agreement',
+        glossary: 'agreement',
         hint: 'Direct labels only.',
         options: [
           { value: '', label: 'any model suffices (default)' },

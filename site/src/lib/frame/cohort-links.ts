@@ -3,7 +3,7 @@
  * its export, and the builder page. No server-only imports, so the builder script uses the same functions as
  * the pages.
  */
-import type { Sort } from '../../../../contracts/frame/cohort-query.ts';
+import type { ExportFormat, Sort } from '../../../../contracts/frame/cohort-query.ts';
 import { FRAME_API } from '../paths.ts';
 
 /** A query string plus more parameters (the canonical filters extended for another surface). */
@@ -14,7 +14,7 @@ function extend(query: string, extra: Record<string, string | undefined>): strin
 }
 
 /** The API's export of a cohort in a sort order (`cited`, the default, is left out). */
-export function exportUrl(query: string, sort: Sort, format: 'csv' | 'json'): string {
+export function exportUrl(query: string, sort: Sort, format: ExportFormat): string {
   return `${FRAME_API}/cohort/export?${extend(query, { sort: sort === 'cited' ? undefined : sort, format })}`;
 }
 

@@ -57,3 +57,17 @@ export function networkJsonHref(authorId: string | undefined): string {
 export function spokesOf(edges: readonly NetworkEdge[], center: string): { other: string; edge: NetworkEdge }[] {
   return edges.filter((e) => e.a === center || e.b === center).map((edge) => ({ other: edge.a === center ? edge.b : edge.a, edge }));
 }
+
+/**
+ * The author search's error in the page's words: the page sends the name typed in its field (`_author`) to
+ * `/facets/author` as `q`, so the API's message names `q`, a parameter the reader never saw. The field's own
+ * name replaces it (the status and code stay the API's).
+ */
+export function authorSearchError<B extends { message: string; details?: { parameter?: string; message: string }[] }>(body: B): B {
+  const words = (s: string) => s.replace(/"q"/g, '"name"').replace(/(^|: )q /g, '$1the name ');
+  return {
+    ...body,
+    message: words(body.message),
+    ...(body.details ? { details: body.details.map((d) => ({ ...d, parameter: d.parameter === 'q' ? 'name' : d.parameter, message: words(d.message) })) } : {}),
+  };
+}

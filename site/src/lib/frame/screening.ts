@@ -115,6 +115,8 @@ export interface RateRow {
   weighted: number | null;
   /** The API's weighted estimate of works in the sampling frame, where it gives one. */
   estimate?: number;
+  /** The API's 95% interval of the rate and of the estimate, where it gives one. */
+  interval?: { rate_low: number; rate_high: number; estimate_low: number; estimate_high: number } | null;
 }
 
 /**
@@ -127,8 +129,8 @@ export function rateRows(s: SampleSummary): { headline: RateRow[]; perModel: Rat
   const share = (c: number) => (n === 0 ? null : c / n);
   const w = s.weighted;
   const headline: RateRow[] = [
-    { label: 'Any model put it in scope', count: s.any_model_said_in, unweighted: share(s.any_model_said_in), weighted: w.any_model_in_scope.rate, estimate: w.any_model_in_scope.estimate },
-    { label: 'All three models put it in scope', count: s.all_three_agreed ?? 0, unweighted: share(s.all_three_agreed ?? 0), weighted: w.all_three_in_scope.rate, estimate: w.all_three_in_scope.estimate },
+    { label: 'Any model put it in scope', count: s.any_model_said_in, unweighted: share(s.any_model_said_in), weighted: w.any_model_in_scope.rate, estimate: w.any_model_in_scope.estimate, interval: w.any_model_in_scope.interval_95 },
+    { label: 'All three models put it in scope', count: s.all_three_agreed ?? 0, unweighted: share(s.all_three_agreed ?? 0), weighted: w.all_three_in_scope.rate, estimate: w.all_three_in_scope.estimate, interval: w.all_three_in_scope.interval_95 },
   ];
   const perModel: RateRow[] = s.per_model_in_scope.map((m) => ({
     label: m.model,

@@ -20,7 +20,7 @@ import {
 import { type CohortFilters, filtersToQuery, parseCohortQuery } from '../../../../contracts/frame/cohort-query.ts';
 import { ROUTE_LABEL, ROUTES, type Route } from '../../../../contracts/frame/vocab.ts';
 import { frozen } from '../build-output.ts';
-import { FRAME_API, SERVICES } from '../paths.ts';
+import { FRAME_API } from '../paths.ts';
 
 /** The frozen documents, by the path the API serves them at (below FRAME_API). */
 const DOCUMENTS = {
@@ -108,7 +108,7 @@ export function frameDocument<P extends FrameDocumentPath>(path: P): FrameDocume
 export const apiPath = (path: FrameDocumentPath): string => `${FRAME_API}/${path}`;
 
 /** The cohort builder's page (the page's URL takes the API's query string). */
-export const COHORT_PAGE = SERVICES.find((s) => s.key === 'frame')!.home;
+export const COHORT_PAGE = '/frame/cohort';
 
 /**
  * The cohort page of exactly these filters, or undefined when the cohort parser refuses them (e.g. a language

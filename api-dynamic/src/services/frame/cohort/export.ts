@@ -47,6 +47,25 @@ export function truncationLine(total: number): string {
   return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page /api/v1/cohort with cursor, or rebuild the frame from the repository, for the rest.\n`;
 }
 
+/**
+ * The provenance lines at the top of a `csv-excel` export: what a reader of the file needs to cite or redo it
+ * (snapshot, query, permalink, time of export, rows). Each line is one quoted cell, so a spreadsheet shows it
+ * whole in column A whatever it contains.
+ */
+export function provenanceLines(o: { snapshot: string; synthetic: boolean; api: string; permalink: string; exportedAt: string; exported: number; total: number }): string {
+  const cell = (s: string) => `"${s.replace(/"/g, '""')}"\n`;
+  return [
+    '# Research Cohort Query: cohort export',
+    `# snapshot: ${o.snapshot}${o.synthetic ? ' (generated sample data, not real works)' : ''}`,
+    `# query: ${o.api}`,
+    `# permalink: ${o.permalink}`,
+    `# exported at: ${o.exportedAt}`,
+    `# rows: ${o.exported} of ${o.total} works${o.exported < o.total ? ` (capped at ${EXPORT_CAP})` : ''}`,
+  ]
+    .map(cell)
+    .join('');
+}
+
 export async function* exportChunks(
   build: Build,
   q: CohortQuery,
@@ -94,6 +113,18 @@ export async function* exportChunks(
     yield '\n]}\n';
     return;
   }
+  // For a spreadsheet: the byte order mark (Excel reads UTF-8 without it as a legacy code page) and provenance.
+  if (q.format === 'csv-excel')
+    yield '\uFEFF' +
+      provenanceLines({
+        snapshot: build.snapshotId,
+        synthetic: build.manifest.snapshot.synthetic,
+        api: links.api,
+        permalink: links.permalink,
+        exportedAt: new Date().toISOString(),
+        exported: plan.exported,
+        total: m.total,
+      });
   // The pipeline stored every work's CSV line: an export concatenates them.
   yield EXPORT_HEADER;
   while (sent < plan.exported) {
