@@ -12,6 +12,7 @@ import { CORPUS_RESPONSES } from './responses.ts';
 const QUERIES: Record<keyof typeof CORPUS_RESPONSES, z.ZodObject> = {
   '/api/v1/stats': noParams,
   '/api/v1/phrases': noParams,
+  '/api/v1/phrases/{phrase}': noParams,
   '/api/v1/excerpts': excerptParamsSchema,
   '/api/v1/articles/{pmcid}': noParams,
 };
@@ -19,6 +20,8 @@ const QUERIES: Record<keyof typeof CORPUS_RESPONSES, z.ZodObject> = {
 const DESCRIPTIONS: Record<keyof typeof CORPUS_RESPONSES, string> = {
   '/api/v1/stats': 'Corpus totals, the band split (occurrences and sentences per band) and the median p-value over exact values of verified occurrences.',
   '/api/v1/phrases': 'Every verified phrase (at least one verified occurrence) with its counts, most verified first.',
+  '/api/v1/phrases/{phrase}':
+    'One phrase of the lexicon (case and spacing forgiven): its counts (verified per band, rejected, unverified, articles) over the corpus and per publication year. 404 for a phrase not in the lexicon.',
   '/api/v1/excerpts':
     'Hedged sentences matching every filter given; without band and status, verified occurrences only. band and status may be repeated. q: words and "quoted phrases", all required, trailing * for a prefix. Exact total.',
   '/api/v1/articles/{pmcid}': 'One article and all its hedged sentences. PMC123, pmc123 and 123 name the same article; articles without a PMCID use their nopmc- id.',
@@ -48,6 +51,9 @@ export function corpusOpenApi(prefix: string, version: string) {
         parameters: [
           ...(path.includes('{pmcid}')
             ? [{ name: 'pmcid', in: 'path', required: true, schema: { type: 'string', pattern: ARTICLE_ID_PATTERN } }]
+            : []),
+          ...(path.includes('{phrase}')
+            ? [{ name: 'phrase', in: 'path', required: true, description: 'a canonical phrase of the lexicon', schema: { type: 'string', maxLength: 200 } }]
             : []),
           ...queryParameters(QUERIES[key], ['band', 'status']),
         ],

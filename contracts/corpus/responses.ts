@@ -8,6 +8,7 @@ import {
   articleRefSchema,
   corpusMetaSchema,
   excerptSchema,
+  phraseDocSchema,
   phrasesDocSchema,
   statsDocSchema,
 } from './documents.ts';
@@ -50,6 +51,7 @@ export type ExcerptsResponse = z.infer<typeof excerptsResponseSchema>;
 export const CORPUS_RESPONSES = {
   '/api/v1/stats': statsDocSchema,
   '/api/v1/phrases': phrasesDocSchema,
+  '/api/v1/phrases/{phrase}': phraseDocSchema,
   '/api/v1/excerpts': excerptsResponseSchema,
   '/api/v1/articles/{pmcid}': articleDocSchema,
 } as const;

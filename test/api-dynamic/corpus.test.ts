@@ -11,7 +11,7 @@ import { CORPUS_RESPONSES, type ExcerptItem, excerptsResponseSchema } from '../.
 import { BANDS, VERIFIED_BANDS } from '../../contracts/corpus/vocab.ts';
 import { appFor } from '../helpers/app.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { type CorpusTruth, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
+import { type CorpusTruth, expectedByYear, expectedArticleId, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-api');
@@ -94,6 +94,71 @@ describe('stats against the ground truth', () => {
       const sentences = documents.flatMap((d) => d.excerpts.filter((e) => e.occurrences.some((o) => o.phrase === p.phrase && o.status === 'verified')));
       expect((await json(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(p.phrase)}`)).total).toBe(sentences.length);
     }
+  });
+});
+
+describe('trends by year against the ground truth', () => {
+  it('gives per year the articles, the prevalence, the verified sentences and their bands as the truth does', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    const want = expectedByYear(truth);
+    expect(want.length).toBeGreaterThan(5);
+    expect(stats.by_year.map((r: { year: number }) => r.year)).toEqual(want.map((r) => r.year));
+    stats.by_year.forEach((got: Record<string, unknown> & { bands: Record<string, number> }, i: number) => {
+      const w = want[i]!;
+      expect(got.articles_scanned, String(w.year)).toBe(w.articles_scanned);
+      expect(got.articles_with_verified, String(w.year)).toBe(w.articles_with_verified);
+      expect(got.share_with_verified, String(w.year)).toBe(w.share_with_verified);
+      expect(got.excerpts, String(w.year)).toBe(w.excerpts);
+      for (const band of VERIFIED_BANDS) expect(got.bands[band], `${w.year} ${band}`).toBe(w.verifiedBands[band] ?? 0);
+    });
+    // The years add up to the totals.
+    const sum = (k: string) => stats.by_year.reduce((s: number, r: Record<string, number>) => s + r[k]!, 0);
+    expect(sum('articles_scanned')).toBe(stats.articles_scanned);
+    expect(sum('articles_with_verified')).toBe(stats.articles_with_verified);
+    expect(sum('excerpts')).toBe(stats.excerpts);
+    for (const { band, excerpts } of stats.bands)
+      expect(stats.by_year.reduce((s: number, r: { bands: Record<string, number> }) => s + r.bands[band]!, 0), band).toBe(excerpts);
+  });
+
+  it('gives each phrase its counts per year and band as a scan of the article documents does; the years add up to /phrases', async () => {
+    // The truth names phrases as written, not by canonical name; its years are checked against the documents'.
+    const truthYear = new Map(truth.files.map((f) => [expectedArticleId(f), f.year]));
+    for (const d of documents) expect(d.year, d.pmcid).toBe(truthYear.get(d.pmcid));
+    const { phrases } = await json('/corpus/api/v1/phrases');
+    expect(phrases.length).toBeGreaterThan(10);
+    for (const row of phrases) {
+      const doc = await json(`/corpus/api/v1/phrases/${encodeURIComponent(row.phrase)}`);
+      expect(doc.phrase).toBe(row.phrase);
+      for (const k of ['verified', 'articles', 'bands', 'rejected', 'unverified']) expect(doc[k], `${row.phrase} ${k}`).toEqual(row[k]);
+      const want = new Map<number, { year: number; verified: number; articles: Set<string>; bands: Record<string, number>; rejected: number; unverified: number }>();
+      for (const d of documents)
+        for (const e of d.excerpts)
+          for (const o of e.occurrences) {
+            if (o.phrase !== row.phrase) continue;
+            let w = want.get(d.year!);
+            if (!w) want.set(d.year!, (w = { year: d.year!, verified: 0, articles: new Set(), bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])), rejected: 0, unverified: 0 }));
+            if (o.status === 'verified') {
+              w.verified++;
+              w.articles.add(d.pmcid);
+              w.bands[o.band!]!++;
+            } else if (o.status === 'rejected') w.rejected++;
+            else if (o.status === 'unverified') w.unverified++;
+          }
+      const expected = [...want.values()].sort((a, b) => a.year - b.year).map((w) => ({ ...w, articles: w.articles.size }));
+      expect(doc.by_year, row.phrase).toEqual(expected);
+    }
+  });
+
+  it('answers any phrase of the lexicon (case and spacing forgiven), and 404 for one outside it', async () => {
+    const { phrases } = await json('/corpus/api/v1/phrases');
+    const first = phrases[0].phrase as string;
+    expect((await json(`/corpus/api/v1/phrases/${encodeURIComponent(`  ${first.toUpperCase()} `)}`)).phrase).toBe(first);
+    // "a marked trend" is in the lexicon; the generator never writes it, so its document is all zeros.
+    const unused = await json(`/corpus/api/v1/phrases/${encodeURIComponent('on the verge of significance')}`);
+    expect(unused.verified + unused.rejected + unused.unverified === 0 ? unused.by_year : []).toEqual([]);
+    const res = await get(`/corpus/api/v1/phrases/${encodeURIComponent('highly significant')}`);
+    expect(expectError(res, 'NOT_FOUND', 404).message).toContain('not a phrase of the lexicon');
+    expect(expectError(await get('/corpus/api/v1/phrases/trend%20toward?x=1'), 'UNKNOWN_PARAMETER', 400)).toBeTruthy();
   });
 });
 
@@ -296,6 +361,7 @@ describe('HTTP conventions and contracts', () => {
     const urls = {
       '/api/v1/stats': ['/corpus/api/v1/stats'],
       '/api/v1/phrases': ['/corpus/api/v1/phrases'],
+      '/api/v1/phrases/{phrase}': ['/corpus/api/v1/phrases/trend%20toward', '/corpus/api/v1/phrases/on%20the%20verge%20of%20significance'],
       '/api/v1/excerpts': ['/corpus/api/v1/excerpts', `/corpus/api/v1/excerpts?q=trend&${allStatuses}`, '/corpus/api/v1/excerpts?band=none&sort=p_desc'],
       '/api/v1/articles/{pmcid}': documents.slice(0, 5).map((d) => `/corpus/api/v1/articles/${d.pmcid}`),
     }[path]!;
