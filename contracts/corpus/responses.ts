@@ -30,6 +30,10 @@ export const excerptQueryEchoSchema = z
     band: z.array(z.enum(BANDS)),
     status: z.array(z.enum(OCCURRENCE_STATUSES)),
     q: z.string().nullable(),
+    year_from: z.number().int().nullable(),
+    year_to: z.number().int().nullable(),
+    p_min: z.number().min(0).max(1).nullable(),
+    p_max: z.number().min(0).max(1).nullable(),
     sort: z.enum(EXCERPT_SORTS),
   })
   .strict();

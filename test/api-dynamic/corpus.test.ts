@@ -244,7 +244,7 @@ describe('excerpts', () => {
 
   it('pages exactly: a deep page, the page after the last, the echo of the canonical question', async () => {
     const first = await json('/corpus/api/v1/excerpts?per_page=7&band=0.06-0.08&band=0.05-0.06');
-    expect(first.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, sort: 'article' });
+    expect(first.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, year_from: null, year_to: null, p_min: null, p_max: null, sort: 'article' });
     const every = await all('band=0.05-0.06&band=0.06-0.08');
     const third = await json('/corpus/api/v1/excerpts?per_page=7&page=3&band=0.05-0.06&band=0.06-0.08');
     expect(third.items.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
@@ -290,6 +290,83 @@ describe('articles', () => {
   });
 });
 
+describe('year and p-value ranges against the ground truth', () => {
+  /** The truth's verified sentences with their article's year and exact p (the "=" values and lost operators). */
+  const verified = () => {
+    const yearOf = new Map(truth.files.map((f) => [expectedArticleId(f), f.year]));
+    return truth.excerpts
+      .filter((e) => e.outcome === 'verified')
+      .map((e) => ({
+        text: e.sentence,
+        year: yearOf.get(e.article)!,
+        band: e.band,
+        p: e.pValue?.kind === 'value' && (e.pValue.operator === '=' || e.pValue.operator === 'none') ? e.pValue.value : null,
+      }));
+  };
+  const inP = (p: number | null, lo: number, hi: number) => p !== null && p >= lo && p <= hi;
+
+  it('counts exactly the verified sentences in a year range, with and without q and band', async () => {
+    const rows = verified();
+    const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
+    const mid = years[years.length >> 1]!;
+    const cases: [number | null, number | null][] = [[mid, mid], [years[0]!, mid], [mid, null], [null, mid - 1], [years.at(-1)! + 1, null]];
+    for (const [from, to] of cases) {
+      const range = (y: number) => (from === null || y >= from) && (to === null || y <= to);
+      const qs = `${from === null ? '' : `year_from=${from}&`}${to === null ? '' : `year_to=${to}&`}`;
+      expect((await json(`/corpus/api/v1/excerpts?${qs}`)).total, qs).toBe(rows.filter((r) => range(r.year)).length);
+      for (const q of ['trend', 'significance', '"trend toward"'])
+        expect((await json(`/corpus/api/v1/excerpts?${qs}q=${encodeURIComponent(q)}`)).total, `${qs} q=${q}`).toBe(
+          rows.filter((r) => range(r.year) && textMatches(r.text, [{ words: words(q) }])).length,
+        );
+      for (const band of VERIFIED_BANDS)
+        expect((await json(`/corpus/api/v1/excerpts?${qs}band=${encodeURIComponent(band)}`)).total, `${qs} band=${band}`).toBe(
+          rows.filter((r) => range(r.year) && r.band === band).length,
+        );
+    }
+  });
+
+  it('agrees with /stats by_year: each year and band total', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    for (const y of stats.by_year.slice(0, 6)) {
+      expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}`)).total, String(y.year)).toBe(y.excerpts);
+      for (const band of BANDS)
+        expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}&band=${encodeURIComponent(band)}`)).total, `${y.year} ${band}`).toBe(y.bands[band]);
+    }
+  });
+
+  it('counts exactly the sentences with an exact p in [p_min, p_max] (inclusive), with and without q and year', async () => {
+    const rows = verified();
+    const exact = [...new Set(rows.flatMap((r) => (r.p === null ? [] : [r.p])))].sort((a, b) => a - b);
+    expect(exact.length).toBeGreaterThan(10);
+    const at = (k: number) => exact[Math.min(exact.length - 1, Math.floor(k * exact.length))]!;
+    const cases: [number | null, number | null][] = [[at(0.2), at(0.6)], [at(0.5), at(0.5)], [null, at(0.3)], [at(0.7), null], [0, 1], [0.05, 0.05], [1, 1]];
+    const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
+    const from = years[years.length >> 2]!;
+    for (const [lo, hi] of cases) {
+      const qs = `${lo === null ? '' : `p_min=${lo}&`}${hi === null ? '' : `p_max=${hi}&`}`;
+      const match = (r: { p: number | null }) => inP(r.p, lo ?? 0, hi ?? 1);
+      const body = await json(`/corpus/api/v1/excerpts?${qs}per_page=100`);
+      expect(body.total, qs).toBe(rows.filter(match).length);
+      expect(body.query).toMatchObject({ p_min: lo, p_max: hi, year_from: null, year_to: null });
+      // Every listed sentence has a verified occurrence whose exact p is in the range.
+      for (const e of body.items)
+        expect(e.occurrences.some((o: { status: string; p: { exact: boolean; value: number } | null }) => o.status === 'verified' && o.p?.exact && inP(o.p.value, lo ?? 0, hi ?? 1)), e.text).toBe(true);
+      expect((await json(`/corpus/api/v1/excerpts?${qs}q=trend`)).total, `${qs} q=trend`).toBe(
+        rows.filter((r) => match(r) && textMatches(r.text, [{ words: ['trend'] }])).length,
+      );
+      expect((await json(`/corpus/api/v1/excerpts?${qs}year_from=${from}&sort=p_asc`)).total, `${qs} year_from=${from}`).toBe(
+        rows.filter((r) => match(r) && r.year >= from).length,
+      );
+    }
+  });
+
+  it('keeps the ranges in links and the echo', async () => {
+    const body = await json('/corpus/api/v1/excerpts?year_from=2001&year_to=2010&p_min=.05&p_max=0.1');
+    expect(body.query).toMatchObject({ year_from: 2001, year_to: 2010, p_min: 0.05, p_max: 0.1 });
+    for (const e of body.items) expect(e.article.year).toBeGreaterThanOrEqual(2001);
+  });
+});
+
 describe('strict parameters', () => {
   it.each([
     ['bogus=1', 'UNKNOWN_PARAMETER', 'bogus'],
@@ -305,6 +382,16 @@ describe('strict parameters', () => {
     ['q=%22trend', 'INVALID_PARAMETER', 'q'],
     ['q=***', 'INVALID_PARAMETER', 'q'],
     [`q=${'x'.repeat(201)}`, 'INVALID_PARAMETER', 'q'],
+    ['year_from=2020&year_to=2019', 'INVALID_PARAMETER', 'year_from'],
+    ['year_from=20', 'INVALID_PARAMETER', 'year_from'],
+    ['year_to=0999', 'INVALID_PARAMETER', 'year_to'],
+    ['year_to=2020.5', 'INVALID_PARAMETER', 'year_to'],
+    ['p_min=0.08&p_max=0.06', 'INVALID_PARAMETER', 'p_min'],
+    ['p_min=-0.1', 'INVALID_PARAMETER', 'p_min'],
+    ['p_max=1.01', 'INVALID_PARAMETER', 'p_max'],
+    ['p_max=1e-2', 'INVALID_PARAMETER', 'p_max'],
+    ['p_min=abc', 'INVALID_PARAMETER', 'p_min'],
+    ['p_min=0.1&p_min=0.2', 'INVALID_PARAMETER', 'p_min'],
   ])('%s → %s naming %s', async (query, code, parameter) => {
     const body = expectError(await get(`/corpus/api/v1/excerpts?${query}`), code);
     expect(body.details?.[0]?.parameter).toBe(parameter);
