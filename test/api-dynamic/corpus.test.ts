@@ -70,7 +70,7 @@ describe('stats against the ground truth', () => {
     }
     expect(stats.median_p).toBeCloseTo(want.median_p!, 12);
     expect(stats.median_p_values).toBe(want.median_p_values);
-    expect(stats.lexicon.version).toBe('hedging-v1');
+    expect(stats.lexicon.version).toBe('hedging-v2');
   });
 
   it('agrees with the excerpt list: the default total, each band total, each status', async () => {
