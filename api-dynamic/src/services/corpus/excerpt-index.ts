@@ -9,7 +9,9 @@
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
  * (status, band) pairs of its occurrences, so a filter without a phrase is one AND per excerpt; each phrase has
  * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
- * order only as far as it ends, and the total by a separate pass that does not touch the permutation. A search's
+ * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
+ * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
+ * the most common listings does not grow with the corpus). A search's
  * candidate list (from FTS5) is paged in another order through rank arrays (the inverse permutations).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
@@ -101,6 +103,8 @@ export class ExcerptIndex {
    */
   private readonly maskValues: Int32Array;
   private readonly maskCounts: Int32Array;
+  /** The same histogram per publication year (excerpts without a year left out), for year ranges. */
+  private readonly yearMasks: { year: number; values: Int32Array; counts: Int32Array }[];
 
   private constructor(
     /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
@@ -131,6 +135,14 @@ export class ExcerptIndex {
     for (let i = 0; i < size; i++) histogram.set(pairs[i]!, (histogram.get(pairs[i]!) ?? 0) + 1);
     this.maskValues = Int32Array.from(histogram.keys());
     this.maskCounts = Int32Array.from(histogram.values());
+    const byYear = new Map<number, Map<number, number>>();
+    for (let i = 0; i < size; i++) {
+      if (yearOf[i]! < 0) continue;
+      let h = byYear.get(yearOf[i]!);
+      if (!h) byYear.set(yearOf[i]!, (h = new Map()));
+      h.set(pairs[i]!, (h.get(pairs[i]!) ?? 0) + 1);
+    }
+    this.yearMasks = [...byYear].map(([year, h]) => ({ year, values: Int32Array.from(h.keys()), counts: Int32Array.from(h.values()) }));
     this.ranks = {
       p_asc: rank(orders.p_asc),
       p_desc: rank(orders.p_desc),
@@ -295,6 +307,10 @@ export class ExcerptIndex {
     let total = 0;
     if (f.phrase < 0 && !f.years && !f.ps) {
       for (let m = 0; m < this.maskValues.length; m++) if ((this.maskValues[m]! & mask) !== 0) total += this.maskCounts[m]!;
+    } else if (f.phrase < 0 && !f.ps) {
+      for (const y of this.yearMasks)
+        if (y.year >= f.yearFrom && y.year <= f.yearTo)
+          for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
     } else if (f.phrase < 0) {
       for (let i = 0; i < this.size; i++) if (this.test(i, f, mask)) total++;
     } else if (f.phrase < this.phraseStart.length - 1) {
