@@ -43,7 +43,7 @@ export interface PipelineOptions {
   threads?: number;
   /** Builds to keep, the current one included. */
   keep: number;
-  /** Hedging lexicon for the corpus: the project's JSON format or an Otte-style `.csv` (default hedging-v1). */
+  /** Hedging lexicon for the corpus: the project's JSON format or an Otte-style `.csv` (default hedging-v2). */
   lexicon?: string;
   progress: Progress;
 }

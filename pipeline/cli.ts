@@ -25,7 +25,7 @@ Options:
   --threads N        worker threads for row validation and work records (default: automatic; 0 = main thread only)
   --keep N           builds to keep, the current one included (default 2)
   --lexicon FILE     hedging lexicon for the corpus: the project's JSON format, or a .csv phrase list in
-                     Otte et al.'s format (default pipeline/corpus/lexicon/hedging-v1.json)
+                     Otte et al.'s format (default pipeline/corpus/lexicon/hedging-v2.json)
   -h, --help         show this help
 `;
 

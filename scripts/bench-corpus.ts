@@ -381,7 +381,7 @@ out(
   const db = await writeCorpusDatabase(join(build, CORPUS_DB_FILE), articles, info, progress);
   const dbSecs = (performance.now() - t) / 1000;
   const t2 = performance.now();
-  const docs = corpusDocuments({ articles, meta: { snapshot: 'bench', lexicon_version: lexicon.version, synthetic: true }, lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length } });
+  const docs = corpusDocuments({ articles, meta: { snapshot: 'bench', lexicon_version: lexicon.version, synthetic: true }, lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length }, phraseList: matcher.phrases });
   for (const [path, doc] of docs) {
     mkdirSync(dirname(join(build, path)), { recursive: true });
     writeFileSync(join(build, path), JSON.stringify(doc));

@@ -131,6 +131,26 @@ export type ArticleDoc = z.infer<typeof articleDocSchema>;
 export const articleRefSchema = z.object(articleSummaryFields).strict();
 export type ArticleRef = z.infer<typeof articleRefSchema>;
 
+/**
+ * One publication year of `/stats` `by_year` (the year from the article's earliest epub/ppub/collection date).
+ * `excerpts` and `bands` count sentences as `/excerpts?year_from=Y&year_to=Y` (and `&band=B`) lists them.
+ */
+export const yearStatsSchema = z
+  .object({
+    /** null: articles whose JATS gives no publication year. */
+    year: z.number().int().nullable(),
+    articles_scanned: z.number().int().min(0),
+    /** Prevalence: articles with at least one verified occurrence, as a count and as a share of `articles_scanned`. */
+    articles_with_verified: z.number().int().min(0),
+    share_with_verified: z.number().min(0).max(1),
+    /** Sentences with at least one verified occurrence. */
+    excerpts: z.number().int().min(0),
+    /** Per band, sentences with at least one occurrence in it (verified ones; unverified for `none`). */
+    bands: bandCountsSchema,
+  })
+  .strict();
+export type YearStats = z.infer<typeof yearStatsSchema>;
+
 /** `/stats`: corpus totals, the band split and the median p-value. */
 export const statsDocSchema = z
   .object({
@@ -156,6 +176,8 @@ export const statsDocSchema = z
     /** Median over the exact p-values (`p = v`) of verified occurrences; null when there are none. */
     median_p: z.number().nullable(),
     median_p_values: z.number().int().min(0),
+    /** Prevalence by publication year, years ascending, articles without a year last (`year: null`). */
+    by_year: z.array(yearStatsSchema),
     lexicon: z
       .object({ version: z.string(), source: z.string(), phrases: z.number().int().min(0) })
       .strict(),
@@ -185,6 +207,33 @@ export const phraseRowSchema = z
   })
   .strict();
 export type PhraseRow = z.infer<typeof phraseRowSchema>;
+
+/** A phrase's occurrence counts: verified per band (`none` is never verified), rejected, unverified. */
+const phraseCountFields = {
+  /** Verified occurrences, and articles with at least one. */
+  verified: z.number().int().min(0),
+  articles: z.number().int().min(0),
+  bands: z.object(
+    Object.fromEntries(VERIFIED_BANDS.map((b) => [b, z.number().int().min(0)])) as Record<(typeof VERIFIED_BANDS)[number], z.ZodNumber>,
+  ).strict(),
+  rejected: z.number().int().min(0),
+  unverified: z.number().int().min(0),
+};
+
+/**
+ * `/phrases/{phrase}`: one phrase of the lexicon, its counts over the corpus and per publication year (the
+ * years in which it occurs at all, ascending; articles without a year last as `year: null`). A phrase of the
+ * lexicon that never occurs has zero counts and no years.
+ */
+export const phraseDocSchema = z
+  .object({
+    phrase: z.string(),
+    ...phraseCountFields,
+    by_year: z.array(z.object({ year: z.number().int().nullable(), ...phraseCountFields }).strict()),
+    meta: corpusMetaSchema,
+  })
+  .strict();
+export type PhraseDoc = z.infer<typeof phraseDocSchema>;
 
 /** `/phrases`: every verified phrase, most verified occurrences first (ties: phrase). */
 export const phrasesDocSchema = z

@@ -8,11 +8,14 @@
  * | `band` (repeatable) | `0.05-0.06`, `0.06-0.08`, `0.08-0.10`, `>0.10`, `ns`, `none` | see below |
  * | `status` (repeatable) | `verified`, `rejected`, `unverified`, `indeterminate` | see below |
  * | `q` | words and "quoted phrases", all required; a trailing `*` makes a prefix | none |
+ * | `year_from`, `year_to` | publication years 1000 … 9999, inclusive (`year_from` ≤ `year_to`) | any year |
+ * | `p_min`, `p_max` | exact p-values 0 … 1, inclusive (`p_min` ≤ `p_max`) | any p |
  * | `sort` | `relevance` (needs q), `p_asc`, `p_desc`, `year_desc`, `article` | `relevance` with q, else `article` |
  * | `page`, `per_page` | 1 … 100,000; 1 … 100 | 1; 25 |
  *
  * A sentence is listed when one of its occurrences matches every occurrence filter given (phrase, band,
- * status). Without `band` and `status` only verified occurrences count, which is the default listing of
+ * status, and with `p_min`/`p_max` an exact p-value in the range), in an article of a year in
+ * [`year_from`, `year_to`] when either is given (an article without a year then never matches). Without `band` and `status` only verified occurrences count, which is the default listing of
  * DECISIONS.md §5 (rejected ones are kept but out of it); `band=none` lists the sentences without a p-value
  * and `status=rejected` the rejected ones. `q` never reaches FTS5 as written: it is parsed here and rebuilt
  * as quoted strings, so no input can be an FTS5 syntax error (a 500) or an unintended operator; control
@@ -35,6 +38,8 @@ import {
 export const MAX_Q_LENGTH = 200;
 export const MAX_Q_TERMS = 12;
 export const MAX_PAGE = 100_000;
+export const MIN_YEAR = 1000;
+export const MAX_YEAR = 9999;
 
 /** A repeatable parameter over a closed vocabulary; canonical (each value once, in vocabulary order). */
 const listOf = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
@@ -49,6 +54,27 @@ const listOf = <T extends readonly [string, ...string[]]>(values: T, name: strin
     .optional();
 
 const whole = (name: string, min: number, max: number) => wholeNumber(min, max, `${name} must be a whole number from ${min} to ${max}`);
+
+const year = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}$/, `${name} must be a four-digit year from ${MIN_YEAR} to ${MAX_YEAR}`)
+    .transform(Number)
+    .refine((n) => n >= MIN_YEAR && n <= MAX_YEAR, `${name} must be a four-digit year from ${MIN_YEAR} to ${MAX_YEAR}`)
+    .optional()
+    .describe(`a publication year (${MIN_YEAR} … ${MAX_YEAR}), inclusive; only articles with a year match when given`);
+
+const pValue = (name: string, side: string) =>
+  z
+    .string()
+    // A plain decimal: "0.05", ".05", "1", "0"; no exponent, sign or hex, so the echo is the value asked for.
+    .regex(/^(\d+(\.\d*)?|\.\d+)$/, `${name} must be a decimal number from 0 to 1, like 0.05`)
+    .transform(Number)
+    .refine((n) => n >= 0 && n <= 1, `${name} must be a decimal number from 0 to 1, like 0.05`)
+    .optional()
+    .describe(
+      `${side} of the exact p-value (stated with "=" or a lost operator) of the occurrence that passes the other filters, inclusive, 0 … 1; bounds ("p < 0.1") and "n.s." never match`,
+    );
 
 /** The raw parameters, as zod sees them; the `.meta()` text is their OpenAPI documentation. */
 export const excerptParamsSchema = z
@@ -77,6 +103,10 @@ export const excerptParamsSchema = z
         description: `Full-text search in the sentence: words and "quoted phrases", all required; a trailing * makes a prefix (trend*). At most ${MAX_Q_TERMS} terms and ${MAX_Q_LENGTH} characters.`,
         examples: ['"marginally significant" trend*'],
       }),
+    year_from: year('year_from'),
+    year_to: year('year_to'),
+    p_min: pValue('p_min', 'lower bound'),
+    p_max: pValue('p_max', 'upper bound'),
     sort: z
       .enum(EXCERPT_SORTS, { error: (issue) => `sort "${String(issue.input)}" is not an order; allowed: ${EXCERPT_SORTS.join(', ')}` })
       .optional()
@@ -100,6 +130,12 @@ export interface ExcerptQuery {
   statuses: OccurrenceStatus[];
   q: string | null;
   terms: SearchTerm[];
+  /** Inclusive publication-year range; null where not given. */
+  year_from: number | null;
+  year_to: number | null;
+  /** Inclusive range of exact p-values; null where not given. */
+  p_min: number | null;
+  p_max: number | null;
   sort: ExcerptSort;
   page: number;
   per_page: number;
@@ -162,6 +198,10 @@ export function parseExcerptQuery(url: string, phrases: readonly string[]): Exce
   // eslint-disable-next-line no-control-regex -- control characters count as spaces (see parseSearch)
   const q = p.q === undefined ? null : p.q.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   const terms = q === null ? [] : parseSearch(q);
+  if (p.year_from !== undefined && p.year_to !== undefined && p.year_from > p.year_to)
+    throw invalid('year_from', `year_from (${p.year_from}) is after year_to (${p.year_to}); give year_from ≤ year_to`);
+  if (p.p_min !== undefined && p.p_max !== undefined && p.p_min > p.p_max)
+    throw invalid('p_min', `p_min (${p.p_min}) is greater than p_max (${p.p_max}); give p_min ≤ p_max`);
   if (p.sort === 'relevance' && q === null)
     throw invalid('sort', 'sort=relevance orders by the match with q; give q, or sort by p_asc, p_desc, year_desc or article', EXCERPT_SORTS);
   return {
@@ -170,6 +210,10 @@ export function parseExcerptQuery(url: string, phrases: readonly string[]): Exce
     statuses: p.status ?? (p.band === undefined ? ['verified'] : []),
     q,
     terms,
+    year_from: p.year_from ?? null,
+    year_to: p.year_to ?? null,
+    p_min: p.p_min ?? null,
+    p_max: p.p_max ?? null,
     sort: p.sort ?? (q === null ? 'article' : 'relevance'),
     page: p.page ?? 1,
     per_page: p.per_page ?? EXCERPT_PAGE_SIZE,
@@ -186,6 +230,10 @@ export function excerptQueryString(query: Omit<ExcerptQuery, 'terms'>, overrides
   const defaultStatus = o.bands.length === 0 && o.statuses.length === 1 && o.statuses[0] === 'verified';
   if (!defaultStatus) for (const s of o.statuses) params.append('status', s);
   if (o.q !== null) params.set('q', o.q);
+  if (o.year_from !== null) params.set('year_from', String(o.year_from));
+  if (o.year_to !== null) params.set('year_to', String(o.year_to));
+  if (o.p_min !== null) params.set('p_min', String(o.p_min));
+  if (o.p_max !== null) params.set('p_max', String(o.p_max));
   if (o.sort !== (o.q === null ? 'article' : 'relevance')) params.set('sort', o.sort);
   if (o.page !== 1) params.set('page', String(o.page));
   if (o.per_page !== EXCERPT_PAGE_SIZE) params.set('per_page', String(o.per_page));

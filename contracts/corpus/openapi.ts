@@ -27,6 +27,7 @@ type Path = keyof typeof CORPUS_RESPONSES;
 const QUERIES: Record<Path, z.ZodObject> = {
   '/api/v1/stats': noParams,
   '/api/v1/phrases': noParams,
+  '/api/v1/phrases/{phrase}': noParams,
   '/api/v1/excerpts': excerptParamsSchema,
   '/api/v1/articles/{pmcid}': noParams,
 };
@@ -50,12 +51,19 @@ export const OPERATIONS: Record<Path, { operationId: string; tag: string; summar
     summary: 'Verified phrases',
     description: 'Every verified phrase (at least one verified occurrence) with its counts, most verified first. These are the values phrase= accepts on /excerpts.',
   },
+  '/api/v1/phrases/{phrase}': {
+    operationId: 'getPhrase',
+    tag: 'Corpus',
+    summary: 'One phrase by year',
+    description:
+      'One phrase of the lexicon (case and spacing forgiven): its counts (verified per band, rejected, unverified, articles) over the corpus and per publication year. A lexicon phrase that never occurs has zeros; a phrase not in the lexicon is a 404.',
+  },
   '/api/v1/excerpts': {
     operationId: 'listExcerpts',
     tag: 'Excerpts',
     summary: 'Hedged sentences',
     description:
-      'Hedged sentences matching every filter given, in the { meta, results } envelope of the other services: meta holds the exact total, page, per_page, pages and the query as read. A sentence is listed when one of its occurrences matches every occurrence filter (phrase, band, status); without band and status, verified occurrences only. phrase must be a phrase of the lexicon (see /phrases); sort=relevance needs q.',
+      'Hedged sentences matching every filter given, in the { meta, results } envelope of the other services: meta holds the exact total, page, per_page, pages and the query as read. A sentence is listed when one of its occurrences matches every occurrence filter (phrase, band, status, p_min/p_max); without band and status, verified occurrences only. phrase must be a phrase of the lexicon (see /phrases); sort=relevance needs q; year_from must not be after year_to, nor p_min above p_max.',
   },
   '/api/v1/articles/{pmcid}': {
     operationId: 'getArticle',
@@ -65,6 +73,7 @@ export const OPERATIONS: Record<Path, { operationId: string; tag: string; summar
   },
 };
 
+const PHRASE = pathParameter('phrase', '^.{1,200}$', 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven).', 'trend toward significance');
 const PMCID = pathParameter('pmcid', ARTICLE_ID_PATTERN, 'A PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.', 'PMC1000001');
 
 export function corpusOpenApi(prefix: string, version: string) {
@@ -77,12 +86,12 @@ export function corpusOpenApi(prefix: string, version: string) {
       get: {
         tags: [tag],
         ...operation,
-        parameters: [...(path.includes('{pmcid}') ? [PMCID] : []), ...queryParameters(QUERIES[path])],
+        parameters: [...(path.includes('{pmcid}') ? [PMCID] : []), ...(path.includes('{phrase}') ? [PHRASE] : []), ...queryParameters(QUERIES[path])],
         responses: {
           '200': jsonResponse('OK', jsonSchema(response), BUILT_HEADERS, examples.ok(id)),
           '304': notModified(BUILT_HEADERS),
           '400': errorResponse('Invalid request: a parameter is unknown, repeated or has a value it does not allow (the body names it and what it allows).', COMMON_HEADERS, examples.error(id, 400)),
-          '404': errorResponse('Not found (no such article, or a build without a corpus).', COMMON_HEADERS, examples.error(id, 404)),
+          '404': errorResponse('Not found (no such article or phrase, or a build without a corpus).', COMMON_HEADERS, examples.error(id, 404)),
         },
       },
     };

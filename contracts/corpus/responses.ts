@@ -8,6 +8,7 @@ import {
   articleRefSchema,
   corpusMetaSchema,
   excerptSchema,
+  phraseDocSchema,
   phrasesDocSchema,
   statsDocSchema,
 } from './documents.ts';
@@ -29,6 +30,10 @@ export const excerptQueryEchoSchema = z
     band: z.array(z.enum(BANDS)),
     status: z.array(z.enum(OCCURRENCE_STATUSES)),
     q: z.string().nullable(),
+    year_from: z.number().int().nullable(),
+    year_to: z.number().int().nullable(),
+    p_min: z.number().min(0).max(1).nullable(),
+    p_max: z.number().min(0).max(1).nullable(),
     sort: z.enum(EXCERPT_SORTS),
   })
   .strict();
@@ -59,6 +64,7 @@ export type ExcerptPage = { meta: Omit<ExcerptsMeta, 'snapshot' | 'lexicon_versi
 export const CORPUS_RESPONSES = {
   '/api/v1/stats': statsDocSchema,
   '/api/v1/phrases': phrasesDocSchema,
+  '/api/v1/phrases/{phrase}': phraseDocSchema,
   '/api/v1/excerpts': excerptsResponseSchema,
   '/api/v1/articles/{pmcid}': articleDocSchema,
 } as const;

@@ -65,7 +65,7 @@ export interface ArticleMeta {
   doi: string | null;
   title: string | null;
   journal: string | null;
-  /** Publication year: electronic publication date first, then print, then any other dated `pub-date`. */
+  /** Publication year: the earliest of the epub, ppub and collection dates; else the earliest other dated `pub-date`. */
   year: number | null;
   authors: AuthorName[];
   licence: Licence | null;
@@ -303,25 +303,25 @@ function readJournal(journalMeta: XmlElement | undefined): string | null {
   return textOf(nlm);
 }
 
+/**
+ * The publication year: the earliest year among the dates that say when the article was published (epub,
+ * ppub, collection, `date-type="pub"`), since an article first published online in December and in print in
+ * January belongs to the year readers first saw it (issue 21: trends by year). Only when no such date has a
+ * year is any other dated `pub-date` used, again the earliest.
+ */
 function readYear(meta: XmlElement | undefined): number | null {
   if (!meta) return null;
-  const dates = childrenNamed(meta, 'pub-date');
-  const rank = (d: XmlElement) => {
+  const published = (d: XmlElement) => {
     const type = d.attrs['pub-type'] ?? d.attrs['date-type'] ?? '';
-    const format = d.attrs['publication-format'] ?? '';
-    const published = type === 'pub' || type === 'publication';
-    if (type === 'epub' || (published && format === 'electronic')) return 0;
-    if (type === 'ppub' || published) return 1;
-    if (type === 'collection' || type === 'epub-ppub') return 2;
-    return 3;
+    return ['epub', 'ppub', 'collection', 'epub-ppub', 'pub', 'publication'].includes(type);
   };
-  let best: { rank: number; year: number } | null = null;
-  for (const d of dates) {
+  let best: { published: boolean; year: number } | null = null;
+  for (const d of childrenNamed(meta, 'pub-date')) {
     const y = childNamed(d, 'year');
     const year = y ? Number.parseInt(inlineText(y), 10) : Number.NaN;
     if (!Number.isInteger(year) || year < 1000 || year > 9999) continue;
-    const r = rank(d);
-    if (!best || r < best.rank) best = { rank: r, year };
+    const p = published(d);
+    if (!best || (p && !best.published) || (p === best.published && year < best.year)) best = { published: p, year };
   }
   return best?.year ?? null;
 }

@@ -1,5 +1,5 @@
 /**
- * The hedging lexicon: the project's own versioned phrase file (`lexicon/hedging-v1.json`), a loader for
+ * The hedging lexicon: the project's own versioned phrase file (`lexicon/hedging-v2.json`; earlier versions are kept beside it), a loader for
  * the Otte et al. (2022) CSV format, and one compiled matcher for both (DECISIONS.md §5).
  *
  * Matching follows research/hedged.md §0 and §7.1, and deliberately not Otte's R script: the sentence is
@@ -256,7 +256,7 @@ export const lexiconFileSchema = z
 export type LexiconFile = z.infer<typeof lexiconFileSchema>;
 
 /** The lexicon the pipeline uses unless `--lexicon FILE` says otherwise. */
-export const DEFAULT_LEXICON_PATH = fileURLToPath(new URL('./lexicon/hedging-v1.json', import.meta.url));
+export const DEFAULT_LEXICON_PATH = fileURLToPath(new URL('./lexicon/hedging-v2.json', import.meta.url));
 
 /** Validates a parsed lexicon file and expands its patterns (pure; {@link loadLexicon} does the reading). */
 export function parseLexiconFile(json: unknown, source = 'inline'): Lexicon {

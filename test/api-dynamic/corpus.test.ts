@@ -11,7 +11,7 @@ import { CORPUS_RESPONSES, type ExcerptItem, excerptsResponseSchema } from '../.
 import { BANDS, VERIFIED_BANDS } from '../../contracts/corpus/vocab.ts';
 import { appFor } from '../helpers/app.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { type CorpusTruth, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
+import { type CorpusTruth, expectedByYear, expectedArticleId, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-api');
@@ -70,7 +70,7 @@ describe('stats against the ground truth', () => {
     }
     expect(stats.median_p).toBeCloseTo(want.median_p!, 12);
     expect(stats.median_p_values).toBe(want.median_p_values);
-    expect(stats.lexicon.version).toBe('hedging-v1');
+    expect(stats.lexicon.version).toBe('hedging-v2');
   });
 
   it('agrees with the excerpt list: the default total, each band total, each status', async () => {
@@ -94,6 +94,71 @@ describe('stats against the ground truth', () => {
       const sentences = documents.flatMap((d) => d.excerpts.filter((e) => e.occurrences.some((o) => o.phrase === p.phrase && o.status === 'verified')));
       expect((await json(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(p.phrase)}`)).meta.total).toBe(sentences.length);
     }
+  });
+});
+
+describe('trends by year against the ground truth', () => {
+  it('gives per year the articles, the prevalence, the verified sentences and their bands as the truth does', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    const want = expectedByYear(truth);
+    expect(want.length).toBeGreaterThan(5);
+    expect(stats.by_year.map((r: { year: number }) => r.year)).toEqual(want.map((r) => r.year));
+    stats.by_year.forEach((got: Record<string, unknown> & { bands: Record<string, number> }, i: number) => {
+      const w = want[i]!;
+      expect(got.articles_scanned, String(w.year)).toBe(w.articles_scanned);
+      expect(got.articles_with_verified, String(w.year)).toBe(w.articles_with_verified);
+      expect(got.share_with_verified, String(w.year)).toBe(w.share_with_verified);
+      expect(got.excerpts, String(w.year)).toBe(w.excerpts);
+      for (const band of VERIFIED_BANDS) expect(got.bands[band], `${w.year} ${band}`).toBe(w.verifiedBands[band] ?? 0);
+    });
+    // The years add up to the totals.
+    const sum = (k: string) => stats.by_year.reduce((s: number, r: Record<string, number>) => s + r[k]!, 0);
+    expect(sum('articles_scanned')).toBe(stats.articles_scanned);
+    expect(sum('articles_with_verified')).toBe(stats.articles_with_verified);
+    expect(sum('excerpts')).toBe(stats.excerpts);
+    for (const { band, excerpts } of stats.bands)
+      expect(stats.by_year.reduce((s: number, r: { bands: Record<string, number> }) => s + r.bands[band]!, 0), band).toBe(excerpts);
+  });
+
+  it('gives each phrase its counts per year and band as a scan of the article documents does; the years add up to /phrases', async () => {
+    // The truth names phrases as written, not by canonical name; its years are checked against the documents'.
+    const truthYear = new Map(truth.files.map((f) => [expectedArticleId(f), f.year]));
+    for (const d of documents) expect(d.year, d.pmcid).toBe(truthYear.get(d.pmcid));
+    const { phrases } = await json('/corpus/api/v1/phrases');
+    expect(phrases.length).toBeGreaterThan(10);
+    for (const row of phrases) {
+      const doc = await json(`/corpus/api/v1/phrases/${encodeURIComponent(row.phrase)}`);
+      expect(doc.phrase).toBe(row.phrase);
+      for (const k of ['verified', 'articles', 'bands', 'rejected', 'unverified']) expect(doc[k], `${row.phrase} ${k}`).toEqual(row[k]);
+      const want = new Map<number, { year: number; verified: number; articles: Set<string>; bands: Record<string, number>; rejected: number; unverified: number }>();
+      for (const d of documents)
+        for (const e of d.excerpts)
+          for (const o of e.occurrences) {
+            if (o.phrase !== row.phrase) continue;
+            let w = want.get(d.year!);
+            if (!w) want.set(d.year!, (w = { year: d.year!, verified: 0, articles: new Set(), bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])), rejected: 0, unverified: 0 }));
+            if (o.status === 'verified') {
+              w.verified++;
+              w.articles.add(d.pmcid);
+              w.bands[o.band!]!++;
+            } else if (o.status === 'rejected') w.rejected++;
+            else if (o.status === 'unverified') w.unverified++;
+          }
+      const expected = [...want.values()].sort((a, b) => a.year - b.year).map((w) => ({ ...w, articles: w.articles.size }));
+      expect(doc.by_year, row.phrase).toEqual(expected);
+    }
+  });
+
+  it('answers any phrase of the lexicon (case and spacing forgiven), and 404 for one outside it', async () => {
+    const { phrases } = await json('/corpus/api/v1/phrases');
+    const first = phrases[0].phrase as string;
+    expect((await json(`/corpus/api/v1/phrases/${encodeURIComponent(`  ${first.toUpperCase()} `)}`)).phrase).toBe(first);
+    // "a marked trend" is in the lexicon; the generator never writes it, so its document is all zeros.
+    const unused = await json(`/corpus/api/v1/phrases/${encodeURIComponent('on the verge of significance')}`);
+    expect(unused.verified + unused.rejected + unused.unverified === 0 ? unused.by_year : []).toEqual([]);
+    const res = await get(`/corpus/api/v1/phrases/${encodeURIComponent('highly significant')}`);
+    expect(expectError(res, 'NOT_FOUND', 404).message).toContain('not a phrase of the lexicon');
+    expect(expectError(await get('/corpus/api/v1/phrases/trend%20toward?x=1'), 'UNKNOWN_PARAMETER', 400)).toBeTruthy();
   });
 });
 
@@ -179,7 +244,7 @@ describe('excerpts', () => {
 
   it('pages exactly: a deep page, the page after the last, the echo of the canonical question', async () => {
     const first = await json('/corpus/api/v1/excerpts?per_page=7&band=0.06-0.08&band=0.05-0.06');
-    expect(first.meta.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, sort: 'article' });
+    expect(first.meta.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, year_from: null, year_to: null, p_min: null, p_max: null, sort: 'article' });
     const every = await all('band=0.05-0.06&band=0.06-0.08');
     const third = await json('/corpus/api/v1/excerpts?per_page=7&page=3&band=0.05-0.06&band=0.06-0.08');
     expect(third.results.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
@@ -225,6 +290,83 @@ describe('articles', () => {
   });
 });
 
+describe('year and p-value ranges against the ground truth', () => {
+  /** The truth's verified sentences with their article's year and exact p (the "=" values and lost operators). */
+  const verified = () => {
+    const yearOf = new Map(truth.files.map((f) => [expectedArticleId(f), f.year]));
+    return truth.excerpts
+      .filter((e) => e.outcome === 'verified')
+      .map((e) => ({
+        text: e.sentence,
+        year: yearOf.get(e.article)!,
+        band: e.band,
+        p: e.pValue?.kind === 'value' && (e.pValue.operator === '=' || e.pValue.operator === 'none') ? e.pValue.value : null,
+      }));
+  };
+  const inP = (p: number | null, lo: number, hi: number) => p !== null && p >= lo && p <= hi;
+
+  it('counts exactly the verified sentences in a year range, with and without q and band', async () => {
+    const rows = verified();
+    const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
+    const mid = years[years.length >> 1]!;
+    const cases: [number | null, number | null][] = [[mid, mid], [years[0]!, mid], [mid, null], [null, mid - 1], [years.at(-1)! + 1, null]];
+    for (const [from, to] of cases) {
+      const range = (y: number) => (from === null || y >= from) && (to === null || y <= to);
+      const qs = `${from === null ? '' : `year_from=${from}&`}${to === null ? '' : `year_to=${to}&`}`;
+      expect((await json(`/corpus/api/v1/excerpts?${qs}`)).meta.total, qs).toBe(rows.filter((r) => range(r.year)).length);
+      for (const q of ['trend', 'significance', '"trend toward"'])
+        expect((await json(`/corpus/api/v1/excerpts?${qs}q=${encodeURIComponent(q)}`)).meta.total, `${qs} q=${q}`).toBe(
+          rows.filter((r) => range(r.year) && textMatches(r.text, [{ words: words(q) }])).length,
+        );
+      for (const band of VERIFIED_BANDS)
+        expect((await json(`/corpus/api/v1/excerpts?${qs}band=${encodeURIComponent(band)}`)).meta.total, `${qs} band=${band}`).toBe(
+          rows.filter((r) => range(r.year) && r.band === band).length,
+        );
+    }
+  });
+
+  it('agrees with /stats by_year: each year and band total', async () => {
+    const stats = await json('/corpus/api/v1/stats');
+    for (const y of stats.by_year.slice(0, 6)) {
+      expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}`)).meta.total, String(y.year)).toBe(y.excerpts);
+      for (const band of BANDS)
+        expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}&band=${encodeURIComponent(band)}`)).meta.total, `${y.year} ${band}`).toBe(y.bands[band]);
+    }
+  });
+
+  it('counts exactly the sentences with an exact p in [p_min, p_max] (inclusive), with and without q and year', async () => {
+    const rows = verified();
+    const exact = [...new Set(rows.flatMap((r) => (r.p === null ? [] : [r.p])))].sort((a, b) => a - b);
+    expect(exact.length).toBeGreaterThan(10);
+    const at = (k: number) => exact[Math.min(exact.length - 1, Math.floor(k * exact.length))]!;
+    const cases: [number | null, number | null][] = [[at(0.2), at(0.6)], [at(0.5), at(0.5)], [null, at(0.3)], [at(0.7), null], [0, 1], [0.05, 0.05], [1, 1]];
+    const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
+    const from = years[years.length >> 2]!;
+    for (const [lo, hi] of cases) {
+      const qs = `${lo === null ? '' : `p_min=${lo}&`}${hi === null ? '' : `p_max=${hi}&`}`;
+      const match = (r: { p: number | null }) => inP(r.p, lo ?? 0, hi ?? 1);
+      const body = await json(`/corpus/api/v1/excerpts?${qs}per_page=100`);
+      expect(body.meta.total, qs).toBe(rows.filter(match).length);
+      expect(body.meta.query).toMatchObject({ p_min: lo, p_max: hi, year_from: null, year_to: null });
+      // Every listed sentence has a verified occurrence whose exact p is in the range.
+      for (const e of body.results)
+        expect(e.occurrences.some((o: { status: string; p: { exact: boolean; value: number } | null }) => o.status === 'verified' && o.p?.exact && inP(o.p.value, lo ?? 0, hi ?? 1)), e.text).toBe(true);
+      expect((await json(`/corpus/api/v1/excerpts?${qs}q=trend`)).meta.total, `${qs} q=trend`).toBe(
+        rows.filter((r) => match(r) && textMatches(r.text, [{ words: ['trend'] }])).length,
+      );
+      expect((await json(`/corpus/api/v1/excerpts?${qs}year_from=${from}&sort=p_asc`)).meta.total, `${qs} year_from=${from}`).toBe(
+        rows.filter((r) => match(r) && r.year >= from).length,
+      );
+    }
+  });
+
+  it('keeps the ranges in links and the echo', async () => {
+    const body = await json('/corpus/api/v1/excerpts?year_from=2001&year_to=2010&p_min=.05&p_max=0.1');
+    expect(body.meta.query).toMatchObject({ year_from: 2001, year_to: 2010, p_min: 0.05, p_max: 0.1 });
+    for (const e of body.results) expect(e.article.year).toBeGreaterThanOrEqual(2001);
+  });
+});
+
 describe('strict parameters', () => {
   it.each([
     ['bogus=1', 'UNKNOWN_PARAMETER', 'bogus'],
@@ -240,6 +382,16 @@ describe('strict parameters', () => {
     ['q=%22trend', 'INVALID_PARAMETER', 'q'],
     ['q=***', 'INVALID_PARAMETER', 'q'],
     [`q=${'x'.repeat(201)}`, 'INVALID_PARAMETER', 'q'],
+    ['year_from=2020&year_to=2019', 'INVALID_PARAMETER', 'year_from'],
+    ['year_from=20', 'INVALID_PARAMETER', 'year_from'],
+    ['year_to=0999', 'INVALID_PARAMETER', 'year_to'],
+    ['year_to=2020.5', 'INVALID_PARAMETER', 'year_to'],
+    ['p_min=0.08&p_max=0.06', 'INVALID_PARAMETER', 'p_min'],
+    ['p_min=-0.1', 'INVALID_PARAMETER', 'p_min'],
+    ['p_max=1.01', 'INVALID_PARAMETER', 'p_max'],
+    ['p_max=1e-2', 'INVALID_PARAMETER', 'p_max'],
+    ['p_min=abc', 'INVALID_PARAMETER', 'p_min'],
+    ['p_min=0.1&p_min=0.2', 'INVALID_PARAMETER', 'p_min'],
   ])('%s → %s naming %s', async (query, code, parameter) => {
     const body = expectError(await get(`/corpus/api/v1/excerpts?${query}`), code);
     expect(body.details?.[0]?.parameter).toBe(parameter);
@@ -296,6 +448,7 @@ describe('HTTP conventions and contracts', () => {
     const urls = {
       '/api/v1/stats': ['/corpus/api/v1/stats'],
       '/api/v1/phrases': ['/corpus/api/v1/phrases'],
+      '/api/v1/phrases/{phrase}': ['/corpus/api/v1/phrases/trend%20toward', '/corpus/api/v1/phrases/on%20the%20verge%20of%20significance'],
       '/api/v1/excerpts': ['/corpus/api/v1/excerpts', `/corpus/api/v1/excerpts?q=trend&${allStatuses}`, '/corpus/api/v1/excerpts?band=none&sort=p_desc'],
       '/api/v1/articles/{pmcid}': documents.slice(0, 5).map((d) => `/corpus/api/v1/articles/${d.pmcid}`),
     }[path]!;

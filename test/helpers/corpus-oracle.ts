@@ -94,3 +94,38 @@ export function textMatches(text: string, terms: { words: string[] }[]): boolean
   const w = words(text);
   return terms.every((t) => w.some((_, i) => t.words.every((x, k) => w[i + k] === x)));
 }
+
+/** The year of each article id, from the truth's files. */
+function yearOfArticle(t: CorpusTruth): Map<string, number> {
+  return new Map(t.files.map((f) => [expectedArticleId(f), f.year]));
+}
+
+/** `/stats` `by_year` as the truth fixes it: per year, articles, articles with a verified hedge, verified sentences and verified sentences per band. */
+export function expectedByYear(t: CorpusTruth) {
+  const yearOf = yearOfArticle(t);
+  const rows = new Map<number, { articles_scanned: number; with: Set<string>; excerpts: number; bands: Record<string, number> }>();
+  const row = (y: number) => {
+    let r = rows.get(y);
+    if (!r) rows.set(y, (r = { articles_scanned: 0, with: new Set(), excerpts: 0, bands: {} }));
+    return r;
+  };
+  for (const f of t.files) row(f.year).articles_scanned++;
+  for (const e of t.excerpts) {
+    if (e.outcome !== 'verified') continue;
+    const r = row(yearOf.get(e.article)!);
+    r.with.add(e.article);
+    r.excerpts++;
+    if (e.band !== null) r.bands[e.band] = (r.bands[e.band] ?? 0) + 1;
+  }
+  return [...rows]
+    .sort(([a], [b]) => a - b)
+    .map(([year, r]) => ({
+      year,
+      articles_scanned: r.articles_scanned,
+      articles_with_verified: r.with.size,
+      share_with_verified: r.with.size / r.articles_scanned,
+      excerpts: r.excerpts,
+      verifiedBands: r.bands,
+    }));
+}
+

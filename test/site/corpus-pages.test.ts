@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ArticleDoc, PhraseRow, PhrasesDoc, StatsDoc } from '../../contracts/corpus/documents.ts';
+import type { ArticleDoc, PhraseDoc, PhraseRow, PhrasesDoc, StatsDoc } from '../../contracts/corpus/documents.ts';
 import type { ExcerptsResponse } from '../../contracts/corpus/responses.ts';
 import { type SiteServer, pageTimes, startSiteServer } from '../helpers/site-server.ts';
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   ids = readdirSync(join(s.buildOutput, 'current', 'corpus', 'api', 'v1', 'articles'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.slice(0, -5));
-}, 120_000);
+}, 600_000);
 afterAll(async () => s?.close());
 
 // ---- the site's number format (en-CA grouping), written out independently ----
@@ -208,6 +208,36 @@ describe('/corpus: the numbers of stats.json', () => {
     expect(all(svg, (n) => n.name === 'a').map((a) => a.attribs.href)).toEqual(stats.bands.map((b) => `/corpus/excerpts?band=${encodeURIComponent(b.band)}`));
   });
 
+  it('draws prevalence by year as an accessible chart whose data table is stats.by_year, each year linking to its sentences', async () => {
+    const stats = await api<StatsDoc>('/corpus/api/v1/stats');
+    expect(stats.by_year.length).toBeGreaterThan(3);
+    const { doc } = await page('/corpus');
+    const figure = all(doc, (n) => n.name === 'figure' && n.attribs['aria-labelledby'] === 'prevalence-by-year-caption');
+    expect(figure).toHaveLength(1);
+    const svg = all(figure[0]!, (n) => n.name === 'svg')[0]!;
+    expect(svg.attribs.role).toBe('img');
+    const rows = all(all(figure[0]!, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) => all(r, (c) => c.name === 'th' || c.name === 'td').map(text));
+    const bands = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns', 'none'] as const;
+    expect(rows).toEqual(
+      stats.by_year.map((y) => [
+        y.year === null ? 'no year' : String(y.year),
+        `${((100 * y.articles_with_verified) / y.articles_scanned).toFixed(1)}%`,
+        fmt(y.articles_scanned),
+        fmt(y.articles_with_verified),
+        fmt(y.excerpts),
+        ...bands.map((b) => fmt(y.bands[b])),
+      ]),
+    );
+    const hrefs = all(svg, (n) => n.name === 'a').map((a) => a.attribs.href!);
+    expect(hrefs).toEqual(stats.by_year.filter((y) => y.year !== null).map((y) => `/corpus/excerpts?year_from=${y.year}&year_to=${y.year}`));
+    // The link's list has as many sentences as the year says.
+    const y = stats.by_year[0]!;
+    expect((await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?${hrefs[0]!.split('?')[1]}`)).meta.total).toBe(y.excerpts);
+    const browser = await page(hrefs[0]!);
+    expect(browser.status).toBe(200);
+    expect(text(browser.doc)).toContain(fmt(y.excerpts));
+  });
+
   it('shows the totals, the median p and the lexicon', async () => {
     const stats = await api<StatsDoc>('/corpus/api/v1/stats');
     const { doc } = await page('/corpus');
@@ -227,11 +257,47 @@ describe('/corpus: the numbers of stats.json', () => {
   });
 });
 
+describe('/corpus/phrase/<phrase>: each phrase and its yearly counts', () => {
+  it('has a page for every verified phrase with its totals and its counts per year as the API gives them', async () => {
+    const phrases = await api<PhrasesDoc>('/corpus/api/v1/phrases');
+    for (const row of phrases.phrases) {
+      const doc = await api<PhraseDoc>(`/corpus/api/v1/phrases/${encodeURIComponent(row.phrase)}`);
+      const { status, doc: html } = await page(`/corpus/phrase/${row.phrase.replace(/ /g, '-')}`);
+      expect(status, row.phrase).toBe(200);
+      const totals = all(all(html, (n) => n.name === 'table' && n.attribs['aria-label'] === 'Phrase totals')[0]!, (n) => n.name === 'td').map(text);
+      const bands = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns'] as const;
+      expect(totals, row.phrase).toEqual([fmt(row.verified), fmt(row.articles), ...bands.map((b) => fmt(row.bands[b])), fmt(row.rejected), fmt(row.unverified)]);
+      const figure = all(html, (n) => n.name === 'figure' && n.attribs['aria-labelledby'] === 'phrase-by-year-caption')[0]!;
+      const rows = all(all(figure, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) => all(r, (c) => c.name === 'th' || c.name === 'td').map(text));
+      expect(rows, row.phrase).toEqual(
+        doc.by_year.map((y) => [String(y.year), fmt(y.verified), fmt(y.articles), ...bands.map((b) => fmt(y.bands[b])), fmt(y.rejected), fmt(y.unverified)]),
+      );
+    }
+  });
+
+  it("links each year to the phrase's sentences of that year", async () => {
+    const phrases = await api<PhrasesDoc>('/corpus/api/v1/phrases');
+    const phrase = phrases.phrases[0]!.phrase;
+    const doc = await api<PhraseDoc>(`/corpus/api/v1/phrases/${encodeURIComponent(phrase)}`);
+    const { doc: html } = await page(`/corpus/phrase/${phrase.replace(/ /g, '-')}`);
+    const svg = all(html, (n) => n.name === 'svg')[0]!;
+    const hrefs = all(svg, (n) => n.name === 'a').map((a) => a.attribs.href!);
+    expect(hrefs).toHaveLength(doc.by_year.length);
+    for (const [i, y] of doc.by_year.entries()) {
+      expect(hrefs[i]).toBe(`/corpus/excerpts?year_from=${y.year}&year_to=${y.year}&phrase=${encodeURIComponent(phrase)}`);
+      // Sentences with a verified occurrence of the phrase in that year: at least one when it has verified ones.
+      const listed = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?${hrefs[i]!.split('?')[1]}`);
+      expect(listed.meta.total > 0, String(y.year)).toBe(y.verified > 0);
+      expect(listed.meta.total).toBeLessThanOrEqual(y.verified);
+    }
+  });
+});
+
 describe('/corpus/phrases: phrases.json', () => {
   const tableRows = (doc: Doc) =>
     all(all(doc, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((tr) => all(tr, (c) => c.name === 'th' || c.name === 'td').map(text));
   const expectedRow = (r: PhraseRow) => [
-    r.phrase,
+    `${r.phrase} by year`,
     fmt(r.verified),
     fmt(r.articles),
     ...['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns'].map((b) => fmt(r.bands[b as keyof PhraseRow['bands']])),
@@ -246,7 +312,7 @@ describe('/corpus/phrases: phrases.json', () => {
     expect(status).toBe(200);
     expect(tableRows(doc)).toEqual(phrases.phrases.map(expectedRow));
     const links = all(all(doc, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'a').map((a) => a.attribs.href);
-    expect(links).toEqual(phrases.phrases.map((p) => `/corpus/excerpts?phrase=${encodeURIComponent(p.phrase)}`));
+    expect(links).toEqual(phrases.phrases.flatMap((p) => [`/corpus/excerpts?phrase=${encodeURIComponent(p.phrase)}`, `/corpus/phrase/${p.phrase.replace(/ /g, '-')}`]));
     // Each phrase's link lists its verified sentences (at most its verified occurrences).
     const first = phrases.phrases[0]!;
     const listed = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(first.phrase)}`);
@@ -371,7 +437,7 @@ describe('/corpus/articles/<id>: a static page per article', () => {
 });
 
 describe('corpus pages: plain, accessible HTML', () => {
-  const PAGES = ['/corpus', '/corpus/phrases', '/corpus/phrases/articles-desc', '/corpus/excerpts', '/corpus/excerpts?q=trend', '/corpus/articles', '/corpus/excerpts?band=x'];
+  const PAGES = ['/corpus', '/corpus/phrases', '/corpus/phrases/articles-desc', '/corpus/excerpts', '/corpus/excerpts?q=trend', '/corpus/articles', '/corpus/excerpts?band=x', '/corpus/phrase/trend-toward', '/corpus/excerpts?year_from=2005&year_to=2010&p_min=0.05'];
   for (const path of PAGES) {
     it(`${path}: one main, the corpus navigation, no inline style or script, tables captioned, headers scoped`, async () => {
       const { text: html, doc } = await page(path);

@@ -100,6 +100,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     articles,
     meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic },
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+    phraseList: matcher.phrases,
   });
   for (const [path, doc] of docs) {
     mkdirSync(dirname(join(o.out, path)), { recursive: true });

@@ -11,10 +11,13 @@
 import {
   type ArticleDoc,
   articleDocSchema,
+  type PhraseDoc,
+  phraseDocSchema,
   type PhraseRow,
   phrasesDocSchema,
   type StatsDoc,
   statsDocSchema,
+  type YearStats,
 } from '../../../contracts/corpus/documents.ts';
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
@@ -26,6 +29,16 @@ import type { ExtractedArticle } from '../../corpus/extract.ts';
 export const CORPUS_STATS_FILE = 'corpus/api/v1/stats.json';
 export const CORPUS_PHRASES_FILE = 'corpus/api/v1/phrases.json';
 export const CORPUS_ARTICLES_DIR = 'corpus/api/v1/articles';
+/** One document per lexicon phrase, named by the canonical phrase as written (spaces included), so the URL path decodes to the file. */
+export const CORPUS_PHRASE_DIR = 'corpus/api/v1/phrases';
+
+/** Years ascending, the unknown year (null) last: the order of every `by_year` list. */
+export function compareYears(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a - b;
+}
 
 /** The median of a list of numbers (mean of the middle two for an even count); null for an empty list. */
 export function median(values: readonly number[]): number | null {
@@ -41,10 +54,12 @@ export interface CorpusDocsInput {
   articles: readonly ExtractedArticle[];
   meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };
+  /** Every canonical phrase of the lexicon: each gets its `/phrases/{phrase}` document, occurring or not. */
+  phraseList: readonly string[];
 }
 
 /** Builds every document; the map's keys are paths relative to the build directory. */
-export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): Map<string, unknown> {
+export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusDocsInput): Map<string, unknown> {
   const docs = new Map<string, unknown>();
   const statusTotals = { verified: 0, rejected: 0, unverified: 0, indeterminate: 0 };
   const bandOcc = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
@@ -63,7 +78,41 @@ export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): M
     rejected: number;
     unverified: number;
   }
+  type PhraseCounts = Omit<PhraseAcc, 'exact'>;
+  const phraseCounts = (): PhraseCounts => ({
+    verified: 0,
+    articles: new Set(),
+    bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])) as PhraseAcc['bands'],
+    rejected: 0,
+    unverified: 0,
+  });
   const phrases = new Map<string, PhraseAcc>();
+  /** Per phrase, per year: the same counts. */
+  const phraseYears = new Map<string, Map<number | null, PhraseCounts>>();
+  const phraseYear = (phrase: string, year: number | null): PhraseCounts => {
+    let years = phraseYears.get(phrase);
+    if (!years) phraseYears.set(phrase, (years = new Map()));
+    let acc = years.get(year);
+    if (!acc) years.set(year, (acc = phraseCounts()));
+    return acc;
+  };
+  const count = (acc: PhraseCounts, o: ExtractedArticle['excerpts'][number]['occurrences'][number], article: string) => {
+    if (o.status === 'verified') {
+      acc.verified++;
+      acc.articles.add(article);
+      if (o.band !== null && o.band !== 'none') acc.bands[o.band]++;
+    } else if (o.status === 'rejected') acc.rejected++;
+    else if (o.status === 'unverified') acc.unverified++;
+  };
+  const years = new Map<number | null, Omit<YearStats, 'share_with_verified'>>();
+  const yearRow = (year: number | null) => {
+    let row = years.get(year);
+    if (!row) {
+      row = { year, articles_scanned: 0, articles_with_verified: 0, excerpts: 0, bands: Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number> };
+      years.set(year, row);
+    }
+    return row;
+  };
   const phraseAcc = (phrase: string): PhraseAcc => {
     let acc = phrases.get(phrase);
     if (!acc) {
@@ -81,9 +130,14 @@ export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): M
   };
 
   for (const a of articles) {
+    const yr = yearRow(a.year);
+    yr.articles_scanned++;
     sentences += a.sentences_scanned;
     if (a.id_kind === 'generated') withoutPmcid++;
-    if (a.occurrences.verified > 0) withVerified++;
+    if (a.occurrences.verified > 0) {
+      withVerified++;
+      yr.articles_with_verified++;
+    }
     for (const e of a.excerpts) {
       excerptsAny++;
       const bandsHere = new Set<Band>();
@@ -95,20 +149,24 @@ export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): M
           bandsHere.add(o.band);
         }
         const acc = phraseAcc(o.phrase);
+        count(acc, o, a.pmcid);
+        count(phraseYear(o.phrase, a.year), o, a.pmcid);
         if (o.status === 'verified') {
           verifiedHere = true;
-          acc.verified++;
-          acc.articles.add(a.pmcid);
-          if (o.band !== null && o.band !== 'none') acc.bands[o.band]++;
           if (o.p?.exact && o.p.value !== null) {
             acc.exact.push(o.p.value);
             exactVerified.push(o.p.value);
           }
-        } else if (o.status === 'rejected') acc.rejected++;
-        else if (o.status === 'unverified') acc.unverified++;
+        }
       }
-      if (verifiedHere) verifiedExcerpts++;
-      for (const b of bandsHere) bandExc[b]++;
+      if (verifiedHere) {
+        verifiedExcerpts++;
+        yr.excerpts++;
+      }
+      for (const b of bandsHere) {
+        bandExc[b]++;
+        yr.bands[b]++;
+      }
     }
     const doc: ArticleDoc = articleDocSchema.parse({ ...a, meta });
     docs.set(`${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`, doc);
@@ -125,6 +183,9 @@ export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): M
     bands: BANDS.map((band) => ({ band, occurrences: bandOcc[band], excerpts: bandExc[band] })),
     median_p: median(exactVerified),
     median_p_values: exactVerified.length,
+    by_year: [...years.values()]
+      .sort((x, y) => compareYears(x.year, y.year))
+      .map((r) => ({ ...r, share_with_verified: r.articles_scanned === 0 ? 0 : r.articles_with_verified / r.articles_scanned })),
     lexicon,
     meta,
   };
@@ -143,5 +204,18 @@ export function corpusDocuments({ articles, meta, lexicon }: CorpusDocsInput): M
     }))
     .sort((x, y) => y.verified - x.verified || (x.phrase < y.phrase ? -1 : x.phrase > y.phrase ? 1 : 0));
   docs.set(CORPUS_PHRASES_FILE, phrasesDocSchema.parse({ total: rows.length, phrases: rows, meta }));
+
+  const plain = (c: PhraseCounts) => ({ verified: c.verified, articles: c.articles.size, bands: c.bands, rejected: c.rejected, unverified: c.unverified });
+  for (const phrase of new Set([...phraseList, ...phrases.keys()])) {
+    const doc: PhraseDoc = {
+      phrase,
+      ...plain(phrases.get(phrase) ?? phraseCounts()),
+      by_year: [...(phraseYears.get(phrase) ?? new Map<number | null, PhraseCounts>())]
+        .sort(([x], [y]) => compareYears(x, y))
+        .map(([year, c]) => ({ year, ...plain(c) })),
+      meta,
+    };
+    docs.set(`${CORPUS_PHRASE_DIR}/${phrase}.json`, phraseDocSchema.parse(doc));
+  }
   return docs;
 }

@@ -1,5 +1,5 @@
 /**
- * Accuracy of the whole extraction (`readArticleFile` + `extractArticle`, lexicon hedging-v1, default band
+ * Accuracy of the whole extraction (`readArticleFile` + `extractArticle`, the default lexicon, default band
  * options) on the 10 real articles in ../shared/reference/hedged/jats/. Two oracles, neither of them the
  * extractor's output:
  *

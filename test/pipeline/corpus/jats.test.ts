@@ -196,6 +196,18 @@ describe('identifiers and metadata', () => {
       { name: 'The Trial Group', surname: null, givenNames: null },
     ]);
   });
+
+  it('takes the earliest year of the epub, ppub and collection dates; other dates only without those', () => {
+    const year = (dates: string) => meta('', dates).year;
+    const d = (attrs: string, y: number) => `<pub-date ${attrs}><year>${y}</year></pub-date>`;
+    expect(year(d('pub-type="epub"', 2020) + d('pub-type="ppub"', 2019))).toBe(2019);
+    expect(year(d('pub-type="ppub"', 2021) + d('pub-type="epub"', 2020) + d('pub-type="collection"', 2018))).toBe(2018);
+    expect(year(d('date-type="pub" publication-format="electronic"', 2017) + d('date-type="pub" publication-format="print"', 2016))).toBe(2016);
+    // A received or a pmc-release date is not a publication date: used only when nothing else has a year.
+    expect(year(d('pub-type="pmc-release"', 2010) + d('pub-type="epub"', 2012))).toBe(2012);
+    expect(year(d('pub-type="pmc-release"', 2011) + d('pub-type="nihms-submitted"', 2010))).toBe(2010);
+    expect(year(d('pub-type="epub"', 0) + '<pub-date pub-type="ppub"><month>3</month></pub-date>')).toBeNull();
+  });
 });
 
 describe('gzip', () => {

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { noParams, parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { canonicalArticleId } from '../../../../contracts/corpus/article-id.ts';
-import { parseExcerptQuery } from '../../../../contracts/corpus/excerpts-query.ts';
+import { canonicalPhrase, parseExcerptQuery } from '../../../../contracts/corpus/excerpts-query.ts';
 import { corpusOpenApi } from '../../../../contracts/corpus/openapi.ts';
 import { routeTable } from '../../plugins/preflight.ts';
 import type { Build, BuildStore } from '../../services/build-store.ts';
@@ -31,14 +31,14 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
   const { store } = opts;
   const routes = routeTable(app);
 
-  const frozen = (url: string, doc: (params: Record<string, string>) => string) =>
+  const frozen = (url: string, doc: (params: Record<string, string>, build: Build) => string) =>
     routes.declare({
       method: 'GET',
       url,
       handler: async (request, reply) => {
         parseStrictQuery(noParams, request.url);
         const build = store.current;
-        const path = doc(request.params as Record<string, string>);
+        const path = doc(request.params as Record<string, string>, build);
         const found = build.frozen.get(path);
         if (!found) {
           reply.header('X-Snapshot', build.snapshotId);
@@ -50,6 +50,15 @@ export default async function corpusRoutes(app: FastifyInstance, opts: CorpusRou
 
   frozen('/api/v1/stats', () => 'corpus/api/v1/stats');
   frozen('/api/v1/phrases', () => 'corpus/api/v1/phrases');
+  // One phrase's counts per year and band. Case and spacing are forgiven as for `phrase=`; a phrase outside the
+  // lexicon is a 404 (there is no such resource), one of the lexicon that never occurs a document of zeros.
+  frozen('/api/v1/phrases/:phrase', ({ phrase }, build) => {
+    const canonical = canonicalPhrase(phrase!);
+    const lexicon = build.corpus?.phrases;
+    if (lexicon && !lexicon.includes(canonical))
+      throw new ApiError('NOT_FOUND', `"${phrase!.slice(0, 200)}" is not a phrase of the lexicon; /corpus/api/v1/phrases lists the phrases that occur.`);
+    return `corpus/api/v1/phrases/${canonical}`;
+  });
   frozen('/api/v1/articles/:pmcid', ({ pmcid }) => {
     const id = canonicalArticleId(pmcid!);
     if (id === null)

@@ -118,7 +118,7 @@ export class CorpusData {
 
   /** Answers one excerpt query: exact total, the page's items in order. */
   listExcerpts(query: ExcerptQuery): ExcerptPage {
-    const filter = occurrenceFilter(query.phrase === null ? -1 : this.phrases.indexOf(query.phrase), query.bands, query.statuses);
+    const filter = occurrenceFilter(query.phrase === null ? -1 : this.phrases.indexOf(query.phrase), query.bands, query.statuses, query);
     const offset = (query.page - 1) * query.per_page;
     let total: number;
     let indexes: number[];
@@ -135,7 +135,17 @@ export class CorpusData {
         page: query.page,
         per_page: query.per_page,
         pages: Math.ceil(total / query.per_page),
-        query: { phrase: query.phrase, band: query.bands, status: query.statuses, q: query.q, sort: query.sort },
+        query: {
+          phrase: query.phrase,
+          band: query.bands,
+          status: query.statuses,
+          q: query.q,
+          year_from: query.year_from,
+          year_to: query.year_to,
+          p_min: query.p_min,
+          p_max: query.p_max,
+          sort: query.sort,
+        },
       },
       results: this.items(indexes, query),
     };

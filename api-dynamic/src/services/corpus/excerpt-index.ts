@@ -9,7 +9,9 @@
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
  * (status, band) pairs of its occurrences, so a filter without a phrase is one AND per excerpt; each phrase has
  * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
- * order only as far as it ends, and the total by a separate pass that does not touch the permutation. A search's
+ * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
+ * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
+ * the most common listings does not grow with the corpus). A search's
  * candidate list (from FTS5) is paged in another order through rank arrays (the inverse permutations).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
@@ -19,19 +21,52 @@ import type { SqliteDb } from './sqlite.ts';
 /** Band code of an occurrence without a band (rejected, indeterminate). */
 const NO_BAND = BANDS.length;
 
-/** The occurrence filters of a query, as bit masks over the codes. */
+/** The occurrence filters of a query, as bit masks over the codes, and the year and p-value ranges. */
 export interface OccurrenceFilter {
   /** Index into the lexicon's phrase list, or -1 for any phrase. */
   phrase: number;
   bandMask: number;
   statusMask: number;
+  /** Inclusive year range of the excerpt's article; `years` false when no year filter is given. */
+  years: boolean;
+  yearFrom: number;
+  yearTo: number;
+  /** Inclusive range of an occurrence's exact p-value; `ps` false when no p filter is given. */
+  ps: boolean;
+  pMin: number;
+  pMax: number;
 }
 
-export function occurrenceFilter(phraseIndex: number, bands: readonly Band[], statuses: readonly OccurrenceStatus[]): OccurrenceFilter {
+/** Year and p ranges of a query (null: not given). */
+export interface RangeFilters {
+  year_from: number | null;
+  year_to: number | null;
+  p_min: number | null;
+  p_max: number | null;
+}
+
+const NO_RANGES: RangeFilters = { year_from: null, year_to: null, p_min: null, p_max: null };
+
+export function occurrenceFilter(
+  phraseIndex: number,
+  bands: readonly Band[],
+  statuses: readonly OccurrenceStatus[],
+  ranges: RangeFilters = NO_RANGES,
+): OccurrenceFilter {
   const bandMask = bands.length === 0 ? (1 << (NO_BAND + 1)) - 1 : bands.reduce((m, b) => m | (1 << BANDS.indexOf(b)), 0);
   const statusMask =
     statuses.length === 0 ? (1 << OCCURRENCE_STATUSES.length) - 1 : statuses.reduce((m, s) => m | (1 << OCCURRENCE_STATUSES.indexOf(s)), 0);
-  return { phrase: phraseIndex, bandMask, statusMask };
+  return {
+    phrase: phraseIndex,
+    bandMask,
+    statusMask,
+    years: ranges.year_from !== null || ranges.year_to !== null,
+    yearFrom: ranges.year_from ?? -Infinity,
+    yearTo: ranges.year_to ?? Infinity,
+    ps: ranges.p_min !== null || ranges.p_max !== null,
+    pMin: ranges.p_min ?? 0,
+    pMax: ranges.p_max ?? 1,
+  };
 }
 
 /** Bit of a (status, band) pair in an excerpt's mask: 8 bits per status, one per band code (≤ 7 codes). */
@@ -61,6 +96,15 @@ const VERIFIED_PAIRS = 0xff;
 export class ExcerptIndex {
   /** Position of each excerpt in each keyed order (the inverse permutations). */
   private readonly ranks: Record<OrderName, Int32Array>;
+  /**
+   * How many excerpts carry each distinct (status, band) mask: a few hundred masks at most, however large the
+   * corpus, so a count without phrase, year or p range sums over them instead of passing over every excerpt
+   * (issue 21: at 5M excerpts that pass alone would take most of the 15 ms).
+   */
+  private readonly maskValues: Int32Array;
+  private readonly maskCounts: Int32Array;
+  /** The same histogram per publication year (excerpts without a year left out), for year ranges. */
+  private readonly yearMasks: { year: number; values: Int32Array; counts: Int32Array }[];
 
   private constructor(
     /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
@@ -69,8 +113,12 @@ export class ExcerptIndex {
     private readonly occPhrase: Uint16Array,
     private readonly occBand: Uint8Array,
     private readonly occStatus: Uint8Array,
+    /** Exact p-value of each occurrence (NaN: a bound, "n.s." or none), for `p_min`/`p_max`. */
+    private readonly occP: Float64Array,
     /** 0-based article row of each excerpt (excerpt index = id − 1). */
     readonly articleOf: Int32Array,
+    /** Publication year of each excerpt's article (-1: none), for `year_from`/`year_to`. */
+    private readonly yearOf: Int16Array,
     private readonly orders: Record<OrderName, Int32Array>,
     /** Per excerpt, the `pairBit`s of its occurrences. */
     private readonly pairs: Int32Array,
@@ -83,6 +131,18 @@ export class ExcerptIndex {
       for (let pos = 0; pos < order.length; pos++) r[order[pos]!] = pos;
       return r;
     };
+    const histogram = new Map<number, number>();
+    for (let i = 0; i < size; i++) histogram.set(pairs[i]!, (histogram.get(pairs[i]!) ?? 0) + 1);
+    this.maskValues = Int32Array.from(histogram.keys());
+    this.maskCounts = Int32Array.from(histogram.values());
+    const byYear = new Map<number, Map<number, number>>();
+    for (let i = 0; i < size; i++) {
+      if (yearOf[i]! < 0) continue;
+      let h = byYear.get(yearOf[i]!);
+      if (!h) byYear.set(yearOf[i]!, (h = new Map()));
+      h.set(pairs[i]!, (h.get(pairs[i]!) ?? 0) + 1);
+    }
+    this.yearMasks = [...byYear].map(([year, h]) => ({ year, values: Int32Array.from(h.keys()), counts: Int32Array.from(h.values()) }));
     this.ranks = {
       p_asc: rank(orders.p_asc),
       p_desc: rank(orders.p_desc),
@@ -102,7 +162,7 @@ export class ExcerptIndex {
     const statusCode = new Map<string, number>(OCCURRENCE_STATUSES.map((s, i) => [s, i]));
 
     const articleOf = new Int32Array(size);
-    const year = new Int32Array(size);
+    const year = new Int16Array(size);
     const st = db.prepare('SELECT e.id, e.article, a.year FROM excerpts e JOIN articles a ON a.id = e.article ORDER BY e.id');
     try {
       let i = 0;
@@ -121,6 +181,7 @@ export class ExcerptIndex {
     const occPhrase = new Uint16Array(occurrences);
     const occBand = new Uint8Array(occurrences);
     const occStatus = new Uint8Array(occurrences);
+    const occP = new Float64Array(occurrences).fill(NaN);
     // p-value keys of each excerpt over all its occurrences and over its verified ones (NaN: none stated).
     const pMin = new Float64Array(size).fill(NaN);
     const pMax = new Float64Array(size).fill(NaN);
@@ -130,7 +191,7 @@ export class ExcerptIndex {
       if (!(min[i]! <= v)) min[i] = v;
       if (!(max[i]! >= v)) max[i] = v;
     };
-    const so = db.prepare('SELECT excerpt, phrase, band, status, p_value FROM occurrences ORDER BY excerpt, ordinal');
+    const so = db.prepare('SELECT excerpt, phrase, band, status, p_value, p_exact FROM occurrences ORDER BY excerpt, ordinal');
     try {
       let k = 0;
       let current = 0;
@@ -146,6 +207,7 @@ export class ExcerptIndex {
         if (status === undefined) throw new Error(`occurrence status "${so.getString(3)}" is not a status`);
         occStatus[k] = status;
         const p = so.get(4);
+        if (p !== null && so.getInt(5) === 1) occP[k] = Number(p);
         if (p !== null) {
           widen(pMin, pMax, excerpt - 1, Number(p));
           if (status === 0) widen(pMinVerified, pMaxVerified, excerpt - 1, Number(p));
@@ -194,7 +256,9 @@ export class ExcerptIndex {
       occPhrase,
       occBand,
       occStatus,
+      occP,
       articleOf,
+      year,
       {
         p_asc: byKey(pMin, 1),
         p_desc: byKey(pMax, -1),
@@ -222,11 +286,17 @@ export class ExcerptIndex {
   /** `matches` with the filter's pair mask computed once per query: without a phrase, one AND. */
   private test(i: number, f: OccurrenceFilter, mask: number): boolean {
     if ((this.pairs[i]! & mask) === 0) return false;
-    if (f.phrase < 0) return true;
+    if (f.years) {
+      const y = this.yearOf[i]!;
+      if (y < 0 || y < f.yearFrom || y > f.yearTo) return false;
+    }
+    if (f.phrase < 0 && !f.ps) return true;
     for (let k = this.occStart[i]!, end = this.occStart[i + 1]!; k < end; k++) {
-      if (this.occPhrase[k] !== f.phrase) continue;
+      if (f.phrase >= 0 && this.occPhrase[k] !== f.phrase) continue;
       if (((f.bandMask >> this.occBand[k]!) & 1) === 0) continue;
       if (((f.statusMask >> this.occStatus[k]!) & 1) === 0) continue;
+      // NaN (no exact value) fails both comparisons.
+      if (f.ps && !(this.occP[k]! >= f.pMin && this.occP[k]! <= f.pMax)) continue;
       return true;
     }
     return false;
@@ -235,9 +305,14 @@ export class ExcerptIndex {
   /** Number of excerpts passing `f` (a pass over the masks, or over the phrase's excerpts). */
   private count(f: OccurrenceFilter, mask: number): number {
     let total = 0;
-    if (f.phrase < 0) {
-      const pairs = this.pairs;
-      for (let i = 0; i < this.size; i++) if ((pairs[i]! & mask) !== 0) total++;
+    if (f.phrase < 0 && !f.years && !f.ps) {
+      for (let m = 0; m < this.maskValues.length; m++) if ((this.maskValues[m]! & mask) !== 0) total += this.maskCounts[m]!;
+    } else if (f.phrase < 0 && !f.ps) {
+      for (const y of this.yearMasks)
+        if (y.year >= f.yearFrom && y.year <= f.yearTo)
+          for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
+    } else if (f.phrase < 0) {
+      for (let i = 0; i < this.size; i++) if (this.test(i, f, mask)) total++;
     } else if (f.phrase < this.phraseStart.length - 1) {
       for (let k = this.phraseStart[f.phrase]!, end = this.phraseStart[f.phrase + 1]!; k < end; k++)
         if (this.test(this.phraseExcerpts[k]!, f, mask)) total++;

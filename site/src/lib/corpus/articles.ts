@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import {
   type ArticleDoc,
   articleDocSchema,
+  type PhraseDoc,
+  phraseDocSchema,
   type PhrasesDoc,
   phrasesDocSchema,
   type StatsDoc,
@@ -18,6 +20,7 @@ import {
 import { buildOutputDir, frozen } from '../build-output.ts';
 
 const ARTICLES = 'corpus/api/v1/articles';
+const PHRASES = 'corpus/api/v1/phrases';
 
 /** null for a build without a corpus. */
 export function corpusStats(): StatsDoc | null {
@@ -44,4 +47,14 @@ export function articleDoc(id: string): ArticleDoc {
   const doc = frozen<unknown>(`${ARTICLES}/${id}`);
   if (doc === null) throw new Error(`no article document ${id} in ${buildOutputDir()}`);
   return articleDocSchema.parse(doc);
+}
+
+/** Every phrase document of the build (one per lexicon phrase), by phrase; empty for a build without a corpus. */
+export function phraseDocs(): PhraseDoc[] {
+  const dir = join(buildOutputDir(), 'current', PHRASES);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => phraseDocSchema.parse(frozen<unknown>(`${PHRASES}/${f.slice(0, -'.json'.length)}`)))
+    .sort((a, b) => (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0));
 }

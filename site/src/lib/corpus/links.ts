@@ -29,3 +29,16 @@ export function pmcUrl(article: { pmcid: string; id_kind: string }): string | nu
 
 /** The excerpt browser, with a query string as the API takes it ('' for none). */
 export const excerptsPath = (query = ''): string => (query ? `/corpus/excerpts?${query}` : '/corpus/excerpts');
+
+/**
+ * The slug of a phrase's page: its canonical name with spaces as hyphens ("trend toward" → `trend-toward`).
+ * Two phrases could in principle share one ("near significant", "near-significant"); the page route refuses
+ * to build then rather than publish one page for two.
+ */
+export const phraseSlug = (phrase: string): string => phrase.replace(/ /g, '-');
+
+/** The site's page of one phrase (its counts and yearly counts). */
+export const phrasePath = (phrase: string): string => `/corpus/phrase/${phraseSlug(phrase)}`;
+
+/** The excerpt browser for one publication year (and more parameters, as the API takes them). */
+export const yearExcerptsPath = (year: number, more = ''): string => excerptsPath(`year_from=${year}&year_to=${year}${more ? `&${more}` : ''}`);

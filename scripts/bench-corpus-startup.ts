@@ -1,0 +1,45 @@
+/**
+ * `npm run bench:corpus-startup -- --build DIR`
+ *
+ * Where the corpus server's start-up time and memory go (issue 21, serving at the scale of the whole OA subset):
+ * opens DIR/corpus/corpus.sqlite as CorpusData.open does, one phase at a time (file read + sqlite_deserialize
+ * into the wasm heap, the excerpt index read from the occurrences, the search index), and prints each phase's
+ * wall time and the process memory after it: RSS, the JS heap, ArrayBuffers (typed arrays: outside the JS heap
+ * but in RSS) and the wasm heap (sqlite's memory, also outside the JS heap). Run it in a fresh process.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CORPUS_DB_FILE } from '../contracts/corpus/database.ts';
+import { ExcerptIndex } from '../api-dynamic/src/services/corpus/excerpt-index.ts';
+import { SearchIndex } from '../api-dynamic/src/services/corpus/search-index.ts';
+import { openReadOnly, sqlite3 } from '../api-dynamic/src/services/corpus/sqlite.ts';
+
+const { values } = parseArgs({ options: { build: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+if (values.help || !values.build) {
+  process.stdout.write('Usage: npm run bench:corpus-startup -- --build DIR\n\nTimes and measures each phase of opening DIR/corpus/corpus.sqlite as the server does.\n');
+  process.exit(values.help ? 0 : 2);
+}
+const path = join(values.build, CORPUS_DB_FILE);
+const mib = (n: number) => (n / 2 ** 20).toFixed(0);
+const s = await sqlite3();
+const row = (phrase: string, t0: number) => {
+  const m = process.memoryUsage();
+  const wasm = s.wasm.heap8().byteLength;
+  process.stdout.write(
+    `| ${phrase} | ${((performance.now() - t0) / 1000).toFixed(2)} | ${mib(m.rss)} | ${mib(m.heapUsed)} | ${mib(m.arrayBuffers)} | ${mib(wasm)} |\n`,
+  );
+};
+process.stdout.write(`${path}: ${mib(statSync(path).size)} MiB\n\n| phase | s | RSS MiB | JS heap MiB | ArrayBuffers MiB | wasm heap MiB |\n|---|---:|---:|---:|---:|---:|\n`);
+row('sqlite-wasm loaded', performance.now());
+let t = performance.now();
+const db = await openReadOnly(path);
+row('file read + deserialized', t);
+const phrases = JSON.parse(String(db.selectValue("SELECT value FROM info WHERE key = 'phrases'"))) as string[];
+t = performance.now();
+const index = ExcerptIndex.load(db, phrases);
+row(`excerpt index (${index.size} excerpts)`, t);
+t = performance.now();
+SearchIndex.load(db);
+row('search index (sizes, warm-up, frequent words)', t);
+db.close();
