@@ -15,6 +15,7 @@ import { openFairServices } from './services/fair/open.ts';
 import type { Fetcher } from './services/fair/fetcher.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
+import { Snapshots } from './services/frame/snapshots.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
 import { openStateStore } from './services/state/open-store.ts';
 import type { StateStore } from './services/state/store.ts';
@@ -70,6 +71,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   await app.register(probes, { store: o.store, state });
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   const permalinks = new Permalinks(state);
+  o.store.retained.setLogger(app.log);
+  const snapshots = new Snapshots(o.store, state, permalinks, o.config.FRAME_PREFIX, app.log);
+  await snapshots.record();
   const frame = o.config.SERVICES.includes('frame');
   if (frame) {
     // Live abstracts ask the catalogue once (a user is waiting); the sync command retries, the server does not.
@@ -87,6 +91,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       prefix: o.config.FRAME_PREFIX,
       store: o.store,
       permalinks,
+      snapshots,
       abstracts: new AbstractService(catalogue, o.config.ABSTRACT_CACHE_SIZE),
       recent: new RecentView(layerStore, o.config.RECENT_REFRESH_MS, app.log),
     });
@@ -104,7 +109,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       locals: (request) => ({
         manifest: o.store.current.manifest,
         api: injectApi((options) => app.inject(options), request),
-        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
+        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
       }),
     });
   return app;

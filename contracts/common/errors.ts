@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'UPSTREAM_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'GONE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -34,6 +35,7 @@ const TITLES: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests',
   UPSTREAM_UNAVAILABLE: 'Upstream unavailable',
   INTERNAL_ERROR: 'Internal error',
+  GONE: 'Gone',
 };
 
 /** HTTP status each code maps to; one place for the rule. */
@@ -50,6 +52,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  GONE: 410,
 };
 
 export const errorDetailSchema = z.object({
@@ -62,18 +65,43 @@ export const errorDetailSchema = z.object({
 });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
+/** Counts of a cohort as cited: what a permalink recorded when it was minted. */
+const citedCountsSchema = z.object({
+  hash: z.string(),
+  url: z.string(),
+  total: z.number().int().min(0),
+  direct_labels_cover: z.number().int().min(0),
+  predictions_cover: z.number().int().min(0),
+  created_at: z.string(),
+});
+
+/**
+ * What a 410 `GONE` says about the resource that is gone: a snapshot the service answered from once and no
+ * longer keeps (the cohort service's `snapshot=`), when it was dropped if known, and the numbers a permalink of
+ * the asked cohort recorded on it (null when none was minted).
+ */
+export const goneSchema = z.object({
+  snapshot: z.string(),
+  dropped_at: z.string().nullable(),
+  cited: citedCountsSchema.nullable(),
+});
+export type Gone = z.infer<typeof goneSchema>;
+
 export const errorBodySchema = z.object({
   error: z.string(),
   message: z.string(),
   code: z.enum(ERROR_CODES),
   details: z.array(errorDetailSchema).optional(),
+  /** Only on 410 GONE. */
+  gone: goneSchema.optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Builds the error body; the only constructor of it in the repository. */
-export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[], gone?: Gone): ErrorBody {
   const body: ErrorBody = { error: TITLES[code], message, code };
   if (details && details.length > 0) body.details = details;
+  if (gone) body.gone = gone;
   return body;
 }
 
@@ -82,14 +110,16 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  readonly gone: Gone | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], gone?: Gone) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = details;
+    this.gone = gone;
   }
   toBody(): ErrorBody {
-    return errorBody(this.code, this.message, this.details);
+    return errorBody(this.code, this.message, this.details, this.gone);
   }
 }

@@ -66,6 +66,10 @@ const searchText = (max: number) =>
 const entityId = (letter: 'A' | 'W') =>
   z.string().regex(new RegExp(`^${letter}[1-9][0-9]{0,14}$`), `must be ${letter} followed by digits, e.g. ${letter}5000000012`);
 
+/** A snapshot id as the service names them (`<name>-<12 hex>`), for `snapshot=`. */
+export const SNAPSHOT_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const snapshotId = z.string().regex(SNAPSHOT_ID, 'must be a snapshot id such as sample-0123456789ab (GET /api/v1/snapshots lists them)');
+
 /**
  * The whole vocabulary, one field per parameter. Values are strings on the way in; an empty value means the
  * parameter was left out (HTML forms send empty fields), so it is removed before parsing.
@@ -124,6 +128,11 @@ export const cohortParamsSchema = z.object({
   per_page: whole(1, MAX_PER_PAGE).optional(),
   /** Opaque keyset cursor from `meta.next_cursor`. */
   cursor: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned').optional(),
+  /**
+   * Answer from this snapshot (a retained older one, GET /snapshots) instead of the one served by default. Not a
+   * filter: the hash already covers the snapshot the cohort is counted on.
+   */
+  snapshot: snapshotId.optional(),
   /** Export format (`/cohort/export`). */
   format: oneOf(EXPORT_FORMATS).optional(),
   /** Facet to count within the cohort (`/cohort/facets`). */
@@ -149,11 +158,11 @@ const PAGING = ['sort', 'page', 'per_page', 'cursor'] as const;
 
 /** What each surface accepts. */
 export const SURFACES = {
-  cohort: [...FILTER_KEYS, ...PAGING],
+  cohort: [...FILTER_KEYS, ...PAGING, 'snapshot'],
   works: [...WORKS_FILTER_KEYS, ...PAGING],
-  export: [...FILTER_KEYS, 'sort', 'format'],
+  export: [...FILTER_KEYS, 'sort', 'format', 'snapshot'],
   permalink: [...FILTER_KEYS],
-  cohort_facets: [...FILTER_KEYS, 'facet'],
+  cohort_facets: [...FILTER_KEYS, 'facet', 'snapshot'],
 } as const satisfies Record<string, readonly ParamKey[]>;
 export type Surface = keyof typeof SURFACES;
 
@@ -202,6 +211,8 @@ export interface CohortQuery {
   cursor: string | null;
   format: 'csv' | 'json';
   facet: CohortFacet | null;
+  /** The snapshot asked for (`snapshot=`), null for the one served by default. */
+  snapshot: string | null;
 }
 
 const ROUTE_KEY: Record<Route, 'route_aff' | 'route_fund' | 'route_venue' | 'route_about'> = {
@@ -274,7 +285,7 @@ export function parseCohortQuery(url: string, surface: Surface): CohortQuery {
     invalid('page', 'give either page or cursor, not both (the cursor already says where the page starts)');
   if (page * per_page > MAX_OFFSET_RESULTS)
     invalid('page', `page × per_page may reach at most result ${MAX_OFFSET_RESULTS.toLocaleString('en')} (page ${page} × ${per_page} = ${page * per_page}); to go further, follow meta.next_cursor with cursor=`);
-  return { filters, sort, page, per_page, cursor: p.cursor ?? null, format: p.format ?? 'csv', facet: p.facet ?? null };
+  return { filters, sort, page, per_page, cursor: p.cursor ?? null, format: p.format ?? 'csv', facet: p.facet ?? null, snapshot: p.snapshot ?? null };
 }
 
 /** `/cohort/facets` requires `facet`. */

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { errorBodySchema } from '../common/errors.ts';
-import { facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from './params.ts';
+import { changesQuerySchema, facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from './params.ts';
 import { surfaceSchema } from './cohort-query.ts';
 import { FRAME_RESPONSES, permalinkResponse } from './responses.ts';
 import { screenedQuerySchema } from './screened.ts';
@@ -28,6 +28,8 @@ const QUERIES: Record<keyof typeof FRAME_RESPONSES, z.ZodObject> = {
   '/api/v1/facets/topic': facetQuerySchema,
   '/api/v1/facets/author': facetQuerySchema,
   '/api/v1/permalink/{hash}': noParams,
+  '/api/v1/permalink/{hash}/changes': changesQuerySchema,
+  '/api/v1/snapshots': noParams,
   '/api/v1/recent': recentParamsSchema,
   '/api/v1/recent/{id}': noParams,
 };
@@ -57,6 +59,8 @@ export function frameOpenApi(prefix: string, version: string) {
           '304': { description: 'Not modified (If-None-Match matched the ETag)' },
           '400': error,
           '404': error,
+          // A snapshot answered from once and no longer kept (snapshot=, or the one a permalink was minted on).
+          ...('snapshot' in query.shape || path.endsWith('/changes') ? { '410': error } : {}),
         },
       },
     };
@@ -68,6 +72,7 @@ export function frameOpenApi(prefix: string, version: string) {
       responses: {
         '200': { description: 'The export', content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
         '400': error,
+        '410': error,
       },
     },
   };

@@ -1,11 +1,19 @@
 /** Query schemas of the frame routes that have no bigger parser of their own (see ./screened.ts). */
 import { z } from 'zod';
+import { snapshotId, whole } from './cohort-query.ts';
 
 export { noParams } from '../common/query.ts';
 
 export const workQuerySchema = z.object({
   /** `1`: include the abstract, fetched live from the upstream catalogue (or the screening record). */
   abstract: z.literal('1', { error: 'abstract takes only the value 1 (include the abstract)' }).optional(),
+  /** Answer from this retained snapshot (as the cohort routes' `snapshot=`). */
+  snapshot: snapshotId.optional(),
+});
+
+/** `/permalink/{hash}/changes`: how many works of each list to show (the first page, by work id). */
+export const changesQuerySchema = z.object({
+  per_page: whole(1, 100).optional(),
 });
 
 export const WORK_ID = /^W[1-9][0-9]{0,14}$/;
