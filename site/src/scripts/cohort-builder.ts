@@ -55,7 +55,7 @@ function init(form: HTMLFormElement): void {
     setText('[data-cohort-predicted-pct]', pct(m.predictions_cover, m.total));
     setText('[data-cohort-words]', filtersInWords(m.filters));
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-export]'))
-      a.href = exportUrl(m.query, m.sort, a.dataset.export === 'json' ? 'json' : 'csv');
+      a.href = exportUrl(m.query, m.sort, a.dataset.export === 'json' ? 'json' : 'csv', (form.elements.namedItem('snapshot') as HTMLSelectElement | null)?.value || undefined);
     // The permalink form sends the canonical filters as hidden fields.
     const permalink = document.querySelector<HTMLFormElement>('form[data-permalink-form]');
     if (permalink) {

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { MAX_OFFSET_RESULTS } from '../../../../contracts/frame/cohort-query.ts';
-import type { byFieldResponse, cohortResponse, permalinkResponse } from '../../../../contracts/frame/responses.ts';
+import type { byFieldResponse, cohortResponse, permalinkChangesResponse, permalinkResponse, snapshotsResponse } from '../../../../contracts/frame/responses.ts';
 import { pageLink } from './cohort-form.ts';
 
 export type CohortAnswer = z.infer<typeof cohortResponse>;
@@ -13,6 +13,8 @@ export type CohortMeta = CohortAnswer['meta'];
 export type CohortWork = CohortAnswer['results'][number];
 export type ByField = z.infer<typeof byFieldResponse>;
 export type Permalink = z.infer<typeof permalinkResponse>;
+export type PermalinkChanges = z.infer<typeof permalinkChangesResponse>;
+export type SnapshotList = z.infer<typeof snapshotsResponse>;
 
 export interface Pager {
   /** Links, null when there is no such page. */
