@@ -73,7 +73,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const permalinks = new Permalinks(state);
   o.store.retained.setLogger(app.log);
   const snapshots = new Snapshots(o.store, state, permalinks, o.config.FRAME_PREFIX, app.log);
-  await snapshots.record();
+  // Not awaited: a state store that does not answer (Redis down) must not hold up the start; record() logs failures.
+  void snapshots.record();
   const frame = o.config.SERVICES.includes('frame');
   if (frame) {
     // Live abstracts ask the catalogue once (a user is waiting); the sync command retries, the server does not.

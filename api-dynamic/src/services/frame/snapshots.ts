@@ -18,6 +18,9 @@ const DROPPED = 'snapshots-dropped';
 export class Snapshots implements RetainedAccess {
   /** Ids this process has already recorded as seen (the store is write-once: once is enough). */
   private readonly recorded = new Set<string>();
+  /** What this process saw itself, known before the store's write completes (a request right after a switch). */
+  private readonly seenHere = new Set<string>();
+  private readonly droppedHere = new Map<string, string>();
 
   constructor(
     private readonly store: BuildStore,
@@ -34,6 +37,8 @@ export class Snapshots implements RetainedAccess {
   async record(change: RetentionChange = this.store.lastChange): Promise<void> {
     const now = new Date().toISOString();
     const seen = [this.store.current.snapshotId, ...change.retained].filter((id) => !this.recorded.has(id));
+    for (const id of seen) this.seenHere.add(id);
+    for (const id of change.dropped) if (!this.droppedHere.has(id)) this.droppedHere.set(id, now);
     try {
       for (const id of seen) {
         await this.state.putIfAbsent(SEEN, id, JSON.stringify({ id, first_seen_at: now }));
@@ -84,8 +89,8 @@ export class Snapshots implements RetainedAccess {
   /** 410 for a snapshot recorded once and no longer kept, else 400 naming the ones kept. */
   async refuse(id: string, filters: CohortFilters | null): Promise<never> {
     const kept = this.available;
-    const seen = await this.state.get(SEEN, id);
-    if (seen === null)
+    const seen = this.seenHere.has(id) || (await this.state.get(SEEN, id)) !== null;
+    if (!seen)
       throw new ApiError(
         'INVALID_PARAMETER',
         `Invalid value for "snapshot": this service does not have snapshot ${id}. It answers from ${kept[0]} (the default)${kept.length > 1 ? ` and keeps ${kept.slice(1).join(', ')}` : ''}.`,
@@ -97,7 +102,7 @@ export class Snapshots implements RetainedAccess {
   /** The message, details and `gone` block of a 410 for snapshot `id` (also used for permalinks minted on it). */
   async gone(id: string, filters: CohortFilters | null): Promise<[string, ApiError['details'], Gone]> {
     const dropped = await this.state.get(DROPPED, id);
-    const droppedAt = dropped === null ? null : (JSON.parse(dropped) as { dropped_at: string }).dropped_at;
+    const droppedAt = dropped === null ? (this.droppedHere.get(id) ?? null) : (JSON.parse(dropped) as { dropped_at: string }).dropped_at;
     const record = filters === null ? null : await this.permalinks.get(queryHash(filters, id));
     const cited =
       record?.cited === undefined
