@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cohort -- --build <build-output dir> [--runs 30] [--duration 15] [--connections 16]`
+ * `npm run bench:cohort -- --build <build-output dir> [--snapshot ID] [--runs 30] [--duration 15] [--connections 16]`
  *
  * The cohort engine's benchmark (issue 3), through the HTTP layer of a real server process on loopback:
  *   1. latency (p50/p95) of a fixed list of cohort and /works requests, one at a time, count cache OFF, so
@@ -8,8 +8,11 @@
  *   3. throughput under concurrent load (autocannon), cache off and on.
  * Filter values are picked from the build's own cohort index (a common field, a topic of ~1,000 works, a venue
  * of a handful, frequent title terms, the most prolific author), so the list means the same on any build.
+ * With `--snapshot ID` every cohort request asks for that retained snapshot (`snapshot=ID`, the server started
+ * with RETAIN_SNAPSHOTS=ID): its first use (the build loaded on demand) is timed with the RSS before and after,
+ * then the same latencies are measured on it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,20 +26,34 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '30' },
     duration: { type: 'string', default: '15' },
     connections: { type: 'string', default: '16' },
+    snapshot: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help || !values.build) {
   process.stdout.write(
-    'Usage: npm run bench:cohort -- --build <build-output dir> [--runs 30] [--duration 15] [--connections 16]\n\n' +
+    'Usage: npm run bench:cohort -- --build <build-output dir> [--snapshot ID] [--runs 30] [--duration 15] [--connections 16]\n\n' +
       'Starts a server on the build and measures cohort latency (p50/p95), a 100,000-row CSV export, and\n' +
-      'throughput under concurrent load. Prints Markdown tables for docs/benchmarks.md.\n',
+      'throughput under concurrent load. Prints Markdown tables for docs/benchmarks.md.\n' +
+      '--snapshot ID: ask every cohort request for that retained (older, published) snapshot, and time its first use.\n',
   );
   process.exit(values.help ? 0 : 2);
 }
 const buildOut = resolve(values.build);
 const runs = Number(values.runs);
-const dir = join(buildOut, 'current', COHORT_DIR);
+const snapshot = values.snapshot ?? null;
+/** The build directory of the snapshot asked for (a published build under builds/), else `current`. */
+function buildDirOf(id: string | null): string {
+  if (id === null) return join(buildOut, 'current');
+  for (const name of readdirSync(join(buildOut, 'builds'))) {
+    const manifest = join(buildOut, 'builds', name, 'manifest.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { snapshot: { id: string } }).snapshot.id === id) return join(buildOut, 'builds', name);
+  }
+  throw new Error(`no published build of snapshot ${id} under ${buildOut}/builds`);
+}
+const dir = join(buildDirOf(snapshot), COHORT_DIR);
+/** `snapshot=` first in every cohort query string when a retained snapshot is benchmarked. */
+const withSnapshot = (qs: string) => (snapshot === null ? qs : [`snapshot=${encodeURIComponent(snapshot)}`, qs].filter(Boolean).join('&'));
 const index = cohortIndexManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.manifest), 'utf8')));
 const f64 = (name: string) => {
   const b = readFileSync(join(dir, name));
@@ -112,8 +129,11 @@ const WORKS: [string, string][] = [
 // ---- the server ----
 /** The server on the build, logging at warn, so per-request logging does not cost throughput. */
 async function startServer(env: Record<string, string>) {
-  const server = await startBenchServer({ env: { BUILD_OUTPUT: buildOut, LOG_LEVEL: 'warn', STATE_DIR: join(buildOut, '.bench-state'), ...env } });
+  const retain: Record<string, string> = snapshot === null ? {} : { RETAIN_SNAPSHOTS: snapshot };
+  const server = await startBenchServer({ env: { BUILD_OUTPUT: buildOut, LOG_LEVEL: 'warn', STATE_DIR: join(buildOut, '.bench-state'), ...retain, ...env } });
   process.stdout.write(`server ready in ${server.readySeconds.toFixed(1)} s\n`);
+  // The latency targets are for a retained build already loaded: the load itself is timed separately below.
+  if (snapshot !== null && env.COHORT_CACHE === 'on') await time(`${server.base}/frame/api/v1/cohort?${withSnapshot('per_page=1')}`);
   return server;
 }
 
@@ -131,6 +151,14 @@ process.stdout.write(`values: field=${field}, topic=${topic}, venue=${venue}, te
 
 const cold = await startServer({ COHORT_CACHE: 'off' });
 const startRss = rssMiB(cold.child.pid!);
+if (snapshot !== null) {
+  // First use of the retained build: the request that loads it, then the same request again.
+  const url = `${cold.base}/frame/api/v1/cohort?${withSnapshot('route_aff=1')}`;
+  const load = await time(url);
+  const loadedRss = rssMiB(cold.child.pid!);
+  const again = await time(url);
+  process.stdout.write(`retained snapshot ${snapshot}: first use ${load.toFixed(0)} ms (loads the build), next request ${again.toFixed(1)} ms; server RSS ${startRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (+${(loadedRss - startRss).toFixed(0)})\n`);
+}
 process.stdout.write(`server RSS after start: ${startRss.toFixed(0)} MiB\n\n| request | total | p50 ms | p95 ms |\n|---|---:|---:|---:|\n`);
 const worst = { p95: 0, label: '' };
 async function latency(label: string, url: string) {
@@ -142,13 +170,13 @@ async function latency(label: string, url: string) {
   if (p95 > worst.p95) Object.assign(worst, { p95, label });
   process.stdout.write(`| ${label} | ${total.toLocaleString('en')} | ${pct(ts, 0.5).toFixed(1)} | ${p95.toFixed(1)} |\n`);
 }
-for (const [label, qs] of COHORT) await latency(label, `${cold.base}/frame/api/v1/cohort${qs ? `?${qs}` : ''}`);
+for (const [label, qs] of COHORT) await latency(label, `${cold.base}/frame/api/v1/cohort${withSnapshot(qs) ? `?${withSnapshot(qs)}` : ''}`);
 {
   // A cursor page deep into a broad cohort.
-  let url = `${cold.base}/frame/api/v1/cohort?route_aff=1&per_page=100`;
+  let url = `${cold.base}/frame/api/v1/cohort?${withSnapshot('route_aff=1&per_page=100')}`;
   for (let k = 0; k < 5; k++) {
     const next = ((await (await fetch(url)).json()) as { meta: { next_cursor: string } }).meta.next_cursor;
-    url = `${cold.base}/frame/api/v1/cohort?route_aff=1&per_page=100&cursor=${next}`;
+    url = `${cold.base}/frame/api/v1/cohort?${withSnapshot('route_aff=1&per_page=100')}&cursor=${next}`;
   }
   await latency('cursor page (6th page of route_aff=1)', url);
 }
@@ -167,7 +195,7 @@ for (const [which, q] of [['venue', 'ca'], ['venue', 'journal of'], ['topic', 'c
 
 // ---- export ----
 {
-  const url = `${cold.base}/frame/api/v1/cohort/export?format=csv&route_aff=1`;
+  const url = `${cold.base}/frame/api/v1/cohort/export?${withSnapshot('format=csv&route_aff=1')}`;
   let peak = rssMiB(cold.child.pid!);
   const before = peak;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(cold.child.pid!))), 50);
@@ -186,7 +214,7 @@ for (const [which, q] of [['venue', 'ca'], ['venue', 'journal of'], ['topic', 'c
 
 // ---- throughput ----
 async function load(base: string, label: string) {
-  const requests = COHORT.map(([, qs]) => ({ method: 'GET' as const, path: `/frame/api/v1/cohort${qs ? `?${qs}` : ''}` }));
+  const requests = COHORT.map(([, qs]) => ({ method: 'GET' as const, path: `/frame/api/v1/cohort${withSnapshot(qs) ? `?${withSnapshot(qs)}` : ''}` }));
   const result = await autocannon({ url: base, connections: Number(values.connections), duration: Number(values.duration), requests });
   process.stdout.write(`| ${label} | ${values.connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |\n`);
 }

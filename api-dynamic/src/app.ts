@@ -15,6 +15,7 @@ import { openFairServices } from './services/fair/open.ts';
 import type { Fetcher } from './services/fair/fetcher.ts';
 import type { BuildStore } from './services/build-store.ts';
 import { Permalinks } from './services/frame/permalinks.ts';
+import { Snapshots } from './services/frame/snapshots.ts';
 import { cacheControl } from './services/frame/cohort/answers.ts';
 import { lockStateDir } from './services/state/dir-lock.ts';
 import { openStateStore } from './services/state/open-store.ts';
@@ -89,6 +90,10 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
   await app.register(probes, { store: o.store, state });
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   const permalinks = new Permalinks(state);
+  o.store.retained.setLogger(app.log);
+  const snapshots = new Snapshots(o.store, state, permalinks, o.config.FRAME_PREFIX, app.log);
+  // Not awaited: a state store that does not answer (Redis down) must not hold up the start; record() logs failures.
+  void snapshots.record();
   const frame = o.config.SERVICES.includes('frame');
   if (frame) {
     // Live abstracts ask the catalogue once (a user is waiting); the sync command retries, the server does not.
@@ -106,6 +111,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
       prefix: o.config.FRAME_PREFIX,
       store: o.store,
       permalinks,
+      snapshots,
       abstracts: new AbstractService(catalogue, o.config.ABSTRACT_CACHE_SIZE),
       recent: new RecentView(layerStore, o.config.RECENT_REFRESH_MS, app.log),
     });
@@ -123,7 +129,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
       locals: (request) => ({
         manifest: o.store.current.manifest,
         api: injectApi((options) => app.inject(options), request),
-        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
+        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
       }),
     });
 }

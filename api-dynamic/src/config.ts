@@ -58,6 +58,19 @@ export const configSchema = z.object({
    * cached count is never stale); `off` recounts every request (benchmarks measure the engine with it off).
    */
   COHORT_CACHE: z.enum(['on', 'off']).default('on'),
+  /**
+   * Older published builds kept answerable with `snapshot=` (docs/operations.md, snapshot lifecycle): a number N
+   * (the N newest published builds besides the served one; 0 keeps none) or comma-separated snapshot ids.
+   */
+  RETAIN_SNAPSHOTS: z
+    .string()
+    .regex(/^(?:[0-9]{1,2}|[A-Za-z0-9._-]{1,128}(?:\s*,\s*[A-Za-z0-9._-]{1,128})*)$/, 'a number of builds (0-99) or comma-separated snapshot ids')
+    .default('1')
+    .transform((v): { count: number } | { ids: string[] } => (/^[0-9]+$/.test(v) ? { count: Number(v) } : { ids: v.split(',').map((x) => x.trim()) })),
+  /** A loaded retained build unused this long is unloaded, ms. */
+  RETAINED_IDLE_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+  /** Memory the loaded retained builds may hold together, MiB; the least recently used is unloaded beyond it. */
+  RETAINED_MEMORY_MIB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
   /** Longest a client may take to send a request's headers, ms (slow-loris defence; Node's headersTimeout). */
   SERVER_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(10_000),
   /** Longest a client may take to send a whole request, headers and body, ms (Node's requestTimeout). */

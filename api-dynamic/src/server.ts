@@ -8,6 +8,12 @@ import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { BuildLoadError, BuildStore } from './services/build-store.ts';
 import { StateDirInUseError } from './services/state/dir-lock.ts';
+import type { RetentionOptions } from './services/retained-builds.ts';
+
+/** The retention settings of the configuration (RETAIN_SNAPSHOTS, RETAINED_IDLE_MS, RETAINED_MEMORY_MIB). */
+export function retentionOf(config: Config): RetentionOptions {
+  return { retain: config.RETAIN_SNAPSHOTS, idleMs: config.RETAINED_IDLE_MS, budgetBytes: config.RETAINED_MEMORY_MIB * 2 ** 20 };
+}
 
 export interface Running {
   app: FastifyInstance;
@@ -21,7 +27,7 @@ export async function startServer(
   config: Config,
   options: { logger?: boolean; site?: boolean } = {},
 ): Promise<Running> {
-  const store = await BuildStore.open(config.BUILD_OUTPUT);
+  const store = await BuildStore.open(config.BUILD_OUTPUT, retentionOf(config));
   const app = await buildApp({ config, store, ...options }).catch((err: unknown) => {
     store.close();
     throw err;

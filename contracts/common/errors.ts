@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'UPSTREAM_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'GONE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -34,6 +35,7 @@ const TITLES: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests',
   UPSTREAM_UNAVAILABLE: 'Upstream unavailable',
   INTERNAL_ERROR: 'Internal error',
+  GONE: 'Gone',
 };
 
 /** HTTP status each code maps to; one place for the rule. */
@@ -50,6 +52,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  GONE: 410,
 };
 
 export const errorDetailSchema = z.object({
@@ -64,18 +67,43 @@ export const errorDetailSchema = z.object({
 });
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
+/** Counts of a cohort as cited: what a permalink recorded when it was minted. */
+const citedCountsSchema = z.object({
+  hash: z.string(),
+  url: z.string(),
+  total: z.number().int().min(0),
+  direct_labels_cover: z.number().int().min(0),
+  predictions_cover: z.number().int().min(0),
+  created_at: z.string(),
+});
+
+/**
+ * What a 410 `GONE` says about the resource that is gone: a snapshot the service answered from once and no
+ * longer keeps (the cohort service's `snapshot=`), when it was dropped if known, and the numbers a permalink of
+ * the asked cohort recorded on it (null when none was minted).
+ */
+export const goneSchema = z.object({
+  snapshot: z.string(),
+  dropped_at: z.string().nullable(),
+  cited: citedCountsSchema.nullable(),
+});
+export type Gone = z.infer<typeof goneSchema>;
+
 export const errorBodySchema = z.object({
   error: z.string(),
   message: z.string(),
   code: z.enum(ERROR_CODES),
   details: z.array(errorDetailSchema).optional(),
+  /** Only on 410 GONE. */
+  gone: goneSchema.optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Builds the error body; the only constructor of it in the repository. */
-export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[], gone?: Gone): ErrorBody {
   const body: ErrorBody = { error: TITLES[code], message, code };
   if (details && details.length > 0) body.details = details;
+  if (gone) body.gone = gone;
   return body;
 }
 
@@ -92,16 +120,19 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   /** Retry-After of a 503 (default DEFAULT_RETRY_AFTER_SECONDS); unused for other codes. */
   readonly retryAfterSeconds: number | undefined;
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], options: { retryAfterSeconds?: number } = {}) {
+  /** What a 410 GONE says about the snapshot that is gone. */
+  readonly gone: Gone | undefined;
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], options: { retryAfterSeconds?: number; gone?: Gone } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.gone = options.gone;
   }
   toBody(): ErrorBody {
-    return errorBody(this.code, this.message, this.details);
+    return errorBody(this.code, this.message, this.details, this.gone);
   }
 }
 

@@ -65,6 +65,10 @@ const searchText = (max: number) =>
 const entityId = (letter: 'A' | 'W') =>
   z.string().regex(new RegExp(`^${letter}[1-9][0-9]{0,14}$`), `must be ${letter} followed by digits, e.g. ${letter}5000000012`);
 
+/** A snapshot id as the service names them (`<name>-<12 hex>`), for `snapshot=`. */
+export const SNAPSHOT_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const snapshotId = z.string().regex(SNAPSHOT_ID, 'must be a snapshot id such as sample-0123456789ab (GET /api/v1/snapshots lists them)');
+
 /**
  * The whole vocabulary, one field per parameter. Values are strings on the way in; an empty value means the
  * parameter was left out (HTML forms send empty fields), so it is removed before parsing. The `.meta()` text
@@ -128,6 +132,13 @@ export const cohortParamsSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned')
     .optional()
     .meta({ description: 'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort). Not with page.', examples: ['eyJrIjpbMTJdfQ'] }),
+  snapshot: snapshotId
+    .optional()
+    .meta({
+      description:
+        'Answer from this snapshot (a retained older one, as GET /snapshots lists them) instead of the one served by default: 400 naming the kept ids for an unknown one, 410 with the cited numbers for one that was dropped. Not a filter: the hash already covers the snapshot the cohort is counted on.',
+      examples: ['sample-0123456789ab'],
+    }),
   format: oneOf(EXPORT_FORMATS).optional().meta({ description: 'Export format: csv (default) or json.', default: 'csv', examples: ['json'] }),
   facet: oneOf(COHORT_FACETS).optional().meta({ description: 'The facet to count within the cohort.', examples: ['year'] }),
 });
@@ -153,11 +164,11 @@ const PAGING = ['sort', 'page', 'per_page', 'cursor'] as const;
 
 /** What each surface accepts. */
 export const SURFACES = {
-  cohort: [...FILTER_KEYS, ...PAGING],
+  cohort: [...FILTER_KEYS, ...PAGING, 'snapshot'],
   works: [...WORKS_FILTER_KEYS, ...PAGING],
-  export: [...FILTER_KEYS, 'sort', 'format'],
+  export: [...FILTER_KEYS, 'sort', 'format', 'snapshot'],
   permalink: [...FILTER_KEYS],
-  cohort_facets: [...FILTER_KEYS, 'facet'],
+  cohort_facets: [...FILTER_KEYS, 'facet', 'snapshot'],
 } as const satisfies Record<string, readonly ParamKey[]>;
 export type Surface = keyof typeof SURFACES;
 
@@ -206,6 +217,8 @@ export interface CohortQuery {
   cursor: string | null;
   format: ExportFormat;
   facet: CohortFacet | null;
+  /** The snapshot asked for (`snapshot=`), null for the one served by default. */
+  snapshot: string | null;
 }
 
 const ROUTE_KEY: Record<Route, 'route_aff' | 'route_fund' | 'route_venue' | 'route_about'> = {
@@ -278,7 +291,7 @@ export function parseCohortQuery(url: string, surface: Surface): CohortQuery {
     invalid('page', 'give either page or cursor, not both (the cursor already says where the page starts)');
   if (page * per_page > MAX_OFFSET_RESULTS)
     invalid('page', `page × per_page may reach at most result ${MAX_OFFSET_RESULTS.toLocaleString('en')} (page ${page} × ${per_page} = ${page * per_page}); to go further, follow meta.next_cursor with cursor=`);
-  return { filters, sort, page, per_page, cursor: p.cursor ?? null, format: p.format ?? 'csv', facet: p.facet ?? null };
+  return { filters, sort, page, per_page, cursor: p.cursor ?? null, format: p.format ?? 'csv', facet: p.facet ?? null, snapshot: p.snapshot ?? null };
 }
 
 /** `/cohort/facets` requires `facet`. */

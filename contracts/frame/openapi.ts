@@ -18,7 +18,7 @@ import {
   pathParameter,
   queryParameters,
 } from '../common/openapi.ts';
-import { facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from './params.ts';
+import { changesQuerySchema, facetQuerySchema, networkQuerySchema, noParams, workQuerySchema } from './params.ts';
 import { EXPORT_CAP, surfaceSchema, SURFACE_REQUIRED, type Surface } from './cohort-query.ts';
 import { FRAME_RESPONSES, permalinkResponse } from './responses.ts';
 import { screenedQuerySchema } from './screened.ts';
@@ -71,6 +71,8 @@ export const OPERATIONS: Record<Path | '/api/v1/cohort/export' | '/api/v1/permal
   '/api/v1/facets/author': { operationId: 'suggestAuthors', tag: 'Typeahead', summary: 'Author suggestions', description: 'Authors whose name matches every term, for the author_id filter.' },
   '/api/v1/screened': { operationId: 'getScreened', tag: 'Screening', summary: 'Screening sample', description: 'The screened rows a page at a time, with the sample summary and design-weighted (Horvitz–Thompson) estimates. contested_only=1 cannot be combined with n_in=0.' },
   '/api/v1/network': { operationId: 'getNetwork', tag: 'Network', summary: 'Co-authorship network', description: 'The overview graph, or with author_id the neighbourhood of one researcher (404 when the researcher has no Canadian-affiliated work).' },
+  '/api/v1/permalink/{hash}/changes': { operationId: 'getPermalinkChanges', tag: 'Cohort', summary: 'What changed since a permalink was minted', description: 'For a permalink minted on a retained older snapshot: how many works entered and left the cohort on the snapshot served now (new to the frame or now matching; removed from the frame or no longer matching), exactly, with the first page of each by work id. 410 once the minted snapshot is no longer kept.' },
+  '/api/v1/snapshots': { operationId: 'listSnapshots', tag: 'Cohort', summary: 'Snapshots answered', description: 'The snapshot served by default and the retained older ones that snapshot= accepts, with whether each is loaded now.' },
   '/api/v1/recent': { operationId: 'listRecent', tag: 'Recent', summary: 'Recent works', description: 'Works of the rolling live layer published in the window, filtered, with the exact total and the state of the last sync. Not cached by ETag: the layer changes when a sync succeeds (CDNs keep it five minutes).' },
   '/api/v1/recent/{id}': { operationId: 'getRecentWork', tag: 'Recent', summary: 'One recent work', description: 'One work of the recent layer with its route evidence and provenance.' },
 };
@@ -93,6 +95,8 @@ const QUERIES: Record<Path, z.ZodObject> = {
   '/api/v1/facets/topic': facetQuerySchema,
   '/api/v1/facets/author': facetQuerySchema,
   '/api/v1/permalink/{hash}': noParams,
+  '/api/v1/permalink/{hash}/changes': changesQuerySchema,
+  '/api/v1/snapshots': noParams,
   '/api/v1/recent': recentParamsSchema,
   '/api/v1/recent/{id}': noParams,
 };
@@ -133,6 +137,8 @@ export function frameOpenApi(prefix: string, version: string) {
           '200': jsonResponse('OK', jsonSchema(response), headers, examples.ok(operationId)),
           ...(etag ? { '304': notModified(BUILT_HEADERS) } : {}),
           ...errors(operationId, path.includes('{') || path === '/api/v1/network'),
+          // A snapshot answered from once and no longer kept (snapshot=, or the one a permalink was minted on).
+          ...('snapshot' in QUERIES[path].shape || path.endsWith('/changes') ? { '410': errorResponse('Gone: the snapshot was answered from once and is no longer kept (code GONE; gone names it and the cited numbers).', COMMON_HEADERS) } : {}),
         },
       },
     };
@@ -154,6 +160,7 @@ export function frameOpenApi(prefix: string, version: string) {
           },
         },
         ...errors('exportCohort', false),
+        '410': errorResponse('Gone: the snapshot asked for was answered from once and is no longer kept (code GONE).', COMMON_HEADERS),
       },
     },
   };

@@ -1,6 +1,7 @@
 /** Query schemas of the frame routes that have no bigger parser of their own (see ./screened.ts). */
 import { z } from 'zod';
 import { queryOnlyTrue } from '../common/query.ts';
+import { snapshotId, whole } from './cohort-query.ts';
 
 export { noParams } from '../common/query.ts';
 
@@ -8,6 +9,14 @@ export const workQuerySchema = z.object({
   abstract: queryOnlyTrue('abstract takes only the value 1 (include the abstract)')
     .optional()
     .meta({ description: 'Include the abstract, fetched live from the upstream catalogue (or taken from the screening record).', examples: [true] }),
+  snapshot: snapshotId
+    .optional()
+    .meta({ description: "Answer from this retained snapshot (as the cohort routes' snapshot=).", examples: ['sample-0123456789ab'] }),
+});
+
+/** `/permalink/{hash}/changes`: how many works of each list to show (the first page, by work id). */
+export const changesQuerySchema = z.object({
+  per_page: whole(1, 100).optional().meta({ description: 'Works shown in each list (entered, left), the first by work id.', default: 25, examples: [10] }),
 });
 
 export const WORK_ID = /^W[1-9][0-9]{0,14}$/;

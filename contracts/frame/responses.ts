@@ -203,6 +203,37 @@ export const valueFacetResponse = z
 export const authorFacetResponse = z
   .object({ meta: typeaheadMeta, results: z.array(z.object({ id: z.string().regex(/^A\d+$/), name: z.string(), ca_works: count }).strict()).max(12) })
   .strict();
+/** How the numbers counted now compare with the cited ones. */
+export const PERMALINK_COMPARISONS = ['same', 'differs', 'not_recorded'] as const;
+/** Where the snapshot a permalink was minted on stands: served by default, retained, or gone. */
+export const MINTED_SNAPSHOT_STATUS = ['served', 'retained', 'gone'] as const;
+
+const citedNumbers = z
+  .object({
+    snapshot: z.string(),
+    recorded: z.boolean(),
+    total: count.nullable(),
+    direct_labels_cover: count.nullable(),
+    predictions_cover: count.nullable(),
+  })
+  .strict();
+
+const mintedSnapshot = z
+  .object({
+    id: z.string(),
+    status: z.enum(MINTED_SNAPSHOT_STATUS),
+    message: z.string(),
+    /** The cohort on that snapshot (`/cohort?snapshot=…`); null when it is gone. */
+    cohort: z.string().nullable(),
+    /** What changed since (`/permalink/{hash}/changes`); null unless the snapshot is retained. */
+    changes: z.string().nullable(),
+    /** Counts on that snapshot, counted now (retained or served); null when it is gone. */
+    total: count.nullable(),
+    direct_labels_cover: count.nullable(),
+    predictions_cover: count.nullable(),
+  })
+  .strict();
+
 export const permalinkResponse = z
   .object({
     hash: z.string().regex(/^[0-9a-f]{16}$/),
@@ -213,14 +244,52 @@ export const permalinkResponse = z
     query: z.string(),
     snapshot: z.string(),
     created_at: z.string(),
+    /** The snapshot being served, on which `total` and the covers below were counted now. */
     counted_on: z.string(),
     total: count,
     direct_labels_cover: count,
     predictions_cover: count,
+    /** The numbers recorded when the permalink was minted (`recorded: false` for permalinks minted before they were kept). */
+    cited: citedNumbers,
+    /** Whether the numbers counted now are the cited ones, and why not. */
+    comparison: z.object({ status: z.enum(PERMALINK_COMPARISONS), message: z.string() }).strict(),
+    /** The snapshot the permalink was minted on: still served, retained (answerable with `snapshot=`), or gone. */
+    minted_snapshot: mintedSnapshot,
   })
   .strict();
 
 export type PermalinkView = z.infer<typeof permalinkResponse>;
+
+const changedWork = <K extends string>(flag: K) => z.object({ id: z.string(), title: z.string().nullable(), [flag]: z.boolean() } as { id: z.ZodString; title: z.ZodNullable<z.ZodString> } & { [k in K]: z.ZodBoolean }).strict();
+
+/** GET /permalink/{hash}/changes: works that entered and left the cohort between the minted and the served snapshot. */
+export const permalinkChangesResponse = z
+  .object({
+    meta: meta({
+      hash: z.string(),
+      filters,
+      query: z.string(),
+      from: z.string(),
+      to: z.string(),
+      per_page: count,
+      order: z.string(),
+      note: z.string(),
+    }),
+    from: z.object({ snapshot: z.string(), total: count, cited: z.object({ total: count, direct_labels_cover: count, predictions_cover: count }).strict().nullable() }).strict(),
+    to: z.object({ snapshot: z.string(), total: count }).strict(),
+    entered: z.object({ count, new_to_frame: count, shown: count, results: z.array(changedWork('in_previous_frame')) }).strict(),
+    left: z.object({ count, removed_from_frame: count, shown: count, results: z.array(changedWork('in_current_frame')) }).strict(),
+  })
+  .strict();
+
+/** GET /snapshots: the snapshot served by default and the retained ones `snapshot=` may name. */
+export const snapshotsResponse = z
+  .object({
+    meta: meta({ note: z.string() }),
+    served: snapshotRefSchema,
+    retained: z.array(snapshotRefSchema.extend({ loaded: z.boolean() }).strict()),
+  })
+  .strict();
 
 /** Each GET route below the service prefix, with its response schema (path parameters in OpenAPI braces). */
 export const FRAME_RESPONSES = {
@@ -241,6 +310,8 @@ export const FRAME_RESPONSES = {
   '/api/v1/facets/topic': valueFacetResponse,
   '/api/v1/facets/author': authorFacetResponse,
   '/api/v1/permalink/{hash}': permalinkResponse,
+  '/api/v1/permalink/{hash}/changes': permalinkChangesResponse,
+  '/api/v1/snapshots': snapshotsResponse,
   '/api/v1/recent': recentResponse,
   '/api/v1/recent/{id}': recentWorkResponse,
 } as const;

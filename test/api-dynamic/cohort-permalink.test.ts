@@ -3,10 +3,12 @@
  * `meta.query_hash`, resolving gives current counts, bad input stores nothing, a restart keeps what was
  * minted, and replicas with separate state directories agree through a real Redis.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
+import { filtersToQuery, queryHash } from '../../contracts/frame/cohort-query.ts';
+import { permalinkResponse } from '../../contracts/frame/responses.ts';
 import { appFor } from '../helpers/app.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
@@ -192,6 +194,37 @@ describe('one app', () => {
     expect(expectError(get, 400, 'INVALID_PARAMETER').message).toMatch(/takes no request body/);
     // An empty body is no body.
     expect((await h.app.inject({ method: 'POST', url: `${API}/permalink?route=aff&lang=fr`, headers: { 'content-length': '0' } })).statusCode).toBe(200);
+  });
+});
+
+describe('permalinks minted before the cited numbers were kept', () => {
+  it('still resolve, with the counts now and cited numbers "not recorded"', async () => {
+    const dir = stateDir();
+    const probe = await appFor(out, { STATE_DIR: stateDir() });
+    const snapshot = probe.store.current.snapshotId;
+    await probe.close();
+    // A record as the earlier server wrote it: no `cited`.
+    const filters = { lang: 'fr', route_aff: false };
+    const hash = queryHash(filters, snapshot);
+    const legacy = { hash, filters, query: filtersToQuery(filters), snapshot, created_at: '2026-07-01T00:00:00.000Z' };
+    writeFileSync(join(dir, 'permalinks.jsonl'), `${JSON.stringify({ k: hash, v: JSON.stringify(legacy) })}\n`);
+    const h = await appFor(out, { STATE_DIR: dir });
+    try {
+      const res = await h.app.inject(`${API}/permalink/${hash}`);
+      expect(res.statusCode).toBe(200);
+      const p = permalinkResponse.parse(res.json());
+      const now = await cohortMeta(h, 'lang=fr&route=no_aff');
+      expect(p.total).toBe(now.total);
+      expect(p.cited).toEqual({ snapshot, recorded: false, total: null, direct_labels_cover: null, predictions_cover: null });
+      expect(p.comparison.status).toBe('not_recorded');
+      expect(p.comparison.message).toContain('not recorded');
+      // Minting it again does not invent numbers for it: the stored record stays as it was.
+      const again = await post(h, 'lang=fr&route=no_aff');
+      expect(again.statusCode).toBe(200);
+      expect(permalinkResponse.parse(again.json()).cited.recorded).toBe(false);
+    } finally {
+      await h.close();
+    }
   });
 });
 

@@ -40,6 +40,7 @@ beforeAll(async () => {
   const works = readTable(snapshot, 'works.csv');
   const screened = readTable(snapshot, 'screened.csv');
   const author = readTable(snapshot, 'authorships.csv').find((a) => a.is_ca === 'true')!.author_id;
+  const permalink = (await h.app.inject({ method: 'POST', url: '/frame/api/v1/permalink?route=aff&lang=fr' })).headers.location as string;
   urls = {
     '/api/v1/stats/summary': ['/frame/api/v1/stats/summary'],
     '/api/v1/stats/labels': ['/frame/api/v1/stats/labels'],
@@ -65,7 +66,10 @@ beforeAll(async () => {
     '/api/v1/facets/author': ['/frame/api/v1/facets/author?q=ma', '/frame/api/v1/facets/author?q=a%20b'],
     '/api/v1/recent': ['/frame/api/v1/recent', '/frame/api/v1/recent?route=fund&days=15', '/frame/api/v1/recent?q=zzzz'],
     '/api/v1/recent/{id}': [`/frame/api/v1/recent/${layer[0]!.id}`],
-    '/api/v1/permalink/{hash}': [(await h.app.inject({ method: 'POST', url: '/frame/api/v1/permalink?route=aff&lang=fr' })).headers.location as string],
+    '/api/v1/permalink/{hash}': [permalink],
+    // Minted on the served snapshot: nothing changed (test/e2e/snapshot-retention.test.ts checks a real change).
+    '/api/v1/permalink/{hash}/changes': [`${permalink}/changes`],
+    '/api/v1/snapshots': ['/frame/api/v1/snapshots'],
   };
 });
 afterAll(async () => {

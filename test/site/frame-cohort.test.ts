@@ -229,10 +229,11 @@ describe('cohort builder: refused queries and the form', () => {
       const label = all(p.doc, (n) => n.name === 'label' && n.attribs.for === c.attribs.id);
       expect(label, `label of ${c.attribs.name}`).toHaveLength(1);
     }
-    // Every parameter of the /cohort surface but the paging ones has a control of that name.
+    // Every parameter of the /cohort surface but the paging ones has a control of that name (`snapshot` has
+    // its own, outside the filters, when the server retains older snapshots: SnapshotChoice.astro).
     const names = controls.map((c) => c.attribs.name);
     const { SURFACES } = await import('../../contracts/frame/cohort-query.ts');
-    const expected = SURFACES.cohort.filter((k) => !['route', 'no_abstract', 'page', 'cursor'].includes(k));
+    const expected = SURFACES.cohort.filter((k) => !['route', 'no_abstract', 'page', 'cursor', 'snapshot'].includes(k));
     expect([...names].sort()).toEqual([...expected].sort());
     // A browser submits every field, blank ones too.
     const submitted = new URLSearchParams(names.map((n) => [n!, '']));
@@ -306,6 +307,17 @@ describe('permalinks', () => {
     const p = await page(`/frame/q/${minted.hash}`);
     expect(p.status).toBe(200);
     expect(p.text).toContain(`<strong>${minted.total.toLocaleString('en-CA')}</strong> works`);
+    // The cited numbers (recorded at minting) beside them, and on the snapshot that minted them: the same.
+    expect(text(byData(p.doc, 'data-cited-total'))).toBe(minted.total.toLocaleString('en-CA'));
+    expect(byData(p.doc, 'data-comparison').attribs['data-comparison']).toBe('same');
+    expect(byData(p.doc, 'data-minted-snapshot').attribs['data-minted-snapshot']).toBe('served');
+  });
+
+  it('the builder names the snapshot it answers from', async () => {
+    const snapshots = await s.json<{ served: { id: string }; retained: unknown[] }>('/frame/api/v1/snapshots');
+    const b = await page('/frame/cohort?lang=fr');
+    expect(text(byData(b.doc, 'data-snapshot-served'))).toBe(snapshots.served.id);
+    expect(snapshots.retained).toEqual([]);
   });
 
   it('an unknown hash is a 404 page, a malformed one the API 400; a refused permalink query is the API error', async () => {

@@ -18,6 +18,14 @@ import { servingMarker } from '../../../contracts/common/build-markers.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import { CohortIndex } from './frame/cohort/cohort-index.ts';
 import { CorpusData } from './corpus/corpus-data.ts';
+import { NO_RETENTION, RetainedBuilds, type RetentionChange, type RetentionOptions } from './retained-builds.ts';
+
+/** A `snapshot=` this server neither serves nor retains (the frame routes answer 400 or 410). */
+export class UnknownSnapshotError extends Error {
+  constructor(readonly snapshotId: string) {
+    super(`snapshot ${snapshotId} is not served here`);
+  }
+}
 
 export interface FrozenDoc {
   body: Buffer;
@@ -63,7 +71,18 @@ export class Build {
     return ref;
   }
 
-  static async load(dir: string): Promise<Build> {
+  /** Bytes the build holds in memory (its cohort index and frozen JSON), as the retention budget counts them. */
+  get bytes(): number {
+    let frozen = 0;
+    for (const d of this.frozen.values()) frozen += d.body.length;
+    return this.cohort.bytes + frozen;
+  }
+
+  /**
+   * Loads a build directory. `corpus: false` (retained older builds, which answer only the cohort service's
+   * `snapshot=`) leaves the corpus database closed.
+   */
+  static async load(dir: string, options: { corpus?: boolean } = {}): Promise<Build> {
     const manifestPath = join(dir, 'manifest.json');
     if (!existsSync(manifestPath))
       throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
@@ -111,7 +130,7 @@ export class Build {
     }
     let corpus: CorpusData | null;
     try {
-      corpus = await CorpusData.open(dir);
+      corpus = options.corpus === false ? null : await CorpusData.open(dir);
     } catch (err) {
       cohort.close();
       db?.closeSync();
@@ -167,14 +186,46 @@ export interface ReloadResult {
 export class BuildStore {
   /** The reload in progress, if any: reloads run one after another, never interleaved. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly switchListeners: ((r: RetentionChange) => void)[] = [];
 
   private constructor(
     readonly outDir: string,
     private build: Build,
+    /** Older published builds kept answerable (`snapshot=`), loaded on first use. */
+    readonly retained: RetainedBuilds,
   ) {}
 
-  static async open(outDir: string): Promise<BuildStore> {
-    return new BuildStore(outDir, await Build.load(resolveCurrent(outDir)));
+  static async open(outDir: string, retention: RetentionOptions = NO_RETENTION): Promise<BuildStore> {
+    const build = await Build.load(resolveCurrent(outDir));
+    const retained = new RetainedBuilds(outDir, retention);
+    const store = new BuildStore(outDir, build, retained);
+    store.lastChange = retained.refresh(build, null);
+    return store;
+  }
+
+  /** What the last choice of retained builds kept and dropped (at open, then at each switch). */
+  lastChange: RetentionChange = { retained: [], dropped: [] };
+
+  /** Called after each switch of the served build, with the retained builds chosen anew. */
+  onSwitch(listener: (r: RetentionChange) => void): void {
+    this.switchListeners.push(listener);
+  }
+
+  /**
+   * Runs `fn` on the build of snapshot `id`: the served one (id null or its id) or a retained one, loaded if
+   * needed. Throws UnknownSnapshotError when this server has no such snapshot.
+   */
+  async useSnapshot<T>(id: string | null, fn: (build: Build) => T | Promise<T>): Promise<T> {
+    if (id === null || id === this.build.snapshotId) return this.use(async (b) => fn(b));
+    if (!this.retained.has(id)) throw new UnknownSnapshotError(id);
+    return this.retained.use(id, fn);
+  }
+
+  /** The build of snapshot `id` (as useSnapshot), acquired: the caller releases it (a stream that outlives the handler). */
+  async acquireSnapshot(id: string | null): Promise<Build> {
+    if (id === null || id === this.build.snapshotId) return this.build.acquire();
+    if (!this.retained.has(id)) throw new UnknownSnapshotError(id);
+    return this.retained.acquire(id);
   }
 
   get current(): Build {
@@ -210,11 +261,15 @@ export class BuildStore {
     }
     const old = this.build;
     this.build = loaded;
-    old.retire();
+    // The build swapped out stays loaded when it is retained (a permalink minted on it resolves at once).
+    const change = this.retained.refresh(loaded, old);
+    this.lastChange = change;
+    for (const l of this.switchListeners) l(change);
     return { changed: true, from, to: loaded.dir };
   }
 
   close(): void {
+    this.retained.close();
     this.build.retire();
   }
 }

@@ -115,7 +115,12 @@ function init(form: HTMLFormElement): void {
     setText('[data-cohort-predicted-pct]', pct(m.predictions_cover, m.total));
     setText('[data-cohort-words]', filtersInWords(m.filters));
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-export]'))
-      a.href = exportUrl(m.query, m.sort, a.dataset.export === 'json' ? 'json' : a.dataset.export === 'csv-excel' ? 'csv-excel' : 'csv');
+      a.href = exportUrl(
+        m.query,
+        m.sort,
+        a.dataset.export === 'json' ? 'json' : a.dataset.export === 'csv-excel' ? 'csv-excel' : 'csv',
+        (form.elements.namedItem('snapshot') as HTMLSelectElement | null)?.value || undefined,
+      );
     // The permalink form sends the canonical filters as hidden fields.
     const permalink = document.querySelector<HTMLFormElement>('form[data-permalink-form]');
     if (permalink) {

@@ -15,6 +15,7 @@ import { egoGraph, networkBase } from '../../services/frame/network.ts';
 import { parseScreenedQuery } from '../../../../contracts/frame/screened.ts';
 import { cohortRoutes } from './cohort.ts';
 import type { Permalinks } from '../../services/frame/permalinks.ts';
+import type { Snapshots } from '../../services/frame/snapshots.ts';
 import type { AbstractService } from '../../services/frame/abstracts.ts';
 import type { RecentView } from '../../services/frame/recent/recent-view.ts';
 import { recentRoutes } from './recent.ts';
@@ -43,6 +44,7 @@ export interface FrameRouteOptions {
   store: BuildStore;
   prefix: string;
   permalinks: Permalinks;
+  snapshots: Snapshots;
   abstracts: AbstractService;
   recent: RecentView;
 }
@@ -50,7 +52,7 @@ export interface FrameRouteOptions {
 export default async function frameRoutes(app: FastifyInstance, opts: FrameRouteOptions) {
   const { store } = opts;
   const routes = routeTable(app);
-  cohortRoutes(routes, { store, prefix: opts.prefix, permalinks: opts.permalinks, sendBuilt });
+  cohortRoutes(routes, { store, prefix: opts.prefix, permalinks: opts.permalinks, snapshots: opts.snapshots, sendBuilt });
   recentRoutes(routes, opts.recent);
 
   for (const path of FROZEN_ROUTES) {
@@ -72,14 +74,14 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
     url: '/api/v1/works/:id',
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
-      const { abstract } = parseStrictQuery(workParams, request.url);
+      const { abstract, snapshot } = parseStrictQuery(workParams, request.url);
       if (!WORK_ID.test(id))
         throw new ApiError(
           'INVALID_PARAMETER',
           `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`,
           [{ parameter: 'id', message: 'must be W followed by digits' }],
         );
-      return store.use(async (build) => {
+      return opts.snapshots.use(snapshot ?? null, null, async (build) => {
         const text = workRecordText(build, id);
         if (text === null) {
           reply.header('X-Snapshot', build.snapshotId);

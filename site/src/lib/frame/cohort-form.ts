@@ -211,7 +211,8 @@ export function formState(url: URL): FormState {
     const known: readonly string[] = SURFACES.cohort;
     for (const [k, v] of raw) {
       if (k in values) values[k] = v;
-      else if (known.includes(k) && !PAGING.includes(k)) hidden.push([k, v]);
+      // `snapshot` has its own control outside the filters (SnapshotChoice.astro).
+      else if (known.includes(k) && !PAGING.includes(k) && k !== 'snapshot') hidden.push([k, v]);
     }
   }
   return { values, hidden, query };

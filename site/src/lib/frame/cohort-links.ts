@@ -13,9 +13,9 @@ function extend(query: string, extra: Record<string, string | undefined>): strin
   return q.toString();
 }
 
-/** The API's export of a cohort in a sort order (`cited`, the default, is left out). */
-export function exportUrl(query: string, sort: Sort, format: ExportFormat): string {
-  return `${FRAME_API}/cohort/export?${extend(query, { sort: sort === 'cited' ? undefined : sort, format })}`;
+/** The API's export of a cohort in a sort order (`cited`, the default, is left out), from a retained `snapshot` if given. */
+export function exportUrl(query: string, sort: Sort, format: ExportFormat, snapshot?: string): string {
+  return `${FRAME_API}/cohort/export?${extend(query, { sort: sort === 'cited' ? undefined : sort, format, snapshot })}`;
 }
 
 /** The builder's address for a cohort. */

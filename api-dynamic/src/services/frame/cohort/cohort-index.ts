@@ -82,6 +82,10 @@ export class Csr {
   size(key: number): number {
     return this.offsets[key + 1]! - this.offsets[key]!;
   }
+  /** Bytes held in memory (the offsets; the values stay on disk). */
+  get bytes(): number {
+    return this.offsets.byteLength;
+  }
   list(key: number): Uint32Array {
     const n = this.size(key);
     if (n === 0) return new Uint32Array(0);
@@ -101,6 +105,9 @@ class Blob {
     binPath: string,
   ) {
     this.ranges = new FileRanges(binPath);
+  }
+  get bytes(): number {
+    return this.offsets.byteLength;
   }
   get(row: number): Buffer {
     return this.ranges.read(this.offsets[row * 2]!, this.offsets[row * 2 + 1]!);
@@ -202,6 +209,18 @@ export class CohortIndex {
 
   get rows(): number {
     return this.manifest.rows;
+  }
+
+  /**
+   * Bytes this index holds in memory: columns, sort orders, offsets, author arrays, dictionaries of the
+   * blobs and the filter bitsets (strings of the manifest's dictionaries not counted: small). What a retained
+   * build's memory budget counts (RETAINED_MEMORY_MIB).
+   */
+  get bytes(): number {
+    const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorIds, this.authorCaWorks];
+    const blobs = [this.authorNames, this.records, this.exportRows].reduce((s, b) => s + b.bytes, 0);
+    const csr = Object.values(this.csr).reduce((s, c) => s + c.bytes, 0);
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + blobs + csr + this.recordDictionary.length + this.exportRowDictionary.length + this.filters.bytes;
   }
 
   /** Per-value bitsets and row lists of the filters (filter-bitsets.ts). */
