@@ -103,8 +103,8 @@ const QUERIES: Record<Path, z.ZodObject> = {
 
 const SURFACE_OF: Partial<Record<Path, Surface>> = { '/api/v1/cohort': 'cohort', '/api/v1/cohort/facets': 'cohort_facets', '/api/v1/works': 'works' };
 
-/** The recent layer is not a frozen build: no ETag, so no 304 (routes/frame/recent.ts). */
-const UNVERSIONED: readonly Path[] = ['/api/v1/recent', '/api/v1/recent/{id}'];
+/** Not a frozen build's answer: no ETag, so no 304 (the recent layer, routes/frame/recent.ts; the list of snapshots kept). */
+const UNVERSIONED: readonly Path[] = ['/api/v1/recent', '/api/v1/recent/{id}', '/api/v1/snapshots'];
 
 const WORK_ID = pathParameter('id', '^W[1-9][0-9]{0,14}$', 'Work id: W followed by digits.', 'W2000000001');
 const HASH = pathParameter('hash', '^[0-9a-f]{16}$', 'Permalink hash: 16 lower-case hex characters, as POST /permalink returns.', '0123456789abcdef');

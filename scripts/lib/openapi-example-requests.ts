@@ -61,6 +61,12 @@ export async function frameExampleRequests(send: Send, prefix = '/frame/api/v1')
       { method: 'POST', url: `${prefix}/permalink`, status: 400, headers: { 'content-type': 'application/json' }, payload: '{"route":"aff","lang":"fr"}' },
     ],
     getPermalink: [get(`${prefix}/permalink/${hash}`), get(`${prefix}/permalink/xyz`, 400), get(`${prefix}/permalink/0000000000000000`, 404)],
+    getPermalinkChanges: [
+      get(`${prefix}/permalink/${hash}/changes?per_page=5`),
+      get(`${prefix}/permalink/${hash}/changes?per_page=0`, 400),
+      get(`${prefix}/permalink/0000000000000000/changes`, 404),
+    ],
+    listSnapshots: plain('/snapshots'),
     suggestVenues: [get(`${prefix}/facets/venue?q=${piece(work.venue)}`), get(`${prefix}/facets/venue?q=a`, 400)],
     suggestTopics: [get(`${prefix}/facets/topic?q=${piece(work.topic)}`), get(`${prefix}/facets/topic`, 400)],
     suggestAuthors: [get(`${prefix}/facets/author?q=${piece(author?.display_name ?? author?.name)}`), get(`${prefix}/facets/author?q=a`, 400)],
@@ -81,6 +87,7 @@ export async function corpusExampleRequests(send: Send, prefix = '/corpus/api/v1
     getCorpusStats: [get(`${prefix}/stats`), get(`${prefix}/stats?bogus=1`, 400)],
     listPhrases: [get(`${prefix}/phrases`), get(`${prefix}/phrases?bogus=1`, 400)],
     listExcerpts: [get(`${prefix}/excerpts?phrase=${encodeURIComponent(phrase)}&per_page=2`), get(`${prefix}/excerpts?phrase=no%20such%20phrase`, 400)],
+    getPhrase: [get(`${prefix}/phrases/${encodeURIComponent(phrase)}`), get(`${prefix}/phrases/${encodeURIComponent(phrase)}?bogus=1`, 400), get(`${prefix}/phrases/no%20such%20phrase`, 404)],
     getArticle: [get(`${prefix}/articles/${pmcid}`), get(`${prefix}/articles/x-1`, 400), get(`${prefix}/articles/PMC999999999`, 404)],
   };
 }
