@@ -90,11 +90,14 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
   await app.register(probes, { store: o.store, state });
   cacheControl.enabled = o.config.COHORT_CACHE === 'on';
   const permalinks = new Permalinks(state);
-  o.store.retained.setLogger(app.log);
-  const snapshots = new Snapshots(o.store, state, permalinks, o.config.FRAME_PREFIX, app.log);
-  // Not awaited: a state store that does not answer (Redis down) must not hold up the start; record() logs failures.
-  void snapshots.record();
   const frame = o.config.SERVICES.includes('frame');
+  // Retained snapshots are the frame's: a server of the other services alone has no builds to keep or record.
+  const snapshots = frame ? new Snapshots(o.store, state, permalinks, o.config.FRAME_PREFIX, app.log) : null;
+  if (snapshots) {
+    o.store.retained.setLogger(app.log);
+    // Not awaited: a state store that does not answer (Redis down) must not hold up the start; record() logs failures.
+    void snapshots.record();
+  }
   if (frame) {
     // Live abstracts ask the catalogue once (a user is waiting); the sync command retries, the server does not.
     const catalogue = new CatalogueClient({
@@ -111,7 +114,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
       prefix: o.config.FRAME_PREFIX,
       store: o.store,
       permalinks,
-      snapshots,
+      snapshots: snapshots!,
       abstracts: new AbstractService(catalogue, o.config.ABSTRACT_CACHE_SIZE),
       recent: new RecentView(layerStore, o.config.RECENT_REFRESH_MS, app.log),
     });
@@ -129,7 +132,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
       locals: (request) => ({
         manifest: o.store.current.manifest,
         api: injectApi((options) => app.inject(options), request),
-        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
+        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots!, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
       }),
     });
 }

@@ -104,7 +104,7 @@ export async function collectPools(get: GetJson, onProgress: (done: number, tota
   const phrases = await json<{ phrases: { phrase: string }[] }>('/corpus/api/v1/phrases').then((r) => r.phrases.map((p) => p.phrase));
   const stats = await json<{ bands: { band: string; excerpts: number }[] }>('/corpus/api/v1/stats');
   const excerpts = await json<{
-    items: { article: { pmcid: string | null } }[];
+    results: { article: { pmcid: string | null } }[];
   }>('/corpus/api/v1/excerpts?per_page=100');
   onProgress(pages.length + 2, pages.length + 2);
   const yearValues = years.map((y) => Number(y.value)).filter(Number.isFinite);
@@ -123,7 +123,7 @@ export async function collectPools(get: GetJson, onProgress: (done: number, tota
     nameTerms: [...nameTerms],
     phrases,
     bands: stats.bands.filter((b) => b.excerpts > 0).map((b) => b.band),
-    pmcids: [...new Set(excerpts.items.map((i) => i.article.pmcid).filter((p): p is string => p !== null))],
+    pmcids: [...new Set(excerpts.results.map((i) => i.article.pmcid).filter((p): p is string => p !== null))],
     years: {
       min: Math.max(Math.min(...yearValues), 1990),
       max: Math.max(...yearValues),

@@ -63,5 +63,6 @@ it('the calls reach every operation of the three services and get the answers th
   expect(value('getPermalink')).toBe(value('createPermalink'));
   expect(value('listRecent')).toBe(15);
   expect(value('assess')).toBe('UPSTREAM_UNAVAILABLE');
+  expect(value('getPermalinkChanges')).toBe(5);
   expect(Number(value('exportCohort'))).toBeGreaterThanOrEqual(0);
 });

@@ -51,6 +51,11 @@ export async function frameCalls(baseUrl: string): Promise<Call[]> {
   const hash = minted.data?.hash ?? '0000000000000000';
   const resolved = await c.GET('/frame/api/v1/permalink/{hash}', { params: { path: { hash } } });
   add('getPermalink', resolved.response, resolved.data?.total);
+  // Minted on the snapshot being served: nothing entered or left.
+  const changes = await c.GET('/frame/api/v1/permalink/{hash}/changes', { params: { path: { hash }, query: { per_page: 5 } } });
+  add('getPermalinkChanges', changes.response, changes.data?.meta.per_page);
+  const snapshots = await c.GET('/frame/api/v1/snapshots');
+  add('listSnapshots', snapshots.response, snapshots.data?.served.id ?? null);
   add('suggestVenues', (await c.GET('/frame/api/v1/facets/venue', { params: { query: { q: 'jo' } } })).response);
   add('suggestTopics', (await c.GET('/frame/api/v1/facets/topic', { params: { query: { q: 'ca' } } })).response);
   add('suggestAuthors', (await c.GET('/frame/api/v1/facets/author', { params: { query: { q: 'ma' } } })).response);
@@ -73,6 +78,8 @@ export async function corpusCalls(baseUrl: string): Promise<Call[]> {
   const phrase = phrases.data?.phrases[0]?.phrase;
   const excerpts = await c.GET('/corpus/api/v1/excerpts', { params: { query: { ...(phrase ? { phrase } : {}), band: ['0.05-0.06', 'ns'], status: ['verified'], page: 1, per_page: 2 } } });
   calls.push({ operationId: 'listExcerpts', status: excerpts.response.status, value: excerpts.data?.meta.total });
+  const byYear = await c.GET('/corpus/api/v1/phrases/{phrase}', { params: { path: { phrase: phrase ?? 'trend toward significance' } } });
+  calls.push({ operationId: 'getPhrase', status: byYear.response.status });
   const pmcid = excerpts.data?.results[0]?.article.pmcid ?? 'PMC1';
   const article = await c.GET('/corpus/api/v1/articles/{pmcid}', { params: { path: { pmcid } } });
   calls.push({ operationId: 'getArticle', status: article.response.status, value: article.data?.pmcid ?? null });
