@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { generateBaselinePackages, generateIncrementPackage } from '../pipeline/generate/corpus/packages.ts';
 import { type Progress, terminalProgress } from '../pipeline/lib/progress.ts';
 import { buildCorpus } from '../pipeline/steps/corpus/corpus.ts';
+import { wholeArg } from './lib/whole-arg.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,14 +75,7 @@ if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const int = (name: string, v: string | undefined) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    err(`--${name} must be a whole number ≥ 1\n`);
-    process.exit(2);
-  }
-  return n;
-};
+const int = wholeArg;
 const large = int('articles', values.articles);
 const small = int('small', values.small);
 const perPackage = int('per-package', values['per-package']);

@@ -41,6 +41,7 @@ import { writeCorpusDatabase } from '../pipeline/steps/corpus/corpus.sqlite.ts';
 import { corpusDocuments } from '../pipeline/steps/corpus/documents.ts';
 import { compareArticleIds } from '../pipeline/steps/corpus/extract-corpus.ts';
 import { corpusInput } from '../pipeline/steps/corpus/inputs.ts';
+import { wholeArg } from './lib/whole-arg.ts';
 
 // `--packages`: the bulk-package phase (issue 21) is its own script with its own options.
 if (process.argv.includes('--packages')) {
@@ -78,14 +79,7 @@ if (values.help) {
 
 const out = (s: string) => process.stdout.write(s);
 const err = (s: string) => process.stderr.write(s);
-const int = (name: string, v: string | undefined) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    err(`--${name} must be a whole number ≥ 1\n`);
-    process.exit(2);
-  }
-  return n;
-};
+const int = wholeArg;
 const requests = int('requests', values.requests);
 const warmup = int('warmup', values.warmup);
 const seed = int('seed', values.seed);

@@ -3,18 +3,9 @@
  * report and the manifest. Deterministic: the same options give byte-identical files, whatever the number of
  * threads. Written into a temporary directory and renamed into place, so a failed run leaves nothing half-made.
  */
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { type SnapshotManifest, TABLES, type TableName } from '../../contracts/frame/snapshot.ts';
 import { SCREEN_MODELS, STRATA } from '../../contracts/frame/vocab.ts';
@@ -46,6 +37,7 @@ import {
 import { SCREEN_IN_SCOPE, STRATUM_ALLOCATION } from './model.ts';
 import { Rng } from './prng.ts';
 import { personName, TITLE_HEAD } from './words.ts';
+import { swapIntoPlace } from '../lib/swap-dir.ts';
 
 /** 2: the pinned Canadian funder and source lists (canadian_funders.csv, canadian_sources.csv). */
 export const GENERATOR_VERSION = '2';
@@ -320,11 +312,7 @@ export async function generateSnapshot(o: SnapshotOptions): Promise<SnapshotMani
     writeFileSync(join(tmp, 'manifest.json'), stablePretty(manifest));
 
     // Swap into place.
-    mkdirSync(dirname(o.out), { recursive: true });
-    const old = `${o.out}.old-${process.pid}`;
-    if (existsSync(o.out)) renameSync(o.out, old);
-    renameSync(tmp, o.out);
-    rmSync(old, { recursive: true, force: true });
+    swapIntoPlace(tmp, o.out);
     o.progress.log(
       `snapshot ${o.name}: ${o.works} works written to ${o.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );

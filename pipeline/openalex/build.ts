@@ -8,8 +8,8 @@
  *      (`synthetic: false`, with provenance), into a temporary directory renamed over `out` only when complete.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { ABOUT_CANADA_VERSION } from '../../contracts/frame/about-canada.ts';
 import { canadianListsDocument, type CanadianListEntry } from '../../contracts/frame/canadian-lists.ts';
@@ -26,6 +26,7 @@ import { mergeParts, type MergeResult } from './merge.ts';
 import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
 import type { PartitionTask } from './worker.ts';
+import { swapIntoPlace } from '../lib/swap-dir.ts';
 
 /** 1: first release. */
 export const BUILDER_VERSION = '1';
@@ -337,11 +338,7 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
     writeFileSync(join(tmp, 'report.json'), stablePretty(report));
     writeFileSync(join(tmp, 'manifest.json'), stablePretty(manifest));
 
-    mkdirSync(dirname(o.out), { recursive: true });
-    const old = `${o.out}.old-${process.pid}`;
-    if (existsSync(o.out)) renameSync(o.out, old);
-    renameSync(tmp, o.out);
-    rmSync(old, { recursive: true, force: true });
+    swapIntoPlace(tmp, o.out);
     rmSync(workDir, { recursive: true, force: true });
     o.progress.log(
       `snapshot ${o.name}: ${merged.counts.works} works (aff ${merged.counts.aff}, fund ${merged.counts.fund}, venue ${merged.counts.venue}, about ${merged.counts.about}) ` +

@@ -6,7 +6,7 @@
  * `out` and renamed into place when complete, so a failed export leaves the previous bundle as it was.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { buildApp } from '../../api-dynamic/src/app.ts';
@@ -18,6 +18,7 @@ import { apiDocumentFile, pageFile, pageUrl } from './bundle-paths.ts';
 import { type DynamicPage, dynamicPages } from './dynamic-pages.ts';
 import { hostConfigs, type ServedHeaders } from './host-config.ts';
 import { dynamicPageNotice, notFoundPage, staticApiBody } from './notice-page.ts';
+import { swapIntoPlace } from '../../pipeline/lib/swap-dir.ts';
 
 export interface ExportOptions {
   /** The pipeline's output directory (its `current` build is exported). */
@@ -225,10 +226,7 @@ export async function exportStatic(o: ExportOptions): Promise<ExportResult> {
 
     // Swap into place.
     o.progress.log(`bundle complete (${((performance.now() - started) / 1000).toFixed(1)} s): moving it to ${out}`);
-    const old = `${out}.old-${process.pid}`;
-    if (existsSync(out)) renameSync(out, old);
-    renameSync(tmp, out);
-    rmSync(old, { recursive: true, force: true });
+    swapIntoPlace(tmp, out);
     return { snapshotId, files: count, bytes: total, kinds, dynamicPages: pages, seconds: (performance.now() - started) / 1000 };
   } catch (err) {
     index.abandon();
