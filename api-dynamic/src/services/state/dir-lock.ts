@@ -16,7 +16,7 @@
  * on another host (a shared network directory) cannot be checked and is always refused.
  */
 import { hostname } from 'node:os';
-import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -97,40 +97,49 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
   const mine: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const text = `${JSON.stringify(mine)}\n`;
 
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      await writeFile(path, text, { flag: 'wx' });
-      return ownedLock(path, text);
-    } catch (err) {
-      if (!exists(err)) throw new Error(`cannot lock STATE_DIR ${dir}: ${(err as Error).message}`, { cause: err });
-    }
-    const holder = await readHolder(path);
-    if (holder === 'absent') continue; // released meanwhile: try again
-    const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
-    if (live) throw new StateDirInUseError(dir, path, holder);
-    // Stale: its process is gone. Only the process holding the takeover file may remove it.
-    try {
-      await writeFile(takeover, text, { flag: 'wx' });
-    } catch (err) {
-      if (!exists(err)) throw err;
-      const age = await stat(takeover).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > STALE_TAKEOVER_MS) await unlink(takeover).catch(() => undefined);
-      else await new Promise((r) => setTimeout(r, 50));
-      continue;
-    }
-    try {
-      // Still the same stale lock (not a fresh one another starter wrote since we read it)?
-      const again = await readHolder(path);
-      if (again !== 'absent' && JSON.stringify(again) === JSON.stringify(holder)) {
-        const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
-        logger.warn(`state: ${path} was left by ${gone}; taking it over`);
-        await unlink(path).catch(() => undefined);
+  // The lock appears whole or not at all: written to a file of this process's, then linked into place (link
+  // fails when the name exists, as O_EXCL does). Created and then written, a racing starter could read it empty,
+  // take it for a torn lock of a dead process and remove it while its owner runs.
+  const staged = `${path}.${process.pid}.staged`;
+  await writeFile(staged, text);
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        await link(staged, path);
+        return ownedLock(path, text);
+      } catch (err) {
+        if (!exists(err)) throw new Error(`cannot lock STATE_DIR ${dir}: ${(err as Error).message}`, { cause: err });
       }
-    } finally {
-      await unlink(takeover).catch(() => undefined);
+      const holder = await readHolder(path);
+      if (holder === 'absent') continue; // released meanwhile: try again
+      const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
+      if (live) throw new StateDirInUseError(dir, path, holder);
+      // Stale: its process is gone. Only the process holding the takeover file may remove it.
+      try {
+        await writeFile(takeover, text, { flag: 'wx' });
+      } catch (err) {
+        if (!exists(err)) throw err;
+        const age = await stat(takeover).then((s) => Date.now() - s.mtimeMs, () => 0);
+        if (age > STALE_TAKEOVER_MS) await unlink(takeover).catch(() => undefined);
+        else await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      try {
+        // Still the same stale lock (not a fresh one another starter wrote since we read it)?
+        const again = await readHolder(path);
+        if (again !== 'absent' && JSON.stringify(again) === JSON.stringify(holder)) {
+          const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
+          logger.warn(`state: ${path} was left by ${gone}; taking it over`);
+          await unlink(path).catch(() => undefined);
+        }
+      } finally {
+        await unlink(takeover).catch(() => undefined);
+      }
     }
+    throw new Error(`cannot lock STATE_DIR ${dir}: ${path} keeps changing; is another server starting on it?`);
+  } finally {
+    await unlink(staged).catch(() => undefined);
   }
-  throw new Error(`cannot lock STATE_DIR ${dir}: ${path} keeps changing; is another server starting on it?`);
 }
 
 function ownedLock(path: string, text: string): StateDirLock {
