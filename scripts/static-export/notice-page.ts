@@ -40,8 +40,8 @@ not hold it. The live service answers it, from snapshot <code>${escapeHtml(c.sna
     'Static copy: this page needs the live service',
     `<h1>This copy of the site is static</h1>
 <p>${what} is computed for each request (a search, a cohort, an assessment), and this copy of the site was
-published as static files only, without the live service behind it. Everything precomputed is here: the statistics,
-the corpus overview and article pages, the API's frozen documents and its reference.</p>
+published as static files only, without the live service behind it. What was precomputed is here: the pages of
+statistics (and of the corpus, where the snapshot has one), and the API's frozen documents with its OpenAPI documents.</p>
 <p>To use this page, run the service itself (<code>npm ci &amp;&amp; npm start</code> in the project's repository
 serves every page and API from the same snapshot, <code>${escapeHtml(c.snapshotId)}</code>), or ask whoever
 published this copy for the address of their live service.</p>
