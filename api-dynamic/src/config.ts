@@ -159,6 +159,8 @@ export const configSchema = z.object({
   FAIR_RE3DATA_URL: httpUrl.default('https://re3data.org'),
   /** GitHub REST API (`options.use_code_host`). */
   FAIR_GITHUB_API_URL: httpUrl.default('https://api.github.com'),
+  /** GitHub's web address: a URL under it names a repository (`<url>/<owner>/<repo>`); tests point it at a mock. */
+  FAIR_GITHUB_URL: httpUrl.default('https://github.com'),
   /** GitHub token for the code host's API (higher rate limit); anonymous calls when unset. */
   FAIR_GITHUB_TOKEN: z.string().min(1).optional(),
   /** Base URL of an external F-UJI server (FAIR_BACKEND=fuji), e.g. http://fuji:1071; `/fuji/api/v1` is appended. */

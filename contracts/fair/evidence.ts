@@ -174,14 +174,36 @@ export const pidCheckSchema = z.object({
 });
 export type PidCheck = z.infer<typeof pidCheckSchema>;
 
+/** Kinds of repository file the software metrics read (F-UJI software_file.yaml, in its order). */
+export const SOFTWARE_FILE_KINDS = ['Jenkinsfile', 'README', 'dependencies', 'docs_directory', 'github_actions', 'license_file', 'maven_pom'] as const;
+export type SoftwareFileKind = (typeof SOFTWARE_FILE_KINDS)[number];
+
+/** One repository file of a kind the software metrics read (the content itself is not kept, only what it holds). */
+export const codeFileSchema = z.object({
+  kind: z.enum(SOFTWARE_FILE_KINDS),
+  path: z.string(),
+  name: z.string(),
+  /** The content was read (kinds F-UJI parses in full, when the code host returned it). */
+  read: z.boolean(),
+  /** The FRSM-13 keywords (build, install, run, deploy) found, lower-cased, in the path, the name or the content. */
+  keywords: z.array(z.string()),
+});
+export type CodeFile = z.infer<typeof codeFileSchema>;
+
 export const codeHostSchema = z.object({
   repository: z.string(),
   fullName: z.string().nullable(),
   description: z.string().nullable(),
   licenseSpdx: z.string().nullable(),
   licenseName: z.string().nullable(),
+  /** Path of the file GitHub's licence detection read (`/license` → `path`), e.g. `LICENSE`. */
+  licensePath: z.string().nullable().default(null),
   topics: z.array(z.string()),
   language: z.string().nullable(),
+  /** Files of the kinds the software metrics read, from a walk of the repository tree; null when not walked (data metrics). */
+  files: z.array(codeFileSchema).nullable().default(null),
+  /** The walk stopped at its limit of directories; files deeper in the tree are missing. */
+  filesTruncated: z.boolean().default(false),
 });
 export type CodeHostEvidence = z.infer<typeof codeHostSchema>;
 

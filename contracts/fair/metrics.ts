@@ -15,9 +15,18 @@ export const principleSchema = z.string().regex(/^[FAIR][0-9](\.[0-9])?$/);
 /** Maturity levels: 0 incomplete, 1 initial, 2 moderate, 3 advanced. */
 export const maturitySchema = z.number().int().min(0).max(3);
 
+/** Data metric ids (FAIRsFAIR, `FsF-F1-01MD`) and software metric ids (FAIR4RS, `FRSM-01-F1`). */
+const METRIC_ID = /^(?:FsF-[FAIR][0-9](\.[0-9])?-[0-9]{2}[MD]+|FRSM-[0-9]{2}-[FAIR][0-9](\.[0-9])?)$/;
+const TEST_ID = /^(?:FsF-[FAIR][0-9](\.[0-9])?-[0-9]{2}[MD]+-[0-9][a-z]?|FRSM-[0-9]{2}-[FAIR][0-9](\.[0-9])?-[0-9])$/;
+
+/** Does a metric id carry this principle (`FsF-<principle>-…` or `FRSM-nn-<principle>`)? */
+function idMatchesPrinciple(id: string, principle: string): boolean {
+  return id.startsWith('FRSM-') ? id.endsWith(`-${principle}`) : id.startsWith(`FsF-${principle}-`);
+}
+
 export const metricTestDefinitionSchema = z.object({
-  /** Test id: the metric id plus `-n`, e.g. `FsF-F1-02MD-2`. */
-  id: z.string().regex(/^FsF-[FAIR][0-9](\.[0-9])?-[0-9]{2}[MD]+-[0-9][a-z]?$/),
+  /** Test id: the metric id plus `-n`, e.g. `FsF-F1-02MD-2` or `FRSM-13-R1-2`. */
+  id: z.string().regex(TEST_ID),
   /** What the test checks, in one sentence. */
   name: z.string().min(1),
   /** Points the test earns when it passes; 0 marks a test kept for information only. */
@@ -29,8 +38,8 @@ export type MetricTestDefinition = z.infer<typeof metricTestDefinitionSchema>;
 
 export const metricDefinitionSchema = z
   .object({
-    /** Metric id, e.g. `FsF-F1-01MD`: prefix, principle-and-number, target suffix (M metadata, D data). */
-    id: z.string().regex(/^FsF-[FAIR][0-9](\.[0-9])?-[0-9]{2}[MD]+$/),
+    /** Metric id, e.g. `FsF-F1-01MD` (prefix, principle-and-number, M metadata / D data) or `FRSM-13-R1` (software). */
+    id: z.string().regex(METRIC_ID),
     /** F-UJI's `metric_number`; results are sorted by it. */
     number: z.number().int().positive(),
     /** The short human name (F-UJI `metric_short_name`). */
@@ -50,7 +59,7 @@ export const metricDefinitionSchema = z
         ctx.addIssue({ code: 'custom', message: `test ${test.id} does not belong to ${metric.id}` });
       }
     }
-    if (!metric.id.startsWith(`FsF-${metric.principle}-`)) {
+    if (!idMatchesPrinciple(metric.id, metric.principle)) {
       ctx.addIssue({ code: 'custom', message: `${metric.id} does not match principle ${metric.principle}` });
     }
   });
@@ -58,8 +67,10 @@ export type MetricDefinition = z.infer<typeof metricDefinitionSchema>;
 
 export const metricFileSchema = z
   .object({
-    /** Canonical version name, e.g. `metrics_v0.8`; also what results echo in `metricVersion`. */
-    version: z.string().regex(/^metrics_v[0-9]+\.[0-9]+$/),
+    /** Canonical version name, e.g. `metrics_v0.8` or `metrics_v0.7_software`; also what results echo in `metricVersion`. */
+    version: z.string().regex(/^metrics_v[0-9]+\.[0-9]+(?:_software)?$/),
+    /** What the version assesses: research data (FAIRsFAIR) or research software in a code repository (FAIR4RS). */
+    target: z.enum(['data', 'software']).default('data'),
     /** The specification the file implements (a DOI URL). */
     specification: z.string().url(),
     /** Declared totals, checked against the metrics so an edit cannot drift from them. */

@@ -28,6 +28,7 @@ export function fairMockEnv(mock: FairMock): Record<string, string> {
     FAIR_DATACITE_API_URL: u.datacite,
     FAIR_RE3DATA_URL: u.re3data,
     FAIR_GITHUB_API_URL: u.github,
+    FAIR_GITHUB_URL: u.githubWeb,
   };
 }
 

@@ -53,7 +53,7 @@ export interface FairMock {
   /** Add routes (later routes with the same path and Accept do not replace earlier ones). */
   route(...routes: MockRoute[]): void;
   /** Upstream base URLs pointing at the mock, for AssessOptions.upstreams. */
-  upstreams(): { doi: string; handle: string; ark: string; nbn: string; identifiersOrg: string; datacite: string; re3data: string; github: string };
+  upstreams(): { doi: string; handle: string; ark: string; nbn: string; identifiersOrg: string; datacite: string; re3data: string; github: string; githubWeb: string };
   /** `<base>/<host>/<path>` for an absolute https URL. */
   url(absolute: string): string;
   close(): Promise<void>;
@@ -113,6 +113,7 @@ export async function startFairMock(routes: MockRoute[] = []): Promise<FairMock>
       datacite: `${base}/api.datacite.org`,
       re3data: `${base}/re3data.org`,
       github: `${base}/api.github.com`,
+      githubWeb: `${base}/github.com`,
     }),
     url: (absolute) => absolute.replace(/^https?:\/\//, `${base}/`),
     close: () =>

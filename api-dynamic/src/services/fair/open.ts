@@ -58,6 +58,7 @@ export function backendFor(config: Config, fetcher: Fetcher): AssessmentBackend 
       datacite: config.FAIR_DATACITE_API_URL,
       re3data: config.FAIR_RE3DATA_URL,
       github: config.FAIR_GITHUB_API_URL,
+      githubWeb: config.FAIR_GITHUB_URL,
     },
     deadlineMs: config.FAIR_ASSESSMENT_TIMEOUT_MS,
     maxBodyBytes: config.FAIR_FETCH_MAX_BYTES,

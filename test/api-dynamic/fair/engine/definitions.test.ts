@@ -86,13 +86,18 @@ describe('metric version names', () => {
     expect(canonicalMetricVersion(name)).toBe('metrics_v0.8');
   });
 
-  it('0.5 selects metrics_v0.5; accepted versions are listed newest first', () => {
+  it('0.5 selects metrics_v0.5; accepted versions: data versions newest first, then the software version', () => {
     expect(canonicalMetricVersion('0.5')).toBe('metrics_v0.5');
-    expect(METRIC_VERSIONS).toEqual(['metrics_v0.8', 'metrics_v0.5']);
+    expect(METRIC_VERSIONS).toEqual(['metrics_v0.8', 'metrics_v0.5', 'metrics_v0.7_software']);
   });
 
-  it.each(['metrics_v0.7', '0.7_software', 'latest', ''])('%j is unknown: a typed error listing the accepted versions', (name) => {
+  it.each(['metrics_v0.7_software', '0.7_software', 'metrics_v0.7_software.yaml', 'METRICS_V0.7_SOFTWARE', ' 0.7_software.json '])('%j selects metrics_v0.7_software', (name) => {
+    expect(canonicalMetricVersion(name)).toBe('metrics_v0.7_software');
+    expect(metricFile(name).target).toBe('software');
+  });
+
+  it.each(['metrics_v0.7', '0.8_software', '0.7_softwares', 'latest', ''])('%j is unknown: a typed error listing the accepted versions', (name) => {
     expect(() => metricFile(name)).toThrow(UnknownMetricVersionError);
-    expect(() => metricFile(name)).toThrow('accepted: metrics_v0.8, metrics_v0.5');
+    expect(() => metricFile(name)).toThrow('accepted: metrics_v0.8, metrics_v0.5, metrics_v0.7_software');
   });
 });

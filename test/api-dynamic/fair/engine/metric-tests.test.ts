@@ -1,5 +1,5 @@
 /**
- * Every metric test of v0.8 and v0.5, passing and failing, over hand-made evidence. Each case states what it
+ * Every metric test of v0.8 and v0.5 (the software tests: software-metric-tests.test.ts), passing and failing, over hand-made evidence. Each case states what it
  * adds to the bare evidence (a plain URL about which nothing was found), so a failure says which rule broke.
  */
 import { describe, expect, it } from 'vitest';
@@ -378,7 +378,8 @@ const run = (id: string, evidence: Evidence) => EVALUATORS[id]!(deriveFacts(evid
 describe('every metric test has cases', () => {
   it('covers every test of every metric file', () => {
     const ids = [...new Set([...METRIC_FILES.values()].flatMap((f) => f.metrics.flatMap((m) => m.tests.map((t) => t.id))))];
-    expect(ids.filter((id) => !CASES[id])).toEqual([]);
+    // The software (FRSM) tests have their cases in software-metric-tests.test.ts.
+    expect(ids.filter((id) => !id.startsWith('FRSM-') && !CASES[id])).toEqual([]);
     // every version-specific evaluator has its own cases too
     expect(Object.keys(EVALUATORS).filter((key) => key.includes('/') && !CASES[key])).toEqual([]);
     expect([...METRIC_FILES.values()].every((f) => f.metrics.every((m) => m.tests.every((t) => evaluatorFor(f.version, t.id))))).toBe(true);

@@ -254,8 +254,12 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
       description: 'FAIRsFAIR Research Data Object Assessment Service',
       licenseSpdx: 'MIT',
       licenseName: 'MIT License',
+      licensePath: 'LICENSE',
       topics: ['fairdata', 'hacktoberfest'],
       language: 'Python',
+      // the data metrics do not walk the repository's files
+      files: null,
+      filesTruncated: false,
     });
     expect(mock.requests.slice(before).filter((r) => r.path.startsWith('/api.github.com/')).map((r) => r.path)).toEqual([
       '/api.github.com/repos/pangaea-data-publisher/fuji',

@@ -28,6 +28,8 @@ export const upstreamsSchema = z.object({
   re3data: baseUrl.default('https://re3data.org'),
   /** GitHub REST API (`/repos/<owner>/<repo>`). */
   github: baseUrl.default('https://api.github.com'),
+  /** GitHub's web address: `<githubWeb>/<owner>/<repo>` names a repository (https://github.com is always recognised too). */
+  githubWeb: baseUrl.default('https://github.com'),
 });
 export type Upstreams = z.infer<typeof upstreamsSchema>;
 
@@ -36,7 +38,7 @@ export const assessOptionsSchema = z.object({
   useRegistry: z.boolean().default(true),
   /** Harvest repository metadata and licence from the code host (GitHub) when the record names a repository. */
   useCodeHost: z.boolean().default(false),
-  /** `metrics_v0.8` (default) or `metrics_v0.5`; `0.8` and `metrics_v0.8.yaml` are accepted too. */
+  /** `metrics_v0.8` (default), `metrics_v0.5` or `metrics_v0.7_software`; `0.8` and `metrics_v0.8.yaml` are accepted too. */
   metricVersion: z.string().default('metrics_v0.8'),
   /** Whole-assessment deadline in ms (DECISIONS.md §6: 60 s); every fetch gets it as an AbortSignal. */
   deadlineMs: z.number().int().positive().default(60_000),

@@ -1,19 +1,37 @@
 /**
- * Code-host harvesting (`useCodeHost`, fair.md §2.7): when the identifier or the metadata names a GitHub
- * repository, its REST record (`/repos/{owner}/{repo}`) and licence (`/repos/{owner}/{repo}/license`) are read.
- * They add a description, topics, dates and an SPDX licence to the merged record.
+ * Code-host harvesting (`useCodeHost`, fair.md §2.7; always for the software metrics): when the identifier or the
+ * metadata names a GitHub repository, its REST record (`/repos/{owner}/{repo}`) and licence
+ * (`/repos/{owner}/{repo}/license`) are read. They add a description, topics, dates and an SPDX licence to the
+ * merged record. For the software metrics the repository tree is walked as well (code-files.ts).
+ *
+ * The code host is a service we depend on: a rate limit (403/429), a 5xx, a timeout or a failed connection is a
+ * 503 of ours (resolution.ts), never a low score.
  */
 import type { CodeHostEvidence, Metadata } from '../../../../../../contracts/fair/evidence.ts';
-import { bodyJson, fetchLogged, isOk, type HarvestContext } from './http.ts';
+import { harvestCodeFiles } from './code-files.ts';
+import { githubGet, repoApiBase } from './github-api.ts';
+import { bodyJson, isOk, type HarvestContext } from './http.ts';
 import { clean, cleanList, fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
 
-const GITHUB_REPO = /^https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:[/?#].*)?$/;
+const REPO_PATH = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:[/?#].*)?$/;
 
-/** `owner/repo` of the first GitHub repository URL among the candidates. */
-export function githubRepository(candidates: readonly string[]): { owner: string; repo: string } | null {
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `owner/repo` of the first GitHub repository URL among the candidates: under https://github.com (www. and http
+ * too) or under the configured web address (`upstreams.githubWeb`, e.g. a GitHub Enterprise host or a test mock).
+ */
+export function githubRepository(candidates: readonly string[], githubWeb = 'https://github.com'): { owner: string; repo: string } | null {
+  const bases = [/^https?:\/\/(?:www\.)?github\.com(?=\/)/i, new RegExp(`^${escapeRegExp(githubWeb.replace(/\/+$/, ''))}(?=/)`, 'i')];
   for (const candidate of candidates) {
-    const match = GITHUB_REPO.exec(candidate.trim());
-    if (match) return { owner: match[1]!, repo: match[2]! };
+    const text = candidate.trim();
+    for (const base of bases) {
+      const prefix = base.exec(text)?.[0];
+      const match = prefix === undefined ? null : REPO_PATH.exec(text.slice(prefix.length));
+      if (match) return { owner: match[1]!, repo: match[2]! };
+    }
   }
   return null;
 }
@@ -26,17 +44,22 @@ export function repositoryCandidates(identifier: string, metadata: Metadata): st
 type Json = Record<string, unknown>;
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Harvest the repository, or null when there is none or the API does not answer. */
-export async function harvestCodeHost(ctx: HarvestContext, candidates: readonly string[]): Promise<{ evidence: CodeHostEvidence; harvested: Harvested } | null> {
-  const repository = githubRepository(candidates);
+/**
+ * Harvest the repository, or null when there is none or the API does not know it. `walkFiles` also walks the tree
+ * for the software metrics.
+ */
+export async function harvestCodeHost(
+  ctx: HarvestContext,
+  candidates: readonly string[],
+  { walkFiles = false }: { walkFiles?: boolean } = {},
+): Promise<{ evidence: CodeHostEvidence; harvested: Harvested } | null> {
+  const repository = githubRepository(candidates, ctx.options.upstreams.githubWeb);
   if (!repository) return null;
-  const base = `${ctx.options.upstreams.github}/repos/${repository.owner}/${repository.repo}`;
-  const headers: Record<string, string> = { 'X-GitHub-Api-Version': '2022-11-28' };
-  if (ctx.options.githubToken) headers.Authorization = `Bearer ${ctx.options.githubToken}`;
-  const accept = 'application/vnd.github+json';
-  const [repoResponse, licenceResponse] = await Promise.all([
-    fetchLogged(ctx, 'code-host:repo', { url: base, accept, headers }),
-    fetchLogged(ctx, 'code-host:license', { url: `${base}/license`, accept, headers }),
+  const base = repoApiBase(ctx.options.upstreams, repository);
+  const [repoResponse, licenceResponse, files] = await Promise.all([
+    githubGet(ctx, 'code-host:repo', base),
+    githubGet(ctx, 'code-host:license', `${base}/license`),
+    walkFiles ? harvestCodeFiles(ctx, base) : Promise.resolve(null),
   ]);
   if (!isOk(repoResponse)) {
     const status = (repoResponse as { status?: number } | null)?.status;
@@ -55,8 +78,11 @@ export async function harvestCodeHost(ctx: HarvestContext, candidates: readonly 
     description: clean(repo.description),
     licenseSpdx: spdx,
     licenseName: licence ? clean(licence.name) : null,
+    licensePath: isJson(licenceDoc) ? clean(licenceDoc.path) : null,
     topics: cleanList(Array.isArray(repo.topics) ? repo.topics : []),
     language: clean(repo.language),
+    files: files?.files ?? null,
+    filesTruncated: files?.truncated ?? false,
   };
   const owner = isJson(repo.owner) ? clean(repo.owner.login) : null;
   const record: MetadataRecord = {

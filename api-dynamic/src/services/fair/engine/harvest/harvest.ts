@@ -4,13 +4,15 @@
  *      ResolutionFailedError, or ours, UpstreamUnavailableError: resolution.ts);
  *   2. read the page: embedded JSON-LD, meta tags, `<link rel>` and the `Link` header;
  *   3. in parallel: content negotiation (landing, origin/PID, DataCite) and linksets → describedby documents;
- *   4. merge the records; add Signposting cite-as / license / type; optionally harvest the code host;
+ *   4. merge the records; add Signposting cite-as / license / type; harvest the code host (`useCodeHost`, and always
+ *      for the software metrics, which also walk the repository's files);
  *   5. in parallel: probe the data links, check PIDs found in metadata (for URL inputs), and read the repository's
  *      re3data record and OAI-PMH formats (DataCite DOIs, `useRegistry`).
  * Every fetch goes through the injected Fetcher with the assessment's deadline signal.
  */
 import type { ContentLink, Evidence, PidCheck, TypedLink } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchError, Fetcher } from '../../fetcher.ts';
+import { metricFile } from '../../metrics/load.ts';
 import { fetchableUrl, parseIdentifier, tryParseIdentifier } from '../identifier.ts';
 import type { AssessOptions } from '../options.ts';
 import { harvestCodeHost, repositoryCandidates } from './code-host.ts';
@@ -108,8 +110,10 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   const records = [...harvested.map((h) => h.record), signpostingRecord(typedLinks)];
   let metadata = mergeRecords(records);
   let codeHost: Evidence['codeHost'] = null;
-  if (options.useCodeHost) {
-    const found = await harvestCodeHost(ctx, repositoryCandidates(parsed.input, metadata));
+  // The software metrics are evaluated from the code host's files, so they harvest it whatever useCodeHost says.
+  const software = metricFile(options.metricVersion).target === 'software';
+  if (options.useCodeHost || software) {
+    const found = await harvestCodeHost(ctx, repositoryCandidates(parsed.input, metadata), { walkFiles: software });
     if (found) {
       codeHost = found.evidence;
       harvested.push(found.harvested);

@@ -17,6 +17,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FetchLogEntry, IdentifierEvidence } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchError, FetchResponse } from '../../fetcher.ts';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../../../../../contracts/common/errors.ts';
 import { ResolutionFailedError, UpstreamUnavailableError } from '../errors.ts';
 import type { Upstreams } from '../options.ts';
 
@@ -63,6 +64,27 @@ const DEPENDENCIES: ReadonlyArray<{ purpose: (purpose: string) => boolean; servi
   { purpose: (p) => p === 'registry:datacite-rest', service: (u) => `DataCite's REST API (${hostOf(u.datacite)})` },
   { purpose: (p) => p.startsWith('code-host:'), service: (u) => `the code host's API (${hostOf(u.github)})` },
 ];
+
+/** The longest Retry-After a rate-limit answer is passed on with (GitHub resets its anonymous quota hourly). */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 3600;
+
+/**
+ * The code host refusing this server for a while, or null: 429, or 403 with `X-RateLimit-Remaining: 0` or a
+ * `Retry-After` (GitHub's primary and secondary rate limits answer 403). Ours (503), never the identifier's:
+ * the quota is this server's. Retry-After comes from the answer's Retry-After or `X-RateLimit-Reset`.
+ */
+export function codeHostRateLimit(response: FetchResponse, upstreams: Upstreams, nowMs = Date.now()): UpstreamUnavailableError | null {
+  const { status, headers } = response;
+  const retryAfter = headers['retry-after'];
+  if (!(status === 429 || (status === 403 && (headers['x-ratelimit-remaining'] === '0' || retryAfter !== undefined)))) return null;
+  let wait = Number(retryAfter);
+  if (!Number.isFinite(wait) || wait <= 0) {
+    const reset = Number(headers['x-ratelimit-reset']);
+    wait = Number.isFinite(reset) && reset > 0 ? Math.ceil(reset - nowMs / 1000) : DEFAULT_RETRY_AFTER_SECONDS;
+  }
+  const seconds = Math.min(MAX_RATE_LIMIT_WAIT_SECONDS, Math.max(1, Math.ceil(wait)));
+  return new UpstreamUnavailableError(`the code host's API (${hostOf(upstreams.github)})`, `its request limit for this server is used up (${statusWords(status)})`, seconds);
+}
 
 /** A failed fetch in plain words, for a service that is ours to depend on. */
 function outageWords(reason: FetchLogEntry['error'] | FetchError['reason'], code?: string): string {

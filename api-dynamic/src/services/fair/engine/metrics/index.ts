@@ -8,9 +8,10 @@ import type { Facts } from './facts.ts';
 import { FINDABLE } from './findable.ts';
 import { INTEROPERABLE } from './interoperable.ts';
 import { REUSABLE } from './reusable.ts';
+import { SOFTWARE } from './software.ts';
 import type { TestEvaluator, TestOutcome } from './types.ts';
 
-export const EVALUATORS: Readonly<Record<string, TestEvaluator>> = { ...FINDABLE, ...ACCESSIBLE, ...INTEROPERABLE, ...REUSABLE };
+export const EVALUATORS: Readonly<Record<string, TestEvaluator>> = { ...FINDABLE, ...ACCESSIBLE, ...INTEROPERABLE, ...REUSABLE, ...SOFTWARE };
 
 /**
  * The evaluator of a test in a metric version: `<version>/<test id>` where F-UJI's evaluator branches on the
