@@ -205,3 +205,38 @@ export function githubRoutes(base: string): MockRoute[] {
     { path: '/api.github.com/repos/pangaea-data-publisher/fuji/license', headers: json, body: read('github_repo_pangaea-data-publisher_fuji_license.json') },
   ];
 }
+
+/**
+ * The whole recorded GitHub side of F-UJI's software cassette (test_evaluation_software, 2024-05-03):
+ * https://github.com/pangaea-data-publisher/fuji's landing page (exact Accept, as F-UJI sent it) and every GitHub
+ * REST answer (any Accept: PyGithub sent `*\/*`, the engine sends GitHub's own media type). The six file bodies the
+ * fixtures leave out because they embed F-UJI's Python source are answered with an empty file object (SOURCES.md
+ * suggests so); files the cassette never asked for (the GitHub Actions workflows, added to F-UJI's patterns after
+ * the recording) are not routed, so the mock answers 404.
+ */
+export function fujiRepositoryRoutes(base: string): MockRoute[] {
+  const manifest = JSON.parse(readFileSync(path.join(FAIR_FIXTURES, 'github_repo_pangaea-data-publisher_fuji_interactions.json'), 'utf8')) as {
+    interactions: (Interaction & { body_file?: string; body_note?: string })[];
+  };
+  const routes: MockRoute[] = [];
+  for (const interaction of manifest.interactions) {
+    if (interaction.method !== 'GET') continue;
+    const absolute = new URL(interaction.uri);
+    const routePath = `/${absolute.host}${absolute.pathname}${absolute.search}`;
+    if (routes.some((r) => r.path === routePath)) continue;
+    const headers: Record<string, string> = {};
+    for (const [name, values] of Object.entries(interaction.response_headers)) {
+      const key = name.toLowerCase();
+      if (key === 'content-type' || key.startsWith('x-ratelimit-')) headers[key] = values.join(', ');
+    }
+    let body = '';
+    if (interaction.body_file) body = rewriteHosts(readFileSync(path.join(FAIR_FIXTURES, interaction.body_file), 'utf8'), base);
+    else if (interaction.body_note && absolute.pathname.includes('/contents/')) {
+      const filePath = decodeURIComponent(absolute.pathname.replace(/^.*?\/contents\//, ''));
+      body = JSON.stringify({ type: 'file', name: filePath.split('/').at(-1), path: filePath, content: '', encoding: 'base64' });
+    }
+    const accept = absolute.host === 'github.com' ? (interaction.request_headers.Accept?.[0] ?? null) : null;
+    routes.push({ method: 'GET', path: routePath, accept, status: interaction.status, headers, body });
+  }
+  return routes;
+}
