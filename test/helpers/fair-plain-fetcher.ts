@@ -11,6 +11,11 @@ export interface PlainFetcherOptions {
   timeoutMs?: number;
   /** Default body cap in bytes. */
   maxBytes?: number;
+  /**
+   * Refuse (FetchError 'address') every host but 127.0.0.1, so absolute links in recorded pages (a favicon on a
+   * CDN, say) never reach the internet.
+   */
+  loopbackOnly?: boolean;
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
@@ -53,6 +58,7 @@ export function plainFetcher(options: PlainFetcherOptions = {}): Fetcher & { req
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       for (;;) {
         if (!/^https?:\/\//i.test(url)) throw new FetchError('scheme', url, `not an http(s) URL: ${url}`);
+        if (options.loopbackOnly && new URL(url).hostname !== '127.0.0.1') throw new FetchError('address', url, `test fetcher: ${url} is not on the loopback mock`);
         let response: Response;
         try {
           response = await fetch(url, {
