@@ -23,14 +23,14 @@ const TAGS = [{ name: 'Assessment', description: 'FAIR assessment of research da
 export function fairOpenApi(prefix: string, version: string, metricVersions: readonly string[]) {
   const examples = examplesOf(recorded as RecordedExamples);
   const requestSchema = jsonSchema(assessRequestSchema, 'input') as unknown as { properties: { options: { properties: { metric_version: Record<string, unknown> } } } };
-  // The accepted versions come from the engine's metric files; aliases (0.8, metrics_v0.8.yaml) are accepted too.
+  // The accepted versions come from the engine's metric files; aliases (0.8, metrics_v0.8.yaml, 0.7_software) are accepted too.
   requestSchema.properties.options.properties.metric_version.examples = [...metricVersions];
   const noQuery = (id: string) => errorResponse('A query parameter was given: this endpoint takes none.', FAIR_HEADERS, examples.error(id, 400));
   return openApiDocument({
     title: 'FAIR Assessment Service',
     version,
     description:
-      'Assesses how well a research data object follows the FAIR principles (F-UJI metrics v0.8 and v0.5). Anonymous callers get 10 assessments an hour per client address; "Authorization: Bearer <API key>" gets 100. Prose guide: /docs/api-fair.',
+      'Assesses how well a research data object (F-UJI metrics v0.8 and v0.5) or a research software repository on GitHub (F-UJI metrics_v0.7_software, FAIR4RS) follows the FAIR principles. Anonymous callers get 10 assessments an hour per client address; "Authorization: Bearer <API key>" gets 100. Prose guide: /docs/api-fair.',
     tags: TAGS,
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key made with npm run fair:keys -- add NAME; optional.' } },
@@ -41,7 +41,7 @@ export function fairOpenApi(prefix: string, version: string, metricVersions: rea
           tags: ['Assessment'],
           operationId: 'assess',
           summary: 'Assess one identifier',
-          description: `Assess one identifier (DOI, URL or other persistent identifier, at most ${MAX_IDENTIFIER_LENGTH} characters) against a metric version (${metricVersions.join(', ')}; default metrics_v0.8; 0.8 and metrics_v0.8.yaml name the same version). No query parameters. Body at most 16 KiB, Content-Type application/json; an unknown field is a 400. Rate-limited per caller (X-RateLimit-* headers).`,
+          description: `Assess one identifier (DOI, URL or other persistent identifier, at most ${MAX_IDENTIFIER_LENGTH} characters) against a metric version (${metricVersions.join(', ')}; default metrics_v0.8; 0.8 and metrics_v0.8.yaml name the same version; metrics_v0.7_software assesses a GitHub repository from its files and always reads the code host). No query parameters. Body at most 16 KiB, Content-Type application/json; an unknown field is a 400. Rate-limited per caller (X-RateLimit-* headers).`,
           security: [{}, { apiKey: [] }],
           requestBody: {
             required: true,

@@ -24,13 +24,19 @@ export const assessOptionsBodySchema = z
   .strictObject({
     /** Use the DOI registry (DataCite content negotiation and REST API) for DOIs. Default true. */
     use_registry: z.boolean().default(true).meta({ description: 'Use the DOI registry (DataCite) for DOI resolution and metadata.' }),
-    /** Harvest repository metadata and licence from the code host (GitHub). Default false. */
-    use_code_host: z.boolean().default(false).meta({ description: 'Harvest repository metadata and licence from GitHub.' }),
-    /** Metric version to assess against; `metrics_v0.8` (default) or `metrics_v0.5`; `0.8` works too. */
+    /** Harvest repository metadata and licence from the code host (GitHub). Default false; the software metrics always do. */
+    use_code_host: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Harvest repository metadata and licence from GitHub (metrics_v0.7_software always does, and also reads the repository files).' }),
+    /** Metric version to assess against; `metrics_v0.8` (default), `metrics_v0.5` or `metrics_v0.7_software`; `0.8` works too. */
     metric_version: z
       .string()
       .default(DEFAULT_METRIC_VERSION)
-      .meta({ description: 'Metric version: metrics_v0.8 (default) or metrics_v0.5; "0.8" and "metrics_v0.8.yaml" name the same version.' }),
+      .meta({
+        description:
+          'Metric version: metrics_v0.8 (default) or metrics_v0.5 for research data, metrics_v0.7_software (FAIR4RS) for a GitHub repository; "0.8" and "metrics_v0.8.yaml" name the same version.',
+      }),
   })
   .meta({ description: 'All optional; the object may be omitted.' });
 
@@ -53,7 +59,7 @@ export interface AssessRequest {
 
 /** What the engine accepts as metric versions (its metric files). */
 export interface MetricVersions {
-  /** Canonical names, e.g. `metrics_v0.8`, `metrics_v0.5`. */
+  /** Canonical names, e.g. `metrics_v0.8`, `metrics_v0.5`, `metrics_v0.7_software`. */
   accepted: readonly string[];
   /** The canonical name a request's value names, or null (e.g. `0.8` → `metrics_v0.8`). */
   canonical(requested: string): string | null;

@@ -158,7 +158,7 @@ describe('POST /assess: 400 for every malformed request, with the headers and wi
     const body = expectError(await post(h, { identifier: PANGAEA, options: { bogus: 1 } }, { ip }), 'UNKNOWN_PARAMETER');
     expect(body.details).toEqual([{ parameter: 'options.bogus', message: 'unknown option', allowed: ['use_registry', 'use_code_host', 'metric_version'] }]);
     const version = expectError(await post(h, { identifier: PANGAEA, options: { metric_version: 'x' } }, { ip }), 'INVALID_PARAMETER');
-    expect(version.details![0]!.allowed).toEqual(['metrics_v0.8', 'metrics_v0.5']);
+    expect(version.details![0]!.allowed).toEqual(['metrics_v0.8', 'metrics_v0.5', 'metrics_v0.7_software']);
   });
 
   it('parameters starting with _ are ignored (the request goes on to the engine)', async () => {
