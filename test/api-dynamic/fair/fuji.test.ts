@@ -51,6 +51,14 @@ describe('FAIR_BACKEND=fuji', () => {
     });
   });
 
+  it('asks F-UJI for its GitHub harvest with the software metrics, even without use_code_host', async () => {
+    const before = fuji.requests.length;
+    await assess(h, 'https://github.com/pangaea-data-publisher/fuji', { metric_version: '0.7_software' });
+    expect(fuji.requests.slice(before)[0]?.body).toMatchObject({ use_github: true, metric_version: 'metrics_v0.7_software' });
+    await assess(h, 'https://github.com/pangaea-data-publisher/fuji', { metric_version: '0.8' });
+    expect(fuji.requests.slice(before)[1]?.body).toMatchObject({ use_github: false, metric_version: 'metrics_v0.8' });
+  });
+
   it("maps F-UJI's FAIRResults onto the seed's result shape", async () => {
     const res = await assess(h, '10.1594/PANGAEA.902845');
     expect(res.statusCode).toBe(200);

@@ -118,7 +118,8 @@ export class FujiBackend implements AssessmentBackend {
           object_identifier: request.identifier,
           test_debug: false,
           use_datacite: request.options.use_registry,
-          use_github: request.options.use_code_host,
+          // The software metrics are evaluated from the repository: F-UJI needs its GitHub harvest for them (as our engine does).
+          use_github: request.options.use_code_host || request.options.metric_version.endsWith('_software'),
           metric_version: request.options.metric_version,
         }),
         signal: AbortSignal.timeout(this.options.timeoutMs),
