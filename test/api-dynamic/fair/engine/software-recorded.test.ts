@@ -74,7 +74,7 @@ function oracleScores(): { total: { earned: number; total: number }; byCategory:
   return { total: { earned, total }, byCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, Math.round((v.earned / v.total) * 10000) / 100])) };
 }
 
-function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary' | 'details'>) {
+function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary' | 'metrics' | 'details'>) {
   expect(result.metricVersion).toBe('metrics_v0.7_software');
   const tests = result.details.metrics.flatMap((m) => m.tests);
   expect(tests).toHaveLength(45);
@@ -87,6 +87,16 @@ function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary'
       expect(t.reason).toContain(FAILS[t.id] ?? 'not evaluated: F-UJI does not implement');
     }
   }
+  // Per scoring metric: earned and maturity (the highest maturity among its passed tests in the metric file), by hand.
+  const scoring = result.metrics.filter((m) => m.scoreEarned > 0).map((m) => [m.id, m.scoreEarned, m.maturity]);
+  expect(scoring).toEqual([
+    ['FRSM-06-F2', 1, 1],
+    ['FRSM-07-F3', 1, 1],
+    ['FRSM-09-A1', 1, 1],
+    ['FRSM-13-R1', 1, 1],
+    ['FRSM-15-R1.1', 2, 3],
+    ['FRSM-16-R1.1', 2, 3],
+  ]);
   const oracle = oracleScores();
   // By hand: F 2/20, A 1/2, I 0/7, R 5/16; 8 of 45 points.
   expect(oracle.total).toEqual({ earned: 8, total: 45 });
