@@ -223,7 +223,7 @@ describe('failures', () => {
     const before = mock.requests.length;
     const error = await failure(assess('doi:10.9999/rich', options({ metricVersion: 'metrics_v0.7' }), { fetcher }));
     expect(error).toBeInstanceOf(UnknownMetricVersionError);
-    expect((error as UnknownMetricVersionError).accepted).toEqual(['metrics_v0.8', 'metrics_v0.5']);
+    expect((error as UnknownMetricVersionError).accepted).toEqual(['metrics_v0.8', 'metrics_v0.5', 'metrics_v0.7_software']);
     expect(mock.requests.length).toBe(before);
   });
 
