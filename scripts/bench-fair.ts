@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5]`
+ * `npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5] [--software]`
  *
  * The FAIR service's benchmark: the real app (SERVICES=fair, cache off, limits out of the way, the SSRF-safe
  * fetcher with loopback allowed) serving POST /fair/api/v1/assess over HTTP on loopback, every upstream a
@@ -12,6 +12,10 @@
  * Each request names its own DOI (`10.1594/PANGAEA.902845.b<n>`: the mock answers every one with the
  * recorded PANGAEA documents), so single-flight never merges two of them and every request is a full
  * assessment. Client, server and mock share this process, so the stall includes the mock's (small) work.
+ *
+ * `--software`: metrics_v0.7_software on F-UJI's recorded GitHub repository (pangaea-data-publisher/fuji: landing
+ * page plus the repository walk, ~50 GitHub API answers); each request names its own landing URL (`?b=<n>`) so
+ * none is merged, and the page's one off-site link (a favicon on github.githubassets.com) points at the mock.
  * Prints Markdown for docs/benchmarks.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,22 +27,24 @@ import { buildApp } from '../api-dynamic/src/app.ts';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import type { BuildStore } from '../api-dynamic/src/services/build-store.ts';
 import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '5' },
+    software: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
   process.stdout.write(
-    'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5]\n\n' +
+    'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5] [--software]\n\n' +
       'Serves the FAIR API on loopback against a mock replaying the recorded PANGAEA responses (cache off) and\n' +
       'measures: RUNS sequential assessments (p50/p95 latency), then ROUNDS batches of CONCURRENCY assessments at\n' +
       'once (assessments/s, p50/p95, longest event-loop stall). Needs ../shared/reference/fair-fixtures.\n' +
+      '--software assesses the recorded GitHub repository (F-UJI) with metrics_v0.7_software instead.\n' +
       'Prints Markdown tables for docs/benchmarks.md.\n',
   );
   process.exit(0);
@@ -60,6 +66,16 @@ const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.cross
 const routes: MockRoute[] = [];
 for (let n = 0; n < total; n++) routes.push(...perDoi.map((r) => ({ ...r, path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`) })));
 mock.route(...routes);
+const software = values.software === true;
+const REPO_PAGE = '/github.com/pangaea-data-publisher/fuji';
+if (software) {
+  const repository = fujiRepositoryRoutes(mock.base).map((r) =>
+    r.path === REPO_PAGE ? { ...r, body: String(r.body).replaceAll('https://github.githubassets.com/', `${mock.base}/github.githubassets.com/`) } : r,
+  );
+  const page = repository.find((r) => r.path === REPO_PAGE)!;
+  mock.route(...repository);
+  for (let n = 0; n < total; n++) mock.route({ ...page, path: `${REPO_PAGE}?b=${n}` });
+}
 
 const stateDir = mkdtempSync(join(tmpdir(), 'bench-fair-'));
 const config = loadConfig({
@@ -77,12 +93,13 @@ let next = 0;
 /** The score of the last assessment, to show every run assessed the whole record. */
 let score = '';
 async function assessOnce(): Promise<number> {
-  const identifier = `10.1594/PANGAEA.902845.b${next++}`;
+  const n = next++;
+  const identifier = software ? `${mock.base}${REPO_PAGE}?b=${n}` : `10.1594/PANGAEA.902845.b${n}`;
   const t0 = performance.now();
   const res = await fetch(`${base}${config.FAIR_PREFIX}/api/v1/assess`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier }),
+    body: JSON.stringify(software ? { identifier, options: { metric_version: 'metrics_v0.7_software' } } : { identifier }),
   });
   const body = (await res.json()) as { summary?: { scoreEarned: number; scoreTotal: number } };
   const ms = performance.now() - t0;
@@ -122,7 +139,7 @@ const cpu = cpus();
 process.stdout.write(
   [
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}.`,
-    `Command: \`npm run bench:fair -- --runs ${runs} --concurrency ${concurrency} --rounds ${rounds}\` (cache off; ${perAssessment.toFixed(0)} upstream requests per assessment; the last one scored ${score}).`,
+    `Command: \`npm run bench:fair -- --runs ${runs} --concurrency ${concurrency} --rounds ${rounds}${software ? ' --software' : ''}\` (cache off; ${perAssessment.toFixed(0)} upstream requests per assessment; the last one scored ${score}).`,
     '',
     '| measure | assessments | p50 ms | p95 ms | max ms | assessments/s | longest event-loop stall |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
