@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { ABOUT_CANADA_VERSION } from '../../contracts/frame/about-canada.ts';
 import { canadianListsDocument, type CanadianListEntry } from '../../contracts/frame/canadian-lists.ts';
-import { FRAME_YEARS, ROUTE_RULES_VERSION, routeRules } from '../../contracts/frame/route-rules.ts';
+import { FRAME_YEARS, ROUTE_RULES_VERSION } from '../../contracts/frame/route-rules.ts';
 import { type SnapshotManifest, type SnapshotProvenance, TABLES, type TableName } from '../../contracts/frame/snapshot.ts';
 import { CATEGORY_ORDER } from '../../contracts/frame/vocab.ts';
 import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
@@ -24,6 +24,7 @@ import { canadianEntities, listFromCsv, ListError } from './canadian-lists.ts';
 import { findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
 import { mergeParts, type MergeResult } from './merge.ts';
 import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
+import { readOptions } from './record.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
 import type { PartitionTask } from './worker.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
@@ -41,6 +42,8 @@ export interface BuildOptions {
   format?: 'jsonl' | 'parquet' | undefined;
   allowIncomplete: boolean;
   excludeXpac: boolean;
+  /** Parse every line (no raw-text prescreen, prescreen.ts): every record validated and its skip reason exact. */
+  fullParse?: boolean | undefined;
   funders?: { dir: string } | { csv: string } | undefined;
   sources?: { dir: string } | { csv: string } | undefined;
   retractionWatch?: string | undefined;
@@ -100,21 +103,33 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
   if (resumed > 0) progress.log(`resuming: ${resumed} of ${files.length} partitions already read (checkpoints in ${workDir})`);
   const total = files.reduce((s, f) => s + f.bytes, 0);
   let done = files.reduce((s, f, k) => s + (results[k] ? f.bytes : 0), 0);
+  // Bytes read of the partitions under way, so the bar moves within a long partition (not only between).
+  const partial = new Map<number, number>();
+  const show = () => {
+    let under = 0;
+    for (const b of partial.values()) under += b;
+    progress.update(done + under);
+  };
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  const rules = routeRules(task.lists);
+  const o = readOptions(task.lists, task.excludeXpac, task.prescreen);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
     await Promise.all(
       todo.map(async (k) => {
         const file = files[k]!;
+        const onBytes = (bytes: unknown) => {
+          partial.set(k, Math.min(file.bytes, Number(bytes)));
+          show();
+        };
         const stats = pool
-          ? await pool.run({ ...task, file, dir: dirs[k]! })
-          : await readPartition(file, dirs[k]!, { rules, excludeXpac: task.excludeXpac, fingerprint: task.fingerprint });
+          ? await pool.run({ ...task, file, dir: dirs[k]! }, onBytes)
+          : await readPartition(file, dirs[k]!, { ...o, fingerprint: task.fingerprint }, onBytes);
         results[k] = { dir: dirs[k]!, stats };
+        partial.delete(k);
         done += file.bytes;
-        progress.update(done);
+        show();
       }),
     );
   } finally {
@@ -239,12 +254,12 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
 
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac]))
+    .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac, o.fullParse === true]))
     .digest('hex')
     .slice(0, 16);
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
-  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, fingerprint }, o.threads, o.progress);
+  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, prescreen: o.fullParse !== true, fingerprint }, o.threads, o.progress);
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);
