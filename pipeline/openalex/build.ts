@@ -42,8 +42,6 @@ export interface BuildOptions {
   format?: 'jsonl' | 'parquet' | undefined;
   allowIncomplete: boolean;
   excludeXpac: boolean;
-  /** Parse every line (no raw-text prescreen, prescreen.ts): every record validated and its skip reason exact. */
-  fullParse?: boolean | undefined;
   funders?: { dir: string } | { csv: string } | undefined;
   sources?: { dir: string } | { csv: string } | undefined;
   retractionWatch?: string | undefined;
@@ -113,7 +111,7 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  const o = readOptions(task.lists, task.excludeXpac, task.prescreen);
+  const o = readOptions(task.lists, task.excludeXpac);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
     await Promise.all(
@@ -254,12 +252,12 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
 
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac, o.fullParse === true]))
+    .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac]))
     .digest('hex')
     .slice(0, 16);
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
-  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, prescreen: o.fullParse !== true, fingerprint }, o.threads, o.progress);
+  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, fingerprint }, o.threads, o.progress);
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);

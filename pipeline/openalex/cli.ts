@@ -28,8 +28,6 @@ Options:
                              the manifest's provenance); default: refuse
   --exclude-xpac             leave out works of the expansion corpus (is_xpac: true); default: included,
                              as in the snapshot the original frame was built from
-  --full-parse               parse and validate every line; default: a raw-text prescreen skips lines that
-                             hold no Canadian evidence at all unparsed (counted as no-evidence)
   --funders DIR              the snapshot's funder entities: Canadian funders = country_code CA
   --sources DIR              the snapshot's source entities: Canadian sources = country_code CA
   --canadian-funders FILE    pinned list of Canadian funders as CSV (id,name) instead of --funders
@@ -60,7 +58,6 @@ try {
       format: { type: 'string' },
       'allow-incomplete': { type: 'boolean', default: false },
       'exclude-xpac': { type: 'boolean', default: false },
-      'full-parse': { type: 'boolean', default: false },
       funders: { type: 'string' },
       sources: { type: 'string' },
       'canadian-funders': { type: 'string' },
@@ -121,7 +118,6 @@ try {
     format: values.format as 'jsonl' | 'parquet' | undefined,
     allowIncomplete: values['allow-incomplete']!,
     excludeXpac: values['exclude-xpac']!,
-    fullParse: values['full-parse']!,
     funders: listSpec(values.funders, values['canadian-funders']),
     sources: listSpec(values.sources, values['canadian-sources']),
     retractionWatch: abs(values['retraction-watch']),

@@ -121,7 +121,7 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
     sha256: '',
     records: 0,
     admitted: 0,
-    skipped: { window: 0, xpac: 0, 'not-publication': 0, 'no-route': 0, 'no-evidence': 0 },
+    skipped: { window: 0, xpac: 0, 'not-publication': 0, 'no-route': 0 },
     bad: 0,
     badSamples: [],
     notes: {},
@@ -154,8 +154,6 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
     try {
       for await (const text of parquetRows(file.path)) {
         line++;
-        // No prescreen here: a Parquet row's inverted index is JSON text inside JSON (escaped twice), and
-        // the reader decodes only the columns the rules read anyway.
         let raw: unknown;
         try {
           raw = JSON.parse(text);

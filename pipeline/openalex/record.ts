@@ -8,24 +8,20 @@ import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-wor
 import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeRules, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
 import { TABLES } from '../../contracts/frame/snapshot.ts';
 import { csvCell } from '../lib/csv-writer.ts';
-import { type Prescreen, prescreen } from './prescreen.ts';
 
 export interface ReadOptions {
   rules: RouteRules;
   /** Leave out works of the expansion corpus (`is_xpac: true`). */
   excludeXpac: boolean;
-  /** The raw-text prescreen (prescreen.ts), or null to parse every line (`--full-parse`). */
-  prescreen: Prescreen | null;
 }
 
 /** Read options from the pinned lists (worker threads rebuild them from the task's plain data). */
-export function readOptions(lists: { funders: { id: string }[]; sources: { id: string }[]; route_version: string }, excludeXpac: boolean, usePrescreen: boolean): ReadOptions {
-  const rules = routeRules(lists);
-  return { rules, excludeXpac, prescreen: usePrescreen ? prescreen(rules) : null };
+export function readOptions(lists: { funders: { id: string }[]; sources: { id: string }[]; route_version: string }, excludeXpac: boolean): ReadOptions {
+  return { rules: routeRules(lists), excludeXpac };
 }
 
-/** Why a record was not admitted, counted per partition (`no-evidence`: rejected unparsed by the prescreen). */
-export type SkipReason = 'window' | 'xpac' | 'not-publication' | 'no-route' | 'no-evidence';
+/** Why a record was not admitted, counted per partition. */
+export type SkipReason = 'window' | 'xpac' | 'not-publication' | 'no-route';
 
 export type LineResult =
   | { kind: 'bad'; reason: string }
@@ -55,8 +51,6 @@ function workIdOf(raw: Record<string, unknown>): string | null {
 
 /** Reads one line. Never throws: anything wrong with the line is a `bad` result with its reason. */
 export function readLine(text: string, o: ReadOptions): LineResult {
-  const skip = o.prescreen?.reject(text);
-  if (skip) return { kind: 'out', ...skip, why: 'no-evidence' };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -9,12 +9,11 @@ export interface PartitionTask {
   dir: string;
   lists: { funders: { id: string }[]; sources: { id: string }[]; route_version: string };
   excludeXpac: boolean;
-  prescreen: boolean;
   fingerprint: string;
 }
 
 parentPort!.on('message', (task: PartitionTask & { id: number }) => {
-  const o = readOptions(task.lists, task.excludeXpac, task.prescreen);
+  const o = readOptions(task.lists, task.excludeXpac);
   // Bytes read so far, for the progress bar (at most every 200 ms: a message per MiB would be noise).
   let last = 0;
   const onBytes = (bytes: number) => {
