@@ -64,6 +64,8 @@ describe.skipIf(!present)('the site on a label-less build from OpenAlex records'
     expect(text).not.toContain('id="label-categories"');
     expect(text).not.toContain('id="predicted-categories"');
     expect(text).not.toContain('Every work of the frame has a prediction');
+    // No link to the cohort of labelled works, which holds none.
+    expect(text).not.toContain('Open cohort: works with a direct label row');
   });
 
   it('predictions report: a notice instead of the candidate and consensus chart', async () => {
