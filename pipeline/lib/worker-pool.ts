@@ -1,6 +1,7 @@
 /**
  * A small pool of worker threads running one TypeScript module (through tsx) that answers
- * `{id, result}` or `{id, error}` for each task it is sent.
+ * `{id, result}` or `{id, error}` for each task it is sent, and may send `{id, progress}` while it works
+ * (handed to the task's `onProgress`).
  */
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker } from './spawn-ts-worker.ts';
@@ -24,7 +25,7 @@ export class WorkerPool<T, R> {
     }
   }
 
-  async run(task: T): Promise<R> {
+  async run(task: T, onProgress?: (progress: unknown) => void): Promise<R> {
     while (this.idle.length === 0) await new Promise<void>((r) => this.waiting.push(r));
     let worker = this.idle.pop()!;
     const id = this.nextId++;
@@ -35,8 +36,12 @@ export class WorkerPool<T, R> {
           worker.off('error', onError);
           worker.off('exit', onExit);
         };
-        const onMessage = (m: { id: number; result?: R; error?: string }) => {
+        const onMessage = (m: { id: number; result?: R; error?: string; progress?: unknown }) => {
           if (m.id !== id) return;
+          if (m.progress !== undefined && m.result === undefined && m.error === undefined) {
+            onProgress?.(m.progress);
+            return;
+          }
           cleanup();
           if (m.error !== undefined) reject(new Error(m.error));
           else resolve(m.result as R);

@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { ABOUT_CANADA_VERSION } from '../../contracts/frame/about-canada.ts';
 import { canadianListsDocument, type CanadianListEntry } from '../../contracts/frame/canadian-lists.ts';
-import { FRAME_YEARS, ROUTE_RULES_VERSION, routeRules } from '../../contracts/frame/route-rules.ts';
+import { FRAME_YEARS, ROUTE_RULES_VERSION } from '../../contracts/frame/route-rules.ts';
 import { type SnapshotManifest, type SnapshotProvenance, TABLES, type TableName } from '../../contracts/frame/snapshot.ts';
 import { CATEGORY_ORDER } from '../../contracts/frame/vocab.ts';
 import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
@@ -24,6 +24,7 @@ import { canadianEntities, listFromCsv, ListError } from './canadian-lists.ts';
 import { findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
 import { mergeParts, type MergeResult } from './merge.ts';
 import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
+import { readOptions } from './record.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
 import type { PartitionTask } from './worker.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
@@ -100,21 +101,33 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
   if (resumed > 0) progress.log(`resuming: ${resumed} of ${files.length} partitions already read (checkpoints in ${workDir})`);
   const total = files.reduce((s, f) => s + f.bytes, 0);
   let done = files.reduce((s, f, k) => s + (results[k] ? f.bytes : 0), 0);
+  // Bytes read of the partitions under way, so the bar moves within a long partition (not only between).
+  const partial = new Map<number, number>();
+  const show = () => {
+    let under = 0;
+    for (const b of partial.values()) under += b;
+    progress.update(done + under);
+  };
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  const rules = routeRules(task.lists);
+  const o = readOptions(task.lists, task.excludeXpac);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
     await Promise.all(
       todo.map(async (k) => {
         const file = files[k]!;
+        const onBytes = (bytes: unknown) => {
+          partial.set(k, Math.min(file.bytes, Number(bytes)));
+          show();
+        };
         const stats = pool
-          ? await pool.run({ ...task, file, dir: dirs[k]! })
-          : await readPartition(file, dirs[k]!, { rules, excludeXpac: task.excludeXpac, fingerprint: task.fingerprint });
+          ? await pool.run({ ...task, file, dir: dirs[k]! }, onBytes)
+          : await readPartition(file, dirs[k]!, { ...o, fingerprint: task.fingerprint }, onBytes);
         results[k] = { dir: dirs[k]!, stats };
+        partial.delete(k);
         done += file.bytes;
-        progress.update(done);
+        show();
       }),
     );
   } finally {

@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
 import { CsvFileWriter } from '../lib/csv-writer.ts';
@@ -84,8 +83,35 @@ async function* parquetRows(path: string): AsyncGenerator<string> {
   }
 }
 
-/** Reads a partition into `dir` (replacing what was there) and returns its stats (also written as stats.json). */
-export async function readPartition(file: PartitionFile, dir: string, o: ReadOptions & { fingerprint: string }, onRecords?: (n: number) => void): Promise<PartitionStats> {
+/**
+ * Calls `onLine` for each line of a text stream, split as readline splits (\n, \r\n or a lone \r), without
+ * readline's per-line events: at 10 kB a record, splitting was a tenth of the builder's time.
+ */
+async function eachLine(text: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
+  const emit = (piece: string) => {
+    const t = piece.endsWith('\r') ? piece.slice(0, -1) : piece;
+    if (!t.includes('\r')) onLine(t);
+    else for (const part of t.split('\r')) onLine(part);
+  };
+  let rest = '';
+  for await (const chunk of text) {
+    const buf = rest === '' ? chunk : rest + chunk;
+    let start = 0;
+    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n', start)) {
+      emit(buf.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = buf.slice(start);
+  }
+  if (rest !== '') emit(rest);
+}
+
+/**
+ * Reads a partition into `dir` (replacing what was there) and returns its stats (also written as stats.json).
+ * `onBytes` hears how many bytes of the file are read so far (about once a MiB; for Parquet, estimated
+ * from the rows read and the snapshot manifest's record count), so a progress bar moves within a partition.
+ */
+export async function readPartition(file: PartitionFile, dir: string, o: ReadOptions & { fingerprint: string }, onBytes?: (bytes: number) => void): Promise<PartitionStats> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const out = new PartWriters(dir);
@@ -135,41 +161,35 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
           // Parquet may carry the inverted index as a JSON string.
           if (typeof rec.abstract_inverted_index === 'string') rec.abstract_inverted_index = JSON.parse(rec.abstract_inverted_index);
         } catch (err) {
-          take({ kind: 'bad', reason: `unreadable row: ${(err as Error).message.slice(0, 120)}` }, line);
-          continue;
+          raw = err as Error;
         }
-        take(readRecord(raw, o), line);
-        if ((line & 4095) === 0) onRecords?.(line);
+        take(raw instanceof Error ? { kind: 'bad', reason: `unreadable row: ${raw.message.slice(0, 120)}` } : readRecord(raw, o), line);
+        if ((line & 4095) === 0 && file.manifestRecords) onBytes?.(Math.min(file.bytes, Math.round((file.bytes * line) / file.manifestRecords)));
       }
     } catch (err) {
       bad(line + 1, `unreadable Parquet: ${(err as Error).message.slice(0, 200)}`);
     }
   } else {
     const input = createReadStream(file.path, { highWaterMark: 1 << 20 });
-    input.on('data', (chunk) => hash.update(chunk as Buffer));
+    let read = 0;
+    input.on('data', (chunk) => {
+      hash.update(chunk as Buffer);
+      read += chunk.length;
+      onBytes?.(read);
+    });
     const gz = /\.gz$/.test(file.path);
     const text = gz ? input.pipe(createGunzip()) : input;
-    const lines = createInterface({ input: text, crlfDelay: Infinity });
-    const failed = new Promise<Error>((resolve) => {
-      text.on('error', resolve);
-      input.on('error', resolve);
-    });
-    let error: Error | null = null;
-    void failed.then((e) => {
-      error = e;
-      lines.close();
-    });
+    // A read error of the file is not passed down a pipe: end the text with it.
+    if (gz) input.on('error', (err) => text.destroy(err));
+    text.setEncoding('utf8');
     try {
-      for await (const l of lines) {
+      await eachLine(text, (l) => {
         line++;
-        if (l.trim() === '') continue;
-        take(readLine(l, o), line);
-        if ((line & 4095) === 0) onRecords?.(line);
-      }
+        if (l.trim() !== '') take(readLine(l, o), line);
+      });
     } catch (err) {
-      error ??= err as Error;
+      bad(line + 1, `unreadable ${gz ? 'gzip' : 'file'}: ${(err as Error).message.slice(0, 200)}`);
     }
-    if (error) bad(line + 1, `unreadable ${gz ? 'gzip' : 'file'}: ${(error as Error).message.slice(0, 200)}`);
   }
   out.close();
   stats.sha256 = hash.digest('hex');

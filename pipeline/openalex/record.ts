@@ -5,7 +5,7 @@
  * text clipped, a DOI or language code the format cannot hold left empty (and counted).
  */
 import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
-import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
+import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeRules, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
 import { TABLES } from '../../contracts/frame/snapshot.ts';
 import { csvCell } from '../lib/csv-writer.ts';
 
@@ -13,6 +13,11 @@ export interface ReadOptions {
   rules: RouteRules;
   /** Leave out works of the expansion corpus (`is_xpac: true`). */
   excludeXpac: boolean;
+}
+
+/** Read options from the pinned lists (worker threads rebuild them from the task's plain data). */
+export function readOptions(lists: { funders: { id: string }[]; sources: { id: string }[]; route_version: string }, excludeXpac: boolean): ReadOptions {
+  return { rules: routeRules(lists), excludeXpac };
 }
 
 /** Why a record was not admitted, counted per partition. */

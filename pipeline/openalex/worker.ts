@@ -1,8 +1,8 @@
-/** Worker-thread entry of the builder's pool: reads one partition per task (partition.ts). */
+/** Worker-thread entry of the builder's pool: reads one partition per task (partition.ts), reporting bytes read. */
 import { parentPort } from 'node:worker_threads';
-import { routeRules } from '../../contracts/frame/route-rules.ts';
 import type { PartitionFile } from './layout.ts';
 import { readPartition } from './partition.ts';
+import { readOptions } from './record.ts';
 
 export interface PartitionTask {
   file: PartitionFile;
@@ -13,8 +13,16 @@ export interface PartitionTask {
 }
 
 parentPort!.on('message', (task: PartitionTask & { id: number }) => {
-  const rules = routeRules(task.lists);
-  readPartition(task.file, task.dir, { rules, excludeXpac: task.excludeXpac, fingerprint: task.fingerprint }).then(
+  const o = readOptions(task.lists, task.excludeXpac);
+  // Bytes read so far, for the progress bar (at most every 200 ms: a message per MiB would be noise).
+  let last = 0;
+  const onBytes = (bytes: number) => {
+    const now = performance.now();
+    if (now - last < 200) return;
+    last = now;
+    parentPort!.postMessage({ id: task.id, progress: bytes });
+  };
+  readPartition(task.file, task.dir, { ...o, fingerprint: task.fingerprint }, onBytes).then(
     (result) => parentPort!.postMessage({ id: task.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: task.id, error: err instanceof Error ? err.message : String(err) }),
   );

@@ -79,11 +79,13 @@ interface SiteOptions {
   works?: number;
   articles?: number;
   synthetic?: boolean;
+  /** A snapshot directory to build instead of a generated fixture (e.g. one snapshot:from-openalex wrote). */
+  snapshot?: string;
 }
 
 /** A fixture, its build and its site in a directory of their own (for non-default fixture options). */
 async function privateBuild(dir: string, options: SiteOptions): Promise<{ buildOutput: string; siteDir: string; remove: () => void }> {
-  const snapshot = await fixtureSnapshot(dir, { works: options.works, articles: options.articles, synthetic: options.synthetic });
+  const snapshot = options.snapshot ?? (await fixtureSnapshot(dir, { works: options.works, articles: options.articles, synthetic: options.synthetic }));
   const buildOutput = join(dir, 'build-output');
   await fixtureBuild(snapshot, buildOutput);
   mkdirSync(SITE_ROOT, { recursive: true });
@@ -102,7 +104,7 @@ export const SITE_ROOT = join(import.meta.dirname, '..', 'artifacts', 'site-buil
  */
 export async function startSiteServer(options: SiteOptions & { env?: Record<string, string> } = {}): Promise<SiteServer> {
   const dir = tempDir('site-test');
-  const shared = options.works === undefined && options.articles === undefined && options.synthetic === undefined;
+  const shared = options.works === undefined && options.articles === undefined && options.synthetic === undefined && options.snapshot === undefined;
   const cache = shared ? sharedCacheDir() : null;
   const built = cache ? { ...(await sharedBuild(cache)), remove: () => {} } : await privateBuild(dir.path, options);
   const { buildOutput, siteDir } = built;
