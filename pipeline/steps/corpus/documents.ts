@@ -56,10 +56,16 @@ export interface CorpusDocsInput {
   lexicon: { version: string; source: string; phrases: number };
   /** Every canonical phrase of the lexicon: each gets its `/phrases/{phrase}` document, occurring or not. */
   phraseList: readonly string[];
+  /**
+   * Given: each article document is handed to it as it is reached (`make` builds and checks it; a caller that
+   * already holds the same document need not call it) instead of being kept in the map, so the documents of a
+   * large corpus are never all in memory at once.
+   */
+  articleDocument?: (index: number, path: string, make: () => ArticleDoc) => void;
 }
 
 /** Builds every document; the map's keys are paths relative to the build directory. */
-export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusDocsInput): Map<string, unknown> {
+export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDocument }: CorpusDocsInput): Map<string, unknown> {
   const docs = new Map<string, unknown>();
   const statusTotals = { verified: 0, rejected: 0, unverified: 0, indeterminate: 0 };
   const bandOcc = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
@@ -129,7 +135,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusD
     return acc;
   };
 
-  for (const a of articles) {
+  articles.forEach((a, index) => {
     const yr = yearRow(a.year);
     yr.articles_scanned++;
     sentences += a.sentences_scanned;
@@ -168,9 +174,11 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusD
         yr.bands[b]++;
       }
     }
-    const doc: ArticleDoc = articleDocSchema.parse({ ...a, meta });
-    docs.set(`${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`, doc);
-  }
+    const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
+    const make = (): ArticleDoc => articleDocSchema.parse({ ...a, meta });
+    if (articleDocument) articleDocument(index, path, make);
+    else docs.set(path, make());
+  });
 
   const stats: StatsDoc = {
     articles_scanned: articles.length,

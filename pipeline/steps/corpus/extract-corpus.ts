@@ -39,6 +39,12 @@ export interface SourceRef {
 
 export interface CorpusExtraction {
   articles: ExtractedArticle[];
+  /**
+   * Per article (same order): a key that changes whenever anything the build writes for the article could
+   * (its extraction's cache key and what the file lists filled in), so the database and document writers can
+   * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
+   */
+  keys: (string | null)[];
   /** Inputs that could not be read as articles, with the reason (bad XML, not an article, a damaged archive). */
   skipped: (SourceRef & { reason: string })[];
   /** Copies of an article that were not kept, with the copy that was. */
@@ -97,6 +103,7 @@ export async function extractCorpus(
   const cache = options.cache ?? new ExtractionCache(null, '', bandOptions);
   const out: CorpusExtraction = {
     articles: [],
+    keys: [],
     skipped: [],
     duplicates: [],
     generatedIds: [],
@@ -106,31 +113,34 @@ export async function extractCorpus(
     seconds: 0,
     cache: cache.stats,
   };
-  const kept = new Map<string, { article: ExtractedArticle; src: SourceRef; updated: string | null }>();
+  const kept = new Map<string, { article: ExtractedArticle; src: SourceRef; updated: string | null; key: string | null }>();
   let read = 0;
 
-  const add = (src: SourceRef, extracted: ExtractedArticle, row: FileListRow | undefined) => {
+  /** `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows. */
+  const add = (src: SourceRef, extracted: ExtractedArticle, row: FileListRow | undefined, contentSha256: string | null) => {
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
+    // The extraction follows from the cache key; withFileList is the only change made to it after.
+    const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.get(article.pmcid);
     if (prev === undefined) {
-      kept.set(article.pmcid, { article, src, updated });
+      kept.set(article.pmcid, { article, src, updated, key });
       return;
     }
     const newer = updated !== null && (prev.updated === null || updated > prev.updated);
     const [winner, loser] = newer ? [src, prev.src] : [prev.src, src];
     out.duplicates.push({ ...loser, id: article.pmcid, kept_package: winner.package, kept_file: winner.file });
-    if (newer) kept.set(article.pmcid, { article, src, updated });
+    if (newer) kept.set(article.pmcid, { article, src, updated, key });
   };
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
     const lists = readFileLists(input.fileLists.map((n) => join(input.dir, n)));
     const rowFor = (src: SourceRef, a: ExtractedArticle) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
-    const use = (src: SourceRef, a: CachedExtraction) => {
+    const use = (src: SourceRef, a: CachedExtraction, sha: string) => {
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
-      else add(src, a, rowFor(src, a));
+      else add(src, a, rowFor(src, a), sha);
     };
     /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
     const article = (src: SourceRef, bytes: Buffer) => {
@@ -149,7 +159,7 @@ export async function extractCorpus(
         a = JSON.parse(json) as CachedExtraction;
         cache.putArticle(sha, json);
       }
-      use(src, a);
+      use(src, a, sha);
       return sha;
     };
 
@@ -184,7 +194,7 @@ export async function extractCorpus(
           record(r);
           if (r.kind === 'article') {
             summary.articles++;
-            use({ package: pkg, file: r.member }, cached[i]!);
+            use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
           }
         });
       } else {
@@ -219,17 +229,19 @@ export async function extractCorpus(
     const papers = readCsvCorpus(input.papers, input.sentences);
     progress.start('corpus: extracting', papers.length);
     papers.forEach((p, i) => {
-      add({ package: null, file: `papers.csv:${p.paperId}` }, extractSentences(p.meta, p.sentences, matcher, bandOptions), undefined);
+      add({ package: null, file: `papers.csv:${p.paperId}` }, extractSentences(p.meta, p.sentences, matcher, bandOptions), undefined, null);
       if (i % 100 === 99) progress.update(i + 1);
     });
     progress.update(papers.length);
     progress.stop();
   }
-  for (const { article, src } of kept.values()) {
+  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.article.pmcid, b.article.pmcid));
+  kept.clear();
+  for (const { article, src, key } of all) {
     out.articles.push(article);
+    out.keys.push(key);
     if (article.id_kind === 'generated') out.generatedIds.push({ ...src, id: article.pmcid });
   }
-  out.articles.sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;
   return out;
