@@ -13,6 +13,7 @@ import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256Text } from '../../lib/hash.ts';
 import { attachDatabase, exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
+import type { ArticleSummary } from './article-summary.ts';
 import type { CarryOver } from './previous-build.ts';
 import { writeSearchIndex } from './search-index.ts';
 
@@ -31,13 +32,16 @@ const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_thre
 /**
  * Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count, the
  * file's size and sha256, and how many articles' rows were copied from the previous database (`carry`).
+ * `articles` may be summaries (extract-corpus.ts) when `load` gives the whole article of an index; only the
+ * articles not carried over are loaded, one at a time.
  */
-export async function writeCorpusDatabase(
+export async function writeCorpusDatabase<A extends ArticleSummary>(
   path: string,
-  articles: readonly ExtractedArticle[],
+  articles: readonly A[],
   info: CorpusDbInfo,
   progress: Progress,
   carry: CarryOver | null = null,
+  ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
   const db = new s.oo1.DB(':memory:');
@@ -107,7 +111,7 @@ export async function writeCorpusDatabase(
     copyOccurrences?.finalize();
     /** Inserts article `i` from JS; returns the last excerpt id used. */
     function insertArticle(i: number, lastExcerpt: number): number {
-      const a = articles[i]!;
+      const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
       let excerptId = lastExcerpt;
       const articleId = i + 1;
       putArticle.bind([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]).stepReset();

@@ -100,18 +100,19 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const carry = previous?.carryOver(keys, excerptCount) ?? null;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
-    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, carry);
+    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, carry, extraction.load);
   } catch (err) {
     if (!carry) throw err;
     // Whatever is wrong with what the previous build left, the database is written from the articles alone.
     progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
-    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, null);
+    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, null, extraction.load);
   }
   const { excerpts, carried } = db;
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   const docs = corpusDocuments({
     articles,
+    load: extraction.load,
     meta,
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
     phraseList: matcher.phrases,
