@@ -7,8 +7,9 @@
  *                            cache and the build are on different file systems)
  *   previous/articles.json   its articles in database order: each one's key (extract-corpus.ts, `keys`) and
  *                            number of excerpts, with the version of the writers that made it
- *   documents/<key>.json     article documents named by a key of the article's key and the documents' meta:
- *                            hard links to files of the builds that wrote them
+ *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
+ *                            the documents' meta: hard links to files of the builds that wrote them (all
+ *                            removed when the record is unusable: nothing then says which are wanted)
  *
  * The next build copies the rows of every article whose key is unchanged from the previous database (inside
  * SQLite: no row passes through JS) and links the unchanged documents instead of writing them. The output does
@@ -76,19 +77,20 @@ export class PreviousBuild {
     this.dir = join(cacheDir, 'previous');
     this.documents = join(cacheDir, 'documents');
     const text = readText(join(this.dir, 'articles.json'));
-    if (text === null || !existsSync(join(this.dir, 'corpus.sqlite'))) return;
     try {
-      const r = JSON.parse(text) as PreviousRecord;
-      if (r.writer === writerVersion() && typeof r.meta === 'string' && typeof r.db_sha256 === 'string' && Array.isArray(r.articles)) this.record = r;
+      const r = text === null ? null : (JSON.parse(text) as PreviousRecord);
+      if (r && r.writer === writerVersion() && typeof r.meta === 'string' && typeof r.db_sha256 === 'string' && Array.isArray(r.articles)) this.record = r;
     } catch {
       // damaged: nothing is carried over
     }
+    // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
+    if (!this.record) rmSync(this.documents, { recursive: true, force: true });
   }
 
   /** The carry-over plan for articles with these keys, or null when the previous build has nothing to give. */
   carryOver(keys: readonly (string | null)[], excerpts: (i: number) => number): CarryOver | null {
     const r = this.record;
-    if (!r || r.articles.length === 0) return null;
+    if (!r || r.articles.length === 0 || !existsSync(join(this.dir, 'corpus.sqlite'))) return null;
     const byKey = new Map<string, number>();
     const firstExcerpt = new Float64Array(r.articles.length + 1);
     let next = 1;
@@ -111,7 +113,7 @@ export class PreviousBuild {
     return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
   }
 
-  /** A document's key: the article's key and the meta every article document carries. */
+  /** A document's key: the writers' version, the article's key and the meta every article document carries. */
   documentKey(articleKey: string, meta: unknown): string {
     return docKey(articleKey, JSON.stringify(meta));
   }
@@ -180,7 +182,7 @@ export class PreviousBuild {
   }
 }
 
-const docKey = (articleKey: string, metaJson: string) => sha256Text(`${articleKey}\n${metaJson}`);
+const docKey = (articleKey: string, metaJson: string) => sha256Text(`${writerVersion()}\n${articleKey}\n${metaJson}`);
 
 function readText(path: string): string | null {
   try {

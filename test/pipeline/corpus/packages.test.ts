@@ -246,6 +246,18 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
   });
 
+  it('carries nothing over from a record of other writers (another writer version), and drops the documents kept for it', async () => {
+    const record = join(cacheDir, 'previous', 'articles.json');
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), writer: 'an older writer' }));
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-other-writer');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(carryLine(p)).toContain(`0 of ${n + 1} articles' rows, 0 article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // Only this build's documents are kept now.
+    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
+  });
+
   it('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {
     const p = logProgress();
     const m = await build(snap, join(tmp.path, 'gen-otte'), { cacheDir, progress: p, lexiconPath: OTTE });
