@@ -3,8 +3,9 @@
  * the frozen documents + `corpus/report.json` (inputs skipped with their package and member, duplicate
  * copies, articles given generated ids, deletions, packages read). Writes into the build's temporary
  * directory; publishing is the pipeline's (build.ts). With `cacheDir` (the pipeline's
- * `<build-output>/cache/corpus`), extractions are reused between builds (extraction-cache.ts); the output does
- * not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
+ * `<build-output>/cache/corpus`), extractions are reused between builds (extraction-cache.ts), and the rows and
+ * documents of articles unchanged since the previous build are carried over from it (previous-build.ts); the
+ * output does not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
