@@ -137,12 +137,18 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     putOccurrence.finalize();
     progress.update(articles.length);
     progress.stop();
+    if (carry) {
+      // The previous database goes before the indexes are built (DETACH needs no open transaction), so its
+      // memory serves them: the wasm heap never shrinks, and both at once would set the peak.
+      db.exec('COMMIT');
+      db.exec('DETACH prev');
+      db.exec('BEGIN');
+    }
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
     const search = writeSearchIndex(db);
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens`);
     db.exec('COMMIT');
-    if (carry) db.exec('DETACH prev');
     db.exec('VACUUM');
     const bytes = exportDatabase(s, db);
     writeFileSync(path, bytes);
