@@ -2,13 +2,19 @@
  * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in
  * memory with sqlite-wasm in one transaction, the full-text index rebuilt and optimised once at the end
  * (cheaper than indexing row by row), the server's search index read from it (search-index.ts), then
- * written out as a file.
+ * written out as a file. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
+ * from the previous build's database, attached, run by run of consecutive articles, renumbered inside SQLite:
+ * the rows are the same and are inserted in the same order, so the file is the same as when every row is
+ * written from JS (tested byte for byte), at a fraction of the cost.
  */
 import { writeFileSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
-import { exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
+import { sha256Text } from '../../lib/hash.ts';
+import { attachDatabase, exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
+import type { ArticleSummary } from './article-summary.ts';
+import type { CarryOver } from './previous-build.ts';
 import { writeSearchIndex } from './search-index.ts';
 
 export interface CorpusDbInfo {
@@ -19,18 +25,31 @@ export interface CorpusDbInfo {
   phrases: readonly string[];
 }
 
-/** Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count. */
-export async function writeCorpusDatabase(
+const ARTICLE_COLUMNS = 'pmcid, id_kind, pmid, doi, title, journal, year';
+const EXCERPT_COLUMNS = 'key, section, section_title, label, paragraph, sentence, text, also_in';
+const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact';
+
+/**
+ * Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count, the
+ * file's size and sha256, and how many articles' rows were copied from the previous database (`carry`).
+ * `articles` may be summaries (extract-corpus.ts) when `load` gives the whole article of an index; only the
+ * articles not carried over are loaded, one at a time.
+ */
+export async function writeCorpusDatabase<A extends ArticleSummary>(
   path: string,
-  articles: readonly ExtractedArticle[],
+  articles: readonly A[],
   info: CorpusDbInfo,
   progress: Progress,
-): Promise<{ excerpts: number; bytes: number }> {
+  carry: CarryOver | null = null,
+  ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
+): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
   const db = new s.oo1.DB(':memory:');
+  let carried = 0;
   try {
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
     db.exec(CORPUS_DB_SCHEMA);
+    if (carry) attachDatabase(s, db, 'prev', carry.db, carry.sha256);
     db.exec('BEGIN');
     const putInfo = db.prepare('INSERT INTO info (key, value) VALUES (?, ?)');
     for (const [k, v] of [
@@ -51,9 +70,49 @@ export async function writeCorpusDatabase(
     const putOccurrence = db.prepare(
       'INSERT INTO occurrences (excerpt, ordinal, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    // A run: new ids = previous ids + ?1 (articles) or + ?1 (excerpts, with their article + ?2), within a range.
+    const copyArticles = carry ? db.prepare(`INSERT INTO articles (id, ${ARTICLE_COLUMNS}) SELECT id + ?1, ${ARTICLE_COLUMNS} FROM prev.articles WHERE id BETWEEN ?2 AND ?3 ORDER BY id`) : null;
+    const copyExcerpts = carry
+      ? db.prepare(`INSERT INTO excerpts (id, article, ${EXCERPT_COLUMNS}) SELECT id + ?1, article + ?2, ${EXCERPT_COLUMNS} FROM prev.excerpts WHERE id BETWEEN ?3 AND ?4 ORDER BY id`)
+      : null;
+    const copyOccurrences = carry
+      ? db.prepare(
+          `INSERT INTO occurrences (excerpt, ${OCCURRENCE_COLUMNS}) SELECT excerpt + ?1, ${OCCURRENCE_COLUMNS} FROM prev.occurrences WHERE excerpt BETWEEN ?2 AND ?3 ORDER BY excerpt, ordinal`,
+        )
+      : null;
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
-    articles.forEach((a, i) => {
+    let reported = 0;
+    for (let i = 0; i < articles.length; ) {
+      const fromId = carry?.from[i] ?? 0;
+      if (carry && fromId > 0) {
+        let j = i + 1;
+        while (j < articles.length && carry.from[j] === fromId + (j - i)) j++;
+        const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
+        const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
+        const articleDelta = i + 1 - fromId;
+        const excerptDelta = excerptId + 1 - firstExcerpt;
+        copyArticles!.bind([articleDelta, fromId, fromId + (j - i) - 1]).stepReset();
+        if (endExcerpt > firstExcerpt) {
+          copyExcerpts!.bind([excerptDelta, articleDelta, firstExcerpt, endExcerpt - 1]).stepReset();
+          copyOccurrences!.bind([excerptDelta, firstExcerpt, endExcerpt - 1]).stepReset();
+        }
+        excerptId += endExcerpt - firstExcerpt;
+        carried += j - i;
+        i = j;
+      } else {
+        excerptId = insertArticle(i, excerptId);
+        i++;
+      }
+      if (i - reported >= 1000) progress.update((reported = i));
+    }
+    copyArticles?.finalize();
+    copyExcerpts?.finalize();
+    copyOccurrences?.finalize();
+    /** Inserts article `i` from JS; returns the last excerpt id used. */
+    function insertArticle(i: number, lastExcerpt: number): number {
+      const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
+      let excerptId = lastExcerpt;
       const articleId = i + 1;
       putArticle.bind([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]).stepReset();
       for (const e of a.excerpts) {
@@ -71,13 +130,20 @@ export async function writeCorpusDatabase(
             .stepReset();
         });
       }
-      if (i % 1000 === 999) progress.update(i + 1);
-    });
+      return excerptId;
+    }
     putArticle.finalize();
     putExcerpt.finalize();
     putOccurrence.finalize();
     progress.update(articles.length);
     progress.stop();
+    if (carry) {
+      // The previous database goes before the indexes are built (DETACH needs no open transaction), so its
+      // memory serves them: the wasm heap never shrinks, and both at once would set the peak.
+      db.exec('COMMIT');
+      db.exec('DETACH prev');
+      db.exec('BEGIN');
+    }
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
     const search = writeSearchIndex(db);
@@ -86,7 +152,7 @@ export async function writeCorpusDatabase(
     db.exec('VACUUM');
     const bytes = exportDatabase(s, db);
     writeFileSync(path, bytes);
-    return { excerpts: excerptId, bytes: bytes.length };
+    return { excerpts: excerptId, bytes: bytes.length, sha256: sha256Text(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)), carried };
   } finally {
     db.close();
   }

@@ -3,8 +3,9 @@
  * the frozen documents + `corpus/report.json` (inputs skipped with their package and member, duplicate
  * copies, articles given generated ids, deletions, packages read). Writes into the build's temporary
  * directory; publishing is the pipeline's (build.ts). With `cacheDir` (the pipeline's
- * `<build-output>/cache/corpus`), extractions are reused between builds (extraction-cache.ts); the output does
- * not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
+ * `<build-output>/cache/corpus`), extractions are reused between builds (extraction-cache.ts), and the rows and
+ * documents of articles unchanged since the previous build are carried over from it (previous-build.ts); the
+ * output does not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,9 +16,10 @@ import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOt
 import { sha256Text } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { writeCorpusDatabase } from './corpus.sqlite.ts';
-import { corpusDocuments } from './documents.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
+import { PreviousBuild } from './previous-build.ts';
+import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -90,21 +92,46 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
 
   mkdirSync(join(o.out, 'corpus'), { recursive: true });
-  const { excerpts } = await writeCorpusDatabase(
-    join(o.out, CORPUS_DB_FILE),
-    articles,
-    { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases },
-    progress,
-  );
+  // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
+  const previous = o.cacheDir ? new PreviousBuild(o.cacheDir) : null;
+  const { keys } = extraction;
+  const excerptCount = (i: number) => articles[i]!.excerpts.length;
+  const dbPath = join(o.out, CORPUS_DB_FILE);
+  const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
+  const carry = previous?.carryOver(keys, excerptCount) ?? null;
+  let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
+  try {
+    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, carry, extraction.load);
+  } catch (err) {
+    if (!carry) throw err;
+    // Whatever is wrong with what the previous build left, the database is written from the articles alone.
+    progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
+    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, null, extraction.load);
+  }
+  const { excerpts, carried } = db;
+  const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
+  mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   const docs = corpusDocuments({
     articles,
-    meta: { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic },
+    load: extraction.load,
+    meta,
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
     phraseList: matcher.phrases,
+    articleDocument: (i, path, make) => {
+      const key = keys[i];
+      const docKey = previous && key ? previous.documentKey(key, meta) : null;
+      if (docKey && previous!.link(docKey, join(o.out, path))) return;
+      writeFileSync(join(o.out, path), JSON.stringify(make()));
+      if (docKey) previous!.store(docKey, join(o.out, path));
+    },
   });
   for (const [path, doc] of docs) {
     mkdirSync(dirname(join(o.out, path)), { recursive: true });
     writeFileSync(join(o.out, path), JSON.stringify(doc));
+  }
+  if (previous) {
+    previous.save(dbPath, db.sha256, keys, excerptCount, meta);
+    progress.log(`corpus: carried over from the previous build: ${carried} of ${articles.length} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
   writeFileSync(
     join(o.out, CORPUS_REPORT_FILE),

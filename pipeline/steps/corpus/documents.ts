@@ -21,6 +21,7 @@ import {
 } from '../../../contracts/corpus/documents.ts';
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
+import type { ArticleSummary } from './article-summary.ts';
 
 /**
  * Where the documents go inside a build directory: at their URL path (DECISIONS.md §1), so a static host
@@ -51,15 +52,23 @@ export function median(values: readonly number[]): number | null {
 }
 
 export interface CorpusDocsInput {
-  articles: readonly ExtractedArticle[];
+  /** Whole articles, or summaries with `load` to give the whole article of an index when its document is made. */
+  articles: readonly ArticleSummary[];
+  load?: (index: number) => ExtractedArticle;
   meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };
   /** Every canonical phrase of the lexicon: each gets its `/phrases/{phrase}` document, occurring or not. */
   phraseList: readonly string[];
+  /**
+   * Given: each article document is handed to it as it is reached (`make` builds and checks it; a caller that
+   * already holds the same document need not call it) instead of being kept in the map, so the documents of a
+   * large corpus are never all in memory at once.
+   */
+  articleDocument?: (index: number, path: string, make: () => ArticleDoc) => void;
 }
 
 /** Builds every document; the map's keys are paths relative to the build directory. */
-export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusDocsInput): Map<string, unknown> {
+export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDocument, load }: CorpusDocsInput): Map<string, unknown> {
   const docs = new Map<string, unknown>();
   const statusTotals = { verified: 0, rejected: 0, unverified: 0, indeterminate: 0 };
   const bandOcc = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
@@ -96,7 +105,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusD
     if (!acc) years.set(year, (acc = phraseCounts()));
     return acc;
   };
-  const count = (acc: PhraseCounts, o: ExtractedArticle['excerpts'][number]['occurrences'][number], article: string) => {
+  const count = (acc: PhraseCounts, o: ArticleSummary['excerpts'][number]['occurrences'][number], article: string) => {
     if (o.status === 'verified') {
       acc.verified++;
       acc.articles.add(article);
@@ -129,7 +138,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusD
     return acc;
   };
 
-  for (const a of articles) {
+  articles.forEach((a, index) => {
     const yr = yearRow(a.year);
     yr.articles_scanned++;
     sentences += a.sentences_scanned;
@@ -168,9 +177,12 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList }: CorpusD
         yr.bands[b]++;
       }
     }
-    const doc: ArticleDoc = articleDocSchema.parse({ ...a, meta });
-    docs.set(`${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`, doc);
-  }
+    const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
+    // Without `load`, the articles are whole (the type cannot say which of the two a caller passes).
+    const make = (): ArticleDoc => articleDocSchema.parse({ ...(load ? load(index) : a), meta });
+    if (articleDocument) articleDocument(index, path, make);
+    else docs.set(path, make());
+  });
 
   const stats: StatsDoc = {
     articles_scanned: articles.length,

@@ -25,7 +25,8 @@ import type { LexiconMatcher } from '../../corpus/lexicon.ts';
 import { sha256Text } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { readCsvCorpus } from './csv-input.ts';
-import { type CachedExtraction, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
+import { type ArticleSummary, summarize } from './article-summary.ts';
+import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListRow, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
 import { packageMembers } from './packages.ts';
@@ -38,7 +39,19 @@ export interface SourceRef {
 }
 
 export interface CorpusExtraction {
-  articles: ExtractedArticle[];
+  /**
+   * The articles' summaries, in listing order (with an extraction cache the whole articles are not held:
+   * `load` reads one from the cache when it is needed, so memory does not hold every article's texts).
+   */
+  articles: ArticleSummary[];
+  /** The whole article at `index` of `articles`. */
+  load: (index: number) => ExtractedArticle;
+  /**
+   * Per article (same order): a key that changes whenever anything the build writes for the article could
+   * (its extraction's cache key and what the file lists filled in), so the database and document writers can
+   * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
+   */
+  keys: (string | null)[];
   /** Inputs that could not be read as articles, with the reason (bad XML, not an article, a damaged archive). */
   skipped: (SourceRef & { reason: string })[];
   /** Copies of an article that were not kept, with the copy that was. */
@@ -78,7 +91,7 @@ const firstLine = (err: unknown) => ((err as Error)?.message ?? String(err)).spl
  * The file list's PMID and licence where the article's XML has none: no `<license>`, or one without a URL or
  * type (a bare `<license-p>` statement), which says less than PMC's licence code ("CC BY").
  */
-function withFileList(a: ExtractedArticle, row: FileListRow | undefined): ExtractedArticle {
+function withFileList<A extends ArticleSummary>(a: A, row: FileListRow | undefined): A {
   if (!row) return a;
   const pmid = a.pmid ?? row.pmid;
   const bare = a.licence === null || (a.licence.url === null && a.licence.type === null);
@@ -97,6 +110,10 @@ export async function extractCorpus(
   const cache = options.cache ?? new ExtractionCache(null, '', bandOptions);
   const out: CorpusExtraction = {
     articles: [],
+    load: () => {
+      throw new Error('no articles yet');
+    },
+    keys: [],
     skipped: [],
     duplicates: [],
     generatedIds: [],
@@ -106,50 +123,70 @@ export async function extractCorpus(
     seconds: 0,
     cache: cache.stats,
   };
-  const kept = new Map<string, { article: ExtractedArticle; src: SourceRef; updated: string | null }>();
+  /** Per article id, the copy kept: its summary, the whole article when it is not in the cache, the hash of its bytes. */
+  interface Kept {
+    article: ArticleSummary;
+    whole: ExtractedArticle | null;
+    sha: string | null;
+    src: SourceRef;
+    updated: string | null;
+    key: string | null;
+  }
+  const kept = new Map<string, Kept>();
   let read = 0;
 
-  const add = (src: SourceRef, extracted: ExtractedArticle, row: FileListRow | undefined) => {
+  /** `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows. */
+  const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null) => {
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
+    // The extraction follows from the cache key; withFileList is the only change made to it after.
+    const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.get(article.pmcid);
+    const entry: Kept = { article, whole: whole && withFileList(whole, row), sha: contentSha256, src, updated, key };
     if (prev === undefined) {
-      kept.set(article.pmcid, { article, src, updated });
+      kept.set(article.pmcid, entry);
       return;
     }
     const newer = updated !== null && (prev.updated === null || updated > prev.updated);
     const [winner, loser] = newer ? [src, prev.src] : [prev.src, src];
     out.duplicates.push({ ...loser, id: article.pmcid, kept_package: winner.package, kept_file: winner.file });
-    if (newer) kept.set(article.pmcid, { article, src, updated });
+    if (newer) kept.set(article.pmcid, entry);
   };
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
     const lists = readFileLists(input.fileLists.map((n) => join(input.dir, n)));
-    const rowFor = (src: SourceRef, a: ExtractedArticle) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
-    const use = (src: SourceRef, a: CachedExtraction) => {
+    const rowFor = (src: SourceRef, a: ArticleSummary) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
+    /** `whole`: the article, when the cache does not keep it (no cache directory). */
+    const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
-      else add(src, a, rowFor(src, a));
+      else add(src, a, whole, rowFor(src, a), sha);
     };
     /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
     const article = (src: SourceRef, bytes: Buffer) => {
       const sha = sha256Text(bytes);
-      let a = cache.getArticle(sha);
-      if (!a) {
-        let json: string;
-        try {
-          // Through JSON and back: excerpt texts are slices of the article's whole text, and V8 keeps a sliced
-          // string's parent alive, so an article held until the database is written would keep all of its
-          // text (measured: 37 KB per generated article held, 8 KB after). The JSON is what the cache keeps.
-          json = JSON.stringify(extractArticle(parseArticle(bytes), matcher, bandOptions));
-        } catch (err) {
-          json = JSON.stringify({ error: firstLine(err) });
-        }
-        a = JSON.parse(json) as CachedExtraction;
-        cache.putArticle(sha, json);
+      const a = cache.getSummary(sha);
+      if (a) {
+        use(src, a, sha);
+        return sha;
       }
-      use(src, a);
+      let extracted: ExtractedArticle | null = null;
+      let json: string;
+      try {
+        extracted = extractArticle(parseArticle(bytes), matcher, bandOptions);
+        json = JSON.stringify(extracted);
+      } catch (err) {
+        json = JSON.stringify({ error: firstLine(err) });
+      }
+      const summary = extracted && JSON.stringify(summarize(extracted));
+      cache.putArticle(sha, json, summary ?? undefined);
+      // Through JSON and back: texts are slices of the article's whole text, and V8 keeps a sliced string's
+      // parent alive, so an article held until the database is written would keep all of its text (measured:
+      // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole.
+      if (summary === null) use(src, JSON.parse(json) as CachedSummary, sha);
+      else if (cache.dir) use(src, JSON.parse(summary) as ArticleSummary, sha);
+      else use(src, JSON.parse(summary) as ArticleSummary, sha, JSON.parse(json) as ExtractedArticle);
       return sha;
     };
 
@@ -178,13 +215,13 @@ export async function extractCorpus(
       const packageSha = options.fileHashes?.get(pkg);
       const known = packageSha ? cache.getPackage(packageSha) : null;
       // An unchanged package whose articles are all cached: its member list stands in for the archive.
-      const cached = known?.map((r) => (r.kind === 'article' ? cache.getArticle(r.sha256) : null));
+      const cached = known?.map((r) => (r.kind === 'article' ? cache.getSummary(r.sha256) : null));
       if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
         known.forEach((r, i) => {
           record(r);
           if (r.kind === 'article') {
             summary.articles++;
-            use({ package: pkg, file: r.member }, cached[i]!);
+            use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
           }
         });
       } else {
@@ -219,17 +256,33 @@ export async function extractCorpus(
     const papers = readCsvCorpus(input.papers, input.sentences);
     progress.start('corpus: extracting', papers.length);
     papers.forEach((p, i) => {
-      add({ package: null, file: `papers.csv:${p.paperId}` }, extractSentences(p.meta, p.sentences, matcher, bandOptions), undefined);
+      const whole = extractSentences(p.meta, p.sentences, matcher, bandOptions);
+      add({ package: null, file: `papers.csv:${p.paperId}` }, whole, whole, undefined, null);
       if (i % 100 === 99) progress.update(i + 1);
     });
     progress.update(papers.length);
     progress.stop();
   }
-  for (const { article, src } of kept.values()) {
+  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.article.pmcid, b.article.pmcid));
+  kept.clear();
+  const wholes: (ExtractedArticle | null)[] = [];
+  const shas: (string | null)[] = [];
+  for (const { article, whole, sha, src, key } of all) {
     out.articles.push(article);
+    wholes.push(whole);
+    shas.push(sha);
+    out.keys.push(key);
     if (article.id_kind === 'generated') out.generatedIds.push({ ...src, id: article.pmcid });
   }
-  out.articles.sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
+  out.load = (i) => {
+    const whole = wholes[i];
+    if (whole) return whole;
+    const a = out.articles[i]!;
+    const cached = shas[i] === null ? null : cache.loadArticle(shas[i]!);
+    if (cached === null || 'error' in cached || cached.pmcid !== a.pmcid) throw new Error(`${a.pmcid}: its extraction is no longer in the cache`);
+    // What the file lists filled in is in the summary.
+    return { ...cached, pmid: a.pmid, licence: a.licence };
+  };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;
   return out;

@@ -2,7 +2,9 @@
  * The per-article extraction cache (docs/corpus-extraction.md, "Incremental rebuilds"), kept between builds in
  * `<build-output>/cache/corpus/`:
  *
- *   segments/<run>.jsonl     extractions appended by one run, one JSON line per article
+ *   segments/<run>.jsonl     extractions appended by one run, one line per article: its summary
+ *                            (article-summary.ts) as JSON, a tab, the whole extraction as JSON; or
+ *                            only the JSON of why the bytes are not an article
  *   segments/<run>.idx       that segment's index: "<key> <offset> <length>" per line, written when the run
  *                            completes (a segment without its index is from a run that died: ignored, removed)
  *   packages/<sha256>.json   a package's member list (member, content hash or what was wrong), so an
@@ -20,17 +22,18 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
+import type { ArticleSummary } from './article-summary.ts';
 import { sha256Text } from '../../lib/hash.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
 
 /** Bump when the layout of the cache directory or of an entry changes. */
-const CACHE_FORMAT = '1';
+const CACHE_FORMAT = '2';
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** The files whose code decides what an article's extraction is. */
-const EXTRACTOR_SOURCES = ['pipeline/corpus', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
+const EXTRACTOR_SOURCES = ['pipeline/corpus', 'pipeline/steps/corpus/article-summary.ts', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
 
 let extractorHash: string | null = null;
 /** A hash of the extraction code (see the file comment). */
@@ -56,6 +59,8 @@ export type PackageMemberRecord =
 
 /** What the cache keeps per article: its extraction, or why its bytes are not an article. */
 export type CachedExtraction = ExtractedArticle | { error: string };
+/** An article's summary, or why its bytes are not an article. */
+export type CachedSummary = ArticleSummary | { error: string };
 
 export interface CacheStats {
   /** Articles whose extraction came from the cache. */
@@ -128,7 +133,32 @@ export class ExtractionCache {
     return join(this.dir!, 'packages', `${sha}.json`);
   }
 
+  /** The whole extraction (a hit). */
   getArticle(contentSha256: string): CachedExtraction | null {
+    return this.counted(this.loadArticle(contentSha256));
+  }
+
+  /** The summary only, without parsing the article's texts (a hit). */
+  getSummary(contentSha256: string): CachedSummary | null {
+    const line = this.read(contentSha256);
+    if (line === null) return null;
+    const tab = line.indexOf('\t');
+    return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
+  }
+
+  /** The whole extraction of an article whose summary was a hit (not counted again). */
+  loadArticle(contentSha256: string): CachedExtraction | null {
+    const line = this.read(contentSha256);
+    return line === null ? null : parseEntry<CachedExtraction>(line.slice(line.indexOf('\t') + 1));
+  }
+
+  private counted<T>(entry: T | null): T | null {
+    if (entry !== null) this.stats.hits++;
+    return entry;
+  }
+
+  /** The entry's line, marked used; null when there is none (or it cannot be read). */
+  private read(contentSha256: string): string | null {
     if (!this.dir) return null;
     const key = this.key(contentSha256);
     const at = this.index.get(key);
@@ -141,19 +171,12 @@ export class ExtractionCache {
     }
     const buf = Buffer.allocUnsafe(at.length);
     if (readSync(fd, buf, 0, at.length, at.offset) !== at.length) return null;
-    let article: CachedExtraction;
-    try {
-      article = JSON.parse(buf.toString('utf8')) as CachedExtraction;
-    } catch {
-      return null; // a damaged entry is a miss; the article is extracted again and appended anew
-    }
     this.usedArticles.add(key);
-    this.stats.hits++;
-    return article;
+    return buf.toString('utf8');
   }
 
-  /** Keeps an extraction, given as the object or as its JSON text. */
-  putArticle(contentSha256: string, article: CachedExtraction | string): void {
+  /** Keeps an extraction, given as the object or as its JSON text, with its summary's JSON when it is an article. */
+  putArticle(contentSha256: string, article: CachedExtraction | string, summary?: string): void {
     this.stats.misses++;
     if (!this.dir) return;
     const key = this.key(contentSha256);
@@ -162,7 +185,8 @@ export class ExtractionCache {
       this.segment = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}`;
       writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
-    const bytes = Buffer.from(`${typeof article === 'string' ? article : JSON.stringify(article)}\n`, 'utf8');
+    const json = typeof article === 'string' ? article : JSON.stringify(article);
+    const bytes = Buffer.from(`${summary === undefined ? '' : `${summary}\t`}${json}\n`, 'utf8');
     const offset = this.written + this.pendingBytes;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
@@ -304,6 +328,15 @@ function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
+}
+
+/** A damaged entry is a miss: the article is extracted again and appended anew. */
+function parseEntry<T>(json: string): T | null {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return null;
+  }
 }
 
 function readJson<T>(path: string): T | null {

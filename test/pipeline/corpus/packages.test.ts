@@ -6,7 +6,7 @@
  * rebuild; a failed run leaves the previous build served.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -67,6 +67,8 @@ function tree(dir: string): Record<string, string> {
 }
 const doc = (out: string, path: string) => JSON.parse(readFileSync(join(out, path), 'utf8'));
 const cacheLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('cache:'))!;
+/** The log line saying what was carried over from the previous build (previous-build.ts). */
+const carryLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('carried over from the previous build'))!;
 
 describe.skipIf(!haveReal)('real articles in a bulk package', () => {
   const names = haveReal ? readdirSync(REAL).sort() : [];
@@ -178,11 +180,14 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const m1 = await build(snap, join(tmp.path, 'gen-1'), { cacheDir, progress: p1 });
     expect(m1).toMatchObject({ input_packages: 2, articles: n, skipped_files: 0 });
     expect(cacheLine(p1)).toContain(`cache: 0 reused, ${n} extracted, 0 of 2 packages not reread`);
+    expect(carryLine(p1)).toContain(`0 of ${n} articles' rows, 0 article documents`);
 
     // Nothing changed: nothing is extracted, no package decompressed, and the output is the same.
     const p2 = logProgress();
     await build(snap, join(tmp.path, 'gen-2'), { cacheDir, progress: p2 });
     expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread`);
+    // … and every article's rows and document come from the previous build (documents as hard links).
+    expect(carryLine(p2)).toContain(`${n} of ${n} articles' rows, ${n} article documents`);
     expect(tree(join(tmp.path, 'gen-2'))).toEqual(tree(join(tmp.path, 'gen-1')));
 
     // A daily package: two revised articles, two new ones, one withdrawal.
@@ -191,6 +196,9 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const m3 = await build(snap, join(tmp.path, 'gen-3'), { cacheDir, progress: p3 });
     expect(cacheLine(p3)).toContain(`cache: ${n} reused, 4 extracted, 2 of 3 packages not reread`);
     expect(m3).toMatchObject({ input_packages: 3, articles: n + 2 - 1, duplicate_articles: 2, deleted_articles: 1 });
+    // Carried over: all but the two revised and the two new articles (the withdrawn one is gone).
+    const unchanged = n - 1 - revised.length;
+    expect(carryLine(p3)).toContain(`${unchanged} of ${n + 1} articles' rows, ${unchanged} article documents`);
 
     // The same inputs built without a cache: every file the same.
     const full = join(tmp.path, 'gen-full');
@@ -210,6 +218,44 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const a3 = articleDocSchema.parse(doc(full, `corpus/api/v1/articles/${id3}.json`));
     expect(a3.excerpts.some((e) => e.section_title === 'Erratum')).toBe(true);
     expect(statsDocSchema.parse(doc(full, 'corpus/api/v1/stats.json')).articles_scanned).toBe(n + 1);
+  });
+
+  it('carries rows but not documents over when the documents\' meta changes, and still equals a full rebuild', async () => {
+    const p = logProgress();
+    const other = join(tmp.path, 'gen-other-id');
+    await buildCorpus({ snapshot: snap, out: other, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
+    const full = join(tmp.path, 'gen-other-id-full');
+    await buildCorpus({ snapshot: snap, out: full, snapshotId: 'another-snapshot', synthetic: true, progress: silentProgress });
+    expect(tree(other)).toEqual(tree(full));
+    expect(doc(other, 'corpus/api/v1/stats.json').meta.snapshot).toBe('another-snapshot');
+  });
+
+  it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
+    // Replaced, not written in place: the cache's file is a hard link to the last build's database.
+    const prevDb = join(cacheDir, 'previous', 'corpus.sqlite');
+    const bytes = readFileSync(prevDb);
+    bytes[bytes.length - 100] = (bytes[bytes.length - 100]! + 1) % 256;
+    rmSync(prevDb);
+    writeFileSync(prevDb, bytes);
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-damaged');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(p.lines.find((l) => l.includes('not carrying rows over'))).toMatch(/sha256 differs/);
+    expect(carryLine(p)).toContain(`0 of ${n + 1} articles' rows, ${n + 1} article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+  });
+
+  it('carries nothing over from a record of other writers (another writer version), and drops the documents kept for it', async () => {
+    const record = join(cacheDir, 'previous', 'articles.json');
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), writer: 'an older writer' }));
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-other-writer');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(carryLine(p)).toContain(`0 of ${n + 1} articles' rows, 0 article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // Only this build's documents are kept now.
+    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
   });
 
   it('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {

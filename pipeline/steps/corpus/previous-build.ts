@@ -1,0 +1,193 @@
+/**
+ * What a corpus build leaves beside the extraction cache for the next build to carry over (issue 21: a rebuild
+ * after a daily package must cost under a tenth of a full build, and writing the database and the article
+ * documents anew was most of it once extraction was cached). In `<build-output>/cache/corpus/`:
+ *
+ *   previous/corpus.sqlite   the last build's database: a hard link to the build's file (a copy where the
+ *                            cache and the build are on different file systems)
+ *   previous/articles.json   its articles in database order: each one's key (extract-corpus.ts, `keys`) and
+ *                            number of excerpts, with the version of the writers that made it
+ *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
+ *                            the documents' meta: hard links to files of the builds that wrote them (all
+ *                            removed when the record is unusable: nothing then says which are wanted)
+ *
+ * The next build copies the rows of every article whose key is unchanged from the previous database (inside
+ * SQLite: no row passes through JS) and links the unchanged documents instead of writing them. The output does
+ * not depend on any of it (tested byte for byte against a build without a cache): a key names exactly what is
+ * written, the writers' own code is part of the version, and whatever is missing, damaged or of another
+ * version is simply not carried over. Hard links make the files share storage with the builds, which are
+ * never modified in place once written.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256Text } from '../../lib/hash.ts';
+
+const ROOT = join(import.meta.dirname, '../../..');
+/** The code that decides what the database and the article documents hold for an article. */
+const WRITER_SOURCES = [
+  'pipeline/steps/corpus/corpus.sqlite.ts',
+  'pipeline/steps/corpus/documents.ts',
+  'pipeline/steps/corpus/previous-build.ts',
+  'contracts/corpus/database.ts',
+  'contracts/corpus/documents.ts',
+];
+
+let writerHash: string | null = null;
+/** A hash of the writers' code: any change of it and nothing is carried over. */
+export function writerVersion(): string {
+  if (writerHash) return writerHash;
+  const h = createHash('sha256');
+  for (const rel of WRITER_SOURCES) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
+  writerHash = h.digest('hex');
+  return writerHash;
+}
+
+interface PreviousRecord {
+  writer: string;
+  /** The meta of its documents (JSON), so the documents it stored can be found and removed when unused. */
+  meta: string;
+  /** sha256 of its database file. */
+  db_sha256: string;
+  /** Per article in database order: [key, excerpts]. */
+  articles: [string, number][];
+}
+
+/** Where each new article's rows are in the previous database, for the ones that can be carried over. */
+export interface CarryOver {
+  /** The previous database file, and the sha256 it had when recorded (checked as it is read). */
+  db: string;
+  sha256: string;
+  /** Per new article: the previous article id (1-based) holding the same rows, or 0. */
+  from: Int32Array;
+  /** Per previous article id (index id - 1): its first excerpt id; one entry more for the end. */
+  firstExcerpt: Float64Array;
+}
+
+export class PreviousBuild {
+  private readonly dir: string;
+  private readonly documents: string;
+  private record: PreviousRecord | null = null;
+  /** Document keys linked or stored this run. */
+  private readonly usedDocs = new Set<string>();
+  private linking = true;
+  readonly stats = { docsLinked: 0 };
+
+  constructor(cacheDir: string) {
+    this.dir = join(cacheDir, 'previous');
+    this.documents = join(cacheDir, 'documents');
+    const text = readText(join(this.dir, 'articles.json'));
+    try {
+      const r = text === null ? null : (JSON.parse(text) as PreviousRecord);
+      if (r && r.writer === writerVersion() && typeof r.meta === 'string' && typeof r.db_sha256 === 'string' && Array.isArray(r.articles)) this.record = r;
+    } catch {
+      // damaged: nothing is carried over
+    }
+    // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
+    if (!this.record) rmSync(this.documents, { recursive: true, force: true });
+  }
+
+  /** The carry-over plan for articles with these keys, or null when the previous build has nothing to give. */
+  carryOver(keys: readonly (string | null)[], excerpts: (i: number) => number): CarryOver | null {
+    const r = this.record;
+    if (!r || r.articles.length === 0 || !existsSync(join(this.dir, 'corpus.sqlite'))) return null;
+    const byKey = new Map<string, number>();
+    const firstExcerpt = new Float64Array(r.articles.length + 1);
+    let next = 1;
+    r.articles.forEach(([key, n], i) => {
+      byKey.set(key, i + 1);
+      firstExcerpt[i] = next;
+      next += n;
+    });
+    firstExcerpt[r.articles.length] = next;
+    const from = new Int32Array(keys.length);
+    let any = false;
+    keys.forEach((key, i) => {
+      const id = key === null ? undefined : byKey.get(key);
+      // Same key, same rows; the excerpt count is checked as well, cheaply, against a damaged record.
+      if (id !== undefined && r.articles[id - 1]![1] === excerpts(i)) {
+        from[i] = id;
+        any = true;
+      }
+    });
+    return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
+  }
+
+  /** A document's key: the writers' version, the article's key and the meta every article document carries. */
+  documentKey(articleKey: string, meta: unknown): string {
+    return docKey(articleKey, JSON.stringify(meta));
+  }
+
+  /** Links the stored document `docKey` to `path`; false when there is none (then the caller writes it and calls `store`). */
+  link(docKey: string, path: string): boolean {
+    if (!this.linking) return false;
+    try {
+      linkSync(join(this.documents, `${docKey}.json`), path);
+    } catch {
+      return false;
+    }
+    this.usedDocs.add(docKey);
+    this.stats.docsLinked++;
+    return true;
+  }
+
+  /** Keeps the document just written at `path` for the next build. */
+  store(docKey: string, path: string): void {
+    if (!this.linking) return;
+    if (this.usedDocs.size === 0) mkdirSync(this.documents, { recursive: true });
+    const target = join(this.documents, `${docKey}.json`);
+    try {
+      linkSync(path, target);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        // Left by a run that died before recording it: replace it with the file just checked and written.
+        unlinkSync(target);
+        linkSync(path, target);
+      } else {
+        // No hard links here (another file system, or none supported): documents are written, not kept.
+        this.linking = false;
+        return;
+      }
+    }
+    this.usedDocs.add(docKey);
+  }
+
+  /**
+   * Records this build for the next one (after it is written): its database and its articles' keys. Documents
+   * the previous build used and this one did not are removed; so are documents a run that died left, the
+   * next time their key comes up (`store`).
+   */
+  save(dbPath: string, dbSha256: string, keys: readonly (string | null)[], excerpts: (i: number) => number, meta: unknown): void {
+    const tmp = `${this.dir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    try {
+      linkSync(dbPath, join(tmp, 'corpus.sqlite'));
+    } catch {
+      copyFileSync(dbPath, join(tmp, 'corpus.sqlite'));
+    }
+    // An article without a key (CSV input) gets one that matches nothing, keeping the positions.
+    const record: PreviousRecord = { writer: writerVersion(), meta: JSON.stringify(meta), db_sha256: dbSha256, articles: keys.map((k, i) => [k ?? `none:${i}`, excerpts(i)]) };
+    writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
+    const old = this.record;
+    rmSync(this.dir, { recursive: true, force: true });
+    renameSync(tmp, this.dir);
+    this.record = record;
+    if (old)
+      for (const [key] of old.articles) {
+        const k = docKey(key, old.meta);
+        if (!this.usedDocs.has(k)) rmSync(join(this.documents, `${k}.json`), { force: true });
+      }
+  }
+}
+
+const docKey = (articleKey: string, metaJson: string) => sha256Text(`${writerVersion()}\n${articleKey}\n${metaJson}`);
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
