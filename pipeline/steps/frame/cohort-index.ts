@@ -17,7 +17,7 @@ import {
   file,
   FLAG,
   ORDERS,
-  blob,
+  texts,
 } from '../../../contracts/frame/cohort-index.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
@@ -62,6 +62,43 @@ class U32Writer {
   close(): void {
     this.flush();
     closeSync(this.fd);
+  }
+}
+
+/** Writes texts found by row (contracts/frame/cohort-index.ts `texts`): the bytes, then n + 1 u32 offsets. */
+class TextsWriter {
+  private readonly fd: number;
+  private readonly offsets: Uint32Array<ArrayBuffer>;
+  private parts: Buffer[] = [];
+  private held = 0;
+  private pos = 0;
+  private k = 0;
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    rows: number,
+  ) {
+    this.fd = openSync(join(dir, texts(name).bin), 'w');
+    this.offsets = new Uint32Array(rows + 1);
+  }
+  push(s: string): void {
+    const b = Buffer.from(s, 'utf8');
+    this.pos += b.length;
+    if (this.pos > 0xffffffff) throw new Error(`${this.name}: more than 4 GiB of text`);
+    this.offsets[++this.k] = this.pos;
+    this.parts.push(b);
+    this.held += b.length;
+    if (this.held > 1 << 20) this.flush();
+  }
+  private flush(): void {
+    writeSync(this.fd, Buffer.concat(this.parts));
+    this.parts = [];
+    this.held = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+    writeTyped(join(this.dir, texts(this.name).offsets), this.offsets);
   }
 }
 
@@ -210,33 +247,30 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
 
   // Authors: numeric id order, their Canadian output and names, their works, and their name terms.
   await duck.run(`CREATE OR REPLACE TEMP TABLE ax AS
-    SELECT (row_number() OVER (ORDER BY length(id), id) - 1)::INTEGER AS arow, id, CAST(substr(id, 2) AS DOUBLE) AS idn, name, ca_works
+    SELECT (row_number() OVER (ORDER BY length(id), id) - 1)::INTEGER AS arow, id, CAST(substr(id, 2) AS DOUBLE) AS idn, name, orcid, ca_works
     FROM authors`);
   const [{ n: authors } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM ax');
   const authorId = new Float64Array(authors);
   const caWorks = new Uint32Array(authors);
-  const names$ = openSync(join(dir, blob(file.authorNames).bin), 'w');
-  const nameOffsets = new Float64Array(authors * 2);
-  let pos = 0;
+  const nameTexts = new TextsWriter(dir, file.authorNames, authors);
+  const orcids = new TextsWriter(dir, file.authorOrcids, authors);
   let a = 0;
-  await forEachChunk(duck, 'SELECT idn, ca_works, name FROM ax ORDER BY arow', (cols, n) => {
-    const [ids, cas, nms] = cols as [number[], number[], string[]];
-    const parts: Buffer[] = [];
+  await forEachChunk(duck, 'SELECT idn, ca_works, name, orcid, id FROM ax ORDER BY arow', (cols, n) => {
+    const [ids, cas, nms, ors, sids] = cols as [number[], number[], string[], (string | null)[], string[]];
     for (let i = 0; i < n; i++, a++) {
+      // The work store keeps authors by numeric id and prints them back as A + number.
+      if (`A${ids[i]}` !== sids[i]) throw new Error(`author id ${JSON.stringify(sids[i])} is not A followed by a number without leading zeros`);
+      if (ors[i] === '') throw new Error(`author ${sids[i]} has an empty ORCID (null expected)`);
       authorId[a] = ids[i]!;
       caWorks[a] = cas[i]!;
-      const b = Buffer.from(nms[i]!, 'utf8');
-      nameOffsets[a * 2] = pos;
-      nameOffsets[a * 2 + 1] = b.length;
-      pos += b.length;
-      parts.push(b);
+      nameTexts.push(nms[i]!);
+      orcids.push(ors[i] ?? '');
     }
-    writeSync(names$, Buffer.concat(parts));
   });
-  closeSync(names$);
+  nameTexts.close();
+  orcids.close();
   writeTyped(join(dir, file.authorId), authorId);
   writeTyped(join(dir, file.authorCaWorks), caWorks);
-  writeTyped(join(dir, blob(file.authorNames).offsets), nameOffsets);
   await writeCsr(
     duck,
     dir,

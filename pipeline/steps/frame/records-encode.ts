@@ -1,12 +1,14 @@
 /**
  * Step 3b's unit of work, run in worker threads: read one id range of works from the frame database (each
- * worker opens it read-only), build each work's item (the work record without meta) and CSV export row, and
- * deflate both against the build's dictionaries. The main thread only hands out ranges and writes what comes
- * back, in range order, so the files do not depend on the number of threads.
+ * worker opens it read-only) and pack each work's values into the work store (contracts/frame/work-store.ts),
+ * and, for the optional static per-work documents, serialize its item. The main thread only hands out ranges
+ * and writes what comes back, in range order, so the files do not depend on the number of threads.
  */
-import { encodeRecord } from '../../../contracts/frame/cohort-index.ts';
-import { exportRow } from '../../../contracts/frame/export-columns.ts';
-import { type AuthorshipRow, type LabelRow, type WorkRow, workItem, workRowSql } from '../../../contracts/frame/work-record.ts';
+import { readFileSync } from 'node:fs';
+import { idNumber } from '../../../contracts/frame/cohort-index.ts';
+import { ByteWriter, encodeWork, type SymbolCodes, symbolCodes, type SymbolTables } from '../../../contracts/frame/work-store.ts';
+import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
+import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 
 export interface WorkParts {
@@ -19,8 +21,8 @@ export interface EncodeTask {
   /** Works with lo ≤ id < hi (hi null: to the end). */
   lo: string;
   hi: string | null;
-  recordDictionary: Uint8Array;
-  exportDictionary: Uint8Array;
+  /** The build's symbol tables (a JSON file, read once per worker). */
+  symbolsPath: string;
   /** Also return each item's JSON (for the per-work documents). */
   withItems: boolean;
 }
@@ -28,8 +30,9 @@ export interface EncodeTask {
 export interface EncodeResult {
   rows: number[];
   ids: string[];
-  records: Uint8Array[];
-  exports: Uint8Array[];
+  /** The packed rows, one after the other, with each one's length. */
+  packed: Uint8Array;
+  lengths: number[];
   items: string[] | null;
 }
 
@@ -62,23 +65,42 @@ export async function readWorks(duck: Duck, where: (column: string) => string): 
 
 export const rangeWhere = (lo: string, hi: string | null) => (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
 
-/** A work's item JSON and export row (also used on the main thread for the dictionaries). */
-export function itemAndRow(w: WorkParts): [item: string, csv: string] {
-  const o = workItem(w.row, w.authors, w.labels);
-  return [JSON.stringify(o), exportRow(o)];
+/** Numeric value of an id the store keeps as a number: it must print back to the same id. */
+export function storedId(id: string, prefix: 'W' | 'A'): number {
+  const n = idNumber(id);
+  if (`${prefix}${n}` !== id) throw new Error(`work store: id ${JSON.stringify(id)} is not ${prefix} followed by a number without leading zeros`);
+  return n;
 }
 
+/** Packs one work (also used by the tests, against the database's own rows). */
+export function packWork(w: ByteWriter, parts: WorkParts, codes: SymbolCodes): void {
+  storedId(parts.row.id as string, 'W');
+  encodeWork(
+    w,
+    parts.row,
+    parts.authors.map((a) => ({ author: storedId(a.id, 'A'), position: a.position, is_ca: a.is_ca })),
+    parts.labels,
+    codes,
+  );
+}
+
+let cached: { path: string; codes: SymbolCodes } | null = null;
+
 export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeResult> {
-  const rd = Buffer.from(task.recordDictionary);
-  const ed = Buffer.from(task.exportDictionary);
-  const out: EncodeResult = { rows: [], ids: [], records: [], exports: [], items: task.withItems ? [] : null };
-  for (const w of await readWorks(duck, rangeWhere(task.lo, task.hi))) {
-    const [item, csv] = itemAndRow(w);
-    out.rows.push(w.row.cohort_row as number);
-    out.ids.push(w.row.id as string);
-    out.records.push(encodeRecord(item, rd));
-    out.exports.push(encodeRecord(csv, ed));
-    out.items?.push(item);
+  // A worker serves one build's ranges: the symbol codes are read once.
+  if (cached?.path !== task.symbolsPath)
+    cached = { path: task.symbolsPath, codes: symbolCodes(JSON.parse(readFileSync(task.symbolsPath, 'utf8')) as SymbolTables) };
+  const codes = cached.codes;
+  const w = new ByteWriter();
+  const out: EncodeResult = { rows: [], ids: [], packed: new Uint8Array(0), lengths: [], items: task.withItems ? [] : null };
+  for (const parts of await readWorks(duck, rangeWhere(task.lo, task.hi))) {
+    const start = w.length;
+    packWork(w, parts, codes);
+    out.rows.push(parts.row.cohort_row as number);
+    out.ids.push(parts.row.id as string);
+    out.lengths.push(w.length - start);
+    out.items?.push(workItemJson(parts));
   }
+  out.packed = w.slice(0);
   return out;
 }

@@ -1,28 +1,28 @@
 /**
  * The cohort index in memory: the per-row columns and row permutations as typed arrays, the dictionaries as
- * maps, and the large lists (title postings, author works, records) left on disk and read by position when a
- * query needs them, so memory stays proportional to the frame's columns, not to its text.
+ * maps, author names in memory, and the large lists (title postings, author works, the work store's packed
+ * rows) left on disk and read by position when a query needs them, so memory stays proportional to the
+ * frame's columns, not to its text.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ARRAY_TYPES,
-  blob,
   COHORT_DIR,
   COLUMNS,
   type ColumnName,
   type CohortIndexManifest,
   cohortIndexManifestSchema,
   type CsrName,
-  decodeRecord,
   DICTIONARIES,
   type DictionaryName,
   file,
   idNumber,
   ORDERS,
-  RECORD_DICTIONARY,
-  EXPORT_ROW_DICTIONARY,
+  texts,
 } from '../../../../../contracts/frame/cohort-index.ts';
+import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
+import { type AuthorLookup, decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
 type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
@@ -97,23 +97,48 @@ export class Csr {
   }
 }
 
-/** A blob of variable-length items with [start, length] per row. */
-class Blob {
-  private readonly ranges: FileRanges;
+/** Texts found by row, held in memory whole (author names and ORCIDs: about 30 bytes an author). */
+class Texts {
   constructor(
-    private readonly offsets: Float64Array,
-    binPath: string,
-  ) {
-    this.ranges = new FileRanges(binPath);
+    private readonly offsets: Uint32Array,
+    private readonly bin: Buffer,
+  ) {}
+  static load(dir: string, name: string, rows: number): Texts {
+    const t = texts(name);
+    const offsets = readTyped(join(dir, t.offsets), 'u32');
+    if (offsets.length !== rows + 1) throw new Error(`${t.offsets} has ${offsets.length - 1} rows, the index ${rows}`);
+    return new Texts(offsets, readFileSync(join(dir, t.bin)));
   }
   get bytes(): number {
-    return this.offsets.byteLength;
+    return this.offsets.byteLength + this.bin.byteLength;
+  }
+  get(row: number): string {
+    return this.bin.toString('utf8', this.offsets[row]!, this.offsets[row + 1]!);
+  }
+}
+
+/** The work store's packed rows (contracts/frame/work-store.ts): start and length in memory, bytes on disk. */
+class WorkStore {
+  private constructor(
+    private readonly start: Float64Array,
+    private readonly length: Uint32Array,
+    private readonly bin: FileRanges,
+    readonly symbols: SymbolTables,
+  ) {}
+  static load(dir: string, rows: number): WorkStore {
+    const start = readTyped(join(dir, file.workStart), 'f64');
+    const length = readTyped(join(dir, file.workLength), 'u32');
+    if (start.length !== rows || length.length !== rows) throw new Error(`the work store has ${start.length} rows, the index ${rows}`);
+    return new WorkStore(start, length, new FileRanges(join(dir, file.works)), JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables);
+  }
+  get bytes(): number {
+    return this.start.byteLength + this.length.byteLength;
   }
   get(row: number): Buffer {
-    return this.ranges.read(this.offsets[row * 2]!, this.offsets[row * 2 + 1]!);
+    return this.bin.read(this.start[row]!, this.length[row]!);
   }
   close(): void {
-    this.ranges.close();
+    this.bin.close();
   }
 }
 
@@ -142,11 +167,9 @@ export class CohortIndex {
     readonly csr: Record<CsrName, Csr>,
     readonly authorIds: Float64Array,
     readonly authorCaWorks: Uint32Array,
-    private readonly authorNames: Blob,
-    private readonly records: Blob,
-    private readonly recordDictionary: Buffer,
-    private readonly exportRows: Blob,
-    private readonly exportRowDictionary: Buffer,
+    private readonly authorNames: Texts,
+    private readonly authorOrcids: Texts,
+    private readonly works: WorkStore,
     private readonly neighbourShared: FileRanges,
     private readonly neighbourWeight: FileRanges,
   ) {
@@ -182,9 +205,6 @@ export class CohortIndex {
     const csr = Object.fromEntries(
       (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
     ) as Record<CsrName, Csr>;
-    const names = blob(file.authorNames);
-    const records = blob(file.records);
-    const exportRows = blob(file.exportRows);
     return new CohortIndex(
       dir,
       manifest,
@@ -197,11 +217,9 @@ export class CohortIndex {
       csr,
       readTyped(join(dir, file.authorId), 'f64'),
       readTyped(join(dir, file.authorCaWorks), 'u32'),
-      new Blob(readTyped(join(dir, names.offsets), 'f64'), join(dir, names.bin)),
-      new Blob(readTyped(join(dir, records.offsets), 'f64'), join(dir, records.bin)),
-      readFileSync(join(dir, RECORD_DICTIONARY)),
-      new Blob(readTyped(join(dir, exportRows.offsets), 'f64'), join(dir, exportRows.bin)),
-      readFileSync(join(dir, EXPORT_ROW_DICTIONARY)),
+      Texts.load(dir, file.authorNames, manifest.authors),
+      Texts.load(dir, file.authorOrcids, manifest.authors),
+      WorkStore.load(dir, manifest.rows),
       new FileRanges(join(dir, file.neighbourShared)),
       new FileRanges(join(dir, file.neighbourWeight)),
     );
@@ -212,28 +230,43 @@ export class CohortIndex {
   }
 
   /**
-   * Bytes this index holds in memory: columns, sort orders, offsets, author arrays, dictionaries of the
-   * blobs and the filter bitsets (strings of the manifest's dictionaries not counted: small). What a retained
+   * Bytes this index holds in memory: columns, sort orders, offsets, author arrays, names and ORCIDs, the work
+   * store's row positions and the filter bitsets (strings of the manifest's dictionaries not counted: small). What a retained
    * build's memory budget counts (RETAINED_MEMORY_MIB).
    */
   get bytes(): number {
     const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorIds, this.authorCaWorks];
-    const blobs = [this.authorNames, this.records, this.exportRows].reduce((s, b) => s + b.bytes, 0);
+    const held = this.authorNames.bytes + this.authorOrcids.bytes + this.works.bytes;
     const csr = Object.values(this.csr).reduce((s, c) => s + c.bytes, 0);
-    return arrays.reduce((s, a) => s + a.byteLength, 0) + blobs + csr + this.recordDictionary.length + this.exportRowDictionary.length + this.filters.bytes;
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + held + csr + this.filters.bytes;
   }
 
   /** Per-value bitsets and row lists of the filters (filter-bitsets.ts). */
   readonly filters: FilterBitsets;
 
+  /** Finds an authorship's author in the author table (the work store keeps numeric author ids). */
+  private readonly people: AuthorLookup = {
+    author: (n) => {
+      const row = binarySearch(this.authorIds, n);
+      if (row < 0) throw new Error(`the work store names author A${n}, which the author table does not hold`);
+      const orcid = this.authorOrcids.get(row);
+      return { id: `A${n}`, name: this.authorNames.get(row), orcid: orcid === '' ? null : orcid };
+    },
+  };
+
+  /** A row's stored values. */
+  private stored(row: number): StoredWork {
+    return decodeWork(this.works.get(row), `W${this.col.id[row]}`, this.works.symbols, this.people);
+  }
+
   /** The work item JSON (the work record without `meta`) of a row. */
   record(row: number): string {
-    return decodeRecord(this.records.get(row), this.recordDictionary);
+    return workItemJson(this.stored(row));
   }
 
   /** The CSV export line of a row (LF-terminated). */
   exportRow(row: number): string {
-    return decodeRecord(this.exportRows.get(row), this.exportRowDictionary);
+    return workCsvLine(this.stored(row));
   }
 
   /** A researcher's Canadian co-authors, strongest first: author rows, shared works and weights (parallel). */
@@ -249,7 +282,7 @@ export class CohortIndex {
   }
 
   authorName(authorRow: number): string {
-    return this.authorNames.get(authorRow).toString('utf8');
+    return this.authorNames.get(authorRow);
   }
 
   /** Row of a work id, or -1. */
@@ -264,9 +297,7 @@ export class CohortIndex {
 
   close(): void {
     for (const c of Object.values(this.csr)) c.close();
-    this.authorNames.close();
-    this.records.close();
-    this.exportRows.close();
+    this.works.close();
     this.neighbourShared.close();
     this.neighbourWeight.close();
   }
