@@ -242,13 +242,15 @@ export class ByteReader {
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 const MAX_SCALE = POW10.length - 1;
+/** Largest magnitude stored as an integer: zig-zag doubles it, and the varint must stay exact (≤ 2^53). */
+const MAX_STORED = 2 ** 52 - 1;
 
 /** The smallest scale at which `v` is an exact fixed-point integer, or -1. */
 function scaleOf(v: number): number {
   if (!Number.isFinite(v) || Object.is(v, -0)) return -1;
   for (let s = 0; s <= MAX_SCALE; s++) {
     const m = Math.round(v * POW10[s]!);
-    if (Math.abs(m) <= Number.MAX_SAFE_INTEGER && m / POW10[s]! === v) return s;
+    if (Math.abs(m) <= MAX_STORED && m / POW10[s]! === v) return s;
   }
   return -1;
 }
@@ -300,6 +302,9 @@ function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
     if (s < 0 || String(values[k]) !== parts[k]) exact = false;
     else if (s > scale) scale = s;
   }
+  // One scale for the list: every value must still be an exact, safe integer at it.
+  const d = POW10[scale]!;
+  if (exact) exact = values.every((x) => Math.abs(Math.round(x * d)) <= MAX_STORED && Math.round(x * d) / d === x);
   if (!exact) {
     w.byte(RAW);
     return w.text(v);
@@ -390,7 +395,7 @@ function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, c
     }
     case 'int':
       if (v === null || v === undefined) return w.uvar(0);
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new Error(`work store: ${field} is not an integer: ${String(v)}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > MAX_STORED) throw new Error(`work store: ${field} is not an integer of at most 52 bits: ${String(v)}`);
       w.uvar(1);
       return w.svar(v);
     case 'num':
