@@ -37,7 +37,7 @@ export const FRAME_DB = 'frame/frame.duckdb';
 export interface PipelineOptions {
   snapshot: string;
   out: string;
-  /** Also write one JSON document per work for static hosting (default true); the record blob is always written. */
+  /** Also write one JSON document per work (the CLI's --work-files, off by default); the work store is always written. */
   workFiles: boolean;
   /** Worker threads for row validation and record encoding (default: automatic; 0 = main thread only). */
   threads?: number;

@@ -22,8 +22,8 @@ const doc = (out: string, path: string) =>
 beforeAll(async () => {
   snapshot = await fixtureSnapshot(tmp.path);
   works = readTable(snapshot, 'works.csv');
-  await fixtureBuild(snapshot, outA());
-  await fixtureBuild(snapshot, outB());
+  await fixtureBuild(snapshot, outA(), true);
+  await fixtureBuild(snapshot, outB(), true);
 });
 afterAll(tmp.remove);
 
