@@ -288,32 +288,82 @@ function readNumber(r: ByteReader): number | null {
   return h >= SIGNED ? r.svar() / POW10[h - SIGNED]! : r.uvar() / POW10[h - 1]!;
 }
 
+/**
+ * The fixed-point value of a number's text, when the text is exactly what JavaScript prints for the number it
+ * parses to; else null. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
+ * fraction digits, at most 15 significant digits, from 1e-6 up) parses to a double that prints back as the
+ * same text: two such decimals never share a double (a double holds 15.9 digits), so the shortest decimal
+ * that reads back as it is the text itself. Read digit by digit: neither Number() nor String() per value.
+ */
+function canonicalDecimal(t: string, out: { m: number; s: number }): boolean {
+  let k = 0;
+  const n = t.length;
+  const negative = t.charCodeAt(0) === 45; // -
+  if (negative) k++;
+  if (k >= n) return false;
+  let m = 0;
+  let digits = 0;
+  let scale = -1;
+  const first = t.charCodeAt(k);
+  if (first === 48 && k + 1 < n && t.charCodeAt(k + 1) !== 46) return false; // leading zero
+  for (; k < n; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 46) {
+      if (scale >= 0 || k === n - 1) return false;
+      scale = 0;
+      continue;
+    }
+    if (c < 48 || c > 57) return false;
+    m = m * 10 + (c - 48);
+    if (m > 0) digits++;
+    if (scale >= 0) scale++;
+  }
+  if (scale < 0) scale = 0;
+  else if (t.charCodeAt(n - 1) === 48) return false; // trailing zero in the fraction
+  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return false;
+  if (m === 0) {
+    // Only "0" itself ("-0" prints as "0", "0.0" is not canonical).
+    if (negative || scale > 0) return false;
+  } else if (m / POW10[scale]! < 1e-6) return false; // printed with an exponent
+  out.m = negative ? -m : m;
+  out.s = scale;
+  return true;
+}
+
 /** A `;`-joined list of numbers, when its elements print back to the same text; else the text as it is. */
 function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
   if (v === null || v === undefined) return w.byte(0);
   if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
   const parts = v === '' ? [] : v.split(NUMLIST_SEPARATOR);
-  const values = parts.map(Number);
+  const ms = new Array<number>(parts.length);
+  const ss = new Array<number>(parts.length);
+  const d = { m: 0, s: 0 };
   let scale = 0;
   let exact = true;
-  for (let k = 0; k < values.length && exact; k++) {
-    const s = scaleOf(values[k]!);
-    // The text must be the number's own (no "0.50", "+1", " 2"), so that joining the numbers rebuilds it.
-    if (s < 0 || String(values[k]) !== parts[k]) exact = false;
-    else if (s > scale) scale = s;
+  let signed = false;
+  for (let k = 0; k < parts.length; k++) {
+    if (!canonicalDecimal(parts[k]!, d)) {
+      exact = false;
+      break;
+    }
+    ms[k] = d.m;
+    ss[k] = d.s;
+    if (d.s > scale) scale = d.s;
+    if (d.m < 0) signed = true;
   }
-  // One scale for the list: every value must still be an exact, safe integer at it.
-  const d = POW10[scale]!;
-  if (exact) exact = values.every((x) => Math.abs(Math.round(x * d)) <= MAX_STORED && Math.round(x * d) / d === x);
+  // One scale for the list: every value must still be a stored integer at it.
+  if (exact)
+    for (let k = 0; k < parts.length; k++) {
+      ms[k] = ms[k]! * POW10[scale - ss[k]!]!;
+      if (Math.abs(ms[k]!) > MAX_STORED) exact = false;
+    }
   if (!exact) {
     w.byte(RAW);
     return w.text(v);
   }
-  const signed = values.some((x) => x < 0);
   w.byte((signed ? SIGNED : 1) + scale);
-  w.uvar(values.length);
-  for (const x of values) {
-    const m = Math.round(x * POW10[scale]!);
+  w.uvar(parts.length);
+  for (const m of ms) {
     if (signed) w.svar(m);
     else w.uvar(m);
   }

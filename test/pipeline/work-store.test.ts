@@ -113,7 +113,7 @@ const valueOf = (kind: string): fc.Arbitrary<unknown> => {
       return nullable(
         fc.oneof(
           fc.array(decimal.filter(Number.isFinite), { maxLength: 12 }).map((xs) => xs.join(';')),
-          fc.constantFrom('', '0.50;0.25', '1;;2', ' 1', '+1', 'NaN;1'),
+          fc.constantFrom('', '0.50;0.25', '1;;2', ' 1', '+1', 'NaN;1', '0.0000001;1', '0.000001;2', '007;1', '1.;2', '-0;1', '.5', '0.1;-0.25', '123456789012345;0.5', '1234567890123456;1', '-'),
         ),
       );
     case 'bool':
