@@ -19,10 +19,10 @@ import {
   file,
   idNumber,
   ORDERS,
-  texts,
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
-import { type AuthorLookup, decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
+import { AuthorTable, binarySearch } from '../../../../../contracts/frame/author-table.ts';
+import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
 type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
@@ -97,26 +97,6 @@ export class Csr {
   }
 }
 
-/** Texts found by row, held in memory whole (author names and ORCIDs: about 30 bytes an author). */
-class Texts {
-  constructor(
-    private readonly offsets: Uint32Array,
-    private readonly bin: Buffer,
-  ) {}
-  static load(dir: string, name: string, rows: number): Texts {
-    const t = texts(name);
-    const offsets = readTyped(join(dir, t.offsets), 'u32');
-    if (offsets.length !== rows + 1) throw new Error(`${t.offsets} has ${offsets.length - 1} rows, the index ${rows}`);
-    return new Texts(offsets, readFileSync(join(dir, t.bin)));
-  }
-  get bytes(): number {
-    return this.offsets.byteLength + this.bin.byteLength;
-  }
-  get(row: number): string {
-    return this.bin.toString('utf8', this.offsets[row]!, this.offsets[row + 1]!);
-  }
-}
-
 /** The work store's packed rows (contracts/frame/work-store.ts): start and length in memory, bytes on disk. */
 class WorkStore {
   private constructor(
@@ -165,10 +145,8 @@ export class CohortIndex {
     /** Author-name terms sorted by code unit with their CSR keys, for prefix typeahead. */
     readonly authorTermsSorted: { term: string; key: number }[],
     readonly csr: Record<CsrName, Csr>,
-    readonly authorIds: Float64Array,
     readonly authorCaWorks: Uint32Array,
-    private readonly authorNames: Texts,
-    private readonly authorOrcids: Texts,
+    private readonly authors: AuthorTable,
     private readonly works: WorkStore,
     private readonly neighbourShared: FileRanges,
     private readonly neighbourWeight: FileRanges,
@@ -215,10 +193,8 @@ export class CohortIndex {
       new Map(manifest.author_terms.map((t, k) => [t, k])),
       manifest.author_terms.map((term, key) => ({ term, key })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)),
       csr,
-      readTyped(join(dir, file.authorId), 'f64'),
       readTyped(join(dir, file.authorCaWorks), 'u32'),
-      Texts.load(dir, file.authorNames, manifest.authors),
-      Texts.load(dir, file.authorOrcids, manifest.authors),
+      AuthorTable.load(dir),
       WorkStore.load(dir, manifest.rows),
       new FileRanges(join(dir, file.neighbourShared)),
       new FileRanges(join(dir, file.neighbourWeight)),
@@ -235,8 +211,8 @@ export class CohortIndex {
    * build's memory budget counts (RETAINED_MEMORY_MIB).
    */
   get bytes(): number {
-    const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorIds, this.authorCaWorks];
-    const held = this.authorNames.bytes + this.authorOrcids.bytes + this.works.bytes;
+    const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorCaWorks];
+    const held = this.authors.bytes + this.works.bytes;
     const csr = Object.values(this.csr).reduce((s, c) => s + c.bytes, 0);
     return arrays.reduce((s, a) => s + a.byteLength, 0) + held + csr + this.filters.bytes;
   }
@@ -244,19 +220,9 @@ export class CohortIndex {
   /** Per-value bitsets and row lists of the filters (filter-bitsets.ts). */
   readonly filters: FilterBitsets;
 
-  /** Finds an authorship's author in the author table (the work store keeps numeric author ids). */
-  private readonly people: AuthorLookup = {
-    author: (n) => {
-      const row = binarySearch(this.authorIds, n);
-      if (row < 0) throw new Error(`the work store names author A${n}, which the author table does not hold`);
-      const orcid = this.authorOrcids.get(row);
-      return { id: `A${n}`, name: this.authorNames.get(row), orcid: orcid === '' ? null : orcid };
-    },
-  };
-
   /** A row's stored values. */
   private stored(row: number): StoredWork {
-    return decodeWork(this.works.get(row), `W${this.col.id[row]}`, this.works.symbols, this.people);
+    return decodeWork(this.works.get(row), `W${this.col.id[row]}`, this.works.symbols, this.authors);
   }
 
   /** The work item JSON (the work record without `meta`) of a row. */
@@ -281,8 +247,13 @@ export class CohortIndex {
     return { rows, shared: new Uint32Array(new Uint8Array(s).buffer), weight: new Float64Array(new Uint8Array(w).buffer) };
   }
 
+  /** Authors in numeric id order (their numeric ids). */
+  get authorIds(): Float64Array {
+    return this.authors.ids;
+  }
+
   authorName(authorRow: number): string {
-    return this.authorNames.get(authorRow);
+    return this.authors.names.get(authorRow);
   }
 
   /** Row of a work id, or -1. */
@@ -292,7 +263,7 @@ export class CohortIndex {
 
   /** Row of an author id, or -1. */
   rowOfAuthor(id: string): number {
-    return binarySearch(this.authorIds, idNumber(id));
+    return this.authors.row(idNumber(id));
   }
 
   close(): void {
@@ -301,17 +272,4 @@ export class CohortIndex {
     this.neighbourShared.close();
     this.neighbourWeight.close();
   }
-}
-
-function binarySearch(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
