@@ -90,6 +90,15 @@ export const CSRS = {
 } as const;
 export type CsrName = keyof typeof CSRS;
 
+/**
+ * CSRs stored delta-varint coded: per key the first value, then each gap to the previous one, 7 bits a byte;
+ * `<name>.byte-offsets.f64` holds each key's first byte (n + 1) and `<name>.counts.u32` its number of values.
+ * The term lists only: they are read whole per key (the co-author list is read by position, with parallel
+ * arrays), and they are 406 MB of u32 at 4.3M works, about a third of that coded (docs/decisions.md, issue 24).
+ */
+export const PACKED_CSRS: readonly CsrName[] = ['title_terms', 'author_terms', 'author_term_works'];
+export const isPackedCsr = (name: CsrName) => PACKED_CSRS.includes(name);
+
 export const cohortIndexManifestSchema = z
   .object({
     rows: z.number().int().min(0),
@@ -108,6 +117,9 @@ export const file = {
   order: (sort: keyof typeof ORDERS) => `order_${sort}.u32`,
   csrOffsets: (name: CsrName) => `${name}.offsets.f64`,
   csrValues: (name: CsrName) => `${name}.values.u32`,
+  csrPackedValues: (name: CsrName) => `${name}.values.dv`,
+  csrByteOffsets: (name: CsrName) => `${name}.byte-offsets.f64`,
+  csrCounts: (name: CsrName) => `${name}.counts.u32`,
   neighbourShared: 'ca_neighbours.shared.u32',
   neighbourWeight: 'ca_neighbours.weight.f64',
   /** Authors in numeric id order: numeric id, Canadian-affiliated works, and their names and ORCIDs (texts). */

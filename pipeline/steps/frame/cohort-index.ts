@@ -16,6 +16,7 @@ import {
   DICTIONARIES,
   file,
   FLAG,
+  isPackedCsr,
   ORDERS,
   texts,
 } from '../../../contracts/frame/cohort-index.ts';
@@ -104,11 +105,85 @@ class TextsWriter {
 
 const designIndex = (col: string) => `coalesce(list_position(${lit(`[${DESIGNS.map((d) => `'${d}'`).join(',')}]`)}::VARCHAR[], ${col}), 0)`;
 
+/** Appends delta-varint coded values (contracts/frame/cohort-index.ts PACKED_CSRS) to a file through a buffer. */
+class DeltaVarintWriter {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private n = 0;
+  private readonly fd: number;
+  private prev = -1;
+  bytes = 0;
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+  /** The next values belong to a new key: its first value is written whole. */
+  newKey(): void {
+    this.prev = -1;
+  }
+  push(v: number): void {
+    if (this.n > this.buf.length - 8) this.flush();
+    let x = this.prev < 0 ? v : v - this.prev;
+    if (x <= 0 && this.prev >= 0) throw new Error('a packed CSR list must be strictly ascending');
+    this.prev = v;
+    while (x >= 0x80) {
+      this.buf[this.n++] = (x & 0x7f) | 0x80;
+      this.bytes++;
+      x >>>= 7;
+    }
+    this.buf[this.n++] = x;
+    this.bytes++;
+  }
+  private flush(): void {
+    if (this.n > 0) writeSync(this.fd, this.buf, 0, this.n);
+    this.n = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Writes a packed CSR (PACKED_CSRS) over `(key, value)` pairs sorted by key then value: keys are 0..keys-1
+ * when `keys` is given, else strings (collected and returned).
+ */
+async function writePackedCsr(duck: Duck, dir: string, name: CsrName, sql: string, keys?: number): Promise<string[]> {
+  const values = new DeltaVarintWriter(join(dir, file.csrPackedValues(name)));
+  const byteOffsets: number[] = [];
+  const counts: number[] = [];
+  const terms: string[] = [];
+  let last: string | number | undefined;
+  const openKey = () => {
+    byteOffsets.push(values.bytes);
+    counts.push(0);
+    values.newKey();
+  };
+  await forEachChunk(duck, sql, (cols, n) => {
+    const [k, v] = cols as [(string | number)[], number[]];
+    for (let i = 0; i < n; i++) {
+      if (k[i] !== last) {
+        last = k[i]!;
+        if (keys === undefined) {
+          terms.push(last as string);
+          openKey();
+        } else while (counts.length <= (last as number)) openKey();
+      }
+      values.push(v[i]!);
+      counts[counts.length - 1]!++;
+    }
+  });
+  if (keys !== undefined) while (counts.length < keys) openKey();
+  byteOffsets.push(values.bytes);
+  values.close();
+  writeTyped(join(dir, file.csrByteOffsets(name)), Float64Array.from(byteOffsets));
+  writeTyped(join(dir, file.csrCounts(name)), Uint32Array.from(counts));
+  return terms;
+}
+
 /**
  * Writes a CSR over `(key, value)` pairs the query yields sorted by key then value. `keys` is the number of
  * keys when they are rows (0..keys-1); otherwise the distinct string keys are collected and returned.
  */
-async function writeCsr(
+export async function writeCsr(
   duck: Duck,
   dir: string,
   name: CsrName,
@@ -117,6 +192,10 @@ async function writeCsr(
   /** Called for each pair, to write columns beyond the value (parallel arrays). */
   extra?: (cols: unknown[][], i: number) => void,
 ): Promise<string[]> {
+  if (isPackedCsr(name)) {
+    if (extra) throw new Error(`${name}: a packed CSR has no parallel columns`);
+    return writePackedCsr(duck, dir, name, sql, keys);
+  }
   const values = new U32Writer(join(dir, file.csrValues(name)));
   const terms: string[] = [];
   if (keys !== undefined) {

@@ -18,6 +18,7 @@ import {
   type DictionaryName,
   file,
   idNumber,
+  isPackedCsr,
   ORDERS,
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
@@ -63,34 +64,69 @@ class FileRanges {
   }
 }
 
-/** Compressed sparse rows: ascending u32 values per key, offsets in memory, values on disk. */
+/**
+ * Compressed sparse rows: ascending u32 values per key, offsets in memory, values on disk, either as u32 (read
+ * by position) or delta-varint coded (PACKED_CSRS: read whole per key and decoded, about 1 ns a value).
+ */
 export class Csr {
   private readonly values: FileRanges;
-  constructor(
+  private constructor(
+    /** Value index (u32) or byte (packed) of each key's first value, n + 1. */
     private readonly offsets: Float64Array,
     valuesPath: string,
+    /** Values per key when packed. */
+    private readonly counts: Uint32Array | null,
   ) {
     this.values = new FileRanges(valuesPath);
+  }
+  static load(dir: string, name: CsrName): Csr {
+    if (isPackedCsr(name)) {
+      const offsets = readTyped(join(dir, file.csrByteOffsets(name)), 'f64');
+      const counts = readTyped(join(dir, file.csrCounts(name)), 'u32');
+      if (counts.length !== offsets.length - 1) throw new Error(`${file.csrCounts(name)} has ${counts.length} keys, its offsets ${offsets.length - 1}`);
+      return new Csr(offsets, join(dir, file.csrPackedValues(name)), counts);
+    }
+    return new Csr(readTyped(join(dir, file.csrOffsets(name)), 'f64'), join(dir, file.csrValues(name)), null);
   }
   get keys(): number {
     return this.offsets.length - 1;
   }
-  /** Position of a key's first value and the number of values. */
+  /** Position of a key's first value and the number of values (u32 lists only: they are read by position). */
   range(key: number): [start: number, count: number] {
+    if (this.counts) throw new Error('a packed CSR is read whole per key');
     return [this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!];
   }
   size(key: number): number {
-    return this.offsets[key + 1]! - this.offsets[key]!;
+    return this.counts ? this.counts[key]! : this.offsets[key + 1]! - this.offsets[key]!;
   }
-  /** Bytes held in memory (the offsets; the values stay on disk). */
+  /** Bytes held in memory (the offsets and counts; the values stay on disk). */
   get bytes(): number {
-    return this.offsets.byteLength;
+    return this.offsets.byteLength + (this.counts?.byteLength ?? 0);
   }
   list(key: number): Uint32Array {
     const n = this.size(key);
     if (n === 0) return new Uint32Array(0);
-    const buf = this.values.read(this.offsets[key]! * 4, n * 4);
-    return new Uint32Array(buf.buffer, buf.byteOffset, n);
+    if (!this.counts) {
+      const buf = this.values.read(this.offsets[key]! * 4, n * 4);
+      return new Uint32Array(buf.buffer, buf.byteOffset, n);
+    }
+    const buf = this.values.read(this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!);
+    const out = new Uint32Array(n);
+    let p = 0;
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      let x = 0;
+      let mul = 1;
+      let b: number;
+      do {
+        b = buf[p++]!;
+        x += (b & 0x7f) * mul;
+        mul *= 128;
+      } while (b >= 0x80);
+      v = i === 0 ? x : v + x;
+      out[i] = v;
+    }
+    return out;
   }
   close(): void {
     this.values.close();
@@ -181,7 +217,7 @@ export class CohortIndex {
       }),
     ) as Record<DictionaryName, Dictionary>;
     const csr = Object.fromEntries(
-      (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
+      (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, Csr.load(dir, n)]),
     ) as Record<CsrName, Csr>;
     return new CohortIndex(
       dir,
