@@ -11,17 +11,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import {
-  type BuildManifest,
-  buildManifestSchema,
-  PIPELINE_VERSION,
-} from '../contracts/common/build-manifest.ts';
+import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../contracts/common/build-manifest.ts';
 import { stablePretty } from '../contracts/common/stable-json.ts';
 import { CANADIAN_LISTS_FILE } from '../contracts/frame/canadian-lists.ts';
 import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
 import { finishBuild, newTempBuild, prune, publish, CURRENT } from './lib/build-dir.ts';
 import { openDuck } from './lib/duckdb.ts';
 import { sha256File, sha256Text } from './lib/hash.ts';
+import { type PhaseTiming, PhaseTimer } from './lib/phase-timer.ts';
 import type { Progress } from './lib/progress.ts';
 import { canadianLists } from './steps/frame/canadian-lists.json.ts';
 import { buildFrameDatabase } from './steps/frame/frame.duckdb.ts';
@@ -53,6 +50,8 @@ export interface PipelineResult {
   manifest: BuildManifest;
   /** True when the current build already matched the snapshot and nothing was built. */
   upToDate: boolean;
+  /** Wall time and peak RSS of each phase, in the order they ran. */
+  phases: PhaseTiming[];
 }
 
 export function snapshotRef(dir: string): SnapshotRef & { manifest_sha256: string } {
@@ -105,13 +104,17 @@ function listFiles(dir: string, skip: string): string[] {
 export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
   const started = performance.now();
   const { progress } = o;
+  const timer = new PhaseTimer(progress);
   // Phase 1: validate.
   progress.log(`pipeline: validating ${o.snapshot}`);
-  const { manifest } = await validateSnapshot(o.snapshot, {
-    progress,
-    ...(o.threads !== undefined ? { threads: o.threads } : {}),
+  const { manifest } = await timer.time('validate', async () => {
+    const summary = await validateSnapshot(o.snapshot, {
+      progress,
+      ...(o.threads !== undefined ? { threads: o.threads } : {}),
+    });
+    checkCorpusInput(o.snapshot, o.lexicon);
+    return summary;
   });
-  checkCorpusInput(o.snapshot, o.lexicon);
   const ref = snapshotRef(o.snapshot);
   const { manifest_sha256, ...snapshot } = ref;
 
@@ -122,13 +125,18 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     progress.log('pipeline: building the frame database');
     mkdirSync(join(tmp, 'frame'), { recursive: true });
     const spill = join(tmp, '.duckdb-tmp');
-    await buildFrameDatabase(o.snapshot, join(tmp, FRAME_DB), manifest, progress, spill);
+    await buildFrameDatabase(o.snapshot, join(tmp, FRAME_DB), manifest, progress, spill, timer);
 
     // Phase 2b: the cohort index (in-memory query engine files), from the finished database.
     progress.log('pipeline: writing the cohort index');
-    const indexDuck = await openDuck(join(tmp, FRAME_DB), { threads: '2', memory_limit: '1500MB', temp_directory: spill, preserve_insertion_order: 'true' });
+    const indexDuck = await openDuck(join(tmp, FRAME_DB), {
+      threads: '2',
+      memory_limit: '1500MB',
+      temp_directory: spill,
+      preserve_insertion_order: 'true',
+    });
     try {
-      await writeCohortIndex(indexDuck, tmp, progress);
+      await timer.time('cohort index', () => writeCohortIndex(indexDuck, tmp, progress));
     } finally {
       indexDuck.close();
     }
@@ -140,62 +148,66 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     let works: { index: string | null; count: number } = { index: null, count: 0 };
     const database_content: Record<string, string> = {};
     try {
-      const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
-      for (const [path, doc] of docs) {
-        mkdirSync(join(tmp, path, '..'), { recursive: true });
-        writeFileSync(join(tmp, path), JSON.stringify(doc));
-      }
-      writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
-      works = await writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, join(tmp, FRAME_DB), o.threads);
-      // The database file's bytes may differ between runs (storage layout); its content must not.
-      const tables = await duck.all<{ name: string }>(
-        'SELECT table_name AS name FROM information_schema.tables ORDER BY 1',
-      );
-      for (const { name } of tables) {
-        const [h] = await duck.all<{ h: string }>(
-          // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
-          `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
-        );
-        database_content[name] = h!.h;
-      }
+      await timer.time('frozen JSON', async () => {
+        const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
+        for (const [path, doc] of docs) {
+          mkdirSync(join(tmp, path, '..'), { recursive: true });
+          writeFileSync(join(tmp, path), JSON.stringify(doc));
+        }
+        writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
+      });
+      works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, join(tmp, FRAME_DB), o.threads));
+      await timer.time('database content hash', async () => {
+        // The database file's bytes may differ between runs (storage layout); its content must not.
+        const tables = await duck.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables ORDER BY 1');
+        for (const { name } of tables) {
+          const [h] = await duck.all<{ h: string }>(
+            // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
+            `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
+          );
+          database_content[name] = h!.h;
+        }
+      });
     } finally {
       duck.close();
     }
     // Phase 4: the corpus.
     progress.log('pipeline: building the corpus');
-    const corpus = await buildCorpus({
-      snapshot: o.snapshot,
-      out: tmp,
-      snapshotId: snapshot.id,
-      cacheDir: join(o.out, CORPUS_CACHE_DIR),
-      synthetic: snapshot.synthetic,
-      progress,
-      ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
-    });
+    const corpus = await timer.time('corpus', () =>
+      buildCorpus({
+        snapshot: o.snapshot,
+        out: tmp,
+        snapshotId: snapshot.id,
+        cacheDir: join(o.out, CORPUS_CACHE_DIR),
+        synthetic: snapshot.synthetic,
+        progress,
+        ...(o.lexicon !== undefined ? { lexiconPath: o.lexicon } : {}),
+      }),
+    );
 
     // Phase 5: manifest, then publish.
-    const files: BuildManifest['files'] = {};
-    for (const rel of listFiles(tmp, WORKS_DIR)) {
-      files[rel] = { bytes: statSync(join(tmp, rel)).size, sha256: await sha256File(join(tmp, rel)) };
-    }
-    const buildManifest: BuildManifest = {
-      pipeline_version: PIPELINE_VERSION,
-      snapshot: { ...snapshot, manifest_sha256 },
-      files,
-      work_documents: { count: works.count, directory: WORKS_DIR, index: works.index },
-      database_content,
-      corpus,
-    };
-    const manifestText = stablePretty(buildManifest);
-    writeFileSync(join(tmp, 'manifest.json'), manifestText);
-    const name = `${snapshot.id}-${sha256Text(stablePretty({ ...buildManifest, files: Object.fromEntries(Object.entries(files).filter(([k]) => k !== FRAME_DB)) })).slice(0, 8)}`;
-    const buildDir = finishBuild(o.out, tmp, name);
-    publish(o.out, name);
-    prune(o.out, o.keep);
-    progress.log(
-      `pipeline: published ${name} as ${join(o.out, CURRENT)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    return { buildDir, manifest: buildManifest, upToDate: false };
+    return await timer.time('manifest and publish', async () => {
+      const files: BuildManifest['files'] = {};
+      for (const rel of listFiles(tmp, WORKS_DIR)) {
+        files[rel] = { bytes: statSync(join(tmp, rel)).size, sha256: await sha256File(join(tmp, rel)) };
+      }
+      const buildManifest: BuildManifest = {
+        pipeline_version: PIPELINE_VERSION,
+        snapshot: { ...snapshot, manifest_sha256 },
+        files,
+        work_documents: { count: works.count, directory: WORKS_DIR, index: works.index },
+        database_content,
+        corpus,
+      };
+      const manifestText = stablePretty(buildManifest);
+      writeFileSync(join(tmp, 'manifest.json'), manifestText);
+      const name = `${snapshot.id}-${sha256Text(stablePretty({ ...buildManifest, files: Object.fromEntries(Object.entries(files).filter(([k]) => k !== FRAME_DB)) })).slice(0, 8)}`;
+      const buildDir = finishBuild(o.out, tmp, name);
+      publish(o.out, name);
+      prune(o.out, o.keep);
+      progress.log(`pipeline: published ${name} as ${join(o.out, CURRENT)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return { buildDir, manifest: buildManifest, upToDate: false, phases: timer.phases };
+    });
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;

@@ -17,6 +17,7 @@ import {
 import { MAX_CA_AUTHORS } from '../../../contracts/frame/network.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
 import { type Duck, lit, openDuck, registerTermsFunction } from '../../lib/duckdb.ts';
+import { PhaseTimer } from '../../lib/phase-timer.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
 
@@ -148,6 +149,7 @@ export async function buildFrameDatabase(
   manifest: SnapshotManifest,
   progress: Progress,
   tempDir: string,
+  timer: PhaseTimer = new PhaseTimer(progress),
 ): Promise<void> {
   const duck = await openDuck(dbPath, {
     threads: '2',
@@ -156,76 +158,79 @@ export async function buildFrameDatabase(
     preserve_insertion_order: 'true',
   });
   try {
-    // Load every table as it is in the snapshot (s_ prefix = staging).
-    progress.start('load tables', TABLE_NAMES.length);
-    for (const [k, t] of TABLE_NAMES.entries()) {
-      try {
-        await duck.run(`CREATE TABLE s_${t} AS SELECT * FROM ${readCsvSql(dir, t)}`);
-      } catch (err) {
-        // The row checks passed, so this is something they do not look at (an encoding problem, say):
-        // still a problem with the input, reported as such rather than as a crash.
-        throw new InvalidSnapshotError(
-          [
-            {
-              file: TABLES[t].file,
-              line: 0,
-              column: 0,
-              message: `could not be loaded: ${(err as Error).message.split('\n')[0]}`,
-            },
-          ],
-          1,
-        );
-      }
-      progress.update(k + 1);
-    }
-    progress.stop();
-    for (const t of TABLE_NAMES) {
-      const [row] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM s_${t}`);
-      if (row!.n !== manifest.tables[t].rows)
-        throw new InvalidSnapshotError(
-          [
-            {
-              file: TABLES[t].file,
-              line: 0,
-              column: 0,
-              message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}`,
-            },
-          ],
-          1,
-        );
-    }
-
-    // Rules across rows and tables.
-    progress.log('checking keys and references');
-    const problems: InputProblem[] = [];
-    let total = 0;
-    for (const check of crossChecks()) {
-      const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM (${check.sql})`,
-      );
-      if (n === 0) continue;
-      // Count every offending key; report the lines of the first ones.
-      total += n;
-      if (problems.length >= MAX_REPORTED) continue;
-      const rows = await duck.all<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_REPORTED}`);
-      problems.push(
-        ...(await locate(
-          dir,
-          check,
-          rows.map((r) => Object.values(r).map(String)),
-        )),
-      );
-    }
-    if (total > 0)
-      throw new InvalidSnapshotError(
-        problems.slice(0, MAX_REPORTED),
-        Math.max(total, Math.min(problems.length, MAX_REPORTED)),
-      );
-
-    await deriveTables(duck, progress);
+    await timer.time('frame database load', () => loadAndCheck(duck, dir, manifest, progress));
+    await timer.time('derived tables', () => deriveTables(duck, progress));
   } finally {
     duck.close();
   }
+}
+
+/** Loads every snapshot table into a staging table (s_ prefix) and checks the rules across rows and tables. */
+async function loadAndCheck(duck: Duck, dir: string, manifest: SnapshotManifest, progress: Progress): Promise<void> {
+  progress.start('load tables', TABLE_NAMES.length);
+  for (const [k, t] of TABLE_NAMES.entries()) {
+    try {
+      await duck.run(`CREATE TABLE s_${t} AS SELECT * FROM ${readCsvSql(dir, t)}`);
+    } catch (err) {
+      // The row checks passed, so this is something they do not look at (an encoding problem, say):
+      // still a problem with the input, reported as such rather than as a crash.
+      throw new InvalidSnapshotError(
+        [
+          {
+            file: TABLES[t].file,
+            line: 0,
+            column: 0,
+            message: `could not be loaded: ${(err as Error).message.split('\n')[0]}`,
+          },
+        ],
+        1,
+      );
+    }
+    progress.update(k + 1);
+  }
+  progress.stop();
+  for (const t of TABLE_NAMES) {
+    const [row] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM s_${t}`);
+    if (row!.n !== manifest.tables[t].rows)
+      throw new InvalidSnapshotError(
+        [
+          {
+            file: TABLES[t].file,
+            line: 0,
+            column: 0,
+            message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}`,
+          },
+        ],
+        1,
+      );
+  }
+
+  // Rules across rows and tables.
+  progress.log('checking keys and references');
+  const problems: InputProblem[] = [];
+  let total = 0;
+  for (const check of crossChecks()) {
+    const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM (${check.sql})`,
+    );
+    if (n === 0) continue;
+    // Count every offending key; report the lines of the first ones.
+    total += n;
+    if (problems.length >= MAX_REPORTED) continue;
+    const rows = await duck.all<Record<string, unknown>>(`${check.sql} LIMIT ${MAX_REPORTED}`);
+    problems.push(
+      ...(await locate(
+        dir,
+        check,
+        rows.map((r) => Object.values(r).map(String)),
+      )),
+    );
+  }
+  if (total > 0)
+    throw new InvalidSnapshotError(
+      problems.slice(0, MAX_REPORTED),
+      Math.max(total, Math.min(problems.length, MAX_REPORTED)),
+    );
 }
 
 async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
