@@ -1,12 +1,15 @@
 /**
  * Runs the pipeline: snapshot → build-output. Steps, in order:
  *   1. validate the snapshot (manifest, checksums, every row)             steps/frame/validate.ts
- *   2. build the frame database and check cross-table rules               steps/frame/frame.duckdb.ts
+ *   2. build the full working frame database (in the temporary build       steps/frame/frame.duckdb.ts
+ *      directory) and check cross-table rules; write the cohort index from it
  *   3. precompute frozen JSON: stats, findings, predictions, work records  steps/frame/{stats,works}.json.ts
  *      and the pinned Canadian funder/source lists                        steps/frame/canadian-lists.json.ts
  *   4. the corpus: JATS (or CSV) → sqlite-wasm database with FTS5 + frozen  steps/corpus/corpus.ts
  *      stats, phrases and article documents
- *   5. write manifest.json with the sha256 of every output, then publish  lib/build-dir.ts
+ *   5. write the served frame database (only what the server queries),    steps/frame/served.duckdb.ts
+ *      delete the working one, write manifest.json with the sha256 of      lib/build-dir.ts
+ *      every output, then publish
  * Everything is written into a temporary directory; `current` only moves once the build is complete.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,12 +19,13 @@ import { stablePretty } from '../contracts/common/stable-json.ts';
 import { CANADIAN_LISTS_FILE } from '../contracts/frame/canadian-lists.ts';
 import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
 import { finishBuild, newTempBuild, prune, publish, CURRENT } from './lib/build-dir.ts';
-import { openDuck } from './lib/duckdb.ts';
+import { type Duck, openDuck } from './lib/duckdb.ts';
 import { sha256File, sha256Text } from './lib/hash.ts';
 import { type PhaseTiming, PhaseTimer } from './lib/phase-timer.ts';
 import type { Progress } from './lib/progress.ts';
 import { canadianLists } from './steps/frame/canadian-lists.json.ts';
 import { buildFrameDatabase } from './steps/frame/frame.duckdb.ts';
+import { writeServedDatabase } from './steps/frame/served.duckdb.ts';
 import { frameDocuments } from './steps/frame/stats.json.ts';
 import { readManifest, validateSnapshot } from './steps/frame/validate.ts';
 import { WORKS_DIR, writeWorkRecords } from './steps/frame/works.json.ts';
@@ -29,7 +33,10 @@ import { writeCohortIndex } from './steps/frame/cohort-index.ts';
 import { buildCorpus, checkCorpusInput, corpusIdentity } from './steps/corpus/corpus.ts';
 import { CORPUS_CACHE_DIR } from './steps/corpus/extraction-cache.ts';
 
+/** The served frame database (pipeline/steps/frame/served.duckdb.ts says what it holds). */
 export const FRAME_DB = 'frame/frame.duckdb';
+/** The full working database, inside the temporary build directory; deleted before the build is published. */
+export const WORKING_DB = '.work/frame-full.duckdb';
 
 export interface PipelineOptions {
   snapshot: string;
@@ -101,6 +108,21 @@ function listFiles(dir: string, skip: string): string[] {
   return out;
 }
 
+/**
+ * Order-independent content fingerprints of every table of `duck`, added to `into` as `prefix + table`.
+ * A database file's bytes may differ between runs (storage layout); its content must not.
+ */
+async function contentFingerprints(duck: Duck, into: Record<string, string>, prefix: string): Promise<void> {
+  const tables = await duck.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables ORDER BY 1');
+  for (const { name } of tables) {
+    const [h] = await duck.all<{ h: string }>(
+      // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
+      `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
+    );
+    into[`${prefix}${name}`] = h!.h;
+  }
+}
+
 export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
   const started = performance.now();
   const { progress } = o;
@@ -124,12 +146,14 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     // Phase 2: the frame database.
     progress.log('pipeline: building the frame database');
     mkdirSync(join(tmp, 'frame'), { recursive: true });
+    mkdirSync(join(tmp, WORKING_DB, '..'), { recursive: true });
     const spill = join(tmp, '.duckdb-tmp');
-    await buildFrameDatabase(o.snapshot, join(tmp, FRAME_DB), manifest, progress, spill, timer);
+    const working = join(tmp, WORKING_DB);
+    await buildFrameDatabase(o.snapshot, working, manifest, progress, spill, timer);
 
     // Phase 2b: the cohort index (in-memory query engine files), from the finished database.
     progress.log('pipeline: writing the cohort index');
-    const indexDuck = await openDuck(join(tmp, FRAME_DB), {
+    const indexDuck = await openDuck(working, {
       threads: '2',
       memory_limit: '1500MB',
       temp_directory: spill,
@@ -144,7 +168,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
 
     // Phase 3: frozen JSON.
     progress.log('pipeline: precomputing frozen JSON');
-    const duck = await openDuck(join(tmp, FRAME_DB), { access_mode: 'READ_ONLY', threads: '2', memory_limit: '1500MB' });
+    const duck = await openDuck(working, { access_mode: 'READ_ONLY', threads: '2', memory_limit: '1500MB' });
     let works: { index: string | null; count: number } = { index: null, count: 0 };
     const database_content: Record<string, string> = {};
     try {
@@ -156,21 +180,25 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         }
         writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
       });
-      works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, join(tmp, FRAME_DB), o.threads));
-      await timer.time('database content hash', async () => {
-        // The database file's bytes may differ between runs (storage layout); its content must not.
-        const tables = await duck.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables ORDER BY 1');
-        for (const { name } of tables) {
-          const [h] = await duck.all<{ h: string }>(
-            // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
-            `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
-          );
-          database_content[name] = h!.h;
-        }
-      });
+      works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, working, o.threads));
+      // The working database's tables: what every output of the build was computed from.
+      await timer.time('database content hash', () => contentFingerprints(duck, database_content, ''));
     } finally {
       duck.close();
     }
+
+    // Phase 3b: the served database, then the working one goes.
+    await timer.time('served database', async () => {
+      const served = await openDuck(join(tmp, FRAME_DB), { threads: '2', memory_limit: '1500MB' });
+      try {
+        await writeServedDatabase(served, working);
+        // The served file's bytes may differ between runs (storage layout): the manifest names it by content.
+        await contentFingerprints(served, database_content, 'served/');
+      } finally {
+        served.close();
+      }
+      rmSync(join(tmp, WORKING_DB, '..'), { recursive: true, force: true });
+    });
     // Phase 4: the corpus.
     progress.log('pipeline: building the corpus');
     const corpus = await timer.time('corpus', () =>

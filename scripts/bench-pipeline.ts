@@ -66,7 +66,7 @@ for (const n of sizes) {
   }
   process.stdout.write(`| ${n} | total | ${total.toFixed(1)} | |\n`);
   marginals.push(
-    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out)}`,
+    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out, snap)}`,
   );
 }
 process.stdout.write(`\nPipeline phases (works per column):\n\n${phaseTable(phaseRows)}\n`);
