@@ -109,17 +109,17 @@ function listFiles(dir: string, skip: string): string[] {
 }
 
 /**
- * Order-independent content fingerprints of every table of `duck`, added to `into` as `prefix + table`.
+ * Order-independent content fingerprints of every table of `duck`, added to `into` by table name.
  * A database file's bytes may differ between runs (storage layout); its content must not.
  */
-async function contentFingerprints(duck: Duck, into: Record<string, string>, prefix: string): Promise<void> {
+async function contentFingerprints(duck: Duck, into: Record<string, string>): Promise<void> {
   const tables = await duck.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables ORDER BY 1');
   for (const { name } of tables) {
     const [h] = await duck.all<{ h: string }>(
       // coalesce: an empty table (a snapshot without labels) sums to NULL, which would void the whole string.
       `SELECT (coalesce(sum(hash(t)::HUGEINT), 0) % 18446744073709551616)::VARCHAR || '/' || count(*)::VARCHAR AS h FROM "${name}" t`,
     );
-    into[`${prefix}${name}`] = h!.h;
+    into[name] = h!.h;
   }
 }
 
@@ -181,8 +181,6 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
         writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
       });
       works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, working, o.threads));
-      // The working database's tables: what every output of the build was computed from.
-      await timer.time('database content hash', () => contentFingerprints(duck, database_content, ''));
     } finally {
       duck.close();
     }
@@ -193,7 +191,8 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
       try {
         await writeServedDatabase(served, working);
         // The served file's bytes may differ between runs (storage layout): the manifest names it by content.
-        await contentFingerprints(served, database_content, 'served/');
+        // (The working database is not fingerprinted: every output computed from it is listed with its sha256.)
+        await contentFingerprints(served, database_content);
       } finally {
         served.close();
       }

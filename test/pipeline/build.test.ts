@@ -206,8 +206,7 @@ describe('frame/canadian-lists.json (the pinned lists of routes CA-FUND and CA-V
       bytes: statSync(join(dir, CANADIAN_LISTS_FILE)).size,
       sha256: await sha256File(join(dir, CANADIAN_LISTS_FILE)),
     });
-    expect(m.database_content.canadian_funders).toMatch(/\/2182$/);
-    expect(m.database_content.canadian_sources).toMatch(new RegExp(`/${Math.ceil(85_000 / 63)}$`));
+    // (The row counts of the lists are checked against the CSV rows above; the served database does not hold them.)
   });
 
   it('names the venue of every work admitted by route venue, and of no other work', () => {
@@ -245,10 +244,10 @@ describe('the served database (frame/frame.duckdb): only what the server queries
     const files = tree(join(outA(), 'current'));
     expect(files.filter((f) => f.startsWith('.') || f.includes('frame-full'))).toEqual([]);
     const m = JSON.parse(readFileSync(join(outA(), 'current', 'manifest.json'), 'utf8'));
-    // The working database's tables are still fingerprinted (every output was computed from them), and the served ones.
-    expect(Object.keys(m.database_content)).toEqual(
-      expect.arrayContaining(['works', 'authorships', 'title_terms', ...SERVED_TABLES.map(([name]) => `served/${name}`)]),
-    );
+    // The manifest names the served database by its content (its bytes may differ between runs).
+    expect(Object.keys(m.database_content).sort()).toEqual(SERVED_TABLES.map(([name]) => name).sort());
+    const [s] = await served<{ n: number }>('SELECT count(*)::INTEGER AS n FROM screened');
+    expect(m.database_content.screened).toMatch(new RegExp(`/${s!.n}$`));
   });
 
   it('screened_works: the bibliographic columns of exactly the screened works', async () => {
