@@ -47,5 +47,11 @@ export async function marginalsTable(out: string, snapshot: string): Promise<str
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  process.stdout.write(await marginalsTable(process.argv[2] ?? 'build-output', process.argv[3] ?? 'snapshots/sample'));
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [out, snapshot] = process.argv.slice(2);
+  if (!out || !snapshot || out === '--help' || out === '-h') {
+    process.stdout.write('Usage: npx tsx scripts/marginals.ts <build-output dir> <snapshot dir it was built from>\n');
+    process.exit(out === '--help' || out === '-h' ? 0 : 2);
+  }
+  process.stdout.write(await marginalsTable(out, snapshot));
+}
