@@ -20,7 +20,10 @@ as file:line:column — reason, exits 1, and leaves the previous build untouched
 Options:
   --snapshot DIR     snapshot directory (default snapshots/sample)
   --out DIR          build-output directory (default build-output)
-  --no-work-files    skip the per-work JSON documents (the server builds records from the database)
+  --work-files       also write one JSON document per work under frame/api/v1/works/ (off by default: the
+                     server and npm run export:static serialize records from the work store; 4.3M documents
+                     take about 14 GB)
+  --no-work-files    the default (kept so older scripts still run)
   --if-stale         do nothing when <out>/current was already built from this snapshot
   --threads N        worker threads for row validation and work records (default: automatic; 0 = main thread only)
   --keep N           builds to keep, the current one included (default 2)
@@ -33,6 +36,7 @@ const { values } = parseArgs({
   options: {
     snapshot: { type: 'string', default: 'snapshots/sample' },
     out: { type: 'string', default: 'build-output' },
+    'work-files': { type: 'boolean', default: false },
     'no-work-files': { type: 'boolean', default: false },
     'if-stale': { type: 'boolean', default: false },
     threads: { type: 'string' },
@@ -67,7 +71,7 @@ try {
   await runPipeline({
     snapshot,
     out,
-    workFiles: !values['no-work-files'],
+    workFiles: values['work-files']! && !values['no-work-files'],
     keep,
     progress: terminalProgress(),
     ...(threads !== undefined ? { threads } : {}),

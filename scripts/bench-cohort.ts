@@ -17,7 +17,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { cohortIndexManifestSchema, COHORT_DIR, file } from '../contracts/frame/cohort-index.ts';
+import { cohortIndexManifestSchema, COHORT_DIR, type CsrName, file, isPackedCsr } from '../contracts/frame/cohort-index.ts';
 import { rssMiB, startBenchServer } from './lib/bench-server.ts';
 
 const { values } = parseArgs({
@@ -60,13 +60,23 @@ const f64 = (name: string) => {
   return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 };
 
+/** The number of values of each key of a CSR, whichever way it is stored. */
+const csrSizes = (name: CsrName): ((k: number) => number) => {
+  if (isPackedCsr(name)) {
+    const b = readFileSync(join(dir, file.csrCounts(name)));
+    const counts = new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    return (k) => counts[k]!;
+  }
+  const offsets = f64(file.csrOffsets(name));
+  return (k) => offsets[k + 1]! - offsets[k]!;
+};
+
 // ---- pick filter values from the build ----
 const byWorks = <T>(entries: [T, number][]) => [...entries].sort((a, b) => b[1] - a[1]);
 const field = byWorks(index.dictionaries.field)[0]![0];
 const topic = [...index.dictionaries.topic].sort((a, b) => Math.abs(a[1] - 1000) - Math.abs(b[1] - 1000))[0]![0];
 const venue = index.dictionaries.venue.find(([, n]) => n >= 5 && n <= 10)?.[0] ?? byWorks(index.dictionaries.venue).at(-1)![0];
-const termOffsets = f64(file.csrOffsets('title_terms'));
-const termSize = (k: number) => termOffsets[k + 1]! - termOffsets[k]!;
+const termSize = csrSizes('title_terms');
 // Content words: frequent, but not the stopwords that are in most titles.
 const terms = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).filter((x) => x.t.length >= 4 && /^[a-z]+$/.test(x.t)).sort((a, b) => b.n - a.n);
 const common = terms.slice(20, 22).map((x) => x.t);
@@ -79,8 +89,8 @@ const authorIds = f64(file.authorId);
 let prolific = 0;
 for (let a = 1; a < authorIds.length; a++) if (authorOffsets[a + 1]! - authorOffsets[a]! > authorOffsets[prolific + 1]! - authorOffsets[prolific]!) prolific = a;
 const authorId = `A${authorIds[prolific]}`;
-const authorTermOffsets = f64(file.csrOffsets('author_terms'));
-const nameTerm = index.author_terms.map((t, k) => ({ t, n: authorTermOffsets[k + 1]! - authorTermOffsets[k]! })).filter((x) => x.t.length >= 4).sort((a, b) => b.n - a.n)[5]!.t;
+const authorTermSize = csrSizes('author_terms');
+const nameTerm = index.author_terms.map((t, k) => ({ t, n: authorTermSize(k) })).filter((x) => x.t.length >= 4).sort((a, b) => b.n - a.n)[5]!.t;
 
 const enc = encodeURIComponent;
 const COHORT: [string, string][] = [

@@ -14,11 +14,19 @@ if (values.help || !values.build) {
 }
 const n = Number(values.n);
 const h = await appFor(values.build);
-const db = h.store.current.db!;
-const sample = async (sql: string) => ((await db.runAndReadAll(sql)).getRowObjectsJS() as { id: string }[]).map((r) => r.id);
-const works = await sample(`SELECT id FROM works USING SAMPLE ${n} ROWS (reservoir, 42) ORDER BY id`);
-const authors = await sample(`SELECT id FROM (SELECT id FROM authors WHERE ca_works > 0) USING SAMPLE ${n} ROWS (reservoir, 42) ORDER BY id`);
-const hubs = await sample(`SELECT id FROM authors WHERE ca_works > 0 ORDER BY ca_works DESC, id LIMIT ${Math.min(n, 100)}`);
+// Ids drawn from the cohort index (the served database holds only the screening sample and the network
+// overview): seeded, so runs on one build ask for the same works and researchers.
+const index = h.store.current.cohort;
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const draw = <T>(pool: T[], k: number) => Array.from({ length: Math.min(k, pool.length) }, () => pool[Math.floor(random() * pool.length)]!);
+const works = draw(Array.from(index.col.id, (x) => `W${x}`), n);
+const caAuthors = [...index.authorIds.keys()].filter((a) => index.authorCaWorks[a]! > 0);
+const authors = draw(caAuthors, n).map((a) => `A${index.authorIds[a]}`);
+const hubs = [...caAuthors]
+  .sort((a, b) => index.authorCaWorks[b]! - index.authorCaWorks[a]! || index.authorIds[a]! - index.authorIds[b]!)
+  .slice(0, Math.min(n, 100))
+  .map((a) => `A${index.authorIds[a]}`);
 
 async function measure(label: string, urls: string[]) {
   for (const u of urls.slice(0, 20)) await h.app.inject(u); // warm-up
@@ -36,7 +44,7 @@ async function measure(label: string, urls: string[]) {
 
 process.stdout.write(`machine: ${cpus().length} cores, Node ${process.version}; build ${h.store.current.dir}\n`);
 process.stdout.write('| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n');
-await measure('works/{id} (record blob)', works.map((id) => `/frame/api/v1/works/${id}`));
+await measure('works/{id}', works.map((id) => `/frame/api/v1/works/${id}`));
 await measure('network ego, random researchers', authors.map((id) => `/frame/api/v1/network?author_id=${id}`));
 await measure('network ego, most prolific researchers', hubs.map((id) => `/frame/api/v1/network?author_id=${id}`));
 await measure('network overview (cached)', Array.from({ length: 100 }, () => '/frame/api/v1/network'));

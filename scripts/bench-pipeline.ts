@@ -1,12 +1,13 @@
 /**
  * `npm run bench:pipeline -- [--works N[,N...]] [--dir DIR] [--work-files]`
  * Generates a snapshot of each size and runs the pipeline on it, each step in its own process, and prints
- * wall time and peak RSS per step. Default sizes: the committed sample's 20,000 and the full 4,300,000.
+ * wall time and peak RSS per step, then the pipeline's own per-phase table (wall time, peak RSS so far). Default sizes: the committed sample's 20,000 and the full 4,300,000.
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type PhaseTiming, phaseTable } from '../pipeline/lib/phase-timer.ts';
 import { marginalsTable } from './marginals.ts';
 
 const { values } = parseArgs({
@@ -20,7 +21,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(`Usage: npm run bench:pipeline -- [--works 20000,4300000] [--dir /tmp/bench-pipeline] [--work-files]
 
-Measures generator + pipeline wall time and peak RSS per frame size (each step in its own process).
+Measures generator + pipeline wall time and peak RSS per frame size (each step in its own process), then
+the pipeline's wall time and peak RSS per phase (validate, frame database load, derived tables, ...).
 --work-files also writes one JSON document per work (off by default, as in the target).
 `);
   process.exit(0);
@@ -28,6 +30,7 @@ Measures generator + pipeline wall time and peak RSS per frame size (each step i
 const sizes = values.works!.split(',').map(Number);
 const dir = resolve(values.dir!);
 const marginals: string[] = [];
+const phaseRows: { label: string; phases: PhaseTiming[] }[] = [];
 process.stdout.write(
   `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
@@ -54,15 +57,17 @@ for (const n of sizes) {
       },
     );
     if (r.status !== 0) throw new Error(`${step} failed for ${n} works`);
-    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; max_rss_mib: number };
+    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; max_rss_mib: number; phases: PhaseTiming[] };
     total += m.seconds;
+    if (step === 'pipeline') phaseRows.push({ label: String(n), phases: m.phases });
     process.stdout.write(
       `| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`,
     );
   }
   process.stdout.write(`| ${n} | total | ${total.toFixed(1)} | |\n`);
   marginals.push(
-    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out)}`,
+    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out, snap)}`,
   );
 }
+process.stdout.write(`\nPipeline phases (works per column):\n\n${phaseTable(phaseRows)}\n`);
 process.stdout.write(marginals.join(''));

@@ -7,13 +7,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUILD_OUTPUT, buildSite, siteIsFresh } from './build-site.ts';
 
-const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--no-work-files]
+const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--work-files]
 
 Runs the pipeline (snapshot → $BUILD_OUTPUT/current, default build-output) and builds the Astro site
 ($SITE_DIR, default build-output/site).
   --snapshot DIR    snapshot to build (default snapshots/sample)
   --if-stale        skip steps whose output is already up to date
-  --no-work-files   do not precompute one JSON document per work
+  --work-files      also write one JSON document per work (off by default; npm run export:static makes
+                    them for a static bundle)
   -h, --help        show this help
 `;
 
@@ -21,7 +22,7 @@ const { values } = parseArgs({
   options: {
     snapshot: { type: 'string', default: 'snapshots/sample' },
     'if-stale': { type: 'boolean', default: false },
-    'no-work-files': { type: 'boolean', default: false },
+    'work-files': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -40,7 +41,7 @@ export function build(): void {
     BUILD_OUTPUT,
   ];
   if (values['if-stale']) args.push('--if-stale');
-  if (values['no-work-files']) args.push('--no-work-files');
+  if (values['work-files']) args.push('--work-files');
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
   if (!values['if-stale'] || !siteIsFresh()) buildSite();

@@ -1,15 +1,17 @@
 /**
  * Compares a build's frame summary with the published figures of the real frame
  * (../shared/reference/metacan/frame_summary.json), scaled to the build's size. Used by bench:pipeline;
- * also `npx tsx scripts/marginals.ts <build-output dir>`.
+ * also `npx tsx scripts/marginals.ts <build-output dir> <snapshot dir>`. The distinct venues, topics and
+ * citation quantiles are read from the snapshot's works.csv (the served database no longer holds every work).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDuck } from '../pipeline/lib/duckdb.ts';
+import { TABLES } from '../contracts/frame/snapshot.ts';
+import { lit, openDuck } from '../pipeline/lib/duckdb.ts';
 
 export const REFERENCE = join(import.meta.dirname, '../../shared/reference/metacan/frame_summary.json');
 
-export async function marginalsTable(out: string): Promise<string> {
+export async function marginalsTable(out: string, snapshot: string): Promise<string> {
   if (!existsSync(REFERENCE)) return `(skipped: ${REFERENCE} is absent)\n`;
   const ref = JSON.parse(readFileSync(REFERENCE, 'utf8')) as Record<string, number>;
   const s = JSON.parse(readFileSync(join(out, 'current/frame/api/v1/stats/summary.json'), 'utf8'));
@@ -30,11 +32,13 @@ export async function marginalsTable(out: string): Promise<string> {
     const expected = published * scale;
     text += `| ${name} | ${got} | ${Math.round(expected)} | ${((100 * (got - expected)) / expected).toFixed(2)}% |\n`;
   }
-  const duck = await openDuck(join(out, 'current/frame/frame.duckdb'), { access_mode: 'READ_ONLY' });
+  const duck = await openDuck(':memory:');
   try {
+    const works = `read_csv(${lit(join(snapshot, TABLES.works.file))}, header = true, all_varchar = true)`;
     const [d] = await duck.all<{ venues: number; topics: number; p50: number; p99: number; max: number }>(
-      `SELECT (SELECT count(*) FROM facet_venue)::INTEGER AS venues, (SELECT count(*) FROM facet_topic)::INTEGER AS topics,
-              quantile_disc(cited_by, 0.5)::INTEGER AS p50, quantile_disc(cited_by, 0.99)::INTEGER AS p99, max(cited_by)::INTEGER AS max FROM works`,
+      `SELECT count(DISTINCT nullif(venue, ''))::INTEGER AS venues, count(DISTINCT nullif(topic, ''))::INTEGER AS topics,
+              quantile_disc(cited_by::INTEGER, 0.5)::INTEGER AS p50, quantile_disc(cited_by::INTEGER, 0.99)::INTEGER AS p99,
+              max(cited_by::INTEGER)::INTEGER AS max FROM ${works}`,
     );
     text += `\nDistinct venues ${d!.venues}, topics ${d!.topics}; citations median ${d!.p50}, 99th percentile ${d!.p99}, max ${d!.max}.\n`;
   } finally {
@@ -43,5 +47,11 @@ export async function marginalsTable(out: string): Promise<string> {
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  process.stdout.write(await marginalsTable(process.argv[2] ?? 'build-output'));
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [out, snapshot] = process.argv.slice(2);
+  if (!out || !snapshot || out === '--help' || out === '-h') {
+    process.stdout.write('Usage: npx tsx scripts/marginals.ts <build-output dir> <snapshot dir it was built from>\n');
+    process.exit(out === '--help' || out === '-h' ? 0 : 2);
+  }
+  process.stdout.write(await marginalsTable(out, snapshot));
+}

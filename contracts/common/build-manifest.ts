@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { snapshotRefSchema } from '../frame/snapshot-ref.ts';
 
 /** Bump when the pipeline's output format changes, so old builds are rebuilt. */
-export const PIPELINE_VERSION = '7';
+export const PIPELINE_VERSION = '8';
 
 export const buildFileSchema = z
   .object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })

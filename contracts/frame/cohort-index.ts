@@ -7,7 +7,6 @@
  * Rows are the works in numeric id order (ids have no leading zeros, so that is (length, string) order); a
  * sort's ties are broken by that order. Every column file is a little-endian typed array of one value per row.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { ROUTES } from './vocab.ts';
 
@@ -91,6 +90,15 @@ export const CSRS = {
 } as const;
 export type CsrName = keyof typeof CSRS;
 
+/**
+ * CSRs stored delta-varint coded: per key the first value, then each gap to the previous one, 7 bits a byte;
+ * `<name>.byte-offsets.f64` holds each key's first byte (n + 1) and `<name>.counts.u32` its number of values.
+ * The term lists only: they are read whole per key (the co-author list is read by position, with parallel
+ * arrays), and they are 406 MB of u32 at 4.3M works, about a third of that coded (docs/decisions.md, issue 24).
+ */
+export const PACKED_CSRS: readonly CsrName[] = ['title_terms', 'author_terms', 'author_term_works'];
+export const isPackedCsr = (name: CsrName) => PACKED_CSRS.includes(name);
+
 export const cohortIndexManifestSchema = z
   .object({
     rows: z.number().int().min(0),
@@ -109,34 +117,31 @@ export const file = {
   order: (sort: keyof typeof ORDERS) => `order_${sort}.u32`,
   csrOffsets: (name: CsrName) => `${name}.offsets.f64`,
   csrValues: (name: CsrName) => `${name}.values.u32`,
+  csrPackedValues: (name: CsrName) => `${name}.values.dv`,
+  csrByteOffsets: (name: CsrName) => `${name}.byte-offsets.f64`,
+  csrCounts: (name: CsrName) => `${name}.counts.u32`,
   neighbourShared: 'ca_neighbours.shared.u32',
   neighbourWeight: 'ca_neighbours.weight.f64',
-  /** Authors in numeric id order: numeric id, Canadian-affiliated works, name (a records file). */
+  /** Authors in numeric id order: numeric id, Canadian-affiliated works, and their names and ORCIDs (texts). */
   authorId: 'author_id.f64',
   authorCaWorks: 'author_ca_works.u32',
   authorNames: 'author_names',
-  /** Work records (the JSON of the work record without `meta`) in any order, found by row. */
-  records: 'records',
-  /** The same works as CSV export rows (contracts/frame/export-columns.ts), found by row. */
-  exportRows: 'export_rows',
+  authorOrcids: 'author_orcids',
+  /**
+   * The work store (contracts/frame/work-store.ts): every work's packed row, in any order, found by row
+   * (`works.start.f64`, `works.length.u32`), and the symbol tables its codes point into.
+   */
+  works: 'works.bin',
+  workStart: 'works.start.f64',
+  workLength: 'works.length.u32',
+  workSymbols: 'works.symbols.json',
 };
 
-/** A text blob with per-row byte offsets: `<name>.bin` and `<name>.offsets.f64` ([start, length] per row). */
-export const blob = (name: string) => ({ bin: `${name}.bin`, offsets: `${name}.offsets.f64` });
+/**
+ * Texts found by row, read into memory whole: `<name>.bin` and `<name>.offsets.u32` (n + 1 byte offsets; the
+ * text of row k is bytes [offsets[k], offsets[k+1]), an empty text is null where the text is optional).
+ */
+export const texts = (name: string) => ({ bin: `${name}.bin`, offsets: `${name}.offsets.u32` });
 
 /** Numeric value of a `W…`/`A…` id (ids have at most 15 digits, exact in a double). */
 export const idNumber = (id: string): number => Number(id.slice(1));
-
-/**
- * Records are stored deflated against a shared dictionary (a few records' JSON, `records.dict`): a record
- * alone barely compresses, since its size is mostly key names, but against the dictionary it shrinks to
- * about a fifth (2.9 KB → 0.57 KB on the sample), and inflating one takes about 10 µs.
- */
-export const RECORD_DICTIONARY = 'records.dict';
-export const EXPORT_ROW_DICTIONARY = 'export_rows.dict';
-export function encodeRecord(json: string, dictionary: Buffer): Buffer {
-  return deflateRawSync(json, { level: 3, dictionary });
-}
-export function decodeRecord(bytes: Uint8Array, dictionary: Buffer): string {
-  return inflateRawSync(bytes, { dictionary }).toString('utf8');
-}

@@ -27,12 +27,17 @@ export interface LabelRow {
   confidence: string;
 }
 
-const list = (v: unknown, sep: string): string[] => (typeof v === 'string' && v !== '' ? v.split(sep) : []);
-const scores = (v: unknown): number[] => list(v, ';').map(Number);
-const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/**
+ * A list column: a `sep`-joined string as the database holds it, or the list itself as the work store
+ * (work-store.ts) decodes it.
+ */
+export const list = (v: unknown, sep: string): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' && v !== '' ? v.split(sep) : []);
+export const scores = (v: unknown): number[] => (Array.isArray(v) ? (v as number[]) : list(v, ';').map(Number));
+export const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export const DIRECT_LABEL_STATUS = 'direct model label, unvalidated';
+export const MACHINE_SCORES_NOTE = 'Legacy scores rank works; they never assert a category.';
 
 /** `null` no labels, `single` one model, `agree` all models gave the same categories and design, else `split`. */
 export function labelAgreement(labels: readonly LabelRow[]): 'single' | 'agree' | 'split' | null {
@@ -183,7 +188,7 @@ export function workItem(
             score_model_b: num(r.score_model_b),
             score_spread: num(r.score_spread),
             validation_status: r.validation_status,
-            note: 'Legacy scores rank works; they never assert a category.',
+            note: MACHINE_SCORES_NOTE,
           },
   };
 }

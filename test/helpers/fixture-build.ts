@@ -45,7 +45,7 @@ export async function fixtureSnapshot(
   return out;
 }
 
-export async function fixtureBuild(snapshot: string, out: string, workFiles = true): Promise<PipelineResult> {
+export async function fixtureBuild(snapshot: string, out: string, workFiles = false): Promise<PipelineResult> {
   return runPipeline({ snapshot, out, workFiles, threads: 0, keep: 2, progress: silentProgress });
 }
 

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
+import { MAX_CA_AUTHORS, OVERVIEW_EDGES } from '../../contracts/frame/network.ts';
 import { titleTerms } from '../../contracts/frame/title-terms.ts';
 import { ROUTE_COLUMN, ROUTES } from '../../contracts/frame/vocab.ts';
 import { isUpToDate } from '../../pipeline/build.ts';
 import { openDuck } from '../../pipeline/lib/duckdb.ts';
 import { sha256File } from '../../pipeline/lib/hash.ts';
+import { silentProgress } from '../../pipeline/lib/progress.ts';
+import { buildFrameDatabase } from '../../pipeline/steps/frame/frame.duckdb.ts';
+import { SERVED_TABLES } from '../../pipeline/steps/frame/served.duckdb.ts';
+import { readManifest } from '../../pipeline/steps/frame/validate.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { isTrue, readTable, type Row } from '../helpers/oracle.ts';
 
@@ -22,8 +27,8 @@ const doc = (out: string, path: string) =>
 beforeAll(async () => {
   snapshot = await fixtureSnapshot(tmp.path);
   works = readTable(snapshot, 'works.csv');
-  await fixtureBuild(snapshot, outA());
-  await fixtureBuild(snapshot, outB());
+  await fixtureBuild(snapshot, outA(), true);
+  await fixtureBuild(snapshot, outB(), true);
 });
 afterAll(tmp.remove);
 
@@ -134,9 +139,11 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
   });
 
   it('the title-term table holds exactly the terms the query side would cut from each title', async () => {
-    const duck = await openDuck(join(outA(), 'current', 'frame', 'frame.duckdb'), {
-      access_mode: 'READ_ONLY',
-    });
+    // title_terms lives in the working database only (the cohort index is built from it): build that here.
+    const db = join(tmp.path, 'working', 'frame-full.duckdb');
+    mkdirSync(join(db, '..'), { recursive: true });
+    await buildFrameDatabase(snapshot, db, readManifest(snapshot), silentProgress, join(tmp.path, 'working', 'spill'));
+    const duck = await openDuck(db, { access_mode: 'READ_ONLY' });
     try {
       const rows = await duck.all<{ term: string; work_id: string }>('SELECT term, work_id FROM title_terms');
       const expected = new Set(works.flatMap((w) => titleTerms(w.title!).map((t) => `${t}\u0000${w.id}`)));
@@ -199,8 +206,7 @@ describe('frame/canadian-lists.json (the pinned lists of routes CA-FUND and CA-V
       bytes: statSync(join(dir, CANADIAN_LISTS_FILE)).size,
       sha256: await sha256File(join(dir, CANADIAN_LISTS_FILE)),
     });
-    expect(m.database_content.canadian_funders).toMatch(/\/2182$/);
-    expect(m.database_content.canadian_sources).toMatch(new RegExp(`/${Math.ceil(85_000 / 63)}$`));
+    // (The row counts of the lists are checked against the CSV rows above; the served database does not hold them.)
   });
 
   it('names the venue of every work admitted by route venue, and of no other work', () => {
@@ -219,5 +225,90 @@ describe('frame/canadian-lists.json (the pinned lists of routes CA-FUND and CA-V
     expect(fundWorks.length).toBeGreaterThan(100);
     for (const w of fundWorks) expect(listed(w), `${w.id} ${w.funders}`).toBe(true);
     for (const w of works.filter((x) => !isTrue(x.route_ca_fund))) expect(listed(w), w.id).toBe(false);
+  });
+});
+
+describe('the served database (frame/frame.duckdb): only what the server queries', () => {
+  const served = async <T>(sql: string): Promise<T[]> => {
+    const duck = await openDuck(join(outA(), 'current', 'frame', 'frame.duckdb'), { access_mode: 'READ_ONLY' });
+    try {
+      return await duck.all<T>(sql);
+    } finally {
+      duck.close();
+    }
+  };
+
+  it('holds the served tables and nothing else; the working database is gone', async () => {
+    const tables = await served<{ name: string }>('SELECT table_name AS name FROM information_schema.tables ORDER BY 1');
+    expect(tables.map((t) => t.name)).toEqual(SERVED_TABLES.map(([name]) => name).sort());
+    const files = tree(join(outA(), 'current'));
+    expect(files.filter((f) => f.startsWith('.') || f.includes('frame-full'))).toEqual([]);
+    const m = JSON.parse(readFileSync(join(outA(), 'current', 'manifest.json'), 'utf8'));
+    // The manifest names the served database by its content (its bytes may differ between runs).
+    expect(Object.keys(m.database_content).sort()).toEqual(SERVED_TABLES.map(([name]) => name).sort());
+    const [s] = await served<{ n: number }>('SELECT count(*)::INTEGER AS n FROM screened');
+    expect(m.database_content.screened).toMatch(new RegExp(`/${s!.n}$`));
+  });
+
+  it('screened_works: the bibliographic columns of exactly the screened works', async () => {
+    const screened = new Set(readTable(snapshot, 'screened.csv').map((r) => r.work_id!));
+    expect(screened.size).toBeGreaterThan(10);
+    const got = await served<Record<string, string | number | null>>('SELECT * FROM screened_works ORDER BY id');
+    const want = works.filter((w) => screened.has(w.id!));
+    expect(got.map((r) => r.id).sort()).toEqual(want.map((w) => w.id).sort());
+    const byId = new Map(got.map((r) => [r.id as string, r]));
+    for (const w of want) {
+      const r = byId.get(w.id!)!;
+      expect(r.title, w.id).toBe(w.title);
+      expect(r.year, w.id).toBe(w.year === '' ? null : Number(w.year));
+      for (const c of ['lang', 'type', 'venue', 'topic', 'field']) expect(r[c], `${w.id} ${c}`).toBe(w[c] === '' ? null : w[c]);
+    }
+  });
+
+  it('network_meta and the overview edges and nodes, against the authorship rows', async () => {
+    // Oracle: an edge joins two Canadian-affiliated authorships of a work with at least two authors and at most
+    // MAX_CA_AUTHORS Canadian ones; its weight sums 1 / (authors - 1) over the works the two share.
+    const byWork = new Map<string, Row[]>();
+    for (const a of readTable(snapshot, 'authorships.csv')) byWork.set(a.work_id!, [...(byWork.get(a.work_id!) ?? []), a]);
+    const edges = new Map<string, { a: string; b: string; shared_works: number; weight: number }>();
+    const caAuthors = new Set<string>();
+    let excluded = 0;
+    let included = 0;
+    for (const rows of byWork.values()) {
+      const ca = rows.filter((r) => isTrue(r.is_ca)).map((r) => r.author_id!);
+      for (const id of ca) caAuthors.add(id);
+      if (ca.length > MAX_CA_AUTHORS) excluded++;
+      else if (ca.length >= 2) included++;
+      if (ca.length > MAX_CA_AUTHORS || rows.length < 2) continue;
+      for (const x of ca)
+        for (const y of ca) {
+          if (!(x < y)) continue;
+          const e = edges.get(`${x} ${y}`) ?? { a: x, b: y, shared_works: 0, weight: 0 };
+          e.shared_works++;
+          e.weight += 1 / (rows.length - 1);
+          edges.set(`${x} ${y}`, e);
+        }
+    }
+    const [meta] = await served<Record<string, number>>('SELECT * FROM network_meta');
+    expect(meta).toEqual({
+      max_ca_authors: MAX_CA_AUTHORS,
+      works_excluded: excluded,
+      works_included: included,
+      ca_authors: caAuthors.size,
+      ca_edges: edges.size,
+    });
+    const top = [...edges.values()]
+      .sort((p, q) => q.weight - p.weight || q.shared_works - p.shared_works || (p.a < q.a ? -1 : p.a > q.a ? 1 : p.b < q.b ? -1 : 1))
+      .slice(0, OVERVIEW_EDGES);
+    expect(top.length).toBeGreaterThan(10);
+    const got = await served<{ a: string; b: string; shared_works: number; weight: number }>(
+      'SELECT * FROM network_overview_edges ORDER BY weight DESC, shared_works DESC, a, b',
+    );
+    expect(got.map(({ a, b, shared_works }) => ({ a, b, shared_works }))).toEqual(top.map(({ a, b, shared_works }) => ({ a, b, shared_works })));
+    got.forEach((e, k) => expect(e.weight).toBeCloseTo(top[k]!.weight, 8));
+    const names = new Map(readTable(snapshot, 'authors.csv').map((a) => [a.id!, a.name!]));
+    const nodes = await served<{ id: string; name: string }>('SELECT id, name FROM network_authors ORDER BY id');
+    const endpoints = [...new Set(top.flatMap((e) => [e.a, e.b]))].sort();
+    expect(nodes).toEqual(endpoints.map((id) => ({ id, name: names.get(id) })));
   });
 });

@@ -16,8 +16,9 @@ import {
   DICTIONARIES,
   file,
   FLAG,
+  isPackedCsr,
   ORDERS,
-  blob,
+  texts,
 } from '../../../contracts/frame/cohort-index.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
@@ -65,13 +66,124 @@ class U32Writer {
   }
 }
 
+/** Writes texts found by row (contracts/frame/cohort-index.ts `texts`): the bytes, then n + 1 u32 offsets. */
+class TextsWriter {
+  private readonly fd: number;
+  private readonly offsets: Uint32Array<ArrayBuffer>;
+  private parts: Buffer[] = [];
+  private held = 0;
+  private pos = 0;
+  private k = 0;
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    rows: number,
+  ) {
+    this.fd = openSync(join(dir, texts(name).bin), 'w');
+    this.offsets = new Uint32Array(rows + 1);
+  }
+  push(s: string): void {
+    const b = Buffer.from(s, 'utf8');
+    this.pos += b.length;
+    if (this.pos > 0xffffffff) throw new Error(`${this.name}: more than 4 GiB of text`);
+    this.offsets[++this.k] = this.pos;
+    this.parts.push(b);
+    this.held += b.length;
+    if (this.held > 1 << 20) this.flush();
+  }
+  private flush(): void {
+    writeSync(this.fd, Buffer.concat(this.parts));
+    this.parts = [];
+    this.held = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+    writeTyped(join(this.dir, texts(this.name).offsets), this.offsets);
+  }
+}
+
 const designIndex = (col: string) => `coalesce(list_position(${lit(`[${DESIGNS.map((d) => `'${d}'`).join(',')}]`)}::VARCHAR[], ${col}), 0)`;
+
+/** Appends delta-varint coded values (contracts/frame/cohort-index.ts PACKED_CSRS) to a file through a buffer. */
+class DeltaVarintWriter {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private n = 0;
+  private readonly fd: number;
+  private prev = -1;
+  bytes = 0;
+  constructor(path: string) {
+    this.fd = openSync(path, 'w');
+  }
+  /** The next values belong to a new key: its first value is written whole. */
+  newKey(): void {
+    this.prev = -1;
+  }
+  push(v: number): void {
+    if (this.n > this.buf.length - 8) this.flush();
+    let x = this.prev < 0 ? v : v - this.prev;
+    if (x <= 0 && this.prev >= 0) throw new Error('a packed CSR list must be strictly ascending');
+    this.prev = v;
+    while (x >= 0x80) {
+      this.buf[this.n++] = (x & 0x7f) | 0x80;
+      this.bytes++;
+      x >>>= 7;
+    }
+    this.buf[this.n++] = x;
+    this.bytes++;
+  }
+  private flush(): void {
+    if (this.n > 0) writeSync(this.fd, this.buf, 0, this.n);
+    this.n = 0;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Writes a packed CSR (PACKED_CSRS) over `(key, value)` pairs sorted by key then value: keys are 0..keys-1
+ * when `keys` is given, else strings (collected and returned).
+ */
+async function writePackedCsr(duck: Duck, dir: string, name: CsrName, sql: string, keys?: number): Promise<string[]> {
+  const values = new DeltaVarintWriter(join(dir, file.csrPackedValues(name)));
+  const byteOffsets: number[] = [];
+  const counts: number[] = [];
+  const terms: string[] = [];
+  let last: string | number | undefined;
+  const openKey = () => {
+    byteOffsets.push(values.bytes);
+    counts.push(0);
+    values.newKey();
+  };
+  await forEachChunk(duck, sql, (cols, n) => {
+    const [k, v] = cols as [(string | number)[], number[]];
+    for (let i = 0; i < n; i++) {
+      if (k[i] !== last) {
+        last = k[i]!;
+        if (keys === undefined) {
+          terms.push(last as string);
+          openKey();
+        } else while (counts.length <= (last as number)) openKey();
+      }
+      values.push(v[i]!);
+      counts[counts.length - 1]!++;
+    }
+  });
+  if (keys !== undefined) while (counts.length < keys) openKey();
+  byteOffsets.push(values.bytes);
+  values.close();
+  writeTyped(join(dir, file.csrByteOffsets(name)), Float64Array.from(byteOffsets));
+  writeTyped(join(dir, file.csrCounts(name)), Uint32Array.from(counts));
+  return terms;
+}
 
 /**
  * Writes a CSR over `(key, value)` pairs the query yields sorted by key then value. `keys` is the number of
  * keys when they are rows (0..keys-1); otherwise the distinct string keys are collected and returned.
  */
-async function writeCsr(
+export async function writeCsr(
   duck: Duck,
   dir: string,
   name: CsrName,
@@ -80,6 +192,10 @@ async function writeCsr(
   /** Called for each pair, to write columns beyond the value (parallel arrays). */
   extra?: (cols: unknown[][], i: number) => void,
 ): Promise<string[]> {
+  if (isPackedCsr(name)) {
+    if (extra) throw new Error(`${name}: a packed CSR has no parallel columns`);
+    return writePackedCsr(duck, dir, name, sql, keys);
+  }
   const values = new U32Writer(join(dir, file.csrValues(name)));
   const terms: string[] = [];
   if (keys !== undefined) {
@@ -210,33 +326,30 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
 
   // Authors: numeric id order, their Canadian output and names, their works, and their name terms.
   await duck.run(`CREATE OR REPLACE TEMP TABLE ax AS
-    SELECT (row_number() OVER (ORDER BY length(id), id) - 1)::INTEGER AS arow, id, CAST(substr(id, 2) AS DOUBLE) AS idn, name, ca_works
+    SELECT (row_number() OVER (ORDER BY length(id), id) - 1)::INTEGER AS arow, id, CAST(substr(id, 2) AS DOUBLE) AS idn, name, orcid, ca_works
     FROM authors`);
   const [{ n: authors } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM ax');
   const authorId = new Float64Array(authors);
   const caWorks = new Uint32Array(authors);
-  const names$ = openSync(join(dir, blob(file.authorNames).bin), 'w');
-  const nameOffsets = new Float64Array(authors * 2);
-  let pos = 0;
+  const nameTexts = new TextsWriter(dir, file.authorNames, authors);
+  const orcids = new TextsWriter(dir, file.authorOrcids, authors);
   let a = 0;
-  await forEachChunk(duck, 'SELECT idn, ca_works, name FROM ax ORDER BY arow', (cols, n) => {
-    const [ids, cas, nms] = cols as [number[], number[], string[]];
-    const parts: Buffer[] = [];
+  await forEachChunk(duck, 'SELECT idn, ca_works, name, orcid, id FROM ax ORDER BY arow', (cols, n) => {
+    const [ids, cas, nms, ors, sids] = cols as [number[], number[], string[], (string | null)[], string[]];
     for (let i = 0; i < n; i++, a++) {
+      // The work store keeps authors by numeric id and prints them back as A + number.
+      if (`A${ids[i]}` !== sids[i]) throw new Error(`author id ${JSON.stringify(sids[i])} is not A followed by a number without leading zeros`);
+      if (ors[i] === '') throw new Error(`author ${sids[i]} has an empty ORCID (null expected)`);
       authorId[a] = ids[i]!;
       caWorks[a] = cas[i]!;
-      const b = Buffer.from(nms[i]!, 'utf8');
-      nameOffsets[a * 2] = pos;
-      nameOffsets[a * 2 + 1] = b.length;
-      pos += b.length;
-      parts.push(b);
+      nameTexts.push(nms[i]!);
+      orcids.push(ors[i] ?? '');
     }
-    writeSync(names$, Buffer.concat(parts));
   });
-  closeSync(names$);
+  nameTexts.close();
+  orcids.close();
   writeTyped(join(dir, file.authorId), authorId);
   writeTyped(join(dir, file.authorCaWorks), caWorks);
-  writeTyped(join(dir, blob(file.authorNames).offsets), nameOffsets);
   await writeCsr(
     duck,
     dir,

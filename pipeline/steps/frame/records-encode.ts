@@ -1,12 +1,16 @@
 /**
  * Step 3b's unit of work, run in worker threads: read one id range of works from the frame database (each
- * worker opens it read-only), build each work's item (the work record without meta) and CSV export row, and
- * deflate both against the build's dictionaries. The main thread only hands out ranges and writes what comes
- * back, in range order, so the files do not depend on the number of threads.
+ * worker opens it read-only) and pack each work's values into the work store (contracts/frame/work-store.ts),
+ * and, for the optional static per-work documents, serialize its item. The main thread only hands out ranges
+ * and writes what comes back, in range order, so the files do not depend on the number of threads.
  */
-import { encodeRecord } from '../../../contracts/frame/cohort-index.ts';
-import { exportRow } from '../../../contracts/frame/export-columns.ts';
-import { type AuthorshipRow, type LabelRow, type WorkRow, workItem, workRowSql } from '../../../contracts/frame/work-record.ts';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { idNumber } from '../../../contracts/frame/cohort-index.ts';
+import { AuthorTable } from '../../../contracts/frame/author-table.ts';
+import { ByteWriter, decodeWork, encodeWork, type FieldKind, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../../contracts/frame/work-store.ts';
+import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
+import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
 import { type Duck, lit } from '../../lib/duckdb.ts';
 
 export interface WorkParts {
@@ -19,8 +23,8 @@ export interface EncodeTask {
   /** Works with lo ≤ id < hi (hi null: to the end). */
   lo: string;
   hi: string | null;
-  recordDictionary: Uint8Array;
-  exportDictionary: Uint8Array;
+  /** The build's symbol tables (a JSON file in the cohort index directory, read once per worker). */
+  symbolsPath: string;
   /** Also return each item's JSON (for the per-work documents). */
   withItems: boolean;
 }
@@ -28,8 +32,9 @@ export interface EncodeTask {
 export interface EncodeResult {
   rows: number[];
   ids: string[];
-  records: Uint8Array[];
-  exports: Uint8Array[];
+  /** The packed rows, one after the other, with each one's length. */
+  packed: Uint8Array;
+  lengths: number[];
   items: string[] | null;
 }
 
@@ -62,23 +67,123 @@ export async function readWorks(duck: Duck, where: (column: string) => string): 
 
 export const rangeWhere = (lo: string, hi: string | null) => (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
 
-/** A work's item JSON and export row (also used on the main thread for the dictionaries). */
-export function itemAndRow(w: WorkParts): [item: string, csv: string] {
-  const o = workItem(w.row, w.authors, w.labels);
-  return [JSON.stringify(o), exportRow(o)];
+/** Numeric value of an id the store keeps as a number: it must print back to the same id. */
+export function storedId(id: string, prefix: 'W' | 'A'): number {
+  const n = idNumber(id);
+  if (`${prefix}${n}` !== id) throw new Error(`work store: id ${JSON.stringify(id)} is not ${prefix} followed by a number without leading zeros`);
+  return n;
+}
+
+/** Packs one work (also used by the tests, against the database's own rows). */
+export function packWork(w: ByteWriter, parts: WorkParts, codes: SymbolCodes): void {
+  storedId(parts.row.id as string, 'W');
+  encodeWork(
+    w,
+    parts.row,
+    parts.authors.map((a) => ({ author: storedId(a.id, 'A'), position: a.position, is_ca: a.is_ca })),
+    parts.labels,
+    codes,
+  );
+}
+
+let cached: { path: string; tables: SymbolTables; codes: SymbolCodes; authors: AuthorTable | null } | null = null;
+
+/** The kinds whose values are text in the database: sent together as one length-prefixed blob per work. */
+const TEXT_KINDS = new Set<FieldKind>(['text', 'words', 'prefixed', 'sym', 'symlist', 'numlist']);
+const FIELDS = WORK_GROUPS.flat();
+const TEXT_FIELDS = FIELDS.filter(([, k]) => TEXT_KINDS.has(k)).map(([f]) => f);
+const VALUE_FIELDS = FIELDS.filter(([, k]) => !TEXT_KINDS.has(k) && k !== 'self').map(([f]) => f);
+
+/**
+ * SQL giving, per work of the range in id order: cohort_row, the non-text values as columns, whether it has a
+ * retraction, and every text value in one blob (`-` for null, else `<bytes>:<UTF-8>`). The node client
+ * converts a value at a time, with a cost per value: one blob a work instead of some 45 strings makes reading
+ * a range about twice as fast (docs/benchmarks.md, issue 24).
+ */
+function packedRowSql(where: (column: string) => string): string {
+  const blob = TEXT_FIELDS.map((f) => `CASE WHEN ${f} IS NULL THEN '\\x2D'::BLOB ELSE encode(strlen(${f})::VARCHAR || ':' || ${f}) END`).join(' || ');
+  return `SELECT cohort_row::INTEGER AS cohort_row, id, retraction_work_id IS NOT NULL AS retracted, ${VALUE_FIELDS.join(', ')}, ${blob} AS texts
+    FROM (${workRowSql(where)})`;
+}
+
+/** Reads the text values of one work's blob into `row`. */
+function unpackTexts(bytes: Uint8Array, row: WorkRow): void {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  for (const f of TEXT_FIELDS) {
+    if (b[at] === 45) {
+      row[f] = null;
+      at++;
+      continue;
+    }
+    let n = 0;
+    while (b[at] !== 58) n = n * 10 + (b[at++]! - 48);
+    at++;
+    row[f] = b.toString('utf8', at, at + n);
+    at += n;
+  }
+  if (at !== b.length) throw new Error('work store: a packed text row did not read to its end');
+}
+
+/** Streams a query chunk by chunk as columns. */
+async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
+  const result = await duck.connection.stream(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    each(chunk.getColumns() as unknown[][], chunk.rowCount);
+  }
 }
 
 export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeResult> {
-  const rd = Buffer.from(task.recordDictionary);
-  const ed = Buffer.from(task.exportDictionary);
-  const out: EncodeResult = { rows: [], ids: [], records: [], exports: [], items: task.withItems ? [] : null };
-  for (const w of await readWorks(duck, rangeWhere(task.lo, task.hi))) {
-    const [item, csv] = itemAndRow(w);
-    out.rows.push(w.row.cohort_row as number);
-    out.ids.push(w.row.id as string);
-    out.records.push(encodeRecord(item, rd));
-    out.exports.push(encodeRecord(csv, ed));
-    out.items?.push(item);
+  // A worker serves one build's ranges: the symbol codes are read once.
+  if (cached?.path !== task.symbolsPath) {
+    const tables = JSON.parse(readFileSync(task.symbolsPath, 'utf8')) as SymbolTables;
+    // The per-work documents are decoded from the packed rows, with the cohort index's author table (same dir).
+    cached = { path: task.symbolsPath, tables, codes: symbolCodes(tables), authors: task.withItems ? AuthorTable.load(dirname(task.symbolsPath)) : null };
   }
+  const { codes, tables, authors: people } = cached;
+  const where = rangeWhere(task.lo, task.hi);
+  // Authorships (numeric author ids: the cohort index checked every id prints back) and labels, by work row.
+  const authorsOf = new Map<number, StoredAuthorship[]>();
+  await forEachChunk(
+    duck,
+    `SELECT w.cohort_row::INTEGER, CAST(substr(a.author_id, 2) AS DOUBLE), a.position::INTEGER, a.is_ca
+     FROM authorships a JOIN works w ON w.id = a.work_id WHERE ${where('a.work_id')} AND ${where('w.id')} ORDER BY a.work_id, a.position`,
+    (cols, n) => {
+      const [rows, ids, positions, flags] = cols as [number[], number[], (number | null)[], (boolean | null)[]];
+      for (let i = 0; i < n; i++) {
+        const a = { author: ids[i]!, position: positions[i]!, is_ca: flags[i]! };
+        const l = authorsOf.get(rows[i]!);
+        if (l) l.push(a);
+        else authorsOf.set(rows[i]!, [a]);
+      }
+    },
+  );
+  const labelsOf = byWork(await duck.all<LabelRow & { work_id: string }>(`SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`));
+  const w = new ByteWriter();
+  const out: EncodeResult = { rows: [], ids: [], packed: new Uint8Array(0), lengths: [], items: task.withItems ? [] : null };
+  const noAuthors: StoredAuthorship[] = [];
+  await forEachChunk(duck, packedRowSql(where), (cols, n) => {
+    const [rowCol, idCol, retractedCol] = cols as [number[], string[], boolean[]];
+    for (let i = 0; i < n; i++) {
+      const id = idCol[i]!;
+      const row: WorkRow = { id };
+      for (let k = 0; k < VALUE_FIELDS.length; k++) row[VALUE_FIELDS[k]!] = cols[3 + k]![i];
+      const texts = cols[3 + VALUE_FIELDS.length]![i] as Uint8Array | { bytes: Uint8Array };
+      unpackTexts(texts instanceof Uint8Array ? texts : texts.bytes, row);
+      row.retraction_work_id = retractedCol[i] ? id : null;
+      storedId(id, 'W');
+      const authors = authorsOf.get(rowCol[i]!) ?? noAuthors;
+      const labels = (labelsOf.get(id) ?? []) as LabelRow[];
+      const start = w.length;
+      encodeWork(w, row, authors, labels, codes);
+      out.rows.push(rowCol[i]!);
+      out.ids.push(id);
+      out.lengths.push(w.length - start);
+      if (out.items) out.items.push(workItemJson(decodeWork(w.slice(start), id, tables, people!)));
+    }
+  });
+  out.packed = w.slice(0);
   return out;
 }

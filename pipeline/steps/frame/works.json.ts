@@ -1,56 +1,86 @@
 /**
- * Step 3b: the work records, built by the same serializer the server uses (contracts/frame/work-record.ts):
- * always into the cohort index's record blob (`frame/cohort/records.bin`, one item per work found by row),
- * and, when asked, also as one JSON document per work at `frame/api/v1/works/<id>.json` for static hosting.
- * Works are read in id order, in chunks, so memory stays flat.
+ * Step 3b: the work store (contracts/frame/work-store.ts): every work's values packed once into
+ * `frame/cohort/works.bin`, found by row, from which the server serializes records, page items and export rows;
+ * and, when asked, one JSON document per work at `frame/api/v1/works/<id>.json` for static hosting, made by the
+ * same serializer. Works are read in id order, in chunks, so memory stays flat.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import { workRecordMeta, workRecordText } from '../../../contracts/frame/work-record.ts';
-import { blob, COHORT_DIR, EXPORT_ROW_DICTIONARY, file, RECORD_DICTIONARY } from '../../../contracts/frame/cohort-index.ts';
+import { COHORT_DIR, file } from '../../../contracts/frame/cohort-index.ts';
+import { PREFIX_SEPARATOR, symbolFields, SYMLIST_SEPARATOR, type SymbolTables, WORD_SEPARATOR } from '../../../contracts/frame/work-store.ts';
 import { WorkerPool } from '../../lib/worker-pool.ts';
-import { type EncodeResult, type EncodeTask, encodeRange, itemAndRow, readWorks } from './records-encode.ts';
-import type { Duck } from '../../lib/duckdb.ts';
+import { type EncodeResult, type EncodeTask, encodeRange } from './records-encode.ts';
+import { type Duck, lit } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { sha256Text } from '../../lib/hash.ts';
 
-/**
- * A blob of deflated texts found by row (layout: contracts/frame/cohort-index.ts). The first texts written
- * (in id order) become the compression dictionary: deterministic, and typical of the rest.
- */
-class BlobWriter {
+/** At most this many frequent title tokens (or DOI prefixes) are interned: a bound on the server's memory. */
+const MAX_OPTIONAL_SYMBOLS = 1 << 18;
+
+/** The tables a work's values come from, in the precedence of workRowSql (the first holding a column wins). */
+const WORK_TABLES = ['works', 'predictions', 'screened', 'retractions', 'legacy_scores'] as const;
+
+/** Every symbol table of the store: the distinct values of each interned field (list elements for lists). */
+export async function readSymbolTables(duck: Duck): Promise<SymbolTables> {
+  const columns = await duck.all<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN ('direct_labels', ${WORK_TABLES.map((t) => `'${t}'`).join(', ')})`,
+  );
+  const tableOf = (field: string, label: boolean): string => {
+    const candidates = label ? ['direct_labels'] : WORK_TABLES;
+    const t = candidates.find((c) => columns.some((r) => r.table_name === c && r.column_name === field));
+    if (!t) throw new Error(`work store: no table of the frame database has the column ${field}`);
+    return t;
+  };
+  const tables: SymbolTables = {};
+  for (const f of symbolFields()) {
+    const from = tableOf(f.field, f.label);
+    let sql: string;
+    if (f.kind === 'words' || f.kind === 'prefixed') {
+      // Optional tables: the tokens (prefixes) that repeat, most frequent first so they get the shortest codes.
+      const value =
+        f.kind === 'words'
+          ? `unnest(string_split(${f.field}, ${lit(WORD_SEPARATOR)}))`
+          : `substr(${f.field}, 1, instr(${f.field}, ${lit(PREFIX_SEPARATOR)}) - 1)`;
+      const where = f.kind === 'prefixed' ? ` AND instr(${f.field}, ${lit(PREFIX_SEPARATOR)}) > 0` : '';
+      sql = `SELECT v FROM (SELECT ${value} AS v FROM ${from} WHERE ${f.field} IS NOT NULL${where})
+             GROUP BY v HAVING count(*) > 1 ORDER BY count(*) DESC, v LIMIT ${MAX_OPTIONAL_SYMBOLS}`;
+    } else {
+      const value = f.kind === 'symlist' ? `unnest(string_split(${f.field}, ${lit(SYMLIST_SEPARATOR)}))` : f.field;
+      sql = `SELECT DISTINCT ${value} AS v FROM ${from} WHERE ${f.field} IS NOT NULL ORDER BY v`;
+    }
+    tables[f.table] = (await duck.all<{ v: string }>(sql)).map((r) => r.v);
+  }
+  return tables;
+}
+
+/** The store's packed rows, written in any order, with each row's start and length. */
+class StoreWriter {
   private readonly fd: number;
-  private offsets = new Float64Array(0);
+  private readonly start: Float64Array;
+  private readonly length: Uint32Array;
   private pos = 0;
-  private dictionary: Buffer | null = null;
+  private closed = false;
   constructor(
     private readonly dir: string,
-    private readonly name: string,
-    private readonly dictionaryFile: string,
+    rows: number,
   ) {
-    this.fd = openSync(join(dir, blob(name).bin), 'w');
+    this.fd = openSync(join(dir, file.works), 'w');
+    this.start = new Float64Array(rows);
+    this.length = new Uint32Array(rows);
   }
-  allocate(rows: number): void {
-    this.offsets = new Float64Array(rows * 2);
+  add(r: EncodeResult): void {
+    let at = this.pos;
+    r.rows.forEach((row, k) => {
+      this.start[row] = at;
+      this.length[row] = r.lengths[k]!;
+      at += r.lengths[k]!;
+    });
+    writeSync(this.fd, r.packed);
+    this.pos += r.packed.byteLength;
   }
-  /** Sets the dictionary from the first texts of the build and writes it out. */
-  setDictionary(firstTexts: readonly string[]): Buffer {
-    this.dictionary = Buffer.from(firstTexts.slice(0, 4).join(''), 'utf8');
-    writeFileSync(join(this.dir, this.dictionaryFile), this.dictionary);
-    return this.dictionary;
-  }
-  /** Appends texts already deflated against the dictionary, in any row order. */
-  add(rows: readonly number[], encoded: readonly Uint8Array[]): void {
-    for (const [k, bytes] of encoded.entries()) {
-      this.offsets[rows[k]! * 2] = this.pos;
-      this.offsets[rows[k]! * 2 + 1] = bytes.length;
-      this.pos += bytes.length;
-    }
-    writeSync(this.fd, Buffer.concat(encoded));
-  }
-  private closed = false;
   /** Releases the file on the failure path (the build's temporary directory is removed anyway). */
   closeQuietly(): void {
     if (this.closed) return;
@@ -58,11 +88,9 @@ class BlobWriter {
     closeSync(this.fd);
   }
   close(): void {
-    this.closed = true;
-    // An empty frame still gets its (empty) dictionary file, so the index loads.
-    if (!this.dictionary) writeFileSync(join(this.dir, this.dictionaryFile), '');
-    closeSync(this.fd);
-    writeFileSync(join(this.dir, blob(this.name).offsets), new Uint8Array(this.offsets.buffer));
+    this.closeQuietly();
+    writeFileSync(join(this.dir, file.workStart), new Uint8Array(this.start.buffer));
+    writeFileSync(join(this.dir, file.workLength), new Uint8Array(this.length.buffer));
   }
 }
 
@@ -71,7 +99,7 @@ export const WORKS_DIR = 'frame/api/v1/works';
 const CHUNK = 20_000;
 
 /**
- * Writes the record blob and, with `documents`, every work document plus, line by line as it goes (4.3M
+ * Writes the work store and, with `documents`, every work document plus, line by line as it goes (4.3M
  * entries would not fit comfortably in memory), the index `<WORKS_DIR>.sha256` in `sha256sum` format.
  * Returns the index path and the number of documents.
  */
@@ -88,8 +116,9 @@ export async function writeWorkRecords(
 ): Promise<{ index: string | null; count: number }> {
   if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   mkdirSync(join(outDir, COHORT_DIR), { recursive: true });
-  const records = new BlobWriter(join(outDir, COHORT_DIR), file.records, RECORD_DICTIONARY);
-  const exportRows = new BlobWriter(join(outDir, COHORT_DIR), file.exportRows, EXPORT_ROW_DICTIONARY);
+  const dir = join(outDir, COHORT_DIR);
+  const symbolsPath = join(dir, file.workSymbols);
+  writeFileSync(symbolsPath, JSON.stringify(await readSymbolTables(duck)));
   const metaJson = JSON.stringify(workRecordMeta(snapshot));
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
@@ -98,8 +127,7 @@ export async function writeWorkRecords(
       `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
     )
   ).map((r) => r.id);
-  records.allocate(n);
-  exportRows.allocate(n);
+  const store = new StoreWriter(dir, n);
   const index = documents ? `${WORKS_DIR}.sha256` : null;
   const fd = index ? openSync(join(outDir, index), 'w') : -1;
   let count = 0;
@@ -108,8 +136,7 @@ export async function writeWorkRecords(
   const pool = threads > 0 ? new WorkerPool<EncodeTask & { dbPath: string }, EncodeResult>(new URL('./records-worker.ts', import.meta.url), threads) : null;
   const encode = (task: EncodeTask): Promise<EncodeResult> => (pool ? pool.run({ ...task, dbPath }) : encodeRange(duck, task));
   const write = (r: EncodeResult) => {
-    records.add(r.rows, r.records);
-    exportRows.add(r.rows, r.exports);
+    store.add(r);
     if (documents)
       r.ids.forEach((id, k) => {
         const text = workRecordText(metaJson, r.items![k]!);
@@ -121,28 +148,20 @@ export async function writeWorkRecords(
     done += r.rows.length;
     progress.update(done);
   };
-  progress.start(documents ? 'work records and documents' : 'work records', n);
+  progress.start(documents ? 'work store and documents' : 'work store', n);
   // Ranges go to the workers a few at a time; results are written in range order.
   const window: Promise<EncodeResult>[] = [];
   try {
-    if (bounds.length > 0) {
-      // The first works of the build (in id order) are the compression dictionaries.
-      const first = (await readWorks(duck, (col) => `${col} IN (SELECT id FROM works ORDER BY id LIMIT 4)`)).map(itemAndRow);
-      const recordDictionary = records.setDictionary(first.map((x) => x[0]));
-      const exportDictionary = exportRows.setDictionary(first.map((x) => x[1]));
-      for (let c = 0; c < bounds.length; c++) {
-        window.push(encode({ lo: bounds[c]!, hi: bounds[c + 1] ?? null, recordDictionary, exportDictionary, withItems: documents }));
-        if (window.length > Math.max(1, threads)) write(await window.shift()!);
-      }
-      while (window.length > 0) write(await window.shift()!);
+    for (let c = 0; c < bounds.length; c++) {
+      window.push(encode({ lo: bounds[c]!, hi: bounds[c + 1] ?? null, symbolsPath, withItems: documents }));
+      if (window.length > Math.max(1, threads)) write(await window.shift()!);
     }
-    records.close();
-    exportRows.close();
+    while (window.length > 0) write(await window.shift()!);
+    store.close();
   } catch (err) {
     // Let the ranges still running settle (their results are dropped), and release the files.
     await Promise.allSettled(window);
-    records.closeQuietly();
-    exportRows.closeQuietly();
+    store.closeQuietly();
     throw err;
   } finally {
     await pool?.close();

@@ -20,7 +20,7 @@ interface NetworkNode {
 
 async function nodes(build: Build, ids: string[]): Promise<NetworkNode[]> {
   if (ids.length === 0) return [];
-  const found = await rows<NetworkNode>(build, `SELECT id, name, ca_works FROM authors WHERE id IN (${ids.map(lit).join(', ')})`);
+  const found = await rows<NetworkNode>(build, `SELECT id, name, ca_works FROM network_authors WHERE id IN (${ids.map(lit).join(', ')})`);
   const byId = new Map(found.map((n) => [n.id, n]));
   return ids.map((id) => byId.get(id)!).filter(Boolean);
 }
@@ -31,10 +31,10 @@ const cache = new WeakMap<Build, { meta: Record<string, unknown>; overview: { no
 export async function networkBase(build: Build) {
   const hit = cache.get(build);
   if (hit) return hit;
-  const [g] = await rows<{ max_ca_authors: number; works_excluded: number; works_included: number }>(build, 'SELECT * FROM ca_edge_meta');
-  const [c] = await rows<{ ca_authors: number; ca_edges: number }>(
+  // The served database keeps the overview precomputed (pipeline/steps/frame/served.duckdb.ts).
+  const [g] = await rows<{ max_ca_authors: number; works_excluded: number; works_included: number; ca_authors: number; ca_edges: number }>(
     build,
-    `SELECT (SELECT count(*) FROM authors WHERE ca_works > 0)::INTEGER AS ca_authors, (SELECT count(*) // 2 FROM ca_neighbours)::INTEGER AS ca_edges`,
+    'SELECT * FROM network_meta',
   );
   const snapshot = build.snapshotRef;
   const meta = {
@@ -47,14 +47,13 @@ export async function networkBase(build: Build) {
       works_included: g!.works_included,
       rule: `works with more than ${g!.max_ca_authors} Canadian-affiliated authorships are excluded from edges (${g!.works_excluded} works)`,
     },
-    ca_authors: c!.ca_authors,
-    ca_edges: c!.ca_edges,
-    available: c!.ca_authors > 0 && c!.ca_edges > 0,
+    ca_authors: g!.ca_authors,
+    ca_edges: g!.ca_edges,
+    available: g!.ca_authors > 0 && g!.ca_edges > 0,
   };
   const edges = await rows<Edge>(
     build,
-    `SELECT author AS a, other AS b, shared_works, weight FROM ca_neighbours WHERE author < other
-     ORDER BY weight DESC, shared_works DESC, a, b LIMIT ${OVERVIEW_EDGES}`,
+    `SELECT a, b, shared_works, weight FROM network_overview_edges ORDER BY weight DESC, shared_works DESC, a, b LIMIT ${OVERVIEW_EDGES}`,
   );
   const order: string[] = [];
   const seen = new Set<string>();

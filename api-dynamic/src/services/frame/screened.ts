@@ -36,8 +36,8 @@ export async function screenedPage(build: Build, q: ScreenedQuery) {
   if (q.stratum) where.push(`s.stratum = ${lit(q.stratum)}`);
   const cond = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const [{ n } = { n: 0 }] = await rows<{ n: number }>(build, `SELECT count(*)::INTEGER AS n FROM screened s ${cond}`);
-  // The page is cut from the small screened table first; only its works are then looked up in the frame,
-  // by a literal id list (a join would scan all 4.3M works).
+  // The page is cut from the screened table first; only its works are then looked up, by a literal id list,
+  // in screened_works (the served database keeps the bibliographic columns of the screened works only).
   const screenRows = await rows<Record<string, unknown>>(
     build,
     `SELECT * FROM screened s ${cond} ORDER BY s.n_in DESC, s.work_id LIMIT ${q.per_page} OFFSET ${(q.page - 1) * q.per_page}`,
@@ -48,7 +48,7 @@ export async function screenedPage(build: Build, q: ScreenedQuery) {
       ? []
       : await rows<Record<string, unknown>>(
           build,
-          `SELECT id, title, year::INTEGER AS year, lang, type, venue, topic, field FROM works WHERE id IN (${ids.join(', ')})`,
+          `SELECT id, title, year::INTEGER AS year, lang, type, venue, topic, field FROM screened_works WHERE id IN (${ids.join(', ')})`,
         );
   const workOf = new Map(works.map((w) => [w.id as string, w]));
   const page = screenRows.map((r) => ({ ...r, ...workOf.get(r.work_id as string) }));

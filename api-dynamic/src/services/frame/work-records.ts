@@ -1,7 +1,7 @@
 /**
- * Work records: the pipeline stored every work's item in the cohort index's record blob (the same serializer
- * as the per-work documents, contracts/frame/work-record.ts), so a record is one positioned read and one
- * inflate, with this build's `meta` block in front.
+ * Work records: the cohort index's work store holds every work's values (contracts/frame/work-store.ts), so a
+ * record is one positioned read and the item serializer (contracts/frame/work-serialize.ts, the same as for
+ * pages, exports and the optional per-work documents), with this build's `meta` block in front.
  */
 import { workRecordMeta, workRecordText as joinRecord } from '../../../../contracts/frame/work-record.ts';
 import type { Build } from '../build-store.ts';

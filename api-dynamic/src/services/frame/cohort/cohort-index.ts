@@ -1,28 +1,29 @@
 /**
  * The cohort index in memory: the per-row columns and row permutations as typed arrays, the dictionaries as
- * maps, and the large lists (title postings, author works, records) left on disk and read by position when a
- * query needs them, so memory stays proportional to the frame's columns, not to its text.
+ * maps, author names in memory, and the large lists (title postings, author works, the work store's packed
+ * rows) left on disk and read by position when a query needs them, so memory stays proportional to the
+ * frame's columns, not to its text.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ARRAY_TYPES,
-  blob,
   COHORT_DIR,
   COLUMNS,
   type ColumnName,
   type CohortIndexManifest,
   cohortIndexManifestSchema,
   type CsrName,
-  decodeRecord,
   DICTIONARIES,
   type DictionaryName,
   file,
   idNumber,
+  isPackedCsr,
   ORDERS,
-  RECORD_DICTIONARY,
-  EXPORT_ROW_DICTIONARY,
 } from '../../../../../contracts/frame/cohort-index.ts';
+import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
+import { AuthorTable, binarySearch } from '../../../../../contracts/frame/author-table.ts';
+import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
 type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
@@ -63,57 +64,97 @@ class FileRanges {
   }
 }
 
-/** Compressed sparse rows: ascending u32 values per key, offsets in memory, values on disk. */
+/**
+ * Compressed sparse rows: ascending u32 values per key, offsets in memory, values on disk, either as u32 (read
+ * by position) or delta-varint coded (PACKED_CSRS: read whole per key and decoded, about 1 ns a value).
+ */
 export class Csr {
   private readonly values: FileRanges;
-  constructor(
+  private constructor(
+    /** Value index (u32) or byte (packed) of each key's first value, n + 1. */
     private readonly offsets: Float64Array,
     valuesPath: string,
+    /** Values per key when packed. */
+    private readonly counts: Uint32Array | null,
   ) {
     this.values = new FileRanges(valuesPath);
+  }
+  static load(dir: string, name: CsrName): Csr {
+    if (isPackedCsr(name)) {
+      const offsets = readTyped(join(dir, file.csrByteOffsets(name)), 'f64');
+      const counts = readTyped(join(dir, file.csrCounts(name)), 'u32');
+      if (counts.length !== offsets.length - 1) throw new Error(`${file.csrCounts(name)} has ${counts.length} keys, its offsets ${offsets.length - 1}`);
+      return new Csr(offsets, join(dir, file.csrPackedValues(name)), counts);
+    }
+    return new Csr(readTyped(join(dir, file.csrOffsets(name)), 'f64'), join(dir, file.csrValues(name)), null);
   }
   get keys(): number {
     return this.offsets.length - 1;
   }
-  /** Position of a key's first value and the number of values. */
+  /** Position of a key's first value and the number of values (u32 lists only: they are read by position). */
   range(key: number): [start: number, count: number] {
+    if (this.counts) throw new Error('a packed CSR is read whole per key');
     return [this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!];
   }
   size(key: number): number {
-    return this.offsets[key + 1]! - this.offsets[key]!;
+    return this.counts ? this.counts[key]! : this.offsets[key + 1]! - this.offsets[key]!;
   }
-  /** Bytes held in memory (the offsets; the values stay on disk). */
+  /** Bytes held in memory (the offsets and counts; the values stay on disk). */
   get bytes(): number {
-    return this.offsets.byteLength;
+    return this.offsets.byteLength + (this.counts?.byteLength ?? 0);
   }
   list(key: number): Uint32Array {
     const n = this.size(key);
     if (n === 0) return new Uint32Array(0);
-    const buf = this.values.read(this.offsets[key]! * 4, n * 4);
-    return new Uint32Array(buf.buffer, buf.byteOffset, n);
+    if (!this.counts) {
+      const buf = this.values.read(this.offsets[key]! * 4, n * 4);
+      return new Uint32Array(buf.buffer, buf.byteOffset, n);
+    }
+    const buf = this.values.read(this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!);
+    const out = new Uint32Array(n);
+    let p = 0;
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      let x = 0;
+      let mul = 1;
+      let b: number;
+      do {
+        b = buf[p++]!;
+        x += (b & 0x7f) * mul;
+        mul *= 128;
+      } while (b >= 0x80);
+      v = i === 0 ? x : v + x;
+      out[i] = v;
+    }
+    return out;
   }
   close(): void {
     this.values.close();
   }
 }
 
-/** A blob of variable-length items with [start, length] per row. */
-class Blob {
-  private readonly ranges: FileRanges;
-  constructor(
-    private readonly offsets: Float64Array,
-    binPath: string,
-  ) {
-    this.ranges = new FileRanges(binPath);
+/** The work store's packed rows (contracts/frame/work-store.ts): start and length in memory, bytes on disk. */
+class WorkStore {
+  private constructor(
+    private readonly start: Float64Array,
+    private readonly length: Uint32Array,
+    private readonly bin: FileRanges,
+    readonly symbols: SymbolTables,
+  ) {}
+  static load(dir: string, rows: number): WorkStore {
+    const start = readTyped(join(dir, file.workStart), 'f64');
+    const length = readTyped(join(dir, file.workLength), 'u32');
+    if (start.length !== rows || length.length !== rows) throw new Error(`the work store has ${start.length} rows, the index ${rows}`);
+    return new WorkStore(start, length, new FileRanges(join(dir, file.works)), JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables);
   }
   get bytes(): number {
-    return this.offsets.byteLength;
+    return this.start.byteLength + this.length.byteLength;
   }
   get(row: number): Buffer {
-    return this.ranges.read(this.offsets[row * 2]!, this.offsets[row * 2 + 1]!);
+    return this.bin.read(this.start[row]!, this.length[row]!);
   }
   close(): void {
-    this.ranges.close();
+    this.bin.close();
   }
 }
 
@@ -140,13 +181,9 @@ export class CohortIndex {
     /** Author-name terms sorted by code unit with their CSR keys, for prefix typeahead. */
     readonly authorTermsSorted: { term: string; key: number }[],
     readonly csr: Record<CsrName, Csr>,
-    readonly authorIds: Float64Array,
     readonly authorCaWorks: Uint32Array,
-    private readonly authorNames: Blob,
-    private readonly records: Blob,
-    private readonly recordDictionary: Buffer,
-    private readonly exportRows: Blob,
-    private readonly exportRowDictionary: Buffer,
+    private readonly authors: AuthorTable,
+    private readonly works: WorkStore,
     private readonly neighbourShared: FileRanges,
     private readonly neighbourWeight: FileRanges,
   ) {
@@ -180,11 +217,8 @@ export class CohortIndex {
       }),
     ) as Record<DictionaryName, Dictionary>;
     const csr = Object.fromEntries(
-      (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, new Csr(readTyped(join(dir, file.csrOffsets(n)), 'f64'), join(dir, file.csrValues(n)))]),
+      (['title_terms', 'author_terms', 'author_term_works', 'author_works', 'ca_neighbours'] as const).map((n) => [n, Csr.load(dir, n)]),
     ) as Record<CsrName, Csr>;
-    const names = blob(file.authorNames);
-    const records = blob(file.records);
-    const exportRows = blob(file.exportRows);
     return new CohortIndex(
       dir,
       manifest,
@@ -195,13 +229,9 @@ export class CohortIndex {
       new Map(manifest.author_terms.map((t, k) => [t, k])),
       manifest.author_terms.map((term, key) => ({ term, key })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)),
       csr,
-      readTyped(join(dir, file.authorId), 'f64'),
       readTyped(join(dir, file.authorCaWorks), 'u32'),
-      new Blob(readTyped(join(dir, names.offsets), 'f64'), join(dir, names.bin)),
-      new Blob(readTyped(join(dir, records.offsets), 'f64'), join(dir, records.bin)),
-      readFileSync(join(dir, RECORD_DICTIONARY)),
-      new Blob(readTyped(join(dir, exportRows.offsets), 'f64'), join(dir, exportRows.bin)),
-      readFileSync(join(dir, EXPORT_ROW_DICTIONARY)),
+      AuthorTable.load(dir),
+      WorkStore.load(dir, manifest.rows),
       new FileRanges(join(dir, file.neighbourShared)),
       new FileRanges(join(dir, file.neighbourWeight)),
     );
@@ -212,28 +242,33 @@ export class CohortIndex {
   }
 
   /**
-   * Bytes this index holds in memory: columns, sort orders, offsets, author arrays, dictionaries of the
-   * blobs and the filter bitsets (strings of the manifest's dictionaries not counted: small). What a retained
+   * Bytes this index holds in memory: columns, sort orders, offsets, author arrays, names and ORCIDs, the work
+   * store's row positions and the filter bitsets (strings of the manifest's dictionaries not counted: small). What a retained
    * build's memory budget counts (RETAINED_MEMORY_MIB).
    */
   get bytes(): number {
-    const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorIds, this.authorCaWorks];
-    const blobs = [this.authorNames, this.records, this.exportRows].reduce((s, b) => s + b.bytes, 0);
+    const arrays = [...Object.values(this.col), ...Object.values(this.orders), this.authorCaWorks];
+    const held = this.authors.bytes + this.works.bytes;
     const csr = Object.values(this.csr).reduce((s, c) => s + c.bytes, 0);
-    return arrays.reduce((s, a) => s + a.byteLength, 0) + blobs + csr + this.recordDictionary.length + this.exportRowDictionary.length + this.filters.bytes;
+    return arrays.reduce((s, a) => s + a.byteLength, 0) + held + csr + this.filters.bytes;
   }
 
   /** Per-value bitsets and row lists of the filters (filter-bitsets.ts). */
   readonly filters: FilterBitsets;
 
+  /** A row's stored values. */
+  private stored(row: number): StoredWork {
+    return decodeWork(this.works.get(row), `W${this.col.id[row]}`, this.works.symbols, this.authors);
+  }
+
   /** The work item JSON (the work record without `meta`) of a row. */
   record(row: number): string {
-    return decodeRecord(this.records.get(row), this.recordDictionary);
+    return workItemJson(this.stored(row));
   }
 
   /** The CSV export line of a row (LF-terminated). */
   exportRow(row: number): string {
-    return decodeRecord(this.exportRows.get(row), this.exportRowDictionary);
+    return workCsvLine(this.stored(row));
   }
 
   /** A researcher's Canadian co-authors, strongest first: author rows, shared works and weights (parallel). */
@@ -248,8 +283,13 @@ export class CohortIndex {
     return { rows, shared: new Uint32Array(new Uint8Array(s).buffer), weight: new Float64Array(new Uint8Array(w).buffer) };
   }
 
+  /** Authors in numeric id order (their numeric ids). */
+  get authorIds(): Float64Array {
+    return this.authors.ids;
+  }
+
   authorName(authorRow: number): string {
-    return this.authorNames.get(authorRow).toString('utf8');
+    return this.authors.names.get(authorRow);
   }
 
   /** Row of a work id, or -1. */
@@ -259,28 +299,13 @@ export class CohortIndex {
 
   /** Row of an author id, or -1. */
   rowOfAuthor(id: string): number {
-    return binarySearch(this.authorIds, idNumber(id));
+    return this.authors.row(idNumber(id));
   }
 
   close(): void {
     for (const c of Object.values(this.csr)) c.close();
-    this.authorNames.close();
-    this.records.close();
-    this.exportRows.close();
+    this.works.close();
     this.neighbourShared.close();
     this.neighbourWeight.close();
   }
-}
-
-function binarySearch(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }

@@ -1,0 +1,76 @@
+/**
+ * The cohort index's author table as the work store's decoder needs it: authors in numeric id order, with
+ * their names and ORCIDs held in memory (about 30 bytes an author), found by numeric id. Read by the server's
+ * cohort index and by the pipeline when it writes the optional per-work documents.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { file, texts } from './cohort-index.ts';
+import type { AuthorLookup } from './work-store.ts';
+
+/** A little-endian typed array file, copied into an aligned buffer of its own. */
+export function readArray<C extends Float64ArrayConstructor | Uint32ArrayConstructor>(path: string, Ctor: C): InstanceType<C> {
+  const bytes = readFileSync(path);
+  const aligned = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(aligned).set(bytes);
+  return new Ctor(aligned) as InstanceType<C>;
+}
+
+/** Texts found by row, held in memory whole. */
+export class Texts {
+  private constructor(
+    private readonly offsets: Uint32Array,
+    private readonly bin: Buffer,
+  ) {}
+  static load(dir: string, name: string, rows: number): Texts {
+    const t = texts(name);
+    const offsets = readArray(join(dir, t.offsets), Uint32Array);
+    if (offsets.length !== rows + 1) throw new Error(`${t.offsets} has ${offsets.length - 1} rows, the index ${rows}`);
+    return new Texts(offsets, readFileSync(join(dir, t.bin)));
+  }
+  get bytes(): number {
+    return this.offsets.byteLength + this.bin.byteLength;
+  }
+  get(row: number): string {
+    return this.bin.toString('utf8', this.offsets[row]!, this.offsets[row + 1]!);
+  }
+}
+
+export function binarySearch(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+export class AuthorTable implements AuthorLookup {
+  private constructor(
+    readonly ids: Float64Array,
+    readonly names: Texts,
+    readonly orcids: Texts,
+  ) {}
+  /** `dir` is the cohort index directory. */
+  static load(dir: string): AuthorTable {
+    const ids = readArray(join(dir, file.authorId), Float64Array);
+    return new AuthorTable(ids, Texts.load(dir, file.authorNames, ids.length), Texts.load(dir, file.authorOrcids, ids.length));
+  }
+  get bytes(): number {
+    return this.ids.byteLength + this.names.bytes + this.orcids.bytes;
+  }
+  /** Row of a numeric author id, or -1. */
+  row(n: number): number {
+    return binarySearch(this.ids, n);
+  }
+  author(n: number): { id: string; name: string; orcid: string | null } {
+    const row = this.row(n);
+    if (row < 0) throw new Error(`the work store names author A${n}, which the author table does not hold`);
+    const orcid = this.orcids.get(row);
+    return { id: `A${n}`, name: this.names.get(row), orcid: orcid === '' ? null : orcid };
+  }
+}

@@ -1,0 +1,584 @@
+/**
+ * The work store: what a work record, a cohort page's item and a CSV export row are made of, kept per work as
+ * typed values (integers as varints, decimals as fixed-point integers, strings interned in per-field symbol
+ * tables, list elements as symbol codes, authors as rows of the cohort index's author table), so the build
+ * writes about 250 bytes per work instead of two deflated texts of 550 bytes each, and the server serializes
+ * the record or the row when it is asked for, with the one serializer of each shape (workItem + JSON.stringify,
+ * exportRow).
+ *
+ * Per work the values sit together in one packed row, read with one positioned read: the query engine's
+ * scanned columns are already typed arrays in memory (cohort-index.ts), while these fields are only ever read
+ * whole for one work, and Node cannot map a file, so one read per work beats one per column (docs/decisions.md).
+ *
+ * Decoding gives back the WorkRow / AuthorshipRow / LabelRow values workItem reads (list columns as the lists
+ * workItem would split them into), so the record is built by exactly the code that built it from the
+ * database, and its bytes are the same.
+ */
+import { SCREEN_MODELS } from './vocab.ts';
+import type { AuthorshipRow, LabelRow, WorkRow } from './work-record.ts';
+
+/**
+ * How a field is stored:
+ * - `text`: UTF-8, inline (free-text reasons);
+ * - `words`: text as space-separated tokens, each a code in the field's table of frequent tokens or inline
+ *   (titles: their words repeat across works, the titles do not);
+ * - `prefixed`: text as a code for what comes before its first `/` (a DOI's registrant prefix) and the rest;
+ * - `sym`: a string interned in the field's symbol table;
+ * - `symlist`: a `; `-joined string kept as the symbol codes of its elements;
+ * - `int`: an integer (zig-zag varint);
+ * - `num`: a double as a fixed-point integer with its scale (exact: see encodeNumber), or raw when it has none;
+ * - `numlist`: a `;`-joined list of numbers, fixed-point with one scale for the list;
+ * - `bool`: true, false or null;
+ * - `self`: null or the work's own id (only ever tested for null).
+ * Every kind keeps null apart from every value.
+ */
+export type FieldKind = 'text' | 'words' | 'prefixed' | 'sym' | 'symlist' | 'int' | 'num' | 'numlist' | 'bool' | 'self';
+
+/**
+ * Groups of fields that workItem reads only when the group's first field (its gate) is not null; a work
+ * without the group stores one byte for it.
+ */
+const screenFields = SCREEN_MODELS.flatMap(
+  (m) =>
+    [
+      [`${m}_tier`, 'sym'],
+      [`${m}_genre`, 'sym'],
+      [`${m}_about_ca`, 'bool'],
+      [`${m}_confidence`, 'sym'],
+      [`${m}_reason`, 'text'],
+    ] as const,
+);
+const heads = ['domain', 'study_design', 'genre'] as const;
+export const WORK_GROUPS: readonly (readonly (readonly [string, FieldKind])[])[] = [
+  [
+    ['doi', 'prefixed'],
+    ['title', 'words'],
+    ['year', 'int'],
+    ['lang', 'sym'],
+    ['type', 'sym'],
+    ['venue', 'sym'],
+    ['topic', 'sym'],
+    ['field', 'sym'],
+    ['cited_by', 'int'],
+    ['is_retracted', 'bool'],
+    ['has_abstract', 'bool'],
+    ['route_ca_aff', 'bool'],
+    ['route_ca_fund', 'bool'],
+    ['route_ca_venue', 'bool'],
+    ['route_about_ca', 'bool'],
+    ['ca_institutions', 'symlist'],
+    ['funders', 'symlist'],
+    ['keywords', 'symlist'],
+  ],
+  [
+    ['retraction_work_id', 'self'],
+    ['nature', 'sym'],
+    ['reason', 'text'],
+    ['retraction_date', 'sym'],
+    ['openalex_flagged', 'bool'],
+  ],
+  [['stratum', 'sym'], ['n_in', 'int'], ['stratum_n', 'int'], ['weight', 'num'], ...screenFields],
+  [
+    ['model_version', 'sym'],
+    ['candidate_categories', 'sym'],
+    ['consensus_categories', 'sym'],
+    ['category_scores_codex', 'numlist'],
+    ['category_scores_gemma', 'numlist'],
+    ...(['about_ca_system', 'about_ca_topic'] as const).flatMap(
+      (h) =>
+        [
+          [`${h}_candidate`, 'bool'],
+          [`${h}_consensus`, 'bool'],
+          [`${h}_score_codex`, 'num'],
+          [`${h}_score_gemma`, 'num'],
+        ] as const,
+    ),
+    ...heads.flatMap(
+      (h) =>
+        [
+          [`${h}_scores_codex`, 'numlist'],
+          [`${h}_scores_gemma`, 'numlist'],
+          [`${h}_codex`, 'sym'],
+          [`${h}_gemma`, 'sym'],
+          [`${h}_candidate`, 'sym'],
+          [`${h}_consensus`, 'sym'],
+        ] as const,
+    ),
+    ['teacher_disagreement_score', 'num'],
+    ['threshold_uncertainty_score', 'num'],
+    ['prediction_status', 'sym'],
+  ],
+  [
+    ['score_model_a', 'num'],
+    ['score_model_b', 'num'],
+    ['score_spread', 'num'],
+    ['validation_status', 'sym'],
+  ],
+];
+
+/** The direct labels' fields (LabelRow), per label. */
+export const LABEL_FIELDS: readonly (readonly [keyof LabelRow, FieldKind])[] = [
+  ['model', 'sym'],
+  ['categories', 'sym'],
+  ['domain', 'sym'],
+  ['study_design', 'sym'],
+  ['genre', 'sym'],
+  ['about_ca_system', 'bool'],
+  ['about_ca_topic', 'bool'],
+  ['confidence', 'sym'],
+];
+
+/** Symbol tables by name: a work field's name, or `label.<field>` for a label's. */
+export type SymbolTables = Record<string, string[]>;
+export const labelSymbols = (field: string) => `label.${field}`;
+
+/**
+ * Every symbol table the store needs, with the field (of works, or of labels) whose values it holds and its
+ * kind: a `sym` or `symlist` table must hold every value (element), a `words` or `prefixed` table only saves
+ * bytes for the values it holds (the rest are written inline), so it is best ordered most frequent first.
+ */
+export function symbolFields(): { table: string; field: string; kind: FieldKind; label: boolean }[] {
+  const out: { table: string; field: string; kind: FieldKind; label: boolean }[] = [];
+  for (const group of WORK_GROUPS)
+    for (const [field, kind] of group) if (['sym', 'symlist', 'words', 'prefixed'].includes(kind)) out.push({ table: field, field, kind, label: false });
+  for (const [field, kind] of LABEL_FIELDS) if (kind === 'sym') out.push({ table: labelSymbols(field), field, kind, label: true });
+  return out;
+}
+
+/** Separators: of `symlist` fields (as workItem splits them), `numlist` fields, `words` and `prefixed`. */
+export const SYMLIST_SEPARATOR = '; ';
+export const NUMLIST_SEPARATOR = ';';
+export const WORD_SEPARATOR = ' ';
+export const PREFIX_SEPARATOR = '/';
+
+// ---------------------------------------------------------------------------------------------------------
+// Bytes.
+
+/** A growable byte buffer with varints. */
+export class ByteWriter {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.length++] = b;
+  }
+  /** An unsigned integer up to 2^53, 7 bits a byte. */
+  uvar(v: number): void {
+    this.room(8);
+    while (v >= 0x80) {
+      this.buf[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.length++] = v;
+  }
+  /** A signed integer (zig-zag). */
+  svar(v: number): void {
+    this.uvar(v < 0 ? -2 * v - 1 : 2 * v);
+  }
+  f64(v: number): void {
+    this.room(8);
+    this.buf.writeDoubleLE(v, this.length);
+    this.length += 8;
+  }
+  text(s: string): void {
+    const n = Buffer.byteLength(s, 'utf8');
+    this.uvar(n);
+    this.room(n);
+    this.buf.write(s, this.length, 'utf8');
+    this.length += n;
+  }
+  /** The bytes written since `from`, copied. */
+  slice(from: number): Buffer {
+    return Buffer.from(this.buf.subarray(from, this.length));
+  }
+  reset(): void {
+    this.length = 0;
+  }
+}
+
+export class ByteReader {
+  pos = 0;
+  constructor(private readonly buf: Buffer) {}
+  byte(): number {
+    return this.buf[this.pos++]!;
+  }
+  uvar(): number {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      const b = this.buf[this.pos++]!;
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 0x80;
+    }
+  }
+  svar(): number {
+    const u = this.uvar();
+    return u % 2 === 1 ? -(u + 1) / 2 : u / 2;
+  }
+  f64(): number {
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+  text(): string {
+    const n = this.uvar();
+    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    this.pos += n;
+    return s;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Numbers. A decimal written with s ≤ 9 fraction digits is m / 10^s for an integer m; the double nearest to it
+// is what both parsing its text and dividing m by 10^s give (each is correctly rounded, and 10^s and m below
+// 2^53 are exact), so storing (m, s) and dividing on the way out returns the same double, bit for bit.
+
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+const MAX_SCALE = POW10.length - 1;
+/** Largest magnitude stored as an integer: zig-zag doubles it, and the varint must stay exact (≤ 2^53). */
+const MAX_STORED = 2 ** 52 - 1;
+
+/** The smallest scale at which `v` is an exact fixed-point integer, or -1. */
+function scaleOf(v: number): number {
+  if (!Number.isFinite(v) || Object.is(v, -0)) return -1;
+  for (let s = 0; s <= MAX_SCALE; s++) {
+    const m = Math.round(v * POW10[s]!);
+    if (Math.abs(m) <= MAX_STORED && m / POW10[s]! === v) return s;
+  }
+  return -1;
+}
+
+/**
+ * Header byte of a number or list: 0 null; 1 + scale: fixed-point, not negative (unsigned varints: scores are
+ * mostly small, so most take one byte); SIGNED + scale: fixed-point with negatives (zig-zag); RAW: an 8-byte
+ * double (a list: its text).
+ */
+const SIGNED = 16;
+const RAW = 255;
+
+function writeNumber(w: ByteWriter, v: unknown, field: string): void {
+  if (v === null || v === undefined) return w.byte(0);
+  if (typeof v !== 'number') throw new Error(`work store: ${field} is ${typeof v}, not a number`);
+  const s = scaleOf(v);
+  if (s < 0) {
+    w.byte(RAW);
+    return w.f64(v);
+  }
+  const m = Math.round(v * POW10[s]!);
+  if (m >= 0) {
+    w.byte(1 + s);
+    w.uvar(m);
+  } else {
+    w.byte(SIGNED + s);
+    w.svar(m);
+  }
+}
+
+function readNumber(r: ByteReader): number | null {
+  const h = r.byte();
+  if (h === 0) return null;
+  if (h === RAW) return r.f64();
+  return h >= SIGNED ? r.svar() / POW10[h - SIGNED]! : r.uvar() / POW10[h - 1]!;
+}
+
+/**
+ * The fixed-point value of a number's text, when the text is exactly what JavaScript prints for the number it
+ * parses to; else null. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
+ * fraction digits, at most 15 significant digits, from 1e-6 up) parses to a double that prints back as the
+ * same text: two such decimals never share a double (a double holds 15.9 digits), so the shortest decimal
+ * that reads back as it is the text itself. Read digit by digit: neither Number() nor String() per value.
+ */
+function canonicalDecimal(t: string, out: { m: number; s: number }): boolean {
+  let k = 0;
+  const n = t.length;
+  const negative = t.charCodeAt(0) === 45; // -
+  if (negative) k++;
+  if (k >= n) return false;
+  let m = 0;
+  let digits = 0;
+  let scale = -1;
+  const first = t.charCodeAt(k);
+  if (first === 48 && k + 1 < n && t.charCodeAt(k + 1) !== 46) return false; // leading zero
+  for (; k < n; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 46) {
+      if (scale >= 0 || k === n - 1) return false;
+      scale = 0;
+      continue;
+    }
+    if (c < 48 || c > 57) return false;
+    m = m * 10 + (c - 48);
+    if (m > 0) digits++;
+    if (scale >= 0) scale++;
+  }
+  if (scale < 0) scale = 0;
+  else if (t.charCodeAt(n - 1) === 48) return false; // trailing zero in the fraction
+  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return false;
+  if (m === 0) {
+    // Only "0" itself ("-0" prints as "0", "0.0" is not canonical).
+    if (negative || scale > 0) return false;
+  } else if (m / POW10[scale]! < 1e-6) return false; // printed with an exponent
+  out.m = negative ? -m : m;
+  out.s = scale;
+  return true;
+}
+
+/** A `;`-joined list of numbers, when its elements print back to the same text; else the text as it is. */
+function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
+  if (v === null || v === undefined) return w.byte(0);
+  if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
+  const parts = v === '' ? [] : v.split(NUMLIST_SEPARATOR);
+  const ms = new Array<number>(parts.length);
+  const ss = new Array<number>(parts.length);
+  const d = { m: 0, s: 0 };
+  let scale = 0;
+  let exact = true;
+  let signed = false;
+  for (let k = 0; k < parts.length; k++) {
+    if (!canonicalDecimal(parts[k]!, d)) {
+      exact = false;
+      break;
+    }
+    ms[k] = d.m;
+    ss[k] = d.s;
+    if (d.s > scale) scale = d.s;
+    if (d.m < 0) signed = true;
+  }
+  // One scale for the list: every value must still be a stored integer at it.
+  if (exact)
+    for (let k = 0; k < parts.length; k++) {
+      ms[k] = ms[k]! * POW10[scale - ss[k]!]!;
+      if (Math.abs(ms[k]!) > MAX_STORED) exact = false;
+    }
+  if (!exact) {
+    w.byte(RAW);
+    return w.text(v);
+  }
+  w.byte((signed ? SIGNED : 1) + scale);
+  w.uvar(parts.length);
+  for (const m of ms) {
+    if (signed) w.svar(m);
+    else w.uvar(m);
+  }
+}
+
+/** A number list as workItem reads it: the numbers (or, when they were kept as text, the text). */
+function readNumberList(r: ByteReader): number[] | string | null {
+  const h = r.byte();
+  if (h === 0) return null;
+  if (h === RAW) return r.text();
+  const n = r.uvar();
+  const signed = h >= SIGNED;
+  const d = POW10[signed ? h - SIGNED : h - 1]!;
+  const out = new Array<number>(n);
+  for (let k = 0; k < n; k++) out[k] = (signed ? r.svar() : r.uvar()) / d;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fields.
+
+/** Symbol codes of a build: table → value → 1 + position (0 is null). */
+export type SymbolCodes = Record<string, Map<string, number>>;
+export const symbolCodes = (tables: SymbolTables): SymbolCodes =>
+  Object.fromEntries(Object.entries(tables).map(([t, values]) => [t, new Map(values.map((v, k) => [v, k + 1]))]));
+
+function writeSym(w: ByteWriter, v: unknown, codes: Map<string, number> | undefined, field: string): void {
+  if (v === null || v === undefined) return w.uvar(0);
+  const code = typeof v === 'string' ? codes?.get(v) : undefined;
+  if (code === undefined) throw new Error(`work store: ${field} value ${JSON.stringify(v)} is not in its symbol table`);
+  w.uvar(code);
+}
+
+function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, codes: SymbolCodes, table: string, id: string): void {
+  switch (kind) {
+    case 'text':
+      if (v === null || v === undefined) return w.uvar(0);
+      if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
+      w.uvar(1);
+      return w.text(v);
+    case 'words': {
+      if (v === null || v === undefined) return w.uvar(0);
+      if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
+      const tokens = v.split(WORD_SEPARATOR);
+      const known = codes[table];
+      w.uvar(tokens.length + 1);
+      for (const t of tokens) {
+        const c = known?.get(t);
+        if (c !== undefined) w.uvar(c);
+        else {
+          w.uvar(0);
+          w.text(t);
+        }
+      }
+      return;
+    }
+    case 'prefixed': {
+      if (v === null || v === undefined) return w.uvar(0);
+      if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
+      const at = v.indexOf(PREFIX_SEPARATOR);
+      const c = at < 0 ? undefined : codes[table]?.get(v.slice(0, at));
+      if (c === undefined) {
+        w.uvar(1);
+        return w.text(v);
+      }
+      w.uvar(1 + c);
+      return w.text(v.slice(at + 1));
+    }
+    case 'sym':
+      return writeSym(w, v, codes[table], field);
+    case 'symlist': {
+      if (v === null || v === undefined) return w.uvar(0);
+      if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
+      // As workItem splits it: an empty string is an empty list.
+      const parts = v === '' ? [] : v.split(SYMLIST_SEPARATOR);
+      w.uvar(parts.length + 1);
+      for (const p of parts) writeSym(w, p, codes[table], field);
+      return;
+    }
+    case 'int':
+      if (v === null || v === undefined) return w.uvar(0);
+      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > MAX_STORED) throw new Error(`work store: ${field} is not an integer of at most 52 bits: ${String(v)}`);
+      w.uvar(1);
+      return w.svar(v);
+    case 'num':
+      return writeNumber(w, v, field);
+    case 'numlist':
+      return writeNumberList(w, v, field);
+    case 'bool':
+      if (v === null || v === undefined) return w.byte(0);
+      if (typeof v !== 'boolean') throw new Error(`work store: ${field} is ${typeof v}, not a boolean`);
+      return w.byte(v ? 2 : 1);
+    case 'self':
+      if (v === null || v === undefined) return w.byte(0);
+      if (v !== id) throw new Error(`work store: ${field} of ${id} is ${String(v)}`);
+      return w.byte(1);
+  }
+}
+
+function readField(r: ByteReader, kind: FieldKind, tables: SymbolTables, table: string, id: string): unknown {
+  switch (kind) {
+    case 'text':
+      return r.uvar() === 0 ? null : r.text();
+    case 'words': {
+      const n = r.uvar();
+      if (n === 0) return null;
+      const known = tables[table]!;
+      let out = '';
+      for (let k = 0; k < n - 1; k++) {
+        const c = r.uvar();
+        out += (k > 0 ? WORD_SEPARATOR : '') + (c === 0 ? r.text() : known[c - 1]!);
+      }
+      return out;
+    }
+    case 'prefixed': {
+      const c = r.uvar();
+      if (c === 0) return null;
+      return c === 1 ? r.text() : tables[table]![c - 2]! + PREFIX_SEPARATOR + r.text();
+    }
+    case 'sym': {
+      const c = r.uvar();
+      return c === 0 ? null : tables[table]![c - 1]!;
+    }
+    case 'symlist': {
+      const n = r.uvar();
+      if (n === 0) return null;
+      const values = tables[table]!;
+      const out = new Array<string>(n - 1);
+      for (let k = 0; k < n - 1; k++) out[k] = values[r.uvar() - 1]!;
+      return out;
+    }
+    case 'int':
+      return r.uvar() === 0 ? null : r.svar();
+    case 'num':
+      return readNumber(r);
+    case 'numlist':
+      return readNumberList(r);
+    case 'bool': {
+      const b = r.byte();
+      return b === 0 ? null : b === 2;
+    }
+    case 'self':
+      return r.byte() === 0 ? null : id;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Works.
+
+/**
+ * A work's authorship as stored: the author's numeric id (the cohort index finds the author's row, name and
+ * ORCID from it), position and Canadian flag.
+ */
+export interface StoredAuthorship {
+  author: number;
+  position: number | null;
+  is_ca: boolean | null;
+}
+
+/**
+ * Appends a work's packed row. `row` holds the WorkRow values, `authors` the authorships in position order
+ * (with the author's row), `labels` the direct labels in model order.
+ */
+export function encodeWork(w: ByteWriter, row: WorkRow, authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
+  const id = row.id as string;
+  for (const group of WORK_GROUPS) {
+    const [gate] = group[0]!;
+    // The first group is always present; the others only when their gate has a value.
+    if (group !== WORK_GROUPS[0]) {
+      if (row[gate] === null || row[gate] === undefined) {
+        w.byte(0);
+        continue;
+      }
+      w.byte(1);
+    }
+    for (const [field, kind] of group) writeField(w, kind, row[field], field, codes, field, id);
+  }
+  w.uvar(authors.length);
+  for (const a of authors) {
+    w.uvar(a.author);
+    writeField(w, 'int', a.position, 'authorships.position', codes, '', id);
+    writeField(w, 'bool', a.is_ca, 'authorships.is_ca', codes, '', id);
+  }
+  w.uvar(labels.length);
+  for (const l of labels) for (const [field, kind] of LABEL_FIELDS) writeField(w, kind, l[field], field, codes, labelSymbols(field), id);
+}
+
+/** Where an authorship's author comes from when decoding: by numeric author id. */
+export interface AuthorLookup {
+  author(id: number): { id: string; name: string; orcid: string | null };
+}
+
+/** The values workItem reads for one work, from its packed row. */
+export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): { row: WorkRow; authors: AuthorshipRow[]; labels: LabelRow[] } {
+  const r = new ByteReader(bytes);
+  const row: WorkRow = { id };
+  for (const group of WORK_GROUPS) {
+    if (group !== WORK_GROUPS[0] && r.byte() === 0) {
+      for (const [field] of group) row[field] = null;
+      continue;
+    }
+    for (const [field, kind] of group) row[field] = readField(r, kind, tables, field, id);
+  }
+  const authors: AuthorshipRow[] = [];
+  for (let n = r.uvar(); n > 0; n--) {
+    const who = people.author(r.uvar());
+    const position = readField(r, 'int', tables, '', id) as number;
+    const isCa = readField(r, 'bool', tables, '', id) as boolean;
+    authors.push({ id: who.id, name: who.name, orcid: who.orcid, position, is_ca: isCa });
+  }
+  const labels: LabelRow[] = [];
+  for (let n = r.uvar(); n > 0; n--) {
+    const l = {} as Record<string, unknown>;
+    for (const [field, kind] of LABEL_FIELDS) l[field] = readField(r, kind, tables, labelSymbols(field), id);
+    labels.push(l as unknown as LabelRow);
+  }
+  return { row, authors, labels };
+}

@@ -1,0 +1,53 @@
+/**
+ * Wall time and memory per pipeline phase, so a slow build says where its time went (issue 24). The RSS
+ * figure is the process's high-water mark when the phase ended (getrusage: cheap, covers worker threads and
+ * DuckDB's native memory); it only ever grows, so the phase where it jumps is the one that needed the memory.
+ */
+import type { Progress } from './progress.ts';
+
+export interface PhaseTiming {
+  phase: string;
+  seconds: number;
+  /** Process peak RSS so far, at the end of the phase, in MiB. */
+  max_rss_mib: number;
+}
+
+const maxRssMib = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+export class PhaseTimer {
+  readonly phases: PhaseTiming[] = [];
+
+  constructor(private readonly progress: Progress) {}
+
+  /** Runs `work` as the phase `phase`, records it (even when it throws) and logs one line. */
+  async time<T>(phase: string, work: () => Promise<T> | T): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      const t: PhaseTiming = {
+        phase,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+        max_rss_mib: maxRssMib(),
+      };
+      this.phases.push(t);
+      this.progress.log(`pipeline: phase ${phase}: ${t.seconds.toFixed(1)} s, peak RSS ${t.max_rss_mib} MiB`);
+    }
+  }
+}
+
+/** The phases as a Markdown table (bench:pipeline prints it; docs/benchmarks.md quotes it). */
+export function phaseTable(rows: { label: string; phases: PhaseTiming[] }[]): string {
+  const names = [...new Set(rows.flatMap((r) => r.phases.map((p) => p.phase)))];
+  const head = `| phase | ${rows.map((r) => `${r.label} s | ${r.label} peak RSS MiB`).join(' | ')} |`;
+  const rule = `|---|${rows.map(() => '---:|---:').join('|')}|`;
+  const body = names.map((n) => {
+    const cells = rows.map((r) => {
+      const p = r.phases.find((x) => x.phase === n);
+      return p ? `${p.seconds.toFixed(1)} | ${p.max_rss_mib}` : ' | ';
+    });
+    return `| ${n} | ${cells.join(' | ')} |`;
+  });
+  const totals = rows.map((r) => `${r.phases.reduce((s, p) => s + p.seconds, 0).toFixed(1)} | `);
+  return [head, rule, ...body, `| total | ${totals.join(' | ')} |`].join('\n');
+}

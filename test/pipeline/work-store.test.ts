@@ -1,0 +1,197 @@
+/**
+ * The work store against the serializers it replaced: every work of a fixture frame, packed by the pipeline
+ * step and read back by the server's cohort index, must give the same record JSON and CSV export line, byte
+ * for byte, as workItem (work-record.ts) + JSON.stringify / exportRow over the frame database's own rows (the
+ * output before the switch). And the codec alone, on generated rows that cover every kind's edge cases
+ * (negative and unprintable numbers, texts that are not the numbers' own, empty and null lists, tokens and
+ * prefixes outside the tables, null positions).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CohortIndex } from '../../api-dynamic/src/services/frame/cohort/cohort-index.ts';
+import { exportRow } from '../../contracts/frame/export-columns.ts';
+import { type AuthorshipRow, type LabelRow, type WorkRow, workItem } from '../../contracts/frame/work-record.ts';
+import { workCsvLine, workItemJson } from '../../contracts/frame/work-serialize.ts';
+import { ByteWriter, decodeWork, LABEL_FIELDS, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../contracts/frame/work-store.ts';
+import { snapshotRef } from '../../pipeline/build.ts';
+import { openDuck } from '../../pipeline/lib/duckdb.ts';
+import { silentProgress } from '../../pipeline/lib/progress.ts';
+import { writeCohortIndex } from '../../pipeline/steps/frame/cohort-index.ts';
+import { buildFrameDatabase } from '../../pipeline/steps/frame/frame.duckdb.ts';
+import { packWork, readWorks } from '../../pipeline/steps/frame/records-encode.ts';
+import { validateSnapshot } from '../../pipeline/steps/frame/validate.ts';
+import { writeWorkRecords } from '../../pipeline/steps/frame/works.json.ts';
+import { fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+
+const tmp = tempDir('work-store');
+afterAll(() => tmp.remove());
+
+describe('the work store on a fixture frame', () => {
+  let out: string;
+  let dbPath: string;
+  beforeAll(async () => {
+    const snapshot = await fixtureSnapshot(tmp.path, { works: 2_000, articles: 0 });
+    const { manifest } = await validateSnapshot(snapshot, { progress: silentProgress, threads: 0 });
+    out = join(tmp.path, 'out');
+    mkdirSync(join(out, 'frame'), { recursive: true });
+    dbPath = join(out, 'frame', 'frame.duckdb');
+    await buildFrameDatabase(snapshot, dbPath, manifest, silentProgress, join(tmp.path, 'spill'));
+    const duck = await openDuck(dbPath, { threads: '1' });
+    try {
+      await writeCohortIndex(duck, out, silentProgress);
+      const { manifest_sha256: _, ...ref } = snapshotRef(snapshot);
+      await writeWorkRecords(duck, out, ref, silentProgress, false, dbPath, 0);
+    } finally {
+      duck.close();
+    }
+  }, 120_000);
+
+  it('serves every work record and export line with the bytes of the previous serializers', async () => {
+    const index = CohortIndex.load(out);
+    const duck = await openDuck(dbPath, { access_mode: 'READ_ONLY', threads: '1' });
+    try {
+      const works = await readWorks(duck, (col) => `${col} IS NOT NULL`);
+      expect(works.length).toBe(index.rows);
+      const differ: string[] = [];
+      let withLabels = 0;
+      let screened = 0;
+      let retracted = 0;
+      for (const w of works) {
+        const row = index.rowOfWork(w.row.id as string);
+        const item = workItem(w.row, w.authors, w.labels);
+        if (index.record(row) !== JSON.stringify(item)) differ.push(`record ${String(w.row.id)}`);
+        if (index.exportRow(row) !== exportRow(item)) differ.push(`export ${String(w.row.id)}`);
+        withLabels += w.labels.length > 0 ? 1 : 0;
+        screened += w.row.stratum !== null ? 1 : 0;
+        retracted += w.row.retraction_work_id !== null ? 1 : 0;
+      }
+      expect(differ.slice(0, 5)).toEqual([]);
+      // The fixture has every optional part somewhere, so each serializer branch was compared.
+      expect(withLabels).toBeGreaterThan(0);
+      expect(screened).toBeGreaterThan(0);
+      expect(retracted).toBeGreaterThan(0);
+    } finally {
+      duck.close();
+      index.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The codec alone, on generated values.
+
+const fields = WORK_GROUPS.flat();
+const kindOf = new Map<string, string>(fields.map(([f, k]) => [f, k]));
+
+const decimal = fc.oneof(
+  fc.integer({ min: 0, max: 1000 }).map((m) => m / 1000),
+  fc.integer({ min: -100000, max: 100000 }).map((m) => m / 10000),
+  fc.double({ noNaN: false }),
+  fc.constantFrom(0, -0, 1, 1e-12, 123456789.123, Number.MAX_SAFE_INTEGER, 2 ** 60, Number.NaN, Number.POSITIVE_INFINITY),
+);
+const token = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '', 'x"y', 'back\\slash', '=SUM(A1)', 'a,b', 'line\nbreak');
+const valueOf = (kind: string): fc.Arbitrary<unknown> => {
+  const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 4 });
+  switch (kind) {
+    case 'text':
+      return nullable(fc.string());
+    case 'words':
+      return nullable(fc.array(fc.oneof(token, fc.string({ maxLength: 6 })), { maxLength: 8 }).map((t) => t.join(' ')));
+    case 'prefixed':
+      return nullable(fc.oneof(fc.tuple(fc.constantFrom('10.1000', '10.5555', 'other'), fc.string()).map(([p, s]) => `${p}/${s}`), fc.string()));
+    case 'sym':
+      return nullable(token);
+    case 'symlist':
+      return nullable(fc.array(token, { maxLength: 4 }).map((t) => t.join('; ')));
+    case 'int':
+      return nullable(fc.integer({ min: -1_000_000, max: 1_000_000 }));
+    case 'num':
+      return nullable(decimal);
+    case 'numlist':
+      return nullable(
+        fc.oneof(
+          fc.array(decimal.filter(Number.isFinite), { maxLength: 12 }).map((xs) => xs.join(';')),
+          fc.constantFrom('', '0.50;0.25', '1;;2', ' 1', '+1', 'NaN;1', '0.0000001;1', '0.000001;2', '007;1', '1.;2', '-0;1', '.5', '0.1;-0.25', '123456789012345;0.5', '1234567890123456;1', '-'),
+        ),
+      );
+    case 'bool':
+      return nullable(fc.boolean());
+    default:
+      throw new Error(kind);
+  }
+};
+
+const rowArb = fc
+  .tuple(
+    fc.integer({ min: 1, max: 1e12 }),
+    fc.record(Object.fromEntries(fields.filter(([, k]) => k !== 'self').map(([f, k]) => [f, valueOf(k)]))),
+    fc.boolean(),
+  )
+  .map(([n, values, retracted]) => ({ ...values, id: `W${n}`, retraction_work_id: retracted ? `W${n}` : null }) as WorkRow);
+const authorArb = fc.record({
+  id: fc.integer({ min: 1, max: 1e12 }).map((n) => `A${n}`),
+  name: fc.string(),
+  orcid: fc.option(fc.constantFrom('0000-0002-8290-7500', '0000-0001-2345-678X'), { nil: null }),
+  position: fc.option(fc.integer({ min: -3, max: 5000 }), { nil: null }),
+  is_ca: fc.option(fc.boolean(), { nil: null }),
+}) as fc.Arbitrary<AuthorshipRow>;
+const labelArb = fc.record(Object.fromEntries(LABEL_FIELDS.map(([f, k]) => [f, valueOf(k)]))) as fc.Arbitrary<LabelRow>;
+
+/** Symbol tables as the pipeline reads them: every value of the sym fields, some tokens and prefixes. */
+function tablesFor(rows: WorkRow[], labels: LabelRow[]): SymbolTables {
+  const t: Record<string, Set<string>> = {};
+  const add = (table: string, v: string) => (t[table] ??= new Set()).add(v);
+  for (const r of rows)
+    for (const [f, k] of fields) {
+      const v = r[f];
+      if (typeof v !== 'string') continue;
+      if (k === 'sym') add(f, v);
+      if (k === 'symlist' && v !== '') for (const p of v.split('; ')) add(f, p);
+      if (k === 'words') for (const p of v.split(' ').filter((_, i) => i % 2 === 0)) add(f, p);
+      if (k === 'prefixed' && v.startsWith('10.1000/')) add(f, '10.1000');
+    }
+  for (const l of labels) for (const [f, k] of LABEL_FIELDS) if (k === 'sym' && typeof l[f] === 'string') add(`label.${f}`, l[f] as string);
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, [...v]]));
+}
+
+describe('the work store codec', () => {
+  it('gives back what workItem and exportRow need, for values of every kind', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(rowArb, fc.array(authorArb, { maxLength: 4 }), fc.array(labelArb, { maxLength: 3 })), { minLength: 1, maxLength: 5 }), (works) => {
+        const tables = tablesFor(
+          works.map((w) => w[0]),
+          works.flatMap((w) => w[2]),
+        );
+        const codes = symbolCodes(tables);
+        const people = new Map(works.flatMap((w) => w[1]).map((a) => [Number(a.id.slice(1)), a]));
+        for (const [row, authors, labels] of works) {
+          // Authors are stored by id: the lookup gives back each id's name and ORCID (one per id, as in a frame).
+          const canonical = authors.map((a) => ({ ...a, name: people.get(Number(a.id.slice(1)))!.name, orcid: people.get(Number(a.id.slice(1)))!.orcid }));
+          const w = new ByteWriter();
+          packWork(w, { row, authors: canonical, labels }, codes);
+          const back = decodeWork(w.slice(0), row.id as string, tables, {
+            author: (n) => {
+              const a = people.get(n)!;
+              return { id: a.id, name: a.name, orcid: a.orcid };
+            },
+          });
+          const item = workItem(row, canonical, labels);
+          expect(workItemJson(back)).toBe(JSON.stringify(item));
+          expect(workCsvLine(back)).toBe(exportRow(item));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses, naming the field, a value its symbol table lacks or a value of the wrong type', () => {
+    const row = { id: 'W1', type: 'article' } as WorkRow;
+    const w = new ByteWriter();
+    expect(() => packWork(w, { row, authors: [], labels: [] }, symbolCodes({ type: ['book'] }))).toThrow(/type value "article" is not in its symbol table/);
+    expect(() => packWork(w, { row: { id: 'W1', year: 2020.5 }, authors: [], labels: [] }, symbolCodes({}))).toThrow(/year is not an integer/);
+    expect(() => packWork(w, { row: { id: 'W01' }, authors: [], labels: [] }, symbolCodes({}))).toThrow(/W01/);
+    expect(kindOf.get('title')).toBe('words');
+  });
+});
