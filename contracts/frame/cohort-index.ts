@@ -129,7 +129,8 @@ export const file = {
   authorOrcids: 'author_orcids',
   /**
    * The work store (contracts/frame/work-store.ts): every work's packed row, in any order, found by row
-   * (`works.start.f64`, `works.length.u32`), and the symbol tables its codes point into.
+   * (`works.start.f64`, absent when the rows are in row order, and `works.length.u32`), and the symbol tables
+   * its codes point into.
    */
   works: 'works.bin',
   workStart: 'works.start.f64',

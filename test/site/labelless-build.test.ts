@@ -87,5 +87,8 @@ describe.skipIf(!present)('the site on a label-less build from OpenAlex records'
     expect(text).toContain('This snapshot has no machine labels');
     expect(text).not.toContain('Most rest on machine labels');
     expect(text).not.toContain('pilot');
+    // The API says what the findings are too: counts over the frame, not a validation-pending pilot.
+    const meta = JSON.parse((await s.get('/frame/api/v1/findings')).text).meta as { evidence_status: string; human_validation: string };
+    expect(meta).toMatchObject({ evidence_status: 'computed_from_frame', human_validation: 'not_applicable' });
   });
 });

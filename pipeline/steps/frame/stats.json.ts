@@ -201,8 +201,9 @@ function findings(dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef
       snapshot,
       count: Object.keys(f).length,
       source: `snapshots/${manifest.name}/${file}`,
-      evidence_status: 'historical_unvalidated_machine_pilot',
-      human_validation: 'pending',
+      // A builder's snapshot (provenance) has counts it computed over the frame, not the pilot's machine findings.
+      evidence_status: manifest.provenance ? 'computed_from_frame' : 'historical_unvalidated_machine_pilot',
+      human_validation: manifest.provenance ? 'not_applicable' : 'pending',
       note: 'The findings file of the snapshot, served verbatim under `findings`.',
     },
     findings: f,

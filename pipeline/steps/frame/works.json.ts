@@ -89,7 +89,11 @@ class StoreWriter {
   }
   close(): void {
     this.closeQuietly();
-    writeFileSync(join(this.dir, file.workStart), new Uint8Array(this.start.buffer));
+    // Rows packed in row order (ids of one length: id order is numeric order) need no start file: the reader
+    // sums the lengths (34 MB less at 4.3M works).
+    let inOrder = true;
+    for (let r = 0, at = 0; r < this.length.length && inOrder; at += this.length[r]!, r++) inOrder = this.start[r] === at;
+    if (!inOrder) writeFileSync(join(this.dir, file.workStart), new Uint8Array(this.start.buffer));
     writeFileSync(join(this.dir, file.workLength), new Uint8Array(this.length.buffer));
   }
 }

@@ -142,8 +142,14 @@ class WorkStore {
     readonly symbols: SymbolTables,
   ) {}
   static load(dir: string, rows: number): WorkStore {
-    const start = readTyped(join(dir, file.workStart), 'f64');
     const length = readTyped(join(dir, file.workLength), 'u32');
+    // Without a start file the rows are packed in row order.
+    let start: Float64Array;
+    if (existsSync(join(dir, file.workStart))) start = readTyped(join(dir, file.workStart), 'f64');
+    else {
+      start = new Float64Array(length.length);
+      for (let r = 1; r < length.length; r++) start[r] = start[r - 1]! + length[r - 1]!;
+    }
     if (start.length !== rows || length.length !== rows) throw new Error(`the work store has ${start.length} rows, the index ${rows}`);
     return new WorkStore(start, length, new FileRanges(join(dir, file.works)), JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables);
   }
