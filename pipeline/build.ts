@@ -151,46 +151,42 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     const working = join(tmp, WORKING_DB);
     await buildFrameDatabase(o.snapshot, working, manifest, progress, spill, timer);
 
-    // Phase 2b and 3: the cohort index (the query engine's files), the frozen JSON and the work store, from the
-    // finished database, read-only. The cohort index and the work store run at the same time: each has long
-    // single-threaded stretches (the index's JavaScript passes over its columns; the store's main thread only
-    // writes what its workers pack), so together they keep both cores busy (docs/benchmarks.md, issue 24).
-    // The per-work documents need the index's author table, so with them the store runs after the index.
-    progress.log('pipeline: writing the cohort index, the frozen JSON and the work store');
+    // Phase 2b: the cohort index (in-memory query engine files), from the finished database. (Run at the same
+    // time as the work store it saved 4 s of 390 at 4.3M works and raised the peak RSS from 2.7 to 3.9 GiB:
+    // docs/benchmarks.md, issue 24.)
+    progress.log('pipeline: writing the cohort index');
     const indexDuck = await openDuck(working, {
       access_mode: 'READ_ONLY',
       threads: '2',
-      memory_limit: '1200MB',
+      memory_limit: '1500MB',
       temp_directory: spill,
       preserve_insertion_order: 'true',
     });
-    const duck = await openDuck(working, { access_mode: 'READ_ONLY', threads: '2', memory_limit: '1000MB' });
+    try {
+      await timer.time('cohort index', () => writeCohortIndex(indexDuck, tmp, progress));
+    } finally {
+      indexDuck.close();
+    }
+    rmSync(spill, { recursive: true, force: true });
+
+    // Phase 3: frozen JSON and the work store.
+    progress.log('pipeline: precomputing frozen JSON');
+    const duck = await openDuck(working, { access_mode: 'READ_ONLY', threads: '2', memory_limit: '1500MB' });
     let works: { index: string | null; count: number } = { index: null, count: 0 };
     const database_content: Record<string, string> = {};
     try {
-      // One progress bar at a time: the index's steps are logged only while the store's bar runs.
-      const indexProgress: Progress = o.workFiles ? progress : { start() {}, update() {}, stop() {}, log: (m) => progress.log(m) };
-      const index = timer.time('cohort index', () => writeCohortIndex(indexDuck, tmp, indexProgress));
-      const frozenAndStore = (async () => {
-        await timer.time('frozen JSON', async () => {
-          const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
-          for (const [path, doc] of docs) {
-            mkdirSync(join(tmp, path, '..'), { recursive: true });
-            writeFileSync(join(tmp, path), JSON.stringify(doc));
-          }
-          writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
-        });
-        if (o.workFiles) await index;
-        works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, working, o.threads));
-      })();
-      // Both settle before the connections close, whichever fails first.
-      const settled = await Promise.allSettled([index, frozenAndStore]);
-      for (const r of settled) if (r.status === 'rejected') throw r.reason;
+      await timer.time('frozen JSON', async () => {
+        const docs = await frameDocuments(duck, o.snapshot, manifest, snapshot);
+        for (const [path, doc] of docs) {
+          mkdirSync(join(tmp, path, '..'), { recursive: true });
+          writeFileSync(join(tmp, path), JSON.stringify(doc));
+        }
+        writeFileSync(join(tmp, CANADIAN_LISTS_FILE), stablePretty(await canadianLists(duck)));
+      });
+      works = await timer.time('work records', () => writeWorkRecords(duck, tmp, snapshot, progress, o.workFiles, working, o.threads));
     } finally {
-      indexDuck.close();
       duck.close();
     }
-    rmSync(spill, { recursive: true, force: true });
 
     // Phase 3b: the served database, then the working one goes.
     await timer.time('served database', async () => {
