@@ -1,14 +1,15 @@
 /**
- * Which work pages are prerendered, and their data, at build time. The pipeline may write one JSON document
- * per work (build-output/current/frame/api/v1/works/W….json, the same bytes as GET /works/{id}); each becomes a
- * static page, up to SITE_WORK_PAGES of them (the most cited first, ties by id). Every other work is
- * server-rendered on request from the API (site/src/pages/frame/works/[...id].astro), so a bounded build
- * still has a page for all 4.3M works.
+ * Which work pages are prerendered, and their data, at build time: the most cited works (ties by id), up to
+ * SITE_WORK_PAGES of them, with their records read from the build's cohort index through the server's own
+ * serializer (the same bytes as GET /works/{id}; the pipeline no longer writes per-work documents by default).
+ * Every other work is server-rendered on request from the API (site/src/pages/frame/works/[...id].astro), so a
+ * bounded build still has a page for all 4.3M works.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { CohortIndex } from '../../../../api-dynamic/src/services/frame/cohort/cohort-index.ts';
 import type { workResponse } from '../../../../contracts/frame/responses.ts';
+import { workRecordMeta, workRecordText } from '../../../../contracts/frame/work-record.ts';
 import { buildOutputDir, currentManifest } from '../build-output.ts';
 
 type Record_ = z.infer<typeof workResponse>;
@@ -46,41 +47,32 @@ export function workPageLimit(value = process.env.SITE_WORK_PAGES): number {
   return Number(value.trim());
 }
 
-function worksDir(): string | null {
-  const manifest = currentManifest();
-  if (!manifest || manifest.work_documents.count === 0) return null;
-  const dir = join(buildOutputDir(), 'current', manifest.work_documents.directory);
-  return existsSync(dir) ? dir : null;
+let index: CohortIndex | null | undefined;
+/** The current build's cohort index, loaded once per site build (null without a build). */
+function cohort(): CohortIndex | null {
+  if (index === undefined) {
+    const dir = join(buildOutputDir(), 'current');
+    index = CohortIndex.exists(dir) ? CohortIndex.load(dir) : null;
+  }
+  return index;
 }
 
-const ID_FILE = /^(W[1-9][0-9]{0,14})\.json$/;
 const byNumber = (a: string, b: string) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0);
 
-/** The work document's `cited_by`, read without parsing the whole record (it comes before the long fields). */
-function citedBy(file: string): number {
-  const m = /"cited_by":(\d+)/.exec(readFileSync(file, 'utf8').slice(0, 4096));
-  return m ? Number(m[1]) : 0;
-}
-
-/** Ids of the works to prerender: every work document when they fit the limit, else the most cited. */
+/** Ids of the works to prerender: the first of the cohort index's cited order (cited desc, ties by id). */
 export function staticWorkIds(limit = workPageLimit()): string[] {
-  const dir = worksDir();
-  if (!dir || limit === 0) return [];
-  const ids = readdirSync(dir)
-    .map((f) => ID_FILE.exec(f)?.[1])
-    .filter((id): id is string => id !== undefined)
-    .sort(byNumber);
-  if (ids.length <= limit) return ids;
-  const cited = new Map(ids.map((id) => [id, citedBy(join(dir, `${id}.json`))]));
-  return ids
-    .sort((a, b) => cited.get(b)! - cited.get(a)! || byNumber(a, b))
-    .slice(0, limit)
-    .sort(byNumber);
+  const ix = cohort();
+  if (!ix || limit === 0) return [];
+  const rows = ix.orders.cited.subarray(0, Math.min(limit, ix.rows));
+  return Array.from(rows, (r) => `W${ix.col.id[r]}`).sort(byNumber);
 }
 
-/** The work record of a prerendered page (the pipeline's document). */
+/** The work record of a prerendered page (the bytes GET /works/{id} answers). */
 export function workDocument(id: string): WorkRecord {
-  const dir = worksDir();
-  if (!dir) throw new Error('no work documents in this build');
-  return JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as WorkRecord;
+  const ix = cohort();
+  const manifest = currentManifest();
+  const row = ix ? ix.rowOfWork(id) : -1;
+  if (!ix || !manifest || row < 0) throw new Error(`no work ${id} in this build`);
+  const { manifest_sha256: _, ...snapshot } = manifest.snapshot;
+  return JSON.parse(workRecordText(JSON.stringify(workRecordMeta(snapshot)), ix.record(row))) as WorkRecord;
 }
