@@ -29,6 +29,16 @@ export async function openDuck(path: string, options: Record<string, string> = {
   };
 }
 
+/** Streams a query chunk by chunk (2,048 rows), calling `each(columnValues, count)`. */
+export async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
+  const result = await duck.connection.stream(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    each(chunk.getColumns() as unknown[][], chunk.rowCount);
+  }
+}
+
 /**
  * Registers `ori_terms(text)`: the distinct search terms of a text (contracts/frame/title-terms.ts) joined by
  * spaces, so SQL builds term tables with exactly the function queries are parsed with.

@@ -15,6 +15,7 @@ import { appFor } from '../helpers/app.ts';
 import { CohortOracle } from '../helpers/cohort-oracle.ts';
 import { fixtureBuild, tempDir } from '../helpers/fixture-build.ts';
 import { readTable } from '../helpers/oracle.ts';
+import { mulberry32 } from '../helpers/random.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const SAMPLE = join(repoRoot, 'snapshots/sample');
@@ -38,18 +39,6 @@ afterAll(async () => {
   await h?.close();
   tmp.remove();
 });
-
-/** mulberry32: a 32-bit seeded PRNG, enough to make the query mix reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Params = [string, string][];
 type Gen = (p: Params) => void;

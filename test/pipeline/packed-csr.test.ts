@@ -10,26 +10,15 @@ import { isPackedCsr } from '../../contracts/frame/cohort-index.ts';
 import { openDuck } from '../../pipeline/lib/duckdb.ts';
 import { writeCsr } from '../../pipeline/steps/frame/cohort-index.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
+import { mulberry32 } from '../helpers/random.ts';
 
 const tmp = tempDir('packed-csr');
 afterAll(() => tmp.remove());
 
-/** mulberry32, for a reproducible mix of gaps. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('packed CSRs', () => {
   it('give back every key’s values, with term keys and with row keys', async () => {
     expect(isPackedCsr('title_terms') && isPackedCsr('author_term_works') && !isPackedCsr('ca_neighbours')).toBe(true);
-    const r = rng(7);
+    const r = mulberry32(7);
     const lists: number[][] = [];
     for (let k = 0; k < 40; k++) {
       const n = k % 7 === 3 ? 0 : k % 5 === 0 ? 1 : Math.floor(r() * 300);

@@ -22,7 +22,7 @@ import {
 } from '../../../contracts/frame/cohort-index.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
-import { type Duck, lit, registerTermsFunction } from '../../lib/duckdb.ts';
+import { type Duck, forEachChunk, lit, registerTermsFunction } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { maskSql } from './frame.duckdb.ts';
 
@@ -30,16 +30,6 @@ type Typed = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
 
 function writeTyped(path: string, array: Typed): void {
   writeFileSync(path, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-}
-
-/** Streams a query chunk by chunk (2,048 rows), calling `each(columnValues, count)`. */
-async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
-  const result = await duck.connection.stream(sql);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    each(chunk.getColumns() as unknown[][], chunk.rowCount);
-  }
 }
 
 /** Appends u32 values to a file through a buffer. */

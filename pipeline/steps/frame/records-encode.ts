@@ -11,7 +11,7 @@ import { AuthorTable } from '../../../contracts/frame/author-table.ts';
 import { ByteWriter, decodeWork, encodeWork, type FieldKind, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../../contracts/frame/work-store.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
 import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
-import { type Duck, lit } from '../../lib/duckdb.ts';
+import { type Duck, forEachChunk, lit } from '../../lib/duckdb.ts';
 
 export interface WorkParts {
   row: WorkRow;
@@ -123,16 +123,6 @@ function unpackTexts(bytes: Uint8Array, row: WorkRow): void {
     at += n;
   }
   if (at !== b.length) throw new Error('work store: a packed text row did not read to its end');
-}
-
-/** Streams a query chunk by chunk as columns. */
-async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
-  const result = await duck.connection.stream(sql);
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
-    each(chunk.getColumns() as unknown[][], chunk.rowCount);
-  }
 }
 
 export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeResult> {
