@@ -149,8 +149,11 @@ describe('reload', () => {
       expect(r.changed).toBe(true);
       expect(h.store.current.snapshotId).not.toBe(first);
       // The old build still answers the request that started on it.
-      const reader = await inFlight.db!.runAndReadAll('SELECT count(*)::INTEGER AS n FROM works');
-      expect(reader.getRowObjectsJS()[0]!.n).toBe(3_000);
+      // (Its database holds the screening sample; its work records are in its cohort index.)
+      const reader = await inFlight.db!.runAndReadAll('SELECT count(*)::INTEGER AS n FROM screened');
+      expect(reader.getRowObjectsJS()[0]!.n).toBeGreaterThan(0);
+      expect(inFlight.cohort.rows).toBe(3_000);
+      expect(JSON.parse(inFlight.cohort.record(0)).id).toMatch(/^W\d+$/);
       inFlight.release();
       const res = await h.app.inject('/frame/api/v1/stats/summary');
       expect(res.json().works).toBe(1_000);
