@@ -22,7 +22,8 @@ only when the export is complete. See docs/static-hosting.md.
   --build-output DIR   the pipeline's output directory (default: BUILD_OUTPUT, build-output)
   --site DIR           the Astro build of that build (default: SITE_DIR, build-output/site)
   --nginx-root DIR     where the bundle will live on the nginx host (default: the absolute --out)
-  --no-work-documents  leave out the per-work API documents even where the build has them
+  --no-work-documents  leave out the per-work API documents (by default one per work of the frame, from the
+                       cohort index: about 3.4 KB each, 14.7 GB at 4.3M works)
   -h, --help           show this help
 `;
 
