@@ -42,7 +42,8 @@ describe('the work store on a fixture frame', () => {
     try {
       await writeCohortIndex(duck, out, silentProgress);
       const { manifest_sha256: _, ...ref } = snapshotRef(snapshot);
-      await writeWorkRecords(duck, out, ref, silentProgress, false, dbPath, 0);
+      // Ranges of 300 works, in this thread: several ranges must not interleave on the one connection.
+      await writeWorkRecords(duck, out, ref, silentProgress, false, dbPath, 0, 300);
     } finally {
       duck.close();
     }

@@ -117,6 +117,8 @@ export async function writeWorkRecords(
   dbPath: string,
   /** Worker threads that read and encode records; 0 works in this thread. Default: the cores when the frame is large. */
   threadOption?: number,
+  /** Works per range (tests use small ranges to check that several ranges in one thread do not interleave). */
+  chunk = CHUNK,
 ): Promise<{ index: string | null; count: number }> {
   if (documents) mkdirSync(join(outDir, WORKS_DIR), { recursive: true });
   mkdirSync(join(outDir, COHORT_DIR), { recursive: true });
@@ -128,7 +130,7 @@ export async function writeWorkRecords(
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
   const bounds = (
     await duck.all<{ id: string }>(
-      `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${CHUNK} = 0 ORDER BY id`,
+      `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${chunk} = 0 ORDER BY id`,
     )
   ).map((r) => r.id);
   const store = new StoreWriter(dir, n);
@@ -158,7 +160,8 @@ export async function writeWorkRecords(
   try {
     for (let c = 0; c < bounds.length; c++) {
       window.push(encode({ lo: bounds[c]!, hi: bounds[c + 1] ?? null, symbolsPath, withItems: documents }));
-      if (window.length > Math.max(1, threads)) write(await window.shift()!);
+      // In this thread the ranges share one connection, whose streamed results must not interleave: one at a time.
+      if (window.length > (pool ? threads : 0)) write(await window.shift()!);
     }
     while (window.length > 0) write(await window.shift()!);
     store.close();
