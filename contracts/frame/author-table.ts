@@ -9,7 +9,7 @@ import { file, texts } from './cohort-index.ts';
 import type { AuthorLookup } from './work-store.ts';
 
 /** A little-endian typed array file, copied into an aligned buffer of its own. */
-export function readArray<C extends Float64ArrayConstructor | Uint32ArrayConstructor>(path: string, Ctor: C): InstanceType<C> {
+export function readArray<C extends new (buffer: ArrayBuffer) => ArrayBufferView>(path: string, Ctor: C): InstanceType<C> {
   const bytes = readFileSync(path);
   const aligned = new ArrayBuffer(bytes.byteLength);
   new Uint8Array(aligned).set(bytes);

@@ -22,7 +22,7 @@ import {
   ORDERS,
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
-import { AuthorTable, binarySearch } from '../../../../../contracts/frame/author-table.ts';
+import { AuthorTable, binarySearch, readArray } from '../../../../../contracts/frame/author-table.ts';
 import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
@@ -30,12 +30,7 @@ type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(type
 export type SortName = keyof typeof ORDERS;
 
 function readTyped<T extends keyof typeof ARRAY_TYPES>(path: string, type: T): InstanceType<(typeof ARRAY_TYPES)[T]> {
-  const bytes = readFileSync(path);
-  const Ctor = ARRAY_TYPES[type];
-  // Copy into an aligned buffer of its own (a Buffer may share a pool and start at any offset).
-  const aligned = new ArrayBuffer(bytes.byteLength);
-  new Uint8Array(aligned).set(bytes);
-  return new Ctor(aligned) as InstanceType<(typeof ARRAY_TYPES)[T]>;
+  return readArray(path, ARRAY_TYPES[type]) as InstanceType<(typeof ARRAY_TYPES)[T]>;
 }
 
 /**
