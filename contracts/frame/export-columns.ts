@@ -83,12 +83,13 @@ export function exportCell(value: unknown): string {
  */
 export function csvLine(cells: readonly string[]): string {
   let out = '';
-  for (let k = 0; k < cells.length; k++) {
-    const c = cells[k]!;
-    if (k > 0) out += ',';
-    out += /[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c;
-  }
+  for (let k = 0; k < cells.length; k++) out += (k > 0 ? ',' : '') + csvField(cells[k]!);
   return `${out}\n`;
+}
+
+/** One cell as csvLine writes it: quoted when it holds `"`, `,`, CR or LF, inner quotes doubled. */
+export function csvField(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
 
 /** The export row of a work item. */

@@ -3,16 +3,15 @@
  * typed values (integers as varints, decimals as fixed-point integers, strings interned in per-field symbol
  * tables, list elements as symbol codes, authors as rows of the cohort index's author table), so the build
  * writes about 250 bytes per work instead of two deflated texts of 550 bytes each, and the server serializes
- * the record or the row when it is asked for, with the one serializer of each shape (workItem + JSON.stringify,
- * exportRow).
+ * the record or the row when it is asked for, with the one serializer of each shape (work-serialize.ts).
  *
  * Per work the values sit together in one packed row, read with one positioned read: the query engine's
  * scanned columns are already typed arrays in memory (cohort-index.ts), while these fields are only ever read
  * whole for one work, and Node cannot map a file, so one read per work beats one per column (docs/decisions.md).
  *
- * Decoding gives back the WorkRow / AuthorshipRow / LabelRow values workItem reads (list columns as the lists
- * workItem would split them into), so the record is built by exactly the code that built it from the
- * database, and its bytes are the same.
+ * Decoding gives back the values by field position, symbols as their codes and numbers as their printed text
+ * (decodeWork), which the serializers of work-serialize.ts write out; their bytes are the same as workItem +
+ * JSON.stringify and exportRow over the database's rows (test/pipeline/work-store.test.ts).
  */
 import { SCREEN_MODELS } from './vocab.ts';
 import type { AuthorshipRow, LabelRow, WorkRow } from './work-record.ts';
@@ -281,13 +280,6 @@ function writeNumber(w: ByteWriter, v: unknown, field: string): void {
   }
 }
 
-function readNumber(r: ByteReader): number | null {
-  const h = r.byte();
-  if (h === 0) return null;
-  if (h === RAW) return r.f64();
-  return h >= SIGNED ? r.svar() / POW10[h - SIGNED]! : r.uvar() / POW10[h - 1]!;
-}
-
 /**
  * The fixed-point value of a number's text, when the text is exactly what JavaScript prints for the number it
  * parses to; else null. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
@@ -367,19 +359,6 @@ function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
     if (signed) w.svar(m);
     else w.uvar(m);
   }
-}
-
-/** A number list as workItem reads it: the numbers (or, when they were kept as text, the text). */
-function readNumberList(r: ByteReader): number[] | string | null {
-  const h = r.byte();
-  if (h === 0) return null;
-  if (h === RAW) return r.text();
-  const n = r.uvar();
-  const signed = h >= SIGNED;
-  const d = POW10[signed ? h - SIGNED : h - 1]!;
-  const out = new Array<number>(n);
-  for (let k = 0; k < n; k++) out[k] = (signed ? r.svar() : r.uvar()) / d;
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -463,44 +442,86 @@ function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, c
   }
 }
 
-function readField(r: ByteReader, kind: FieldKind, tables: SymbolTables, table: string, id: string): unknown {
+/**
+ * The text of a fixed-point number m / 10^s: String() of the double, which is what JSON.stringify and the CSV
+ * export print. Small mantissas (most scores, years, counts) are printed once per scale and kept in arrays
+ * indexed by the mantissa: a page of 25 items reads about 2,000 numbers, and printing a double costs several
+ * times an array read (docs/benchmarks.md, issue 24).
+ */
+const SMALL_MANTISSA = 1 << 16;
+const fixedTexts: string[][] = POW10.map(() => []);
+export function fixedText(m: number, s: number): string {
+  if (m >= 0 && m < SMALL_MANTISSA) return (fixedTexts[s]![m] ??= String(m / POW10[s]!));
+  return String(m / POW10[s]!);
+}
+
+/**
+ * A `num` field as decoded: the number's text when it was stored fixed-point (the same text String() gives the
+ * double), the double itself when it was stored raw (rare: a value with more than 9 fraction digits, or not
+ * finite), or null.
+ */
+export type DecodedNumber = string | number | null;
+
+function readNumberText(r: ByteReader): DecodedNumber {
+  const h = r.byte();
+  if (h === 0) return null;
+  if (h === RAW) return r.f64();
+  return h >= SIGNED ? fixedText(r.svar(), h - SIGNED) : fixedText(r.uvar(), h - 1);
+}
+
+/** A `numlist` field as decoded: the texts of its numbers, or the list's raw text when it was kept as text, or null. */
+function readNumberTexts(r: ByteReader): string[] | string | null {
+  const h = r.byte();
+  if (h === 0) return null;
+  if (h === RAW) return r.text();
+  const n = r.uvar();
+  const signed = h >= SIGNED;
+  const s = signed ? h - SIGNED : h - 1;
+  const out = new Array<string>(n);
+  for (let k = 0; k < n; k++) out[k] = fixedText(signed ? r.svar() : r.uvar(), s);
+  return out;
+}
+
+/**
+ * One field's decoded value, by kind: `text`, `words` and `prefixed` as their text; `sym` as its symbol code
+ * (0 for null: the serializers keep each symbol's JSON and CSV text, work-serialize.ts); `symlist` as the codes
+ * of its elements; `int` as the number; `num` and `numlist` as their numbers' texts (DecodedNumber); `bool`
+ * as true/false; `self` as the work's id. Null stays null.
+ */
+function readField(r: ByteReader, kind: FieldKind, table: readonly string[] | undefined, id: string): unknown {
   switch (kind) {
     case 'text':
       return r.uvar() === 0 ? null : r.text();
     case 'words': {
       const n = r.uvar();
       if (n === 0) return null;
-      const known = tables[table]!;
       let out = '';
       for (let k = 0; k < n - 1; k++) {
         const c = r.uvar();
-        out += (k > 0 ? WORD_SEPARATOR : '') + (c === 0 ? r.text() : known[c - 1]!);
+        out += (k > 0 ? WORD_SEPARATOR : '') + (c === 0 ? r.text() : table![c - 1]!);
       }
       return out;
     }
     case 'prefixed': {
       const c = r.uvar();
       if (c === 0) return null;
-      return c === 1 ? r.text() : tables[table]![c - 2]! + PREFIX_SEPARATOR + r.text();
+      return c === 1 ? r.text() : table![c - 2]! + PREFIX_SEPARATOR + r.text();
     }
-    case 'sym': {
-      const c = r.uvar();
-      return c === 0 ? null : tables[table]![c - 1]!;
-    }
+    case 'sym':
+      return r.uvar();
     case 'symlist': {
       const n = r.uvar();
       if (n === 0) return null;
-      const values = tables[table]!;
-      const out = new Array<string>(n - 1);
-      for (let k = 0; k < n - 1; k++) out[k] = values[r.uvar() - 1]!;
+      const out = new Array<number>(n - 1);
+      for (let k = 0; k < n - 1; k++) out[k] = r.uvar();
       return out;
     }
     case 'int':
       return r.uvar() === 0 ? null : r.svar();
     case 'num':
-      return readNumber(r);
+      return readNumberText(r);
     case 'numlist':
-      return readNumberList(r);
+      return readNumberTexts(r);
     case 'bool': {
       const b = r.byte();
       return b === 0 ? null : b === 2;
@@ -556,29 +577,57 @@ export interface AuthorLookup {
   author(id: number): { id: string; name: string; orcid: string | null };
 }
 
-/** The values workItem reads for one work, from its packed row. */
-export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): { row: WorkRow; authors: AuthorshipRow[]; labels: LabelRow[] } {
+/** Every work field in stored order, with its kind and group; a decoded work's values are in this order. */
+export const WORK_FIELDS: readonly { field: string; kind: FieldKind; group: number }[] = WORK_GROUPS.flatMap((g, group) => g.map(([field, kind]) => ({ field, kind, group })));
+const FIELD_POSITION = new Map(WORK_FIELDS.map((f, k) => [f.field, k]));
+/** The position of a field in a decoded work's values (throws for a name that is not a stored field). */
+export function fieldPosition(field: string): number {
+  const k = FIELD_POSITION.get(field);
+  if (k === undefined) throw new Error(`work store: no field ${field}`);
+  return k;
+}
+
+/**
+ * One work as decoded from its packed row: the work's values by field position (fieldPosition; each kind as
+ * readField gives it), its authorships in position order and its direct labels in model order (as workItem
+ * reads them), and the symbol tables its codes refer to.
+ */
+export interface DecodedWork {
+  id: string;
+  values: unknown[];
+  tables: SymbolTables;
+  authors: AuthorshipRow[];
+  labels: LabelRow[];
+}
+
+/** A work's values from its packed row. */
+export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): DecodedWork {
   const r = new ByteReader(bytes);
-  const row: WorkRow = { id };
+  const values = new Array<unknown>(WORK_FIELDS.length);
+  let k = 0;
   for (const group of WORK_GROUPS) {
     if (group !== WORK_GROUPS[0] && r.byte() === 0) {
-      for (const [field] of group) row[field] = null;
+      for (let g = 0; g < group.length; g++) values[k++] = group[g]![1] === 'sym' ? 0 : null;
       continue;
     }
-    for (const [field, kind] of group) row[field] = readField(r, kind, tables, field, id);
+    for (const [field, kind] of group) values[k++] = readField(r, kind, tables[field], id);
   }
   const authors: AuthorshipRow[] = [];
   for (let n = r.uvar(); n > 0; n--) {
     const who = people.author(r.uvar());
-    const position = readField(r, 'int', tables, '', id) as number;
-    const isCa = readField(r, 'bool', tables, '', id) as boolean;
+    const position = readField(r, 'int', undefined, id) as number;
+    const isCa = readField(r, 'bool', undefined, id) as boolean;
     authors.push({ id: who.id, name: who.name, orcid: who.orcid, position, is_ca: isCa });
   }
   const labels: LabelRow[] = [];
   for (let n = r.uvar(); n > 0; n--) {
     const l = {} as Record<string, unknown>;
-    for (const [field, kind] of LABEL_FIELDS) l[field] = readField(r, kind, tables, labelSymbols(field), id);
+    for (const [field, kind] of LABEL_FIELDS) {
+      const v = readField(r, kind, undefined, id);
+      // A label's symbols are its strings: a few labels per work, read as workItem reads them.
+      l[field] = kind === 'sym' ? (v === 0 ? null : tables[labelSymbols(field)]![(v as number) - 1]!) : v;
+    }
     labels.push(l as unknown as LabelRow);
   }
-  return { row, authors, labels };
+  return { id, values, tables, authors, labels };
 }
