@@ -86,7 +86,7 @@ export const CSRS = {
   author_terms: 'author-name term → author rows',
   author_term_works: 'author-name term → work rows with an author whose name has the term (same keys as author_terms)',
   author_works: 'author row → work rows',
-  ca_neighbours: 'author row → Canadian co-author rows, strongest first (weight desc, shared works desc, id); with parallel ca_neighbours.shared.u32 and ca_neighbours.weight.f64',
+  ca_neighbours: 'author row → Canadian co-author rows, strongest first (weight desc, shared works desc, id); with parallel ca_neighbours.shared (u16 or u32) and ca_neighbours.weight.f64',
 } as const;
 export type CsrName = keyof typeof CSRS;
 
@@ -111,6 +111,19 @@ export const cohortIndexManifestSchema = z
   .strict();
 export type CohortIndexManifest = z.infer<typeof cohortIndexManifestSchema>;
 
+/**
+ * A file of unsigned integers written 16 bits wide when every value fits, else 32 (`<base>.u16` or
+ * `<base>.u32`; which one exists says): at 4.3M works the work lengths and the network's shared-work counts
+ * all fit, which saves 33 MB of the build (issue 24's 2 GB budget).
+ */
+export interface NarrowFile {
+  u16: string;
+  u32: string;
+}
+const narrow = (base: string): NarrowFile => ({ u16: `${base}.u16`, u32: `${base}.u32` });
+/** The name to write values up to `max` under. */
+export const narrowName = (f: NarrowFile, max: number): string => (max < 2 ** 16 ? f.u16 : f.u32);
+
 export const file = {
   manifest: 'index.json',
   column: (name: ColumnName) => `${name}.${COLUMNS[name][0]}`,
@@ -120,7 +133,7 @@ export const file = {
   csrPackedValues: (name: CsrName) => `${name}.values.dv`,
   csrByteOffsets: (name: CsrName) => `${name}.byte-offsets.f64`,
   csrCounts: (name: CsrName) => `${name}.counts.u32`,
-  neighbourShared: 'ca_neighbours.shared.u32',
+  neighbourShared: narrow('ca_neighbours.shared'),
   neighbourWeight: 'ca_neighbours.weight.f64',
   /** Authors in numeric id order: numeric id, Canadian-affiliated works, and their names and ORCIDs (texts). */
   authorId: 'author_id.f64',
@@ -129,12 +142,12 @@ export const file = {
   authorOrcids: 'author_orcids',
   /**
    * The work store (contracts/frame/work-store.ts): every work's packed row, in any order, found by row
-   * (`works.start.f64`, absent when the rows are in row order, and `works.length.u32`), and the symbol tables
+   * (`works.start.f64`, absent when the rows are in row order, and `works.length`, u16 or u32), and the symbol tables
    * its codes point into.
    */
   works: 'works.bin',
   workStart: 'works.start.f64',
-  workLength: 'works.length.u32',
+  workLength: narrow('works.length'),
   workSymbols: 'works.symbols.json',
 };
 

@@ -6,11 +6,12 @@
  * (negative and unprintable numbers, texts that are not the numbers' own, empty and null lists, tokens and
  * prefixes outside the tables, null positions).
  */
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CohortIndex } from '../../api-dynamic/src/services/frame/cohort/cohort-index.ts';
+import { COHORT_DIR, file } from '../../contracts/frame/cohort-index.ts';
 import { exportRow } from '../../contracts/frame/export-columns.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workItem } from '../../contracts/frame/work-record.ts';
 import { workCsvLine, workItemJson } from '../../contracts/frame/work-serialize.ts';
@@ -76,6 +77,38 @@ describe('the work store on a fixture frame', () => {
     } finally {
       duck.close();
       index.close();
+    }
+  });
+
+  it('reads work lengths and shared-work counts written 16 or 32 bits wide alike', () => {
+    // The fixture's values all fit in 16 bits, so the pipeline wrote the narrow files; a copy with them widened
+    // to 32 bits (what a frame with a longer row or a stronger tie gets) must serve the same.
+    const dir = join(out, COHORT_DIR);
+    for (const f of [file.workLength, file.neighbourShared]) {
+      expect(existsSync(join(dir, f.u16))).toBe(true);
+      expect(existsSync(join(dir, f.u32))).toBe(false);
+    }
+    const wide = join(tmp.path, 'wide');
+    cpSync(out, wide, { recursive: true });
+    for (const f of [file.workLength, file.neighbourShared]) {
+      const b = readFileSync(join(wide, COHORT_DIR, f.u16));
+      writeFileSync(join(wide, COHORT_DIR, f.u32), new Uint8Array(Uint32Array.from(new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2)).buffer));
+      rmSync(join(wide, COHORT_DIR, f.u16));
+    }
+    const narrow = CohortIndex.load(out);
+    const widened = CohortIndex.load(wide);
+    try {
+      let edges = 0;
+      for (let row = 0; row < narrow.rows; row++) expect(widened.record(row)).toBe(narrow.record(row));
+      for (let a = 0; a < narrow.manifest.authors; a++) {
+        const n = narrow.neighbours(a);
+        expect(widened.neighbours(a)).toEqual(n);
+        edges += n.rows.length;
+      }
+      expect(edges).toBeGreaterThan(0);
+    } finally {
+      narrow.close();
+      widened.close();
     }
   });
 });

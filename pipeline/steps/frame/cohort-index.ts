@@ -17,6 +17,7 @@ import {
   file,
   FLAG,
   isPackedCsr,
+  narrowName,
   ORDERS,
   texts,
 } from '../../../contracts/frame/cohort-index.ts';
@@ -34,12 +35,14 @@ function writeTyped(path: string, array: Typed): void {
 
 /** Appends u32 values to a file through a buffer. */
 class U32Writer {
-  private buf = new Uint32Array(1 << 16);
+  private buf: Uint16Array | Uint32Array;
   private n = 0;
   private readonly fd: number;
   count = 0;
-  constructor(path: string) {
+  /** `width` 2 writes u16 (every value must fit: narrowName chose it). */
+  constructor(path: string, width: 2 | 4 = 4) {
     this.fd = openSync(path, 'w');
+    this.buf = width === 2 ? new Uint16Array(1 << 16) : new Uint32Array(1 << 16);
   }
   push(v: number): void {
     this.buf[this.n++] = v;
@@ -47,7 +50,7 @@ class U32Writer {
     if (this.n === this.buf.length) this.flush();
   }
   private flush(): void {
-    if (this.n > 0) writeSync(this.fd, new Uint8Array(this.buf.buffer, 0, this.n * 4));
+    if (this.n > 0) writeSync(this.fd, new Uint8Array(this.buf.buffer, 0, this.n * this.buf.BYTES_PER_ELEMENT));
     this.n = 0;
   }
   close(): void {
@@ -366,7 +369,9 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     authorTerms.length,
   );
   // The collaboration network by author row, with each edge's shared works and weight beside it.
-  const shared = new U32Writer(join(dir, file.neighbourShared));
+  const maxShared = (await duck.all<{ m: number | null }>('SELECT max(shared_works)::DOUBLE AS m FROM ca_neighbours'))[0]?.m ?? 0;
+  const sharedName = narrowName(file.neighbourShared, maxShared);
+  const shared = new U32Writer(join(dir, sharedName), sharedName === file.neighbourShared.u16 ? 2 : 4);
   const weights: number[] = [];
   const weightFd = openSync(join(dir, file.neighbourWeight), 'w');
   await writeCsr(

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import { workRecordMeta, workRecordText } from '../../../contracts/frame/work-record.ts';
-import { COHORT_DIR, file } from '../../../contracts/frame/cohort-index.ts';
+import { COHORT_DIR, file, narrowName } from '../../../contracts/frame/cohort-index.ts';
 import { PREFIX_SEPARATOR, symbolFields, SYMLIST_SEPARATOR, type SymbolTables, WORD_SEPARATOR } from '../../../contracts/frame/work-store.ts';
 import { WorkerPool } from '../../lib/worker-pool.ts';
 import { type EncodeResult, type EncodeTask, encodeRange } from './records-encode.ts';
@@ -94,7 +94,10 @@ class StoreWriter {
     let inOrder = true;
     for (let r = 0, at = 0; r < this.length.length && inOrder; at += this.length[r]!, r++) inOrder = this.start[r] === at;
     if (!inOrder) writeFileSync(join(this.dir, file.workStart), new Uint8Array(this.start.buffer));
-    writeFileSync(join(this.dir, file.workLength), new Uint8Array(this.length.buffer));
+    const longest = this.length.reduce((m, n) => Math.max(m, n), 0);
+    const lengthName = narrowName(file.workLength, longest);
+    const lengths = lengthName === file.workLength.u16 ? Uint16Array.from(this.length) : this.length;
+    writeFileSync(join(this.dir, lengthName), new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength));
   }
 }
 

@@ -19,6 +19,7 @@ import {
   file,
   idNumber,
   isPackedCsr,
+  type NarrowFile,
   ORDERS,
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
@@ -31,6 +32,14 @@ export type SortName = keyof typeof ORDERS;
 
 function readTyped<T extends keyof typeof ARRAY_TYPES>(path: string, type: T): InstanceType<(typeof ARRAY_TYPES)[T]> {
   return readArray(path, ARRAY_TYPES[type]) as InstanceType<(typeof ARRAY_TYPES)[T]>;
+}
+/** The width in bytes of a narrow file (2 when its `.u16` form exists) and its path. */
+function narrowFile(dir: string, f: NarrowFile): { width: 2 | 4; path: string } {
+  return existsSync(join(dir, f.u16)) ? { width: 2, path: join(dir, f.u16) } : { width: 4, path: join(dir, f.u32) };
+}
+function readNarrow(dir: string, f: NarrowFile): Uint16Array | Uint32Array {
+  const { width, path } = narrowFile(dir, f);
+  return width === 2 ? readTyped(path, 'u16') : readTyped(path, 'u32');
 }
 
 /**
@@ -132,12 +141,12 @@ export class Csr {
 class WorkStore {
   private constructor(
     private readonly start: Float64Array,
-    private readonly length: Uint32Array,
+    private readonly length: Uint16Array | Uint32Array,
     private readonly bin: FileRanges,
     readonly symbols: SymbolTables,
   ) {}
   static load(dir: string, rows: number): WorkStore {
-    const length = readTyped(join(dir, file.workLength), 'u32');
+    const length = readNarrow(dir, file.workLength);
     // Without a start file the rows are packed in row order.
     let start: Float64Array;
     if (existsSync(join(dir, file.workStart))) start = readTyped(join(dir, file.workStart), 'f64');
@@ -185,7 +194,7 @@ export class CohortIndex {
     readonly authorCaWorks: Uint32Array,
     private readonly authors: AuthorTable,
     private readonly works: WorkStore,
-    private readonly neighbourShared: FileRanges,
+    private readonly neighbourShared: { width: 2 | 4; ranges: FileRanges },
     private readonly neighbourWeight: FileRanges,
   ) {
     this.filters = new FilterBitsets(this);
@@ -233,7 +242,7 @@ export class CohortIndex {
       readTyped(join(dir, file.authorCaWorks), 'u32'),
       AuthorTable.load(dir),
       WorkStore.load(dir, manifest.rows),
-      new FileRanges(join(dir, file.neighbourShared)),
+      ((f) => ({ width: f.width, ranges: new FileRanges(f.path) }))(narrowFile(dir, file.neighbourShared)),
       new FileRanges(join(dir, file.neighbourWeight)),
     );
   }
@@ -278,10 +287,12 @@ export class CohortIndex {
     const n = Math.min(total, limit);
     const rows = this.csr.ca_neighbours.list(authorRow).subarray(0, n);
     if (n === 0) return { rows, shared: new Uint32Array(0), weight: new Float64Array(0) };
-    const s = this.neighbourShared.read(start * 4, n * 4);
+    const { width, ranges } = this.neighbourShared;
+    const s = ranges.read(start * width, n * width);
     const w = this.neighbourWeight.read(start * 8, n * 8);
     // Copies: the read buffers may not be aligned for their element size.
-    return { rows, shared: new Uint32Array(new Uint8Array(s).buffer), weight: new Float64Array(new Uint8Array(w).buffer) };
+    const shared = width === 2 ? Uint32Array.from(new Uint16Array(new Uint8Array(s).buffer)) : new Uint32Array(new Uint8Array(s).buffer);
+    return { rows, shared, weight: new Float64Array(new Uint8Array(w).buffer) };
   }
 
   /** Authors in numeric id order (their numeric ids). */
@@ -306,7 +317,7 @@ export class CohortIndex {
   close(): void {
     for (const c of Object.values(this.csr)) c.close();
     this.works.close();
-    this.neighbourShared.close();
+    this.neighbourShared.ranges.close();
     this.neighbourWeight.close();
   }
 }
