@@ -61,4 +61,17 @@ export function registerTermsFunction(duck: Duck): void {
   );
 }
 
+/**
+ * SQL for the distinct search terms of a text column, as a list (it may hold '': keep `term <> ''`), exactly
+ * titleTerms' terms. For a text of ASCII characters only, titleTerms' folding is lower case (NFKD and mark
+ * removal change nothing) and its separators are every character but a-z and 0-9, so SQL cuts it, on every
+ * core, instead of calling ori_terms in the one JavaScript thread: at 4.3M titles, 97% of them ASCII, that is
+ * most of the 31 s title terms took (docs/benchmarks.md, issue 24). Other texts go through ori_terms. A
+ * property test (test/pipeline/terms-sql.test.ts) holds the two to the same terms. Needs registerTermsFunction.
+ */
+export function termsListSql(col: string): string {
+  return `CASE WHEN regexp_matches(${col}, '[^\\x00-\\x7F]') THEN string_split(ori_terms(${col}), ' ')
+          ELSE list_distinct(regexp_split_to_array(lower(${col}), '[^a-z0-9]+')) END`;
+}
+
 export { lit } from '../../contracts/common/sql.ts';

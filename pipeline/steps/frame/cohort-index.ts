@@ -23,7 +23,7 @@ import {
 } from '../../../contracts/frame/cohort-index.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
-import { type Duck, forEachChunk, lit, registerTermsFunction } from '../../lib/duckdb.ts';
+import { type Duck, forEachChunk, lit, registerTermsFunction, termsListSql } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { maskSql } from './frame.duckdb.ts';
 
@@ -308,12 +308,15 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   }
   progress.update(3);
 
-  // Title terms.
-  const titleTerms = await writeCsr(
+  // Title terms, numbered in term order: the pairs are read and sorted as integers, not as 43M strings.
+  await duck.run('CREATE OR REPLACE TEMP TABLE tterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM title_terms)');
+  const titleTerms = (await duck.all<{ term: string }>('SELECT term FROM tterm ORDER BY k')).map((r) => r.term);
+  await writeCsr(
     duck,
     dir,
     'title_terms',
-    'SELECT t.term, c.row FROM title_terms t JOIN cx c ON c.wid = t.work_id ORDER BY t.term, c.row',
+    'SELECT t.k, c.row FROM title_terms x JOIN tterm t USING (term) JOIN cx c ON c.wid = x.work_id ORDER BY 1, 2',
+    titleTerms.length,
   );
   progress.update(4);
 
@@ -355,7 +358,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   // one-term author search reads the second directly instead of merging thousands of authors' lists).
   await duck.run(`CREATE OR REPLACE TEMP TABLE aname AS
     SELECT DISTINCT arow, term FROM (
-      SELECT arow, unnest(string_split(ori_terms(name), ' ')) AS term FROM ax)
+      SELECT arow, unnest(${termsListSql('name')}) AS term FROM ax)
     WHERE term <> ''`);
   await duck.run('CREATE OR REPLACE TEMP TABLE aterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM aname)');
   const authorTerms = (await duck.all<{ term: string }>('SELECT term FROM aterm ORDER BY k')).map((r) => r.term);

@@ -16,7 +16,7 @@ import {
 } from '../../../contracts/frame/snapshot.ts';
 import { MAX_CA_AUTHORS } from '../../../contracts/frame/network.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
-import { type Duck, lit, openDuck, registerTermsFunction } from '../../lib/duckdb.ts';
+import { type Duck, lit, openDuck, registerTermsFunction, termsListSql } from '../../lib/duckdb.ts';
 import { PhaseTimer } from '../../lib/phase-timer.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
@@ -295,10 +295,11 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
     ],
     [
       'title_terms',
+      // Unsorted: the cohort index numbers the terms and sorts (term code, row) pairs itself.
       `CREATE TABLE title_terms AS
        SELECT term, id AS work_id FROM (
-         SELECT id, unnest(string_split(ori_terms(title), ' ')) AS term FROM s_works)
-       WHERE term <> '' ORDER BY term, work_id`,
+         SELECT id, unnest(${termsListSql('title')}) AS term FROM s_works)
+       WHERE term <> ''`,
     ],
     [
       'facet_venue',
