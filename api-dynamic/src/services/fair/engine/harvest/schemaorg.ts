@@ -1,7 +1,8 @@
 /**
- * schema.org JSON-LD → reference-schema record (mapping table in fair.md §2.4). Read as plain JSON, not as
- * an RDF graph: the main entity is the first node typed as a creative work (or the first node), and the
- * properties below are read from it. Context namespaces are collected for I2/R1.2/R1.3.
+ * schema.org node objects → reference-schema record (mapping table in fair.md §2.4). The nodes come from an RDF
+ * graph (JSON-LD, RDFa, Turtle …: harvest/graph.ts, which orders them by F-UJI's main-entity score) or from
+ * microdata items; the main entity is the first node typed as a creative work (or the first node), and the
+ * properties below are read from it. Context namespaces of JSON-LD documents are collected for I2/R1.2/R1.3.
  */
 import type { ContentLink, RelatedResource } from '../../../../../../contracts/fair/evidence.ts';
 import { clean, cleanList, splitKeywords, type MetadataRecord } from './record.ts';
@@ -63,13 +64,6 @@ export function contextNamespaces(doc: unknown): string[] {
   };
   for (const item of asArray(doc)) if (isNode(item)) visit(item['@context']);
   return cleanList(found);
-}
-
-/** Does the document look like schema.org (context or type IRIs)? */
-export function isSchemaOrg(doc: unknown): boolean {
-  const namespaces = contextNamespaces(doc);
-  if (namespaces.some((ns) => /^https?:\/\/schema\.org/i.test(ns))) return true;
-  return nodesOf(doc).some((node) => asArray(node['@type']).some((t) => typeof t === 'string' && /schema\.org/i.test(t)));
 }
 
 function nameOf(value: unknown): string | null {
