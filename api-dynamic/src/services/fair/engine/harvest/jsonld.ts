@@ -17,7 +17,9 @@
 import type { Quad } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import type { IDocumentLoader, IJsonLdContext } from 'jsonld-context-parser';
+import { LRUCache } from 'lru-cache';
 import { graphStandard, mapGraph } from './graph.ts';
+import { yieldToLoop } from './http.ts';
 import type { RdfGraph } from './rdf.ts';
 import type { MetadataRecord } from './record.ts';
 import { contextNamespaces } from './schemaorg.ts';
@@ -64,38 +66,61 @@ export const offlineContextLoader: IDocumentLoader = {
   },
 };
 
+/** Feed the parser this many characters at a time, yielding to the event loop between slices. */
+const SLICE = 4 * 1024;
+
+/**
+ * Parsed documents by base IRI and text. The streaming parser costs about 1 ms per KB (promise jobs per value), all
+ * of it in one microtask run unless fed in slices, and the same document often arrives several times in one
+ * assessment (PANGAEA's: embedded, negotiated twice, and as a describedby link) and again in the next one. The key
+ * is the exact text, so a hit is the same graph by construction; a failure is cached too (it would fail again).
+ * Concurrent parses of one document share the promise.
+ */
+const parsed = new LRUCache<string, Promise<RdfGraph>>({ max: 512, maxSize: 32 * 1024 * 1024, sizeCalculation: (_graph, key) => key.length * 2 + 1024 });
+
 /**
  * Parse a JSON-LD document (text) into quads. Rejects on invalid JSON, invalid JSON-LD, or a remote context other
  * than schema.org's ({@link RemoteContextError}, also when the parser wraps it).
  */
 export function parseJsonLd(text: string, baseIri: string): Promise<RdfGraph> {
-  return new Promise((resolve, reject) => {
-    const quads: Quad[] = [];
-    let refused: RemoteContextError | null = null;
-    const loader: IDocumentLoader = {
-      load: (url) =>
-        offlineContextLoader.load(url).catch((error: unknown) => {
-          if (error instanceof RemoteContextError) refused ??= error;
-          throw error;
-        }),
-    };
-    // the parser's own RDF/JS terms; the mapping reads only termType and value
-    const parser = new JsonLdParser({ baseIRI: baseIri, documentLoader: loader });
-    let settled = false;
+  const key = `${baseIri}\u0000${text}`;
+  let graph = parsed.get(key);
+  if (!graph) {
+    graph = parseJsonLdUncached(text, baseIri);
+    parsed.set(key, graph);
+  }
+  return graph;
+}
+
+async function parseJsonLdUncached(text: string, baseIri: string): Promise<RdfGraph> {
+  const quads: Quad[] = [];
+  let refused: RemoteContextError | null = null;
+  const loader: IDocumentLoader = {
+    load: (url) =>
+      offlineContextLoader.load(url).catch((error: unknown) => {
+        if (error instanceof RemoteContextError) refused ??= error;
+        throw error;
+      }),
+  };
+  // the parser's own RDF/JS terms; the mapping reads only termType and value
+  const parser = new JsonLdParser({ baseIRI: baseIri, documentLoader: loader });
+  let failure: Error | null = null;
+  const done = new Promise<void>((resolve, reject) => {
     parser.on('data', (quad: Quad) => quads.push(quad));
     parser.on('error', (error: Error) => {
-      if (settled) return;
-      settled = true;
+      failure ??= error;
       reject(refused ?? error);
     });
-    parser.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve({ quads, prefixes: [] });
-    });
-    parser.write(text);
-    parser.end();
+    parser.on('end', () => resolve());
   });
+  done.catch(() => undefined); // observed below; a failure mid-way must not surface as an unhandled rejection
+  for (let offset = 0; offset < text.length && failure === null; offset += SLICE) {
+    parser.write(text.slice(offset, offset + SLICE));
+    if (offset + SLICE < text.length) await yieldToLoop();
+  }
+  if (failure === null) parser.end();
+  await done;
+  return { quads, prefixes: [] };
 }
 
 /** What a JSON-LD document gave: its record, the standard its graph follows, and its context's namespaces. */

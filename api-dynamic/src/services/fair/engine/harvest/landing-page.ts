@@ -1,5 +1,5 @@
 /**
- * One pass over the landing page HTML (htmlparser2, streamed in slices with a yield between them so a 5 MB
+ * One pass over the landing page HTML (htmlparser2, streamed in 16 KB slices with a yield between them so a 5 MB
  * page cannot stall the event loop): embedded JSON-LD, `<meta>` tags, `<link rel>` typed links, the schema
  * links Dublin Core pages declare, and enough counting to spot a JavaScript-only page (fair.md §2.2, §2.4).
  */
@@ -101,7 +101,7 @@ function openMicrodata(frames: readonly MicrodataFrame[], topLevel: MicrodataIte
 }
 
 /** Parse slices of this many characters, yielding to the event loop between them. */
-const SLICE = 64 * 1024;
+const SLICE = 16 * 1024;
 
 /**
  * Parse a landing page. `baseUrl` resolves relative `<link href>`s (a `<base href>` overrides it); `contentType`
