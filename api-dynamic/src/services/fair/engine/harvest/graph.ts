@@ -7,14 +7,14 @@
  *
  * The schema.org walk reuses the schema.org mapping (harvest/schemaorg.ts): the graph's typed subjects become
  * JSON-LD-like node objects (schema.org properties by local name, objects that are themselves described in the
- * graph nested, to a small depth), ordered by F-UJI's main-entity score (`get_main_entity`: more properties is
- * better, fewer incoming references is better), so the mapping's "first node typed as a creative work" is F-UJI's
- * best-scored creative work.
+ * graph nested, to a small depth), ranked by F-UJI's main-entity score (`get_main_entity`: more properties is
+ * better, fewer incoming references is better); the best-scored node typed as a creative work (else the best) is
+ * the main entity, as the schema.org mapping takes the first such node.
  */
 import type { Quad, Term } from 'n3';
 import { mapRdf, type RdfGraph } from './rdf.ts';
 import { fieldsOf, type MetadataRecord } from './record.ts';
-import { mapSchemaOrg } from './schemaorg.ts';
+import { isMainNode, mapSchemaOrgNode } from './schemaorg.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SCHEMA_ORG = /^https?:\/\/schema\.org\//;
@@ -28,8 +28,8 @@ export function usesSchemaOrg(graph: RdfGraph): boolean {
   return graph.quads.some((q) => SCHEMA_ORG.test(q.predicate.value) || (q.predicate.value === RDF_TYPE && SCHEMA_ORG.test(q.object.value)));
 }
 
-/** The graph's typed subjects as schema.org node objects, best main-entity candidate first. */
-export function schemaOrgNodes(graph: RdfGraph): Node[] {
+/** Quads by subject, and how often each term is the object of a (non-type) triple. */
+function index(graph: RdfGraph): { bySubject: Map<string, Quad[]>; incoming: Map<string, number> } {
   const bySubject = new Map<string, Quad[]>();
   const incoming = new Map<string, number>();
   for (const quad of graph.quads) {
@@ -38,6 +38,25 @@ export function schemaOrgNodes(graph: RdfGraph): Node[] {
     else bySubject.set(quad.subject.value, [quad]);
     if (quad.object.termType !== 'Literal' && quad.predicate.value !== RDF_TYPE) incoming.set(quad.object.value, (incoming.get(quad.object.value) ?? 0) + 1);
   }
+  return { bySubject, incoming };
+}
+
+/**
+ * The main entity of a graph as a schema.org node object: the typed subjects ranked by F-UJI's score, and the first
+ * of them typed as a creative work (else the first). Only that node is built (nested nodes to a small depth).
+ */
+export function schemaOrgMainNode(graph: RdfGraph): Node | null {
+  const { bySubject, incoming } = index(graph);
+  const typesOf = (quads: readonly Quad[]) => quads.filter((q) => q.predicate.value === RDF_TYPE).map((q) => q.object.value.replace(SCHEMA_ORG, ''));
+  const typed = [...bySubject.entries()].filter(([, quads]) => quads.some((q) => q.predicate.value === RDF_TYPE));
+  if (typed.length === 0) return null;
+  // F-UJI's score: properties / most properties + (1 − references / most references) / 4; ties keep graph order.
+  const maxProperties = Math.max(...typed.map(([, quads]) => quads.length));
+  const maxIncoming = Math.max(...typed.map(([subject]) => incoming.get(subject) ?? 0));
+  const score = ([subject, quads]: [string, Quad[]]) => quads.length / maxProperties + (maxIncoming ? (0.5 * (1 - (incoming.get(subject) ?? 0) / maxIncoming)) / 2 : 0);
+  const ranked = typed.map((entry, index) => ({ entry, index, score: score(entry) })).sort((a, b) => b.score - a.score || a.index - b.index);
+  const main = ranked.find(({ entry }) => isMainNode({ '@type': typesOf(entry[1]) })) ?? ranked[0]!;
+
   const nodeOf = (subject: Term, depth: number, path: ReadonlySet<string>): Node => {
     const node: Node = {};
     if (subject.termType === 'NamedNode') node['@id'] = subject.value;
@@ -59,19 +78,14 @@ export function schemaOrgNodes(graph: RdfGraph): Node[] {
     }
     return node;
   };
-  const typed = [...bySubject.entries()].filter(([, quads]) => quads.some((q) => q.predicate.value === RDF_TYPE));
-  if (typed.length === 0) return [];
-  // F-UJI's score: properties / most properties + (1 − references / most references) / 4; ties keep graph order.
-  const maxProperties = Math.max(...typed.map(([, quads]) => quads.length));
-  const maxIncoming = Math.max(...typed.map(([subject]) => incoming.get(subject) ?? 0));
-  const score = ([subject, quads]: [string, Quad[]]) => quads.length / maxProperties + (maxIncoming ? (0.5 * (1 - (incoming.get(subject) ?? 0) / maxIncoming)) / 2 : 0);
-  const ranked = typed.map((entry, index) => ({ entry, index, score: score(entry) })).sort((a, b) => b.score - a.score || a.index - b.index);
-  return ranked.map(({ entry }) => nodeOf(entry[1][0]!.subject, 0, new Set()));
+  return nodeOf(main.entry[1][0]!.subject, 0, new Set());
 }
 
 function add(node: Node, key: string, value: unknown): void {
   const known = node[key];
-  node[key] = known === undefined ? value : Array.isArray(known) ? [...(known as unknown[]), value] : [known, value];
+  if (known === undefined) node[key] = value;
+  else if (Array.isArray(known)) known.push(value);
+  else node[key] = [known, value];
 }
 
 /** The metadata standard a graph's predicates follow (for F4-01M's search-engine sources): schema.org, then DC, then DCAT. */
@@ -100,12 +114,24 @@ export function distinctQuads(graph: RdfGraph): RdfGraph {
   return quads.length === graph.quads.length ? graph : { ...graph, quads };
 }
 
-/** Map an RDF graph to a record (see the module comment); empty when nothing in it maps. */
+/** Records already mapped, per graph object (parsed JSON-LD graphs are cached and shared: harvest/jsonld.ts). */
+const mappedRecords = new WeakMap<RdfGraph, Map<string, MetadataRecord>>();
+
+/** Map an RDF graph to a record (see the module comment); empty when nothing in it maps. The result is the caller's own. */
 export function mapGraph(input: RdfGraph, about: readonly string[]): MetadataRecord {
-  const graph = distinctQuads(input);
+  let byAbout = mappedRecords.get(input);
+  if (!byAbout) mappedRecords.set(input, (byAbout = new Map()));
+  const key = about.join('\n');
+  let record = byAbout.get(key);
+  if (!record) byAbout.set(key, (record = mapGraphUncached(distinctQuads(input), about)));
+  return structuredClone(record);
+}
+
+function mapGraphUncached(graph: RdfGraph, about: readonly string[]): MetadataRecord {
   const generic = mapRdf(graph, about);
   if (!usesSchemaOrg(graph)) return generic;
-  const schema = mapSchemaOrg(schemaOrgNodes(graph));
+  const main = schemaOrgMainNode(graph);
+  const schema = main ? mapSchemaOrgNode(main) : {};
   const filled: Record<string, unknown> = { ...schema };
   const from = generic as Record<string, unknown>;
   for (const key of fieldsOf(generic)) if (!fieldsOf(schema).includes(key)) filled[key] = from[key];

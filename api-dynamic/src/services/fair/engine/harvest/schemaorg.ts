@@ -145,11 +145,20 @@ function sizeOf(value: unknown): string | null {
   return clean(value);
 }
 
+/** Is a node of one of the types taken as the described object (a creative work)? */
+export function isMainNode(node: Node): boolean {
+  return typesOf(node).some((t) => MAIN_TYPES.test(t));
+}
+
 /** Map a schema.org JSON-LD document to a record; empty record when it has no typed node. */
 export function mapSchemaOrg(doc: unknown): MetadataRecord {
   const nodes = nodesOf(doc);
-  const main = nodes.find((node) => typesOf(node).some((t) => MAIN_TYPES.test(t))) ?? nodes[0];
-  if (!main) return {};
+  const main = nodes.find(isMainNode) ?? nodes[0];
+  return main ? mapSchemaOrgNode(main) : {};
+}
+
+/** Map the main node of a schema.org description to a record. */
+export function mapSchemaOrgNode(main: Node): MetadataRecord {
   const dates = (key: string) => clean(asArray(main[key])[0]);
   return {
     object_identifier: identifiersOf(main),
