@@ -79,6 +79,23 @@ describe('JSON-LD as RDF', () => {
     ]);
   });
 
+  it('a document longer than one 4 KB slice, with multi-byte text and surrogate pairs cut across slices, parses whole; a second parse is the cached graph', async () => {
+    const keywords = Array.from({ length: 600 }, (_, i) => `Schlüsselwort ${i} – Meereis 🧊`);
+    const text = JSON.stringify({ '@context': 'https://schema.org/', '@id': 'https://repo.example/d/5', '@type': 'Dataset', name: 'Große Daten', keywords });
+    expect(text.length).toBeGreaterThan(3 * 4096);
+    const graph = await parseJsonLd(text, 'https://repo.example/d/5');
+    expect(graph.quads.filter((q) => q.predicate.value === `${SCHEMA}keywords`).map((q) => q.object.value)).toEqual(keywords);
+    expect(await parseJsonLd(text, 'https://repo.example/d/5')).toBe(graph);
+    // a surrogate pair exactly on the first slice boundary
+    const head = '{"@context":"https://schema.org/","@type":"Dataset","name":"';
+    const name = `${'a'.repeat(4095 - head.length)}🧊`;
+    const split = `${head}${name}"}`;
+    expect(split.charCodeAt(4095)).toBe(0xd83e);
+    expect((await parseJsonLd(split, 'https://repo.example/d/6')).quads.find((q) => q.predicate.value === `${SCHEMA}name`)!.object.value).toBe(name);
+    // another base is another parse (relative IRIs would resolve differently)
+    expect(await parseJsonLd(text, 'https://repo.example/other')).not.toBe(graph);
+  });
+
   it('invalid JSON-LD (a number as @context) is a warning, not an error', async () => {
     const warnings: string[] = [];
     const reading = await readJsonLd(warnings, '{"@context": 5, "name": "x"}', { '@context': 5, name: 'x' }, 'https://repo.example/', [], 'test');

@@ -94,6 +94,8 @@ export function parseJsonLd(text: string, baseIri: string): Promise<RdfGraph> {
   return graph;
 }
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 async function parseJsonLdUncached(text: string, baseIri: string): Promise<RdfGraph> {
   const quads: Quad[] = [];
   let refused: RemoteContextError | null = null;
@@ -116,9 +118,13 @@ async function parseJsonLdUncached(text: string, baseIri: string): Promise<RdfGr
     parser.on('end', () => resolve());
   });
   done.catch(() => undefined); // observed below; a failure mid-way must not surface as an unhandled rejection
-  for (let offset = 0; offset < text.length && failure === null; offset += SLICE) {
-    parser.write(text.slice(offset, offset + SLICE));
-    if (offset + SLICE < text.length) await yieldToLoop();
+  for (let offset = 0; offset < text.length && failure === null; ) {
+    let end = Math.min(text.length, offset + SLICE);
+    // never split a surrogate pair: each slice is encoded to UTF-8 on its own
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    parser.write(text.slice(offset, end));
+    offset = end;
+    if (offset < text.length) await yieldToLoop();
   }
   if (failure === null) parser.end();
   await done;
