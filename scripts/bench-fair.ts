@@ -8,6 +8,8 @@
  * 1. one assessment at a time: p50/p95/max latency (target: one assessment against the mock <= 300 ms);
  * 2. `concurrency` assessments at once, `rounds` times: assessments per second, p50/p95 latency, and the event
  *    loop's longest stall (perf_hooks.monitorEventLoopDelay; target: no stall over 50 ms).
+ * Both phases also report this process's CPU time (user + system) per assessment, the figure to compare on a
+ * shared machine, where wall time and stalls include other processes taking the cores.
  *
  * Each request names its own DOI (`10.1594/PANGAEA.902845.b<n>`: the mock answers every one with the
  * recorded PANGAEA documents), so single-flight never merges two of them and every request is a full
@@ -117,7 +119,10 @@ const requestsBefore = mock.requests.length;
 
 // 1. One at a time.
 const sequential: number[] = [];
+// CPU time (user + system) of this process per assessment: on a shared machine wall time measures the neighbours too
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < runs; i++) sequential.push(await assessOnce());
+const cpuSequential = process.cpuUsage(cpu0);
 const perAssessment = (mock.requests.length - requestsBefore) / runs;
 sequential.sort((a, b) => a - b);
 
@@ -126,8 +131,10 @@ const loop = monitorEventLoopDelay({ resolution: 5 });
 const concurrent: number[] = [];
 loop.enable();
 const t0 = performance.now();
+const cpu1 = process.cpuUsage();
 for (let r = 0; r < rounds; r++) concurrent.push(...(await Promise.all(Array.from({ length: concurrency }, () => assessOnce()))));
 const elapsed = performance.now() - t0;
+const cpuConcurrent = process.cpuUsage(cpu1);
 loop.disable();
 concurrent.sort((a, b) => a - b);
 
@@ -136,15 +143,16 @@ await mock.close();
 rmSync(stateDir, { recursive: true, force: true });
 
 const cpu = cpus();
+const cpuMs = (usage: NodeJS.CpuUsage, n: number) => ((usage.user + usage.system) / 1000 / n).toFixed(1);
 process.stdout.write(
   [
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}.`,
     `Command: \`npm run bench:fair -- --runs ${runs} --concurrency ${concurrency} --rounds ${rounds}${software ? ' --software' : ''}\` (cache off; ${perAssessment.toFixed(0)} upstream requests per assessment; the last one scored ${score}).`,
     '',
-    '| measure | assessments | p50 ms | p95 ms | max ms | assessments/s | longest event-loop stall |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| one at a time | ${runs} | ${fmt(pct(sequential, 50))} | ${fmt(pct(sequential, 95))} | ${fmt(sequential.at(-1)!)} | ${(runs / (sequential.reduce((a, b) => a + b, 0) / 1000)).toFixed(1)} | |`,
-    `| ${concurrency} at once × ${rounds} | ${concurrent.length} | ${fmt(pct(concurrent, 50))} | ${fmt(pct(concurrent, 95))} | ${fmt(concurrent.at(-1)!)} | ${(concurrent.length / (elapsed / 1000)).toFixed(1)} | ${(loop.max / 1e6).toFixed(1)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms) |`,
+    '| measure | assessments | p50 ms | p95 ms | max ms | assessments/s | CPU ms per assessment | longest event-loop stall |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| one at a time | ${runs} | ${fmt(pct(sequential, 50))} | ${fmt(pct(sequential, 95))} | ${fmt(sequential.at(-1)!)} | ${(runs / (sequential.reduce((a, b) => a + b, 0) / 1000)).toFixed(1)} | ${cpuMs(cpuSequential, runs)} | |`,
+    `| ${concurrency} at once × ${rounds} | ${concurrent.length} | ${fmt(pct(concurrent, 50))} | ${fmt(pct(concurrent, 95))} | ${fmt(concurrent.at(-1)!)} | ${(concurrent.length / (elapsed / 1000)).toFixed(1)} | ${cpuMs(cpuConcurrent, concurrent.length)} | ${(loop.max / 1e6).toFixed(1)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms) |`,
     '',
   ].join('\n'),
 );

@@ -43,7 +43,7 @@ describe('microdata', () => {
 
   it('maps schema.org items like JSON-LD; F4 passes by microdata, I1 does not', async () => {
     const page = await parseLandingPage(PAGE, 'https://repo.example/d/1');
-    const [source] = embeddedSources(ctx() as never, page, 'https://repo.example/d/1', 'text/html');
+    const [source] = await embeddedSources(ctx() as never, page, 'https://repo.example/d/1', 'text/html');
     expect(source!.source).toMatchObject({ method: 'microdata', standard: 'schemaorg' });
     expect(source!.record).toMatchObject({ title: 'Sea ice thickness', creator: ['Doe, Jane'], license: ['https://creativecommons.org/licenses/by/4.0/'], publication_date: '2021-03-04' });
     const evidence = bareEvidence();
@@ -62,10 +62,10 @@ const RDFA_PAGE = `<!doctype html><html><head><title>x</title></head><body vocab
   <span property="dct:issued" content="2022-05-06">May 2022</span>
 </div></body></html>`;
 
-describe('RDFa Lite', () => {
+describe('RDFa (rdfa-streaming-parser)', () => {
   it('maps vocab, prefix, typeof/resource, nested nodes, href and content values; passes F4 and I1-01M-1', async () => {
     const page = await parseLandingPage(RDFA_PAGE, 'https://repo.example/d/3');
-    const sources = embeddedSources(ctx() as never, page, 'https://repo.example/d/3', 'text/html');
+    const sources = await embeddedSources(ctx() as never, page, 'https://repo.example/d/3', 'text/html');
     const rdfa = sources.find((s) => s.source.method === 'rdfa')!;
     expect(rdfa.source).toMatchObject({ standard: 'schemaorg', namespaces: ['http://purl.org/dc/terms/', 'http://schema.org/'] });
     expect(rdfa.record).toMatchObject({
@@ -73,8 +73,8 @@ describe('RDFa Lite', () => {
       title: 'Ocean colour',
       creator: ['Roe, Richard'],
       license: ['https://creativecommons.org/licenses/by/4.0/'],
-      publication_date: '2022-05-06',
-      object_type: ['http://schema.org/Dataset'],
+      publication_date: '2022-05-06', // dct:issued, filled in from the generic query (harvest/graph.ts)
+      object_type: ['Dataset'], // the schema.org walk names the type by its local name, as F-UJI does
     });
     const evidence = bareEvidence();
     evidence.sources.push(rdfa.source);
@@ -85,7 +85,7 @@ describe('RDFa Lite', () => {
 
   it('RDFa attributes that describe nothing give a source without fields, which counts for nothing', async () => {
     const page = await parseLandingPage('<html><body><div vocab="http://schema.org/"><span property="unknownThing">x</span></div></body></html>', 'https://repo.example/');
-    const rdfa = embeddedSources(ctx() as never, page, 'https://repo.example/', 'text/html').find((s) => s.source.method === 'rdfa')!;
+    const rdfa = (await embeddedSources(ctx() as never, page, 'https://repo.example/', 'text/html')).find((s) => s.source.method === 'rdfa')!;
     expect(rdfa.source.fields).toEqual([]);
   });
 });

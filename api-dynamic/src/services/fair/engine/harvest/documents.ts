@@ -7,9 +7,11 @@ import type { FetchResponse } from '../../fetcher.ts';
 import { metadataStandard } from '../vocab/namespaces.ts';
 import { dataciteClient, mapDataCite } from './datacite.ts';
 import { bodyJson, bodyText, mediaType, type HarvestContext } from './http.ts';
-import { mapRdf, parseRdfXml, parseTurtle } from './rdf.ts';
+import { mapGraph } from './graph.ts';
+import { readJsonLd } from './jsonld.ts';
+import { parseRdfXml, parseTurtle } from './rdf.ts';
 import { cleanList, fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
-import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
+import { contextNamespaces } from './schemaorg.ts';
 import { parseXml, turtleNamespaces } from './xml.ts';
 
 /** Media types read as JSON-LD. */
@@ -62,15 +64,14 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
       const record = mapDataCite(doc);
       return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
     }
-    const schemaOrg = isSchemaOrg(doc);
-    const record = schemaOrg ? mapSchemaOrg(doc) : {};
-    return source(method, url, contentType, { standard: schemaOrg ? 'schemaorg' : null, format: 'json-ld', namespaces }, record);
+    const reading = await readJsonLd(ctx.warnings, bodyText(response), doc, url, about, what);
+    return source(method, url, contentType, { standard: reading.standard, format: 'json-ld', namespaces: reading.namespaces }, reading.record);
   }
   if (isRdfType(type) && !type.endsWith('xml')) {
     const text = bodyText(response);
     try {
       const graph = parseTurtle(text, url, type === 'application/n-triples' ? 'N-Triples' : type.includes('n3') ? 'N3' : 'Turtle');
-      return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: cleanList([...graph.prefixes, ...turtleNamespaces(text)]) }, mapRdf(graph, about));
+      return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: cleanList([...graph.prefixes, ...turtleNamespaces(text)]) }, mapGraph(graph, about));
     } catch (error) {
       ctx.warnings.push(`${what}: the ${type} document does not parse (${(error as Error).message.slice(0, 120)})`);
       return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: turtleNamespaces(text) }, {});
@@ -86,7 +87,7 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
     if (xml.root === 'RDF') {
       let record: MetadataRecord = {};
       try {
-        record = mapRdf(await parseRdfXml(bodyText(response), url), about);
+        record = mapGraph(await parseRdfXml(bodyText(response), url), about);
       } catch (error) {
         ctx.warnings.push(`${what}: the RDF/XML document does not parse (${(error as Error).message.slice(0, 120)})`);
       }

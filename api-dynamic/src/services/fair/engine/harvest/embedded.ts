@@ -1,38 +1,38 @@
 /**
- * Metadata embedded in the landing page (fair.md §2.4): JSON-LD scripts, Dublin Core / Highwire / OpenGraph
- * meta tags, schema.org microdata (mapped like JSON-LD) and RDFa Lite in the body (mapped like an RDF graph).
+ * Metadata embedded in the landing page (fair.md §2.4): JSON-LD scripts (parsed as RDF), Dublin Core / Highwire /
+ * OpenGraph meta tags, schema.org microdata (mapped like JSON-LD) and RDFa (an RDF graph); every graph is mapped by
+ * harvest/graph.ts.
  */
 import type { LandingPage } from './landing-page.ts';
 import { MAX_JSON_BYTES, type HarvestContext } from './http.ts';
 import { mapMetaTags } from './meta-tags.ts';
 import { cleanList, fieldsOf, type Harvested } from './record.ts';
-import { mapRdf } from './rdf.ts';
-import { contextNamespaces, isSchemaOrg, mapSchemaOrg } from './schemaorg.ts';
+import { graphStandard, mapGraph } from './graph.ts';
+import { readJsonLd } from './jsonld.ts';
+import { mapSchemaOrg } from './schemaorg.ts';
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org\//i;
 
 /** The sources embedded in a parsed landing page, in merge order. */
-export function embeddedSources(ctx: HarvestContext, page: LandingPage, landingUrl: string, contentType: string | null): Harvested[] {
+export async function embeddedSources(ctx: HarvestContext, page: LandingPage, landingUrl: string, contentType: string | null): Promise<Harvested[]> {
   const out: Harvested[] = [];
-  page.jsonLd.forEach((text, index) => {
+  for (const [index, text] of page.jsonLd.entries()) {
+    const what = `embedded JSON-LD #${index + 1}`;
     if (text.length > MAX_JSON_BYTES) {
-      ctx.warnings.push(`embedded JSON-LD #${index + 1}: over the ${MAX_JSON_BYTES}-byte parse limit; skipped`);
-      return;
+      ctx.warnings.push(`${what}: over the ${MAX_JSON_BYTES}-byte parse limit; skipped`);
+      continue;
     }
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch {
-      ctx.warnings.push(`embedded JSON-LD #${index + 1}: not valid JSON`);
-      return;
+      ctx.warnings.push(`${what}: not valid JSON`);
+      continue;
     }
-    const schemaOrg = isSchemaOrg(doc);
-    const record = schemaOrg ? mapSchemaOrg(doc) : {};
-    out.push({
-      source: { method: 'json_in_html', standard: schemaOrg ? 'schemaorg' : null, format: 'json-ld', url: landingUrl, contentType, namespaces: contextNamespaces(doc), fields: fieldsOf(record) },
-      record,
-    });
-  });
+    // parsed as RDF (harvest/jsonld.ts); the landing page is the document's base and what it is about
+    const { record, standard, namespaces } = await readJsonLd(ctx.warnings, text, doc, landingUrl, [landingUrl], what);
+    out.push({ source: { method: 'json_in_html', standard, format: 'json-ld', url: landingUrl, contentType, namespaces, fields: fieldsOf(record) }, record });
+  }
   for (const meta of mapMetaTags(page.metas, page.schemaLinks)) {
     const method = meta.standard === 'opengraph' ? 'rdfa' : 'meta_tag';
     out.push({
@@ -51,17 +51,13 @@ export function embeddedSources(ctx: HarvestContext, page: LandingPage, landingU
       record,
     });
   }
-  if (page.rdfaAttributes > 0) {
-    // RDFa Lite triples mapped like any RDF graph; a page whose RDFa describes nothing gives a source without fields
-    const record = page.rdfa.quads.length ? mapRdf(page.rdfa, [landingUrl]) : {};
-    const predicates = page.rdfa.quads.map((q) => q.predicate.value);
-    const standard = predicates.some((p) => /^https?:\/\/schema\.org\//.test(p))
-      ? 'schemaorg'
-      : predicates.some((p) => p.startsWith('http://purl.org/dc/'))
-        ? 'dublin-core'
-        : predicates.some((p) => p.startsWith('http://www.w3.org/ns/dcat#'))
-          ? 'dcat-data-catalog-vocabulary'
-          : null;
+  if (page.rdfaError) ctx.warnings.push(`RDFa in the landing page: processing stopped (${page.rdfaError}); the triples before it are kept`);
+  // RDFa triples mapped like any RDF graph; a page with RDFa attributes in its body that describe nothing gives a
+  // source without fields (head-only RDFa such as OpenGraph's `<meta property>` is a source only when it maps)
+  const rdfaRecord = page.rdfa.quads.length ? mapGraph(page.rdfa, [landingUrl]) : {};
+  if (page.rdfaAttributes > 0 || fieldsOf(rdfaRecord).length > 0) {
+    const record = rdfaRecord;
+    const standard = graphStandard(page.rdfa);
     out.push({ source: { method: 'rdfa', standard, format: 'html-meta', url: landingUrl, contentType, namespaces: cleanList(page.rdfa.prefixes), fields: fieldsOf(record) }, record });
   }
   return out;

@@ -1,5 +1,5 @@
 /**
- * One pass over the landing page HTML (htmlparser2, streamed in slices with a yield between them so a 5 MB
+ * One pass over the landing page HTML (htmlparser2, streamed in 16 KB slices with a yield between them so a 5 MB
  * page cannot stall the event loop): embedded JSON-LD, `<meta>` tags, `<link rel>` typed links, the schema
  * links Dublin Core pages declare, and enough counting to spot a JavaScript-only page (fair.md §2.2, §2.4).
  */
@@ -50,8 +50,10 @@ export interface LandingPage {
   microdata: Record<string, unknown>[];
   /** Elements carrying RDFa attributes (`property`, `typeof`, `vocab`) outside `<meta>`/`<link>`. */
   rdfaAttributes: number;
-  /** RDFa Lite triples of the body and the prefixes it declares (harvest/rdfa.ts). */
+  /** RDFa triples of the page and the prefixes it declares (harvest/rdfa.ts). */
   rdfa: { quads: Quad[]; prefixes: string[] };
+  /** Why RDFa processing stopped early, if it did. */
+  rdfaError: string | null;
   scripts: number;
   /** Visible characters outside script and style. */
   textLength: number;
@@ -99,10 +101,13 @@ function openMicrodata(frames: readonly MicrodataFrame[], topLevel: MicrodataIte
 }
 
 /** Parse slices of this many characters, yielding to the event loop between them. */
-const SLICE = 64 * 1024;
+const SLICE = 16 * 1024;
 
-/** Parse a landing page. `baseUrl` resolves relative `<link href>`s (a `<base href>` overrides it). */
-export async function parseLandingPage(html: string, baseUrl: string): Promise<LandingPage> {
+/**
+ * Parse a landing page. `baseUrl` resolves relative `<link href>`s (a `<base href>` overrides it); `contentType`
+ * chooses the RDFa rules (HTML or XHTML).
+ */
+export async function parseLandingPage(html: string, baseUrl: string, contentType = 'text/html'): Promise<LandingPage> {
   const page: LandingPage = {
     jsonLd: [],
     metas: [],
@@ -112,6 +117,7 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
     microdata: [],
     rdfaAttributes: 0,
     rdfa: { quads: [], prefixes: [] },
+    rdfaError: null,
     scripts: 0,
     textLength: 0,
   };
@@ -120,7 +126,7 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
   let jsonLd: string | null = null;
   // One frame per open element: the microdata item it starts and the itemprop whose text it collects.
   const frames: MicrodataFrame[] = [];
-  const rdfa = rdfaCollector(baseUrl);
+  const rdfa = rdfaCollector(baseUrl, contentType);
   page.rdfa = { quads: rdfa.quads, prefixes: rdfa.prefixes };
 
   const parser = new Parser(
@@ -186,6 +192,8 @@ export async function parseLandingPage(html: string, baseUrl: string): Promise<L
     if (offset + SLICE < html.length) await yieldToLoop();
   }
   parser.end();
+  rdfa.end();
+  page.rdfaError = rdfa.error;
   return page;
 }
 

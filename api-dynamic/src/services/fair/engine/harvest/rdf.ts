@@ -45,6 +45,11 @@ const RELATIONS = ['references', 'source', 'isVersionOf', 'isReferencedBy', 'isP
   (t) => dc(t).map((p) => [p, t] as const),
 );
 
+/** Predicates naming an agent node, and (for blank nodes) its URL. */
+const LABELS: ReadonlySet<string> = new Set([FOAF_NAME, RDFS_LABEL, VCARD_FN, ...schema('name')]);
+const NODE_NAMES: ReadonlySet<string> = new Set([...LABELS, ...schema('url')]);
+const MAPPED: ReadonlySet<string> = new Set<string>([...Object.values(FIELDS).flat(), ...RELATIONS.map(([p]) => p)]);
+
 const DATASET_TYPES = new Set([`${DCAT}Dataset`, ...schema('Dataset'), 'http://purl.org/dc/dcmitype/Dataset', ...schema('SoftwareSourceCode'), ...schema('CreativeWork')]);
 
 export interface RdfGraph {
@@ -84,8 +89,9 @@ export function mapRdf(graph: RdfGraph, about: readonly string[]): MetadataRecor
     if (list) list.push(quad);
     else bySubject.set(key, [quad]);
   }
-  const mapped = new Set<string>([...Object.values(FIELDS).flat(), ...RELATIONS.map(([p]) => p)]);
-  const weight = (key: string) => (bySubject.get(key) ?? []).filter((q) => mapped.has(q.predicate.value) && q.predicate.value !== RDF_TYPE).length;
+  const weights = new Map<string, number>();
+  for (const [key, list] of bySubject) weights.set(key, list.filter((q) => MAPPED.has(q.predicate.value) && q.predicate.value !== RDF_TYPE).length);
+  const weight = (key: string) => weights.get(key) ?? 0;
   const subjects = [...bySubject.keys()];
   const typed = subjects.find((s) => bySubject.get(s)!.some((q) => q.predicate.value === RDF_TYPE && DATASET_TYPES.has(q.object.value)));
   const named = subjects.find((s) => about.includes(s) && weight(s) > 0);
@@ -97,13 +103,13 @@ export function mapRdf(graph: RdfGraph, about: readonly string[]): MetadataRecor
   const text = (term: Term): string | null => {
     if (term.termType === 'Literal' || term.termType === 'NamedNode') {
       if (term.termType === 'NamedNode') {
-        const label = (bySubject.get(term.value) ?? []).find((q) => [FOAF_NAME, RDFS_LABEL, VCARD_FN, ...schema('name')].includes(q.predicate.value));
+        const label = (bySubject.get(term.value) ?? []).find((q) => LABELS.has(q.predicate.value));
         if (label && label.object.termType === 'Literal') return label.object.value;
       }
       return term.value;
     }
     const node = bySubject.get(term.value) ?? [];
-    const name = node.find((q) => [FOAF_NAME, RDFS_LABEL, VCARD_FN, ...schema('name'), ...schema('url')].includes(q.predicate.value));
+    const name = node.find((q) => NODE_NAMES.has(q.predicate.value));
     return name ? name.object.value : null;
   };
   const values = (predicates: readonly string[]) => cleanList(quads.filter((q) => predicates.includes(q.predicate.value)).map((q) => text(q.object)));

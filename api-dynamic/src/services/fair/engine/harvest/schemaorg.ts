@@ -1,7 +1,8 @@
 /**
- * schema.org JSON-LD → reference-schema record (mapping table in fair.md §2.4). Read as plain JSON, not as
- * an RDF graph: the main entity is the first node typed as a creative work (or the first node), and the
- * properties below are read from it. Context namespaces are collected for I2/R1.2/R1.3.
+ * schema.org node objects → reference-schema record (mapping table in fair.md §2.4). The nodes come from an RDF
+ * graph (JSON-LD, RDFa, Turtle …: harvest/graph.ts, which orders them by F-UJI's main-entity score) or from
+ * microdata items; the main entity is the first node typed as a creative work (or the first node), and the
+ * properties below are read from it. Context namespaces of JSON-LD documents are collected for I2/R1.2/R1.3.
  */
 import type { ContentLink, RelatedResource } from '../../../../../../contracts/fair/evidence.ts';
 import { clean, cleanList, splitKeywords, type MetadataRecord } from './record.ts';
@@ -63,13 +64,6 @@ export function contextNamespaces(doc: unknown): string[] {
   };
   for (const item of asArray(doc)) if (isNode(item)) visit(item['@context']);
   return cleanList(found);
-}
-
-/** Does the document look like schema.org (context or type IRIs)? */
-export function isSchemaOrg(doc: unknown): boolean {
-  const namespaces = contextNamespaces(doc);
-  if (namespaces.some((ns) => /^https?:\/\/schema\.org/i.test(ns))) return true;
-  return nodesOf(doc).some((node) => asArray(node['@type']).some((t) => typeof t === 'string' && /schema\.org/i.test(t)));
 }
 
 function nameOf(value: unknown): string | null {
@@ -151,11 +145,20 @@ function sizeOf(value: unknown): string | null {
   return clean(value);
 }
 
+/** Is a node of one of the types taken as the described object (a creative work)? */
+export function isMainNode(node: Node): boolean {
+  return typesOf(node).some((t) => MAIN_TYPES.test(t));
+}
+
 /** Map a schema.org JSON-LD document to a record; empty record when it has no typed node. */
 export function mapSchemaOrg(doc: unknown): MetadataRecord {
   const nodes = nodesOf(doc);
-  const main = nodes.find((node) => typesOf(node).some((t) => MAIN_TYPES.test(t))) ?? nodes[0];
-  if (!main) return {};
+  const main = nodes.find(isMainNode) ?? nodes[0];
+  return main ? mapSchemaOrgNode(main) : {};
+}
+
+/** Map the main node of a schema.org description to a record. */
+export function mapSchemaOrgNode(main: Node): MetadataRecord {
   const dates = (key: string) => clean(asArray(main[key])[0]);
   return {
     object_identifier: identifiersOf(main),
