@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { idNumber } from '../../../contracts/frame/cohort-index.ts';
 import { AuthorTable } from '../../../contracts/frame/author-table.ts';
-import { ByteWriter, decodeWork, encodeWork, type FieldKind, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../../contracts/frame/work-store.ts';
+import { ByteWriter, decodeWork, encodeWork, fieldPosition, type FieldKind, rowValues, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_FIELDS } from '../../../contracts/frame/work-store.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
 import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
 import { type Duck, forEachChunk, lit } from '../../lib/duckdb.ts';
@@ -79,7 +79,8 @@ export function packWork(w: ByteWriter, parts: WorkParts, codes: SymbolCodes): v
   storedId(parts.row.id as string, 'W');
   encodeWork(
     w,
-    parts.row,
+    parts.row.id as string,
+    rowValues(parts.row),
     parts.authors.map((a) => ({ author: storedId(a.id, 'A'), position: a.position, is_ca: a.is_ca })),
     parts.labels,
     codes,
@@ -90,9 +91,12 @@ let cached: { path: string; tables: SymbolTables; codes: SymbolCodes; authors: A
 
 /** The kinds whose values are text in the database: sent together as one length-prefixed blob per work. */
 const TEXT_KINDS = new Set<FieldKind>(['text', 'words', 'prefixed', 'sym', 'symlist', 'numlist']);
-const FIELDS = WORK_GROUPS.flat();
-const TEXT_FIELDS = FIELDS.filter(([, k]) => TEXT_KINDS.has(k)).map(([f]) => f);
-const VALUE_FIELDS = FIELDS.filter(([, k]) => !TEXT_KINDS.has(k) && k !== 'self').map(([f]) => f);
+const TEXT_FIELDS = WORK_FIELDS.filter((f) => TEXT_KINDS.has(f.kind)).map((f) => f.field);
+const VALUE_FIELDS = WORK_FIELDS.filter((f) => !TEXT_KINDS.has(f.kind) && f.kind !== 'self').map((f) => f.field);
+/** Where each read value goes in the work's values (encodeWork's order). */
+const TEXT_AT = TEXT_FIELDS.map(fieldPosition);
+const VALUE_AT = VALUE_FIELDS.map(fieldPosition);
+const RETRACTED_AT = fieldPosition('retraction_work_id');
 
 /**
  * SQL giving, per work of the range in id order: cohort_row, the non-text values as columns, whether it has a
@@ -106,20 +110,20 @@ function packedRowSql(where: (column: string) => string): string {
     FROM (${workRowSql(where)})`;
 }
 
-/** Reads the text values of one work's blob into `row`. */
-function unpackTexts(bytes: Uint8Array, row: WorkRow): void {
+/** Reads the text values of one work's blob into its values (by position). */
+function unpackTexts(bytes: Uint8Array, values: unknown[]): void {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
-  for (const f of TEXT_FIELDS) {
+  for (const k of TEXT_AT) {
     if (b[at] === 45) {
-      row[f] = null;
+      values[k] = null;
       at++;
       continue;
     }
     let n = 0;
     while (b[at] !== 58) n = n * 10 + (b[at++]! - 48);
     at++;
-    row[f] = b.toString('utf8', at, at + n);
+    values[k] = b.toString('utf8', at, at + n);
     at += n;
   }
   if (at !== b.length) throw new Error('work store: a packed text row did not read to its end');
@@ -158,16 +162,16 @@ export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeR
     const [rowCol, idCol, retractedCol] = cols as [number[], string[], boolean[]];
     for (let i = 0; i < n; i++) {
       const id = idCol[i]!;
-      const row: WorkRow = { id };
-      for (let k = 0; k < VALUE_FIELDS.length; k++) row[VALUE_FIELDS[k]!] = cols[3 + k]![i];
+      const values = new Array<unknown>(WORK_FIELDS.length);
+      for (let k = 0; k < VALUE_AT.length; k++) values[VALUE_AT[k]!] = cols[3 + k]![i];
       const texts = cols[3 + VALUE_FIELDS.length]![i] as Uint8Array | { bytes: Uint8Array };
-      unpackTexts(texts instanceof Uint8Array ? texts : texts.bytes, row);
-      row.retraction_work_id = retractedCol[i] ? id : null;
+      unpackTexts(texts instanceof Uint8Array ? texts : texts.bytes, values);
+      values[RETRACTED_AT] = retractedCol[i] ? id : null;
       storedId(id, 'W');
       const authors = authorsOf.get(rowCol[i]!) ?? noAuthors;
       const labels = (labelsOf.get(id) ?? []) as LabelRow[];
       const start = w.length;
-      encodeWork(w, row, authors, labels, codes);
+      encodeWork(w, id, values, authors, labels, codes);
       out.rows.push(rowCol[i]!);
       out.ids.push(id);
       out.lengths.push(w.length - start);
