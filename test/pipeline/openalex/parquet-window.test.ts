@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck } from '../../../pipeline/lib/duckdb.ts';
 import { silentProgress } from '../../../pipeline/lib/progress.ts';
 import { type BuildOptions, buildFromOpenAlex } from '../../../pipeline/openalex/build.ts';
@@ -85,6 +85,7 @@ describe('snapshot:from-openalex, Parquet window and projection', () => {
     }
     duck.close();
   }, 60_000);
+  afterAll(() => tmp.remove());
 
   it('admits the same works, with the same fields and authorships, as the JSON Lines reader', async () => {
     await buildFromOpenAlex(options(join(tmp.path, 'jsonl'), 'jsonl'));
