@@ -23,6 +23,7 @@ Options:
   --formats LIST    jsonl, parquet or both (default jsonl,parquet)
   --dir DIR         where to generate (default: a temporary directory, removed afterwards)
   --keep            keep the generated snapshot
+  --reuse           time the builder on the snapshot already generated in --dir (same --records), without generating it again
   -h, --help        show this help
 `;
 const { values } = parseArgs({
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     formats: { type: 'string', default: 'jsonl,parquet' },
     dir: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -168,8 +170,17 @@ async function run(format: string): Promise<void> {
 
 try {
   mkdirSync(root, { recursive: true });
-  const files = await generate();
-  if (formats.includes('parquet')) await toParquet(files);
+  if (values.reuse) {
+    // Before/after comparisons in one sitting: the same generated input for every run.
+    if (!values.dir) throw new Error('--reuse needs --dir');
+    for (const f of formats) {
+      const m = JSON.parse(readFileSync(join(root, 'data', f, 'works', 'manifest.json'), 'utf8'));
+      if (m.record_count !== records) throw new Error(`${root} holds ${m.record_count} ${f} records, not ${records}`);
+    }
+  } else {
+    const files = await generate();
+    if (formats.includes('parquet')) await toParquet(files);
+  }
   for (const f of formats) await run(f);
 } finally {
   if (!values.keep && !values.dir) rmSync(root, { recursive: true, force: true });
