@@ -12,6 +12,7 @@ import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from '
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
+import { FRAME_YEARS, inHarvestWindow } from '../../contracts/frame/route-rules.ts';
 import { CsvFileWriter } from '../lib/csv-writer.ts';
 import type { PartitionFile } from './layout.ts';
 import { AUTHORSHIPS_PART_COLUMNS, type LineResult, type ReadOptions, readLine, readRecord, type SkipReason, WORKS_PART_COLUMNS } from './record.ts';
@@ -59,29 +60,86 @@ class PartWriters {
 
 /** The top-level fields of a work record that the frame reads (snapshotWorkSchema's keys). */
 const RECORD_COLUMNS = new Set(Object.keys(snapshotWorkSchema.shape));
+/**
+ * The fields readRecord looks at before the harvest window (id, updated_date, is_xpac, and inHarvestWindow's
+ * year and title): enough to decide every record the window rejects.
+ */
+const HEAD_COLUMNS = ['id', 'updated_date', 'is_xpac', 'publication_year', 'publication_date', 'title', 'display_name'];
 
-/** Parquet rows as JSON texts, through DuckDB (the work record's nested columns become the API's JSON shape). */
-async function* parquetRows(path: string): AsyncGenerator<string> {
+const quoted = (c: string) => `"${c.replaceAll('"', '""')}"`;
+
+/**
+ * A SQL test true for every row whose year inHarvestWindow may accept (publication_year, or the first four
+ * characters of publication_date, within the window). It is a superset by construction: JavaScript then
+ * applies the one rule (contracts/frame/route-rules.ts) to every row exactly, and this test only spares
+ * DuckDB from turning the rows the window rejects into JSON (two thirds of the generated snapshot).
+ */
+function mayBeInWindow(present: Set<string>): string {
+  const text = (c: string) => (present.has(c) ? `json_extract_string(to_json(${quoted(c)}), '$')` : 'NULL');
+  const { from, to } = FRAME_YEARS;
+  return `(coalesce(try_cast(${text('publication_year')} AS DOUBLE) BETWEEN ${from} AND ${to}, false) OR coalesce(try_cast(left(${text('publication_date')}, 4) AS INTEGER) BETWEEN ${from} AND ${to}, false))`;
+}
+
+/**
+ * Parquet rows through DuckDB as two JSON texts each: the head (HEAD_COLUMNS), and the record with every
+ * field the rules and the tables read — the latter only for rows the window may admit, null for the rest.
+ * Only those columns are decoded, and their nested structs only down to the keys the schema knows (pruned).
+ */
+async function* parquetRows(path: string): AsyncGenerator<[string, string | null]> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '512MB' });
   const con = await instance.connect();
   try {
     const source = `read_parquet('${path.replaceAll("'", "''")}')`;
     // Only the columns the rules and the tables read: the rest of a work record is never decoded.
-    const present = (await con.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjectsJS().map((r) => String(r.column_name));
-    const wanted = present.filter((c) => RECORD_COLUMNS.has(c)).map((c) => `"${c.replaceAll('"', '""')}"`);
-    const result = await con.stream(`SELECT to_json(struct_pack(${wanted.map((c) => `${c} := ${c}`).join(', ')}))::VARCHAR FROM ${source}`);
+    const present = new Set((await con.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRowObjectsJS().map((r) => String(r.column_name)));
+    const pack = (cols: string[], cut: boolean) =>
+      `to_json(struct_pack(${cols.map((c) => `${quoted(c)} := ${(cut && pruned(defOf(snapshotWorkSchema.shape[c as keyof typeof snapshotWorkSchema.shape]), quoted(c))) || quoted(c)}`).join(', ')}))::VARCHAR`;
+    const head = HEAD_COLUMNS.filter((c) => present.has(c));
+    const wanted = [...present].filter((c) => RECORD_COLUMNS.has(c));
+    const select = (cut: boolean) => `SELECT ${head.length > 0 ? pack(head, false) : "'{}'"}, CASE WHEN ${mayBeInWindow(present)} THEN ${pack(wanted, cut)} END FROM ${source}`;
+    // The nested columns cut to the keys the schema knows, unless the file's structs lack one of them (the
+    // cut query does not bind): then whole.
+    let cut = true;
+    await con.run(`${select(true)} LIMIT 0`).catch(() => (cut = false));
+    const result = await con.stream(select(cut));
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
-      const col = chunk.getColumnVector(0);
-      for (let i = 0; i < chunk.rowCount; i++) yield col.getItem(i) as string;
+      const heads = chunk.getColumnVector(0);
+      const records = chunk.getColumnVector(1);
+      for (let i = 0; i < chunk.rowCount; i++) yield [heads.getItem(i) as string, records.getItem(i) as string | null];
     }
   } finally {
     con.closeSync();
     instance.closeSync();
   }
 }
+
+/** zod's definition of a schema (zod 4 keeps it on `_zod.def`). */
+type ZodDef = { type: string; shape?: Record<string, { _zod: { def: ZodDef } }>; element?: { _zod: { def: ZodDef } }; innerType?: { _zod: { def: ZodDef } } };
+const defOf = (schema: unknown) => (schema as { _zod: { def: ZodDef } })._zod.def;
+
+/**
+ * A Parquet (struct) expression cut down to the keys the record schema knows, recursively (the schema's
+ * objects are loose, so the keys it does not know are never read: leaving them out cannot change what the
+ * rules see, only how much JSON there is to parse). Null: keep the value whole.
+ */
+function pruned(def: ZodDef, expr: string, depth = 0): string | null {
+  if (def.type === 'optional' || def.type === 'nullable') return pruned(def.innerType!._zod.def, expr, depth);
+  if (def.type === 'array' && def.element) {
+    const inner = pruned(def.element._zod.def, `x${depth}`, depth + 1);
+    return inner === null ? null : `list_transform(${expr}, x${depth} -> ${inner})`;
+  }
+  if (def.type === 'object' && def.shape) {
+    const fields = Object.entries(def.shape).map(([k, v]) => `${quoted(k)} := ${pruned(v._zod.def, `struct_extract(${expr}, '${k}')`, depth) ?? `struct_extract(${expr}, '${k}')`}`);
+    return `CASE WHEN ${expr} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
+  }
+  return null;
+}
+
+/** A row the SQL window test left out but the rule admits: a bug of mayBeInWindow, never a bad input row. */
+class WindowPrefilterError extends Error {}
 
 /**
  * Calls `onLine` for each line of a text stream, split as readline splits (\n, \r\n or a lone \r), without
@@ -152,21 +210,24 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
     // The Parquet file is hashed on its own (DuckDB reads it by path).
     for await (const chunk of createReadStream(file.path, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
     try {
-      for await (const text of parquetRows(file.path)) {
+      for await (const [head, text] of parquetRows(file.path)) {
         line++;
         let raw: unknown;
         try {
-          raw = JSON.parse(text);
+          raw = JSON.parse(text ?? head);
           const rec = raw as Record<string, unknown>;
+          if (text === null && inHarvestWindow(rec)) throw new WindowPrefilterError(`${file.rel} row ${line}: the SQL window test left out a row the window admits`);
           // Parquet may carry the inverted index as a JSON string.
           if (typeof rec.abstract_inverted_index === 'string') rec.abstract_inverted_index = JSON.parse(rec.abstract_inverted_index);
         } catch (err) {
+          if (err instanceof WindowPrefilterError) throw err;
           raw = err as Error;
         }
         take(raw instanceof Error ? { kind: 'bad', reason: `unreadable row: ${raw.message.slice(0, 120)}` } : readRecord(raw, o), line);
         if ((line & 4095) === 0 && file.manifestRecords) onBytes?.(Math.min(file.bytes, Math.round((file.bytes * line) / file.manifestRecords)));
       }
     } catch (err) {
+      if (err instanceof WindowPrefilterError) throw err;
       bad(line + 1, `unreadable Parquet: ${(err as Error).message.slice(0, 200)}`);
     }
   } else {

@@ -1,13 +1,38 @@
 /**
- * Works snapshot partitions for the builder's benchmark: records in the real shape, made by cycling through
- * the real OpenAlex records of ../shared/reference/openalex/works-api (every field kept; long lists cut to the
- * average record's weight), with fresh ids, years spread over 1950–2026, and about 1% given a Canadian
- * affiliation (the real frame is ~0.8% of the snapshot). Deterministic for a seed.
+ * Works snapshot partitions for the builder's benchmark: records in the real shape, made from the real OpenAlex
+ * records of ../shared/reference/openalex/works-api (every field kind kept), with fresh ids, years spread over
+ * 1950–2026, and about 1% given a Canadian affiliation (the real frame is ~0.8% of the snapshot). Deterministic
+ * for a seed.
+ *
+ * Calibrated to the real snapshot's average record (docs/benchmarks.md, "issue 17, session 19"): about 1.3 kB
+ * gzipped (Sept 2023 manifest: 317.6 GB / 244.4 M works; June 2026: 670 GB / 510 M) and about 6.3 kB as text
+ * (the 2024 docs' 1.6 TB / 330 GB = 4.85× gzip ratio). The reference records are search results, i.e. richer
+ * than the average work (18.8 kB a line, mean 36 references, 79% with abstracts), so each template is used in
+ * VARIANTS cut-down variants: an abstract on about half (ABSTRACT_SHARE), and the long lists drawn short (most
+ * works have few authors, few or no references and no MeSH terms).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 type Rec = Record<string, unknown>;
+
+/** Share of records that keep their template's inverted index (when it has one). */
+export const ABSTRACT_SHARE = 0.35;
+/** Cut-down variants per template (each with its own draws). */
+const VARIANTS = 8;
+/** Per list: the lengths a variant's list is cut to, drawn uniformly (never longer than the template's). */
+const LIST_CUTS: Record<string, number[]> = {
+  authorships: [1, 1, 2, 2, 3, 3, 4, 5, 6, 8],
+  referenced_works: [0, 0, 0, 2, 5, 10, 15, 25],
+  related_works: [0, 0, 3, 10],
+  counts_by_year: [0, 1, 3, 6],
+  concepts: [1, 2, 4],
+  topics: [1, 1, 3],
+  locations: [1, 1, 1, 2],
+  keywords: [0, 2, 4],
+  mesh: [0, 0, 0, 0, 5],
+  sustainable_development_goals: [0, 1],
+};
 
 export function referenceTemplates(dir: string): Rec[] {
   const out: Rec[] = [];
@@ -29,22 +54,20 @@ function rng(seed: number): () => number {
   };
 }
 
-/** The JSON line of synthetic record `n` (templates serialised once by the caller and patched by string). */
+/** The JSON line of synthetic record `n` (variants serialised once by the constructor and patched by string). */
 export class SyntheticWorks {
   private readonly heads: string[];
   private readonly caHeads: string[];
   private readonly random: () => number;
   constructor(templates: Rec[], seed: number) {
     this.random = rng(seed);
-    // Each template as text with its id, year and updated_date cut out, so a record is three string joins.
-    const prep = (t: Rec, ca: boolean, k: number) => {
+    const draw = rng(seed ^ 0x5bd1e995);
+    const pick = (a: number[]) => a[Math.floor(draw() * a.length)]!;
+    // Each variant as text with its id, year and updated_date cut out, so a record is three string joins.
+    const prep = (t: Rec, ca: boolean) => {
       const copy: Rec = { ...t };
-      // The reference records are well-cited works (long reference lists, abstracts); the average snapshot
-      // record is far lighter (670 GB / 510 M = 1.3 kB gzipped): lists cut, a third without abstract.
-      for (const key of ['referenced_works', 'related_works', 'counts_by_year', 'concepts', 'topics', 'locations', 'mesh', 'sustainable_development_goals'])
-        if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).slice(0, 3);
-      if (Array.isArray(copy.authorships)) copy.authorships = (copy.authorships as unknown[]).slice(0, 8);
-      if (k % 3 === 0) copy.abstract_inverted_index = null;
+      for (const [key, cuts] of Object.entries(LIST_CUTS)) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).slice(0, pick(cuts));
+      if (draw() >= ABSTRACT_SHARE) copy.abstract_inverted_index = null;
       delete copy.id;
       delete copy.publication_year;
       delete copy.updated_date;
@@ -60,8 +83,13 @@ export class SyntheticWorks {
       }
       return JSON.stringify(copy).slice(1);
     };
-    this.heads = templates.map((t, k) => prep(t, false, k));
-    this.caHeads = templates.map((t, k) => prep(t, true, k));
+    this.heads = [];
+    this.caHeads = [];
+    for (let v = 0; v < VARIANTS; v++)
+      for (const t of templates) {
+        this.heads.push(prep(t, false));
+        this.caHeads.push(prep(t, true));
+      }
   }
 
   line(n: number, updated: string): string {
