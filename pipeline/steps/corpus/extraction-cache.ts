@@ -5,7 +5,9 @@
  *   segments/<run>.jsonl     extractions appended by one run, one line per article: its summary
  *                            (article-summary.ts) as JSON, a tab, the whole extraction as JSON; or
  *                            only the JSON of why the bytes are not an article
- *   segments/<run>.idx       that segment's index: "<key> <offset> <length>" per line, written when the run
+ *   segments/<run>.idx       that segment's index: "<key> <offset> <length> <summary length>" per line (the
+ *                            last field, bytes of the summary and its tab, lets a rebuild read only the
+ *                            summary; absent in older indexes: the whole line is read), written when the run
  *                            completes (a segment without its index is from a run that died: ignored, removed)
  *   packages/<sha256>.json   a package's member list (member, content hash or what was wrong), so an
  *                            unchanged package is not decompressed again
@@ -77,6 +79,8 @@ interface Located {
   segment: string;
   offset: number;
   length: number;
+  /** Bytes of the summary and the tab after it at the start of the line; 0: unknown (or no summary). */
+  summary: number;
 }
 
 export class ExtractionCache {
@@ -92,6 +96,8 @@ export class ExtractionCache {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private readonly added: string[] = [];
+  /** Reused for reads that fit: one allocation instead of one per article. */
+  private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
 
   /** `dir` null: nothing is kept (every article is extracted, nothing written). */
   constructor(
@@ -118,8 +124,8 @@ export class ExtractionCache {
         continue;
       }
       for (const line of readFileSync(join(this.segments, `${seg}.idx`), 'utf8').split('\n')) {
-        const [key, offset, length] = line.split(' ');
-        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length) });
+        const [key, offset, length, summary] = line.split(' ');
+        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length), summary: Number(summary ?? 0) || 0 });
       }
     }
   }
@@ -140,7 +146,8 @@ export class ExtractionCache {
 
   /** The summary only, without parsing the article's texts (a hit). */
   getSummary(contentSha256: string): CachedSummary | null {
-    const line = this.read(contentSha256);
+    // Only the summary's bytes when the index says how many (a rebuild reads every article's summary).
+    const line = this.read(contentSha256, true);
     if (line === null) return null;
     const tab = line.indexOf('\t');
     return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
@@ -157,8 +164,8 @@ export class ExtractionCache {
     return entry;
   }
 
-  /** The entry's line, marked used; null when there is none (or it cannot be read). */
-  private read(contentSha256: string): string | null {
+  /** The entry's line (or, `summaryOnly`, its start up to the tab when the index knows where that is), marked used; null when there is none (or it cannot be read). */
+  private read(contentSha256: string, summaryOnly = false): string | null {
     if (!this.dir) return null;
     const key = this.key(contentSha256);
     const at = this.index.get(key);
@@ -169,10 +176,11 @@ export class ExtractionCache {
       fd = openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
       this.fds.set(at.segment, fd);
     }
-    const buf = Buffer.allocUnsafe(at.length);
-    if (readSync(fd, buf, 0, at.length, at.offset) !== at.length) return null;
+    const length = summaryOnly && at.summary > 0 ? at.summary : at.length;
+    const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
+    if (readSync(fd, buf, 0, length, at.offset) !== length) return null;
     this.usedArticles.add(key);
-    return buf.toString('utf8');
+    return buf.toString('utf8', 0, length);
   }
 
   /** Keeps an extraction, given as the object or as its JSON text, with its summary's JSON when it is an article. */
@@ -186,11 +194,12 @@ export class ExtractionCache {
       writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
     const json = typeof article === 'string' ? article : JSON.stringify(article);
-    const bytes = Buffer.from(`${summary === undefined ? '' : `${summary}\t`}${json}\n`, 'utf8');
+    const head = summary === undefined ? '' : `${summary}\t`;
+    const bytes = Buffer.from(`${head}${json}\n`, 'utf8');
     const offset = this.written + this.pendingBytes;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
-    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1 });
+    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1, summary: Buffer.byteLength(head) });
     this.usedArticles.add(key);
     this.added.push(key);
     if (this.pendingBytes >= 4 << 20) this.flush();
@@ -289,7 +298,7 @@ export class ExtractionCache {
           this.fds.set(at.segment, src);
           readSync(src, buf, 0, at.length + 1, at.offset);
           writeSync(fd, buf);
-          located.push([key, { segment: seg, offset, length: at.length }]);
+          located.push([key, { segment: seg, offset, length: at.length, summary: at.summary }]);
           offset += at.length + 1;
         }
       } finally {
@@ -306,7 +315,7 @@ export class ExtractionCache {
   private writeIndex(seg: string, keys: readonly string[]): void {
     const lines = keys.map((k) => {
       const at = this.index.get(k)!;
-      return `${k} ${at.offset} ${at.length}`;
+      return `${k} ${at.offset} ${at.length} ${at.summary}`;
     });
     writeAtomic(join(this.segments, `${seg}.idx`), `${lines.join('\n')}\n`);
   }

@@ -3,7 +3,7 @@
  * dead run appended is dropped, a damaged entry is a miss, another lexicon is another key, and garbage is
  * compacted away once it outweighs the entries in use.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
@@ -37,6 +37,29 @@ describe('the extraction cache', () => {
     expect(segments(dir)).toHaveLength(2);
     expect(run3.getArticle(sha(9))).toBeNull();
     expect(run3.getArticle(sha(0))).toEqual(article(0));
+  });
+
+  it('reads a summary alone where the index says its length, and the whole line from an older index', () => {
+    const dir = join(tmp.path, 's');
+    const run1 = new ExtractionCache(dir, 'lex');
+    const summary = (i: number) => ({ pmcid: `PMC${i}`, summary: 'é'.repeat(i) }); // multi-byte: lengths are bytes
+    for (let i = 0; i < 3; i++) run1.putArticle(sha(i), article(i), JSON.stringify(summary(i)));
+    run1.putArticle(sha(3), { error: 'not an article' });
+    run1.prune();
+    const idx = join(dir, 'segments', segments(dir).find((n) => n.endsWith('.idx'))!);
+    const lines = readFileSync(idx, 'utf8').trim().split('\n');
+    expect(lines.map((l) => l.split(' ').length)).toEqual([4, 4, 4, 4]);
+    const check = () => {
+      const c = new ExtractionCache(dir, 'lex');
+      for (let i = 0; i < 3; i++) {
+        expect(c.getSummary(sha(i))).toEqual(summary(i));
+        expect(c.loadArticle(sha(i))).toEqual(article(i));
+      }
+      expect(c.getSummary(sha(3))).toEqual({ error: 'not an article' });
+    };
+    check();
+    writeFileSync(idx, `${lines.map((l) => l.split(' ').slice(0, 3).join(' ')).join('\n')}\n`);
+    check();
   });
 
   it('treats a damaged entry as a miss', () => {
