@@ -215,7 +215,8 @@ export async function extractCorpus(
       const packageSha = options.fileHashes?.get(pkg);
       const known = packageSha ? cache.getPackage(packageSha) : null;
       // An unchanged package whose articles are all cached: its member list stands in for the archive.
-      const cached = known?.map((r) => (r.kind === 'article' ? cache.getSummary(r.sha256) : null));
+      const summaries = known ? cache.getSummaries(known.map((r) => (r.kind === 'article' ? r.sha256 : ''))) : null;
+      const cached = known?.map((r, i) => (r.kind === 'article' ? summaries![i]! : null));
       if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
         known.forEach((r, i) => {
           record(r);

@@ -30,6 +30,9 @@ import { sha256Text } from '../../lib/hash.ts';
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
 
+/** The most bytes `getSummaries` reads at once. */
+const SPAN = 8 << 20;
+
 /** Bump when the layout of the cache directory or of an entry changes. */
 const CACHE_FORMAT = '2';
 
@@ -153,6 +156,44 @@ export class ExtractionCache {
     return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
   }
 
+  /**
+   * `getSummary` of many articles at once (an unchanged package's), in the same order: the entries are read
+   * in a few large reads of their segments instead of one read each (one read per article was most of what
+   * a rebuild spent on the summaries).
+   */
+  getSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
+    const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
+    if (!this.dir) return out;
+    const wanted: { i: number; key: string; at: Located }[] = [];
+    contentSha256s.forEach((sha, i) => {
+      const key = this.key(sha);
+      const at = this.index.get(key);
+      if (at) wanted.push({ i, key, at });
+    });
+    if (wanted.some((w) => w.at.segment === this.segment)) this.flush();
+    wanted.sort((a, b) => (a.at.segment < b.at.segment ? -1 : a.at.segment > b.at.segment ? 1 : a.at.offset - b.at.offset));
+    const bytes = (w: (typeof wanted)[number]) => (w.at.summary > 0 ? w.at.summary : w.at.length);
+    for (let g = 0; g < wanted.length; ) {
+      // A run of entries of one segment, read as one span (gaps of other entries included) up to SPAN bytes.
+      const first = wanted[g]!.at;
+      let end = g + 1;
+      while (end < wanted.length && wanted[end]!.at.segment === first.segment && wanted[end]!.at.offset + bytes(wanted[end]!) - first.offset <= SPAN) end++;
+      const last = wanted[end - 1]!;
+      const span = Buffer.allocUnsafe(last.at.offset + bytes(last) - first.offset);
+      if (readSync(this.fd(first.segment), span, 0, span.length, first.offset) === span.length)
+        for (let k = g; k < end; k++) {
+          const w = wanted[k]!;
+          const start = w.at.offset - first.offset;
+          const line = span.toString('utf8', start, start + bytes(w));
+          const tab = line.indexOf('\t');
+          out[w.i] = this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
+          if (out[w.i] !== null) this.usedArticles.add(w.key);
+        }
+      g = end;
+    }
+    return out;
+  }
+
   /** The whole extraction of an article whose summary was a hit (not counted again). */
   loadArticle(contentSha256: string): CachedExtraction | null {
     const line = this.read(contentSha256);
@@ -171,16 +212,22 @@ export class ExtractionCache {
     const at = this.index.get(key);
     if (!at) return null;
     if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
-    let fd = this.fds.get(at.segment);
-    if (fd === undefined) {
-      fd = openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
-      this.fds.set(at.segment, fd);
-    }
+    const fd = this.fd(at.segment);
     const length = summaryOnly && at.summary > 0 ? at.summary : at.length;
     const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
     if (readSync(fd, buf, 0, length, at.offset) !== length) return null;
     this.usedArticles.add(key);
     return buf.toString('utf8', 0, length);
+  }
+
+  /** A segment's file, opened for reading once per run. */
+  private fd(segment: string): number {
+    let fd = this.fds.get(segment);
+    if (fd === undefined) {
+      fd = openSync(join(this.segments, `${segment}.jsonl`), 'r');
+      this.fds.set(segment, fd);
+    }
+    return fd;
   }
 
   /** Keeps an extraction, given as the object or as its JSON text, with its summary's JSON when it is an article. */

@@ -227,9 +227,7 @@ export function carrySearchIndex(
           const c = oldDocs!.freq[oi++]!;
           ids[n] = oldId;
           counts[n++] = c;
-          offsets.set(oldOffsets!.subarray(op, op + c), total);
-          op += c;
-          total += c;
+          for (let k = 0; k < c; k++) offsets[total++] = oldOffsets![op++]!; // (a subarray per excerpt costs more than the copy)
         } else {
           const c = add!.counts[fi++]!;
           ids[n] = addId;

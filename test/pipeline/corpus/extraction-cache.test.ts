@@ -56,6 +56,8 @@ describe('the extraction cache', () => {
         expect(c.loadArticle(sha(i))).toEqual(article(i));
       }
       expect(c.getSummary(sha(3))).toEqual({ error: 'not an article' });
+      // Many at once, in the order asked (a miss is null).
+      expect(c.getSummaries([sha(2), sha(9), sha(0), sha(3), sha(1)])).toEqual([summary(2), null, summary(0), { error: 'not an article' }, summary(1)]);
     };
     check();
     writeFileSync(idx, `${lines.map((l) => l.split(' ').slice(0, 3).join(' ')).join('\n')}\n`);
