@@ -27,7 +27,7 @@ import type { Progress } from '../../lib/progress.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type ArticleSummary, summarize } from './article-summary.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
-import { type FileListRow, readDeletionLists, readFileLists } from './file-lists.ts';
+import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
 import { packageMembers } from './packages.ts';
 
@@ -156,7 +156,10 @@ export async function extractCorpus(
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
-    const lists = readFileLists(input.fileLists.map((n) => join(input.dir, n)));
+    const lists = readFileLists(
+      input.fileLists.map((n) => join(input.dir, n)),
+      (path, i) => cache.fileList(options.fileHashes?.get(input.fileLists[i]!), () => parseFileList(path)),
+    );
     const rowFor = (src: SourceRef, a: ArticleSummary) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
     /** `whole`: the article, when the cache does not keep it (no cache directory). */
     const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {

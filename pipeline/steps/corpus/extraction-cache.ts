@@ -11,6 +11,8 @@
  *                            completes (a segment without its index is from a run that died: ignored, removed)
  *   packages/<sha256>.json   a package's member list (member, content hash or what was wrong), so an
  *                            unchanged package is not decompressed again
+ *   filelists/<key>.json     a file list's rows as file-lists.ts reads them, under the list's sha256 and
+ *                            a hash of that reader's code, so an unchanged list is not parsed again
  *
  * An article's key is sha256(content hash, extractor version, lexicon sha256, band options). The extractor
  * version is a hash of the extraction code itself (pipeline/corpus/*.ts and the contracts it fills), so any
@@ -25,6 +27,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
+import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
@@ -40,20 +43,30 @@ const ROOT = join(import.meta.dirname, '../../..');
 /** The files whose code decides what an article's extraction is. */
 const EXTRACTOR_SOURCES = ['pipeline/corpus', 'pipeline/steps/corpus/article-summary.ts', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
 
-let extractorHash: string | null = null;
-/** A hash of the extraction code (see the file comment). */
-export function extractorVersion(): string {
-  if (extractorHash) return extractorHash;
+/** The code that reads a file list's rows. */
+const FILE_LIST_SOURCES = ['pipeline/steps/corpus/file-lists.ts', 'pipeline/steps/corpus/packages.ts', 'contracts/corpus/article-id.ts'];
+
+const sourceHashes = new Map<readonly string[], string>();
+/** A hash of the cache format and of the code in `sources` (files, or folders whose .ts files count). */
+function sourcesHash(sources: readonly string[]): string {
+  const known = sourceHashes.get(sources);
+  if (known) return known;
   const h = createHash('sha256').update(`cache-format ${CACHE_FORMAT}\n`);
   const files: string[] = [];
-  for (const rel of EXTRACTOR_SOURCES) {
+  for (const rel of sources) {
     const abs = join(ROOT, rel);
     if (rel.endsWith('.ts')) files.push(rel);
     else for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts')).sort()) files.push(`${rel}/${f}`);
   }
   for (const rel of files) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
-  extractorHash = h.digest('hex');
-  return extractorHash;
+  const hash = h.digest('hex');
+  sourceHashes.set(sources, hash);
+  return hash;
+}
+
+/** A hash of the extraction code (see the file comment). */
+export function extractorVersion(): string {
+  return sourcesHash(EXTRACTOR_SOURCES);
 }
 
 /** One member of a package as the last full read of it found it. */
@@ -92,6 +105,7 @@ export class ExtractionCache {
   private readonly index = new Map<string, Located>();
   private readonly usedArticles = new Set<string>();
   private readonly usedPackages = new Set<string>();
+  private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
   /** This run's segment: its name, what was written to it, and what waits in `pending` to be. */
   private segment: string | null = null;
@@ -265,6 +279,20 @@ export class ExtractionCache {
     this.pendingBytes = 0;
   }
 
+  /** A file list's rows, given the sha256 of its bytes: from the cache, else `parse` (then kept). */
+  fileList(sha256: string | undefined, parse: () => FileListEntries): FileListEntries {
+    if (!this.dir || sha256 === undefined) return parse();
+    const key = sha256Text(`${sha256}\n${sourcesHash(FILE_LIST_SOURCES)}`);
+    const path = join(this.dir, 'filelists', `${key}.json`);
+    this.usedFileLists.add(key);
+    const cached = readJson<FileListEntries>(path);
+    if (cached && Array.isArray(cached)) return cached;
+    const rows = parse();
+    mkdirSync(join(this.dir, 'filelists'), { recursive: true });
+    writeAtomic(path, JSON.stringify(rows));
+    return rows;
+  }
+
   getPackage(sha256: string): PackageMemberRecord[] | null {
     if (!this.dir) return null;
     const members = readJson<PackageMemberRecord[]>(this.packagePath(sha256));
@@ -291,13 +319,18 @@ export class ExtractionCache {
     if (!this.dir) return;
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment, this.added);
-    const packages = join(this.dir, 'packages');
-    if (existsSync(packages))
-      for (const name of readdirSync(packages))
-        if (!this.usedPackages.has(name.replace(/\.json$/, ''))) {
-          rmSync(join(packages, name), { force: true });
-          this.stats.pruned++;
-        }
+    for (const [sub, used] of [
+      ['packages', this.usedPackages],
+      ['filelists', this.usedFileLists],
+    ] as const) {
+      const dir = join(this.dir, sub);
+      if (existsSync(dir))
+        for (const name of readdirSync(dir))
+          if (!used.has(name.replace(/\.json$/, ''))) {
+            rmSync(join(dir, name), { force: true });
+            this.stats.pruned++;
+          }
+    }
     // Per segment: bytes of entries used by this run, and all its bytes.
     const bySegment = new Map<string, { used: string[]; usedBytes: number; bytes: number; entries: number }>();
     for (const [key, at] of this.index) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
 import { ExtractionCache } from '../../../pipeline/steps/corpus/extraction-cache.ts';
+import type { FileListEntries } from '../../../pipeline/steps/corpus/file-lists.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('extraction-cache');
@@ -62,6 +63,25 @@ describe('the extraction cache', () => {
     check();
     writeFileSync(idx, `${lines.map((l) => l.split(' ').slice(0, 3).join(' ')).join('\n')}\n`);
     check();
+  });
+
+  it('keeps a file list\'s rows under the list\'s hash, and drops those a run did not use', () => {
+    const dir = join(tmp.path, 'f');
+    let parsed = 0;
+    const rows = (n: number): FileListEntries => [[`x/PMC${n}.nxml`, { pmcid: `PMC${n}`, pmid: null, licence: 'CC BY', updated: null }]];
+    const parse = (n: number) => () => (parsed++, rows(n));
+    const run1 = new ExtractionCache(dir, 'lex');
+    expect(run1.fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(run1.fileList(sha(2), parse(2))).toEqual(rows(2));
+    expect(run1.fileList(undefined, parse(3))).toEqual(rows(3)); // no hash: parsed, not kept
+    run1.prune();
+    const run2 = new ExtractionCache(dir, 'lex');
+    expect(run2.fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(parsed).toBe(3);
+    run2.prune();
+    expect(readdirSync(join(dir, 'filelists'))).toHaveLength(1);
+    expect(new ExtractionCache(null, 'lex').fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(parsed).toBe(4);
   });
 
   it('treats a damaged entry as a miss', () => {
