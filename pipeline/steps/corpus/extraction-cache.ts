@@ -103,6 +103,7 @@ export class ExtractionCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
   private readonly salt: string;
   private readonly index = new Map<string, Located>();
+  private readonly keys = new Map<string, string>();
   private readonly usedArticles = new Set<string>();
   private readonly usedPackages = new Set<string>();
   private readonly usedFileLists = new Set<string>();
@@ -147,9 +148,11 @@ export class ExtractionCache {
     }
   }
 
-  /** The key of an article's extraction given the sha256 of its bytes. */
+  /** The key of an article's extraction given the sha256 of its bytes (each computed once a run: a rebuild asks twice per article). */
   key(contentSha256: string): string {
-    return sha256Text(`${contentSha256}\n${this.salt}`);
+    let key = this.keys.get(contentSha256);
+    if (key === undefined) this.keys.set(contentSha256, (key = sha256Text(`${contentSha256}\n${this.salt}`)));
+    return key;
   }
 
   private packagePath(sha: string): string {
