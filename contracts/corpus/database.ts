@@ -21,6 +21,9 @@ export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 /** Bumped whenever a table changes; the server refuses a database of another version. */
 export const CORPUS_DB_VERSION = '3';
 
+/** The full-text index's tokenizer (FTS5 `tokenize=` option): the search index holds exactly its tokens. */
+export const CORPUS_FTS_TOKENIZE = 'unicode61 remove_diacritics 2';
+
 export const CORPUS_DB_SCHEMA = `
 CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE articles (
@@ -54,7 +57,7 @@ CREATE TABLE occurrences (
   p_text TEXT, p_start INTEGER, p_end INTEGER, p_operator TEXT, p_value REAL, p_exact INTEGER,
   PRIMARY KEY (excerpt, ordinal)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='${CORPUS_FTS_TOKENIZE}');
 CREATE TABLE search_terms (
   term TEXT PRIMARY KEY,
   docs INTEGER NOT NULL,

@@ -55,35 +55,46 @@ export function offsetWidth(max: number): 1 | 2 | 4 {
 }
 
 export function encodeTerm(term: TermOccurrences): { postings: Uint8Array; positions: Uint8Array; offsetWidth: 1 | 2 | 4 } {
+  const counts = term.offsets.map((o) => o.length);
+  return encodeTermFlat(term.ids, counts, term.offsets.flat(), term.ids.length);
+}
+
+/**
+ * `encodeTerm` over flat arrays: the first `n` excerpt ids (ascending), their occurrence counts, and all their
+ * offsets one excerpt after the other (each excerpt's ascending). The form a carried-over index is re-numbered in
+ * (pipeline/steps/corpus/search-index.ts), without an array per excerpt.
+ */
+export function encodeTermFlat(
+  ids: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  offsets: ArrayLike<number>,
+  n: number,
+): { postings: Uint8Array; positions: Uint8Array; offsetWidth: 1 | 2 | 4 } {
   const postings = new VarintWriter();
   let total = 0;
   let max = 0;
   let previous = 0;
-  for (let k = 0; k < term.ids.length; k++) {
-    const id = term.ids[k]!;
-    const offsets = term.offsets[k]!;
-    if (id <= previous || offsets.length === 0) throw new Error(`search postings: ids must ascend and have offsets (id ${id})`);
-    const many = offsets.length > 1 ? 1 : 0;
+  for (let k = 0; k < n; k++) {
+    const id = ids[k]!;
+    const count = counts[k]!;
+    if (id <= previous || count === 0) throw new Error(`search postings: ids must ascend and have offsets (id ${id})`);
+    const many = count > 1 ? 1 : 0;
     postings.write((id - previous) * 2 + many);
-    if (many) postings.write(offsets.length - 2);
-    offsets.forEach((o, i) => {
-      if (i > 0 && o <= offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (id ${id})`);
-    });
-    total += offsets.length;
-    max = Math.max(max, offsets.at(-1)!);
+    if (many) postings.write(count - 2);
+    for (let i = total + 1; i < total + count; i++) if (offsets[i]! <= offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (id ${id})`);
+    total += count;
+    max = Math.max(max, offsets[total - 1]!);
     previous = id;
   }
   const width = offsetWidth(max);
   const positions = new Uint8Array(total * width);
   const view = new DataView(positions.buffer);
-  let at = 0;
-  for (const offsets of term.offsets)
-    for (const o of offsets) {
-      if (width === 1) view.setUint8(at, o);
-      else if (width === 2) view.setUint16(at, o, true);
-      else view.setUint32(at, o, true);
-      at += width;
-    }
+  for (let i = 0, at = 0; i < total; i++, at += width) {
+    const o = offsets[i]!;
+    if (width === 1) positions[at] = o;
+    else if (width === 2) view.setUint16(at, o, true);
+    else view.setUint32(at, o, true);
+  }
   return { postings: postings.finish(), positions, offsetWidth: width };
 }
 

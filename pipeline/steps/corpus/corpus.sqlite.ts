@@ -15,7 +15,7 @@ import { attachDatabase, exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CarryOver } from './previous-build.ts';
-import { writeSearchIndex } from './search-index.ts';
+import { carrySearchIndex, type PreviousSearchIndex, readSearchIndex, writeSearchIndex } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -80,6 +80,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
           `INSERT INTO occurrences (excerpt, ${OCCURRENCE_COLUMNS}) SELECT excerpt + ?1, ${OCCURRENCE_COLUMNS} FROM prev.occurrences WHERE excerpt BETWEEN ?2 AND ?3 ORDER BY excerpt, ordinal`,
         )
       : null;
+    // For carrying the search index over: each previous excerpt's new id (0: not carried), and the new excerpts' texts.
+    const remap = carry ? new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1) : null;
+    const fresh: { id: number; text: string }[] = [];
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
     let reported = 0;
@@ -93,6 +96,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
         const articleDelta = i + 1 - fromId;
         const excerptDelta = excerptId + 1 - firstExcerpt;
         copyArticles!.bind([articleDelta, fromId, fromId + (j - i) - 1]).stepReset();
+        for (let e = firstExcerpt; e < endExcerpt; e++) remap![e - 1] = e + excerptDelta;
         if (endExcerpt > firstExcerpt) {
           copyExcerpts!.bind([excerptDelta, articleDelta, firstExcerpt, endExcerpt - 1]).stepReset();
           copyOccurrences!.bind([excerptDelta, firstExcerpt, endExcerpt - 1]).stepReset();
@@ -117,6 +121,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       putArticle.bind([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]).stepReset();
       for (const e of a.excerpts) {
         excerptId++;
+        if (remap) fresh.push({ id: excerptId, text: e.text });
         putExcerpt
           .bind([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)])
           .stepReset();
@@ -137,7 +142,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     putOccurrence.finalize();
     progress.update(articles.length);
     progress.stop();
+    let previousIndex: PreviousSearchIndex | null = null;
     if (carry) {
+      previousIndex = readSearchIndex(db, 'prev');
       // The previous database goes before the indexes are built (DETACH needs no open transaction), so its
       // memory serves them: the wasm heap never shrinks, and both at once would set the peak.
       db.exec('COMMIT');
@@ -146,8 +153,10 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     }
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
-    const search = writeSearchIndex(db);
-    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens`);
+    const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
+    previousIndex = null;
+    const search = carriedIndex ?? writeSearchIndex(db);
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     db.exec('VACUUM');
     const bytes = exportDatabase(s, db);

@@ -33,6 +33,8 @@ export const CORPUS_ARTICLES_DIR = 'corpus/api/v1/articles';
 /** One document per lexicon phrase, named by the canonical phrase as written (spaces included), so the URL path decodes to the file. */
 export const CORPUS_PHRASE_DIR = 'corpus/api/v1/phrases';
 
+const BAND_INDEX = Object.fromEntries(BANDS.map((b, i) => [b, i])) as Record<Band, number>;
+
 /** Years ascending, the unknown year (null) last: the order of every `by_year` list. */
 export function compareYears(a: number | null, b: number | null): number {
   if (a === b) return 0;
@@ -81,7 +83,9 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
   let excerptsAny = 0;
   interface PhraseAcc {
     verified: number;
-    articles: Set<string>;
+    /** Articles with a verified occurrence: counted when the article (by index) differs from the last one counted. */
+    articles: number;
+    lastArticle: number;
     bands: Record<(typeof VERIFIED_BANDS)[number], number>;
     exact: number[];
     rejected: number;
@@ -90,7 +94,8 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
   type PhraseCounts = Omit<PhraseAcc, 'exact'>;
   const phraseCounts = (): PhraseCounts => ({
     verified: 0,
-    articles: new Set(),
+    articles: 0,
+    lastArticle: -1,
     bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])) as PhraseAcc['bands'],
     rejected: 0,
     unverified: 0,
@@ -105,10 +110,14 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     if (!acc) years.set(year, (acc = phraseCounts()));
     return acc;
   };
-  const count = (acc: PhraseCounts, o: ArticleSummary['excerpts'][number]['occurrences'][number], article: string) => {
+  // Articles are visited one after the other, each once: an article is new to a phrase when it is not the last one counted.
+  const count = (acc: PhraseCounts, o: ArticleSummary['excerpts'][number]['occurrences'][number], article: number) => {
     if (o.status === 'verified') {
       acc.verified++;
-      acc.articles.add(article);
+      if (acc.lastArticle !== article) {
+        acc.lastArticle = article;
+        acc.articles++;
+      }
       if (o.band !== null && o.band !== 'none') acc.bands[o.band]++;
     } else if (o.status === 'rejected') acc.rejected++;
     else if (o.status === 'unverified') acc.unverified++;
@@ -127,7 +136,8 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     if (!acc) {
       acc = {
         verified: 0,
-        articles: new Set(),
+        articles: 0,
+        lastArticle: -1,
         bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])) as PhraseAcc['bands'],
         exact: [],
         rejected: 0,
@@ -149,17 +159,17 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     }
     for (const e of a.excerpts) {
       excerptsAny++;
-      const bandsHere = new Set<Band>();
+      let bandsHere = 0; // bit i: BANDS[i] occurs in the excerpt
       let verifiedHere = false;
       for (const o of e.occurrences) {
         statusTotals[o.status]++;
         if (o.band !== null) {
           bandOcc[o.band]++;
-          bandsHere.add(o.band);
+          bandsHere |= 1 << BAND_INDEX[o.band];
         }
         const acc = phraseAcc(o.phrase);
-        count(acc, o, a.pmcid);
-        count(phraseYear(o.phrase, a.year), o, a.pmcid);
+        count(acc, o, index);
+        count(phraseYear(o.phrase, a.year), o, index);
         if (o.status === 'verified') {
           verifiedHere = true;
           if (o.p?.exact && o.p.value !== null) {
@@ -172,10 +182,11 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
         verifiedExcerpts++;
         yr.excerpts++;
       }
-      for (const b of bandsHere) {
-        bandExc[b]++;
-        yr.bands[b]++;
-      }
+      for (let i = 0; bandsHere !== 0; i++, bandsHere >>>= 1)
+        if (bandsHere & 1) {
+          bandExc[BANDS[i]!]++;
+          yr.bands[BANDS[i]!]++;
+        }
     }
     const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
     // Without `load`, the articles are whole (the type cannot say which of the two a caller passes).
@@ -208,7 +219,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     .map(([phrase, acc]) => ({
       phrase,
       verified: acc.verified,
-      articles: acc.articles.size,
+      articles: acc.articles,
       bands: acc.bands,
       median_p: median(acc.exact),
       rejected: acc.rejected,
@@ -217,7 +228,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     .sort((x, y) => y.verified - x.verified || (x.phrase < y.phrase ? -1 : x.phrase > y.phrase ? 1 : 0));
   docs.set(CORPUS_PHRASES_FILE, phrasesDocSchema.parse({ total: rows.length, phrases: rows, meta }));
 
-  const plain = (c: PhraseCounts) => ({ verified: c.verified, articles: c.articles.size, bands: c.bands, rejected: c.rejected, unverified: c.unverified });
+  const plain = (c: PhraseCounts) => ({ verified: c.verified, articles: c.articles, bands: c.bands, rejected: c.rejected, unverified: c.unverified });
   for (const phrase of new Set([...phraseList, ...phrases.keys()])) {
     const doc: PhraseDoc = {
       phrase,

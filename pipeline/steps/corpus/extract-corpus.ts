@@ -27,7 +27,7 @@ import type { Progress } from '../../lib/progress.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type ArticleSummary, summarize } from './article-summary.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
-import { type FileListRow, readDeletionLists, readFileLists } from './file-lists.ts';
+import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
 import { packageMembers } from './packages.ts';
 
@@ -156,7 +156,10 @@ export async function extractCorpus(
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
-    const lists = readFileLists(input.fileLists.map((n) => join(input.dir, n)));
+    const lists = readFileLists(
+      input.fileLists.map((n) => join(input.dir, n)),
+      (path, i) => cache.fileList(options.fileHashes?.get(input.fileLists[i]!), () => parseFileList(path)),
+    );
     const rowFor = (src: SourceRef, a: ArticleSummary) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
     /** `whole`: the article, when the cache does not keep it (no cache directory). */
     const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {
@@ -215,7 +218,8 @@ export async function extractCorpus(
       const packageSha = options.fileHashes?.get(pkg);
       const known = packageSha ? cache.getPackage(packageSha) : null;
       // An unchanged package whose articles are all cached: its member list stands in for the archive.
-      const cached = known?.map((r) => (r.kind === 'article' ? cache.getSummary(r.sha256) : null));
+      const summaries = known ? cache.getSummaries(known.map((r) => (r.kind === 'article' ? r.sha256 : ''))) : null;
+      const cached = known?.map((r, i) => (r.kind === 'article' ? summaries![i]! : null));
       if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
         known.forEach((r, i) => {
           record(r);

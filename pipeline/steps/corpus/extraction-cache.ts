@@ -5,10 +5,14 @@
  *   segments/<run>.jsonl     extractions appended by one run, one line per article: its summary
  *                            (article-summary.ts) as JSON, a tab, the whole extraction as JSON; or
  *                            only the JSON of why the bytes are not an article
- *   segments/<run>.idx       that segment's index: "<key> <offset> <length>" per line, written when the run
+ *   segments/<run>.idx       that segment's index: "<key> <offset> <length> <summary length>" per line (the
+ *                            last field, bytes of the summary and its tab, lets a rebuild read only the
+ *                            summary; absent in older indexes: the whole line is read), written when the run
  *                            completes (a segment without its index is from a run that died: ignored, removed)
  *   packages/<sha256>.json   a package's member list (member, content hash or what was wrong), so an
  *                            unchanged package is not decompressed again
+ *   filelists/<key>.json     a file list's rows as file-lists.ts reads them, under the list's sha256 and
+ *                            a hash of that reader's code, so an unchanged list is not parsed again
  *
  * An article's key is sha256(content hash, extractor version, lexicon sha256, band options). The extractor
  * version is a hash of the extraction code itself (pipeline/corpus/*.ts and the contracts it fills), so any
@@ -23,10 +27,14 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
+import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
+
+/** The most bytes `getSummaries` reads at once. */
+const SPAN = 8 << 20;
 
 /** Bump when the layout of the cache directory or of an entry changes. */
 const CACHE_FORMAT = '2';
@@ -35,20 +43,30 @@ const ROOT = join(import.meta.dirname, '../../..');
 /** The files whose code decides what an article's extraction is. */
 const EXTRACTOR_SOURCES = ['pipeline/corpus', 'pipeline/steps/corpus/article-summary.ts', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
 
-let extractorHash: string | null = null;
-/** A hash of the extraction code (see the file comment). */
-export function extractorVersion(): string {
-  if (extractorHash) return extractorHash;
+/** The code that reads a file list's rows. */
+const FILE_LIST_SOURCES = ['pipeline/steps/corpus/file-lists.ts', 'pipeline/steps/corpus/packages.ts', 'contracts/corpus/article-id.ts'];
+
+const sourceHashes = new Map<readonly string[], string>();
+/** A hash of the cache format and of the code in `sources` (files, or folders whose .ts files count). */
+function sourcesHash(sources: readonly string[]): string {
+  const known = sourceHashes.get(sources);
+  if (known) return known;
   const h = createHash('sha256').update(`cache-format ${CACHE_FORMAT}\n`);
   const files: string[] = [];
-  for (const rel of EXTRACTOR_SOURCES) {
+  for (const rel of sources) {
     const abs = join(ROOT, rel);
     if (rel.endsWith('.ts')) files.push(rel);
     else for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts')).sort()) files.push(`${rel}/${f}`);
   }
   for (const rel of files) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
-  extractorHash = h.digest('hex');
-  return extractorHash;
+  const hash = h.digest('hex');
+  sourceHashes.set(sources, hash);
+  return hash;
+}
+
+/** A hash of the extraction code (see the file comment). */
+export function extractorVersion(): string {
+  return sourcesHash(EXTRACTOR_SOURCES);
 }
 
 /** One member of a package as the last full read of it found it. */
@@ -77,14 +95,18 @@ interface Located {
   segment: string;
   offset: number;
   length: number;
+  /** Bytes of the summary and the tab after it at the start of the line; 0: unknown (or no summary). */
+  summary: number;
 }
 
 export class ExtractionCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
   private readonly salt: string;
   private readonly index = new Map<string, Located>();
+  private readonly keys = new Map<string, string>();
   private readonly usedArticles = new Set<string>();
   private readonly usedPackages = new Set<string>();
+  private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
   /** This run's segment: its name, what was written to it, and what waits in `pending` to be. */
   private segment: string | null = null;
@@ -92,6 +114,8 @@ export class ExtractionCache {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private readonly added: string[] = [];
+  /** Reused for reads that fit: one allocation instead of one per article. */
+  private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
 
   /** `dir` null: nothing is kept (every article is extracted, nothing written). */
   constructor(
@@ -118,15 +142,17 @@ export class ExtractionCache {
         continue;
       }
       for (const line of readFileSync(join(this.segments, `${seg}.idx`), 'utf8').split('\n')) {
-        const [key, offset, length] = line.split(' ');
-        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length) });
+        const [key, offset, length, summary] = line.split(' ');
+        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length), summary: Number(summary ?? 0) || 0 });
       }
     }
   }
 
-  /** The key of an article's extraction given the sha256 of its bytes. */
+  /** The key of an article's extraction given the sha256 of its bytes (each computed once a run: a rebuild asks twice per article). */
   key(contentSha256: string): string {
-    return sha256Text(`${contentSha256}\n${this.salt}`);
+    let key = this.keys.get(contentSha256);
+    if (key === undefined) this.keys.set(contentSha256, (key = sha256Text(`${contentSha256}\n${this.salt}`)));
+    return key;
   }
 
   private packagePath(sha: string): string {
@@ -140,10 +166,49 @@ export class ExtractionCache {
 
   /** The summary only, without parsing the article's texts (a hit). */
   getSummary(contentSha256: string): CachedSummary | null {
-    const line = this.read(contentSha256);
+    // Only the summary's bytes when the index says how many (a rebuild reads every article's summary).
+    const line = this.read(contentSha256, true);
     if (line === null) return null;
     const tab = line.indexOf('\t');
     return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
+  }
+
+  /**
+   * `getSummary` of many articles at once (an unchanged package's), in the same order: the entries are read
+   * in a few large reads of their segments instead of one read each (one read per article was most of what
+   * a rebuild spent on the summaries).
+   */
+  getSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
+    const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
+    if (!this.dir) return out;
+    const wanted: { i: number; key: string; at: Located }[] = [];
+    contentSha256s.forEach((sha, i) => {
+      const key = this.key(sha);
+      const at = this.index.get(key);
+      if (at) wanted.push({ i, key, at });
+    });
+    if (wanted.some((w) => w.at.segment === this.segment)) this.flush();
+    wanted.sort((a, b) => (a.at.segment < b.at.segment ? -1 : a.at.segment > b.at.segment ? 1 : a.at.offset - b.at.offset));
+    const bytes = (w: (typeof wanted)[number]) => (w.at.summary > 0 ? w.at.summary : w.at.length);
+    for (let g = 0; g < wanted.length; ) {
+      // A run of entries of one segment, read as one span (gaps of other entries included) up to SPAN bytes.
+      const first = wanted[g]!.at;
+      let end = g + 1;
+      while (end < wanted.length && wanted[end]!.at.segment === first.segment && wanted[end]!.at.offset + bytes(wanted[end]!) - first.offset <= SPAN) end++;
+      const last = wanted[end - 1]!;
+      const span = Buffer.allocUnsafe(last.at.offset + bytes(last) - first.offset);
+      if (readSync(this.fd(first.segment), span, 0, span.length, first.offset) === span.length)
+        for (let k = g; k < end; k++) {
+          const w = wanted[k]!;
+          const start = w.at.offset - first.offset;
+          const line = span.toString('utf8', start, start + bytes(w));
+          const tab = line.indexOf('\t');
+          out[w.i] = this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
+          if (out[w.i] !== null) this.usedArticles.add(w.key);
+        }
+      g = end;
+    }
+    return out;
   }
 
   /** The whole extraction of an article whose summary was a hit (not counted again). */
@@ -157,22 +222,29 @@ export class ExtractionCache {
     return entry;
   }
 
-  /** The entry's line, marked used; null when there is none (or it cannot be read). */
-  private read(contentSha256: string): string | null {
+  /** The entry's line (or, `summaryOnly`, its start up to the tab when the index knows where that is), marked used; null when there is none (or it cannot be read). */
+  private read(contentSha256: string, summaryOnly = false): string | null {
     if (!this.dir) return null;
     const key = this.key(contentSha256);
     const at = this.index.get(key);
     if (!at) return null;
     if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
-    let fd = this.fds.get(at.segment);
-    if (fd === undefined) {
-      fd = openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
-      this.fds.set(at.segment, fd);
-    }
-    const buf = Buffer.allocUnsafe(at.length);
-    if (readSync(fd, buf, 0, at.length, at.offset) !== at.length) return null;
+    const fd = this.fd(at.segment);
+    const length = summaryOnly && at.summary > 0 ? at.summary : at.length;
+    const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
+    if (readSync(fd, buf, 0, length, at.offset) !== length) return null;
     this.usedArticles.add(key);
-    return buf.toString('utf8');
+    return buf.toString('utf8', 0, length);
+  }
+
+  /** A segment's file, opened for reading once per run. */
+  private fd(segment: string): number {
+    let fd = this.fds.get(segment);
+    if (fd === undefined) {
+      fd = openSync(join(this.segments, `${segment}.jsonl`), 'r');
+      this.fds.set(segment, fd);
+    }
+    return fd;
   }
 
   /** Keeps an extraction, given as the object or as its JSON text, with its summary's JSON when it is an article. */
@@ -186,11 +258,12 @@ export class ExtractionCache {
       writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
     const json = typeof article === 'string' ? article : JSON.stringify(article);
-    const bytes = Buffer.from(`${summary === undefined ? '' : `${summary}\t`}${json}\n`, 'utf8');
+    const head = summary === undefined ? '' : `${summary}\t`;
+    const bytes = Buffer.from(`${head}${json}\n`, 'utf8');
     const offset = this.written + this.pendingBytes;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
-    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1 });
+    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1, summary: Buffer.byteLength(head) });
     this.usedArticles.add(key);
     this.added.push(key);
     if (this.pendingBytes >= 4 << 20) this.flush();
@@ -207,6 +280,20 @@ export class ExtractionCache {
     this.written += this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
+  }
+
+  /** A file list's rows, given the sha256 of its bytes: from the cache, else `parse` (then kept). */
+  fileList(sha256: string | undefined, parse: () => FileListEntries): FileListEntries {
+    if (!this.dir || sha256 === undefined) return parse();
+    const key = sha256Text(`${sha256}\n${sourcesHash(FILE_LIST_SOURCES)}`);
+    const path = join(this.dir, 'filelists', `${key}.json`);
+    this.usedFileLists.add(key);
+    const cached = readJson<FileListEntries>(path);
+    if (cached && Array.isArray(cached)) return cached;
+    const rows = parse();
+    mkdirSync(join(this.dir, 'filelists'), { recursive: true });
+    writeAtomic(path, JSON.stringify(rows));
+    return rows;
   }
 
   getPackage(sha256: string): PackageMemberRecord[] | null {
@@ -235,13 +322,18 @@ export class ExtractionCache {
     if (!this.dir) return;
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment, this.added);
-    const packages = join(this.dir, 'packages');
-    if (existsSync(packages))
-      for (const name of readdirSync(packages))
-        if (!this.usedPackages.has(name.replace(/\.json$/, ''))) {
-          rmSync(join(packages, name), { force: true });
-          this.stats.pruned++;
-        }
+    for (const [sub, used] of [
+      ['packages', this.usedPackages],
+      ['filelists', this.usedFileLists],
+    ] as const) {
+      const dir = join(this.dir, sub);
+      if (existsSync(dir))
+        for (const name of readdirSync(dir))
+          if (!used.has(name.replace(/\.json$/, ''))) {
+            rmSync(join(dir, name), { force: true });
+            this.stats.pruned++;
+          }
+    }
     // Per segment: bytes of entries used by this run, and all its bytes.
     const bySegment = new Map<string, { used: string[]; usedBytes: number; bytes: number; entries: number }>();
     for (const [key, at] of this.index) {
@@ -289,7 +381,7 @@ export class ExtractionCache {
           this.fds.set(at.segment, src);
           readSync(src, buf, 0, at.length + 1, at.offset);
           writeSync(fd, buf);
-          located.push([key, { segment: seg, offset, length: at.length }]);
+          located.push([key, { segment: seg, offset, length: at.length, summary: at.summary }]);
           offset += at.length + 1;
         }
       } finally {
@@ -306,7 +398,7 @@ export class ExtractionCache {
   private writeIndex(seg: string, keys: readonly string[]): void {
     const lines = keys.map((k) => {
       const at = this.index.get(k)!;
-      return `${k} ${at.offset} ${at.length}`;
+      return `${k} ${at.offset} ${at.length} ${at.summary}`;
     });
     writeAtomic(join(this.segments, `${seg}.idx`), `${lines.join('\n')}\n`);
   }

@@ -39,32 +39,47 @@ const column = (header: string[], ...names: string[]) => {
   return header.findIndex((h) => wanted.includes(norm(h)));
 };
 
-/** Reads the file lists at `paths` (in order: a later list's row for the same member replaces an earlier one's). */
-export function readFileLists(paths: readonly string[]): FileLists {
+/** One file list's rows in order: each article file's member path (as `memberName` gives it; null when empty) and row. */
+export type FileListEntries = [member: string | null, row: FileListRow][];
+
+/** Reads one file list (throws when it lacks the needed columns). */
+export function parseFileList(path: string): FileListEntries {
+  const records = parse(readFileSync(path), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  const header = records[0] ?? [];
+  const file = column(header, 'Article File', 'File');
+  const accession = column(header, 'AccessionID');
+  const pmid = column(header, 'PMID');
+  const licence = column(header, 'License', 'Licence');
+  const updated = column(header, 'LastUpdated');
+  if (file < 0 || accession < 0) throw new Error(`${path}: not a PMC file list (needs the columns "Article File" or "File", and "AccessionID")`);
+  const out: FileListEntries = [];
+  for (const r of records.slice(1)) {
+    const text = (i: number) => (i >= 0 ? (r[i] ?? '').trim() || null : null);
+    const row: FileListRow = {
+      pmcid: normalisePmcid(text(accession)),
+      pmid: /^\d+$/.test(text(pmid) ?? '') ? text(pmid) : null,
+      licence: text(licence),
+      updated: text(updated),
+    };
+    const member = text(file);
+    out.push([member ? memberName(member) : null, row]);
+  }
+  return out;
+}
+
+/**
+ * Reads the file lists at `paths` (in order: a later list's row for the same member replaces an earlier one's).
+ * `read` gives one list's rows (the extraction cache keeps them: parsing a large list is not free).
+ */
+export function readFileLists(paths: readonly string[], read: (path: string, index: number) => FileListEntries = parseFileList): FileLists {
   const out: FileLists = { byMember: new Map(), byPmcid: new Map(), rows: 0 };
-  for (const path of paths) {
-    const records = parse(readFileSync(path), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
-    const header = records[0] ?? [];
-    const file = column(header, 'Article File', 'File');
-    const accession = column(header, 'AccessionID');
-    const pmid = column(header, 'PMID');
-    const licence = column(header, 'License', 'Licence');
-    const updated = column(header, 'LastUpdated');
-    if (file < 0 || accession < 0) throw new Error(`${path}: not a PMC file list (needs the columns "Article File" or "File", and "AccessionID")`);
-    for (const r of records.slice(1)) {
-      const text = (i: number) => (i >= 0 ? (r[i] ?? '').trim() || null : null);
-      const row: FileListRow = {
-        pmcid: normalisePmcid(text(accession)),
-        pmid: /^\d+$/.test(text(pmid) ?? '') ? text(pmid) : null,
-        licence: text(licence),
-        updated: text(updated),
-      };
-      const member = text(file);
-      if (member) out.byMember.set(memberName(member), row);
+  paths.forEach((path, i) => {
+    for (const [member, row] of read(path, i)) {
+      if (member) out.byMember.set(member, row);
       if (row.pmcid) out.byPmcid.set(row.pmcid, row);
       out.rows++;
     }
-  }
+  });
   return out;
 }
 

@@ -29,7 +29,9 @@ const WRITER_SOURCES = [
   'pipeline/steps/corpus/corpus.sqlite.ts',
   'pipeline/steps/corpus/documents.ts',
   'pipeline/steps/corpus/previous-build.ts',
+  'pipeline/steps/corpus/search-index.ts',
   'contracts/corpus/database.ts',
+  'contracts/corpus/search-postings.ts',
   'contracts/corpus/documents.ts',
 ];
 

@@ -3,11 +3,12 @@
  * dead run appended is dropped, a damaged entry is a miss, another lexicon is another key, and garbage is
  * compacted away once it outweighs the entries in use.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
 import { ExtractionCache } from '../../../pipeline/steps/corpus/extraction-cache.ts';
+import type { FileListEntries } from '../../../pipeline/steps/corpus/file-lists.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('extraction-cache');
@@ -37,6 +38,50 @@ describe('the extraction cache', () => {
     expect(segments(dir)).toHaveLength(2);
     expect(run3.getArticle(sha(9))).toBeNull();
     expect(run3.getArticle(sha(0))).toEqual(article(0));
+  });
+
+  it('reads a summary alone where the index says its length, and the whole line from an older index', () => {
+    const dir = join(tmp.path, 's');
+    const run1 = new ExtractionCache(dir, 'lex');
+    const summary = (i: number) => ({ pmcid: `PMC${i}`, summary: 'é'.repeat(i) }); // multi-byte: lengths are bytes
+    for (let i = 0; i < 3; i++) run1.putArticle(sha(i), article(i), JSON.stringify(summary(i)));
+    run1.putArticle(sha(3), { error: 'not an article' });
+    run1.prune();
+    const idx = join(dir, 'segments', segments(dir).find((n) => n.endsWith('.idx'))!);
+    const lines = readFileSync(idx, 'utf8').trim().split('\n');
+    expect(lines.map((l) => l.split(' ').length)).toEqual([4, 4, 4, 4]);
+    const check = () => {
+      const c = new ExtractionCache(dir, 'lex');
+      for (let i = 0; i < 3; i++) {
+        expect(c.getSummary(sha(i))).toEqual(summary(i));
+        expect(c.loadArticle(sha(i))).toEqual(article(i));
+      }
+      expect(c.getSummary(sha(3))).toEqual({ error: 'not an article' });
+      // Many at once, in the order asked (a miss is null).
+      expect(c.getSummaries([sha(2), sha(9), sha(0), sha(3), sha(1)])).toEqual([summary(2), null, summary(0), { error: 'not an article' }, summary(1)]);
+    };
+    check();
+    writeFileSync(idx, `${lines.map((l) => l.split(' ').slice(0, 3).join(' ')).join('\n')}\n`);
+    check();
+  });
+
+  it('keeps a file list\'s rows under the list\'s hash, and drops those a run did not use', () => {
+    const dir = join(tmp.path, 'f');
+    let parsed = 0;
+    const rows = (n: number): FileListEntries => [[`x/PMC${n}.nxml`, { pmcid: `PMC${n}`, pmid: null, licence: 'CC BY', updated: null }]];
+    const parse = (n: number) => () => (parsed++, rows(n));
+    const run1 = new ExtractionCache(dir, 'lex');
+    expect(run1.fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(run1.fileList(sha(2), parse(2))).toEqual(rows(2));
+    expect(run1.fileList(undefined, parse(3))).toEqual(rows(3)); // no hash: parsed, not kept
+    run1.prune();
+    const run2 = new ExtractionCache(dir, 'lex');
+    expect(run2.fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(parsed).toBe(3);
+    run2.prune();
+    expect(readdirSync(join(dir, 'filelists'))).toHaveLength(1);
+    expect(new ExtractionCache(null, 'lex').fileList(sha(1), parse(1))).toEqual(rows(1));
+    expect(parsed).toBe(4);
   });
 
   it('treats a damaged entry as a miss', () => {

@@ -188,6 +188,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread`);
     // … and every article's rows and document come from the previous build (documents as hard links).
     expect(carryLine(p2)).toContain(`${n} of ${n} articles' rows, ${n} article documents`);
+    expect(p2.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized)');
     expect(tree(join(tmp.path, 'gen-2'))).toEqual(tree(join(tmp.path, 'gen-1')));
 
     // A daily package: two revised articles, two new ones, one withdrawal.
@@ -199,6 +200,8 @@ describe('incremental rebuilds from generated bulk packages', () => {
     // Carried over: all but the two revised and the two new articles (the withdrawn one is gone).
     const unchanged = n - 1 - revised.length;
     expect(carryLine(p3)).toContain(`${unchanged} of ${n + 1} articles' rows, ${unchanged} article documents`);
+    // … and their postings in the search index: only the new excerpts are tokenized (the rest re-numbered).
+    expect(p3.lines.find((l) => l.includes('search index of'))).toMatch(/\(carried over, [1-9]\d* new excerpts tokenized\)/);
 
     // The same inputs built without a cache: every file the same.
     const full = join(tmp.path, 'gen-full');

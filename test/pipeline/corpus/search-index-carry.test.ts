@@ -1,0 +1,91 @@
+/**
+ * Carrying the search index over (pipeline/steps/corpus/search-index.ts, `carrySearchIndex`): the previous
+ * build's postings re-numbered and merged with the new excerpts' tokens must give exactly the rows that reading
+ * every token back from FTS5 gives (`writeSearchIndex`, the independent way), including the cases a rebuild
+ * meets: excerpts dropped (and with them a term, and the only offsets that needed two bytes), excerpts shifted,
+ * new terms among old ones, terms beyond U+FFFF (SQLite orders by code point, JS's `<` by UTF-16 unit).
+ */
+import { describe, expect, it } from 'vitest';
+import { CORPUS_DB_SCHEMA } from '../../../contracts/corpus/database.ts';
+import { sqlite3, type Sqlite3, type SqliteDb } from '../../../pipeline/lib/sqlite.ts';
+import { carrySearchIndex, compareCodePoints, readSearchIndex, writeSearchIndex } from '../../../pipeline/steps/corpus/search-index.ts';
+import { mulberry32 } from '../../helpers/random.ts';
+
+/** A corpus database holding `texts` as excerpts 1 … n, its full-text index built. */
+function database(s: Sqlite3, texts: readonly string[]): SqliteDb {
+  const db = new s.oo1.DB(':memory:');
+  db.exec(CORPUS_DB_SCHEMA);
+  db.exec('BEGIN');
+  db.exec("INSERT INTO articles (id, pmcid, id_kind) VALUES (1, 'PMC1', 'pmcid')");
+  const put = db.prepare("INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, 1, 'k', 'body', '', 0, 0, ?, '[]')");
+  texts.forEach((t, i) => put.bind([i + 1, t]).stepReset());
+  put.finalize();
+  db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
+  db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
+  return db;
+}
+
+const rows = (db: SqliteDb) => ({
+  terms: db.selectArrays('SELECT rowid, term, docs, hex(postings), hex(positions), offset_width FROM search_terms ORDER BY rowid'),
+  documents: db.selectArrays('SELECT excerpts, tokens, hex(sizes) FROM search_documents'),
+});
+
+describe('carrying the search index over', () => {
+  it('gives the rows a read-back from FTS5 gives, with excerpts dropped, shifted and added', async () => {
+    const s = await sqlite3();
+    const long = Array.from({ length: 300 }, (_, i) => (i === 299 ? 'tail' : 'filler')).join(' '); // an offset ≥ 256
+    const previous = [
+      'The effect was marginally significant (p = 0.06).',
+      `${long} trend`,
+      'A vanishing word appears only here, twice: vanishing.',
+      'Café naïve 𝛼-level ＡＢＣ trend towards significance.',
+      'Trend trend trend, p = 0.07.',
+    ];
+    // Excerpt 2 (the long one) and 3 (the only "vanishing") are gone; new excerpts come before, between and after.
+    const next = [
+      'A new first excerpt with 𝛽 and a trend.',
+      previous[0]!,
+      'Inserted between: marginally, 𝛼 and ＺＺ.',
+      previous[3]!,
+      previous[4]!,
+      'Added at the end, with a brand new word: zyzzyva.',
+    ];
+    const remap = Int32Array.from([2, 0, 0, 4, 5]);
+    const fresh = [1, 3, 6].map((id) => ({ id, text: next[id - 1]! }));
+
+    const prev = database(s, previous);
+    writeSearchIndex(prev);
+    const expected = database(s, next);
+    const full = writeSearchIndex(expected);
+    const carried = database(s, next);
+    const result = carrySearchIndex(s, carried, readSearchIndex(prev, 'main'), remap, fresh, next.length);
+    expect(result).toEqual(full);
+    expect(rows(carried)).toEqual(rows(expected));
+    expect(rows(prev).terms.some((r) => r[1] === 'vanishing')).toBe(true);
+    expect(rows(carried).terms.some((r) => r[1] === 'vanishing')).toBe(false);
+    for (const db of [prev, expected, carried]) db.close();
+  });
+
+  it('refuses a re-numbering that is not ascending or does not cover every excerpt', async () => {
+    const s = await sqlite3();
+    const prev = database(s, ['one', 'two']);
+    writeSearchIndex(prev);
+    const index = readSearchIndex(prev, 'main');
+    const db = database(s, ['two', 'one']);
+    expect(carrySearchIndex(s, db, index, Int32Array.from([2, 1]), [], 2)).toBeNull(); // order changed
+    expect(carrySearchIndex(s, db, index, Int32Array.from([1, 0]), [], 2)).toBeNull(); // excerpt 2 missing
+    expect(db.selectValue('SELECT count(*) FROM search_terms')).toBe(0);
+    prev.close();
+    db.close();
+  });
+
+  it('orders texts as SQLite does (by code point)', () => {
+    const random = mulberry32(7);
+    const units = ['a', 'z', '\u00e9', '\ud7ff', '\ue000', '\uff21', '\uffff', '\ud835\udefc', '\ud83d\ude00'];
+    for (let k = 0; k < 2000; k++) {
+      const word = () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => units[Math.floor(random() * units.length)]).join('');
+      const [a, b] = [word(), word()];
+      expect(Math.sign(compareCodePoints(a, b)), `${a} ${b}`).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    }
+  });
+});
