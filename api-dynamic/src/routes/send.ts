@@ -27,8 +27,13 @@ export function sendJson(
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-/** Sends a body computed from `build`, with a strong ETag of the snapshot and the bytes. */
+/**
+ * Sends a body computed from `build`, with a strong ETag of the snapshot and the bytes. The text is encoded to
+ * UTF-8 once, for the hash and the socket alike (a cohort page is ~75 KB, made of 25 items' concatenated
+ * strings: hashing the string and then writing it encoded it twice).
+ */
 export function sendBuilt(request: FastifyRequest, reply: FastifyReply, build: Build, body: string, cache = FROZEN_CACHE) {
-  const etag = `"${build.snapshotId}.${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-  return sendJson(request, reply, body, etag, build.snapshotId, cache);
+  const bytes = Buffer.from(body, 'utf8');
+  const etag = `"${build.snapshotId}.${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`;
+  return sendJson(request, reply, bytes, etag, build.snapshotId, cache);
 }
