@@ -254,7 +254,7 @@ export class ExtractionCache {
     const key = this.key(contentSha256);
     if (this.segment === null) {
       mkdirSync(this.segments, { recursive: true });
-      this.segment = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}`;
+      this.segment = segmentName();
       writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
     const json = typeof article === 'string' ? article : JSON.stringify(article);
@@ -369,7 +369,7 @@ export class ExtractionCache {
       // Compaction: every used extraction into one new segment, then the old segments go.
       const keys = [...bySegment].flatMap(([, s]) => s.used);
       const olds = [...bySegment].filter(([, s]) => s.used.length > 0);
-      const seg = `${Date.now().toString(36).padStart(10, '0')}-${process.pid}-c`;
+      const seg = `${segmentName()}-c`;
       const fd = openSync(join(this.segments, `${seg}.jsonl`), 'w');
       const located: [string, Located][] = [];
       let offset = 0;
@@ -405,6 +405,15 @@ export class ExtractionCache {
 }
 
 /** A segment name is "<time>-<pid>[-c]": true while the run that writes it may still be going. */
+/**
+ * A new segment's name: time, process id and a sequence number within the process, so names sort in the order
+ * they were made and two runs in one process within a millisecond (the tests do that) never share a file.
+ */
+let segmentsMade = 0;
+function segmentName(): string {
+  return `${Date.now().toString(36).padStart(10, '0')}-${process.pid}-${(segmentsMade++).toString(36).padStart(6, '0')}`;
+}
+
 function pidAlive(segment: string): boolean {
   const pid = Number(segment.split('-')[1]);
   if (!Number.isInteger(pid) || pid === process.pid) return false;
