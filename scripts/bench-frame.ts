@@ -21,12 +21,12 @@ let seed = 42;
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const draw = <T>(pool: T[], k: number) => Array.from({ length: Math.min(k, pool.length) }, () => pool[Math.floor(random() * pool.length)]!);
 const works = draw(Array.from(index.col.id, (x) => `W${x}`), n);
-const caAuthors = [...index.authorIds.keys()].filter((a) => index.authorCaWorks[a]! > 0);
-const authors = draw(caAuthors, n).map((a) => `A${index.authorIds[a]}`);
+const caAuthors = Array.from(index.authorCaWorks.keys()).filter((a) => index.authorCaWorks[a]! > 0);
+const authors = draw(caAuthors, n).map((a) => `A${index.authorId(a)}`);
 const hubs = [...caAuthors]
-  .sort((a, b) => index.authorCaWorks[b]! - index.authorCaWorks[a]! || index.authorIds[a]! - index.authorIds[b]!)
+  .sort((a, b) => index.authorCaWorks[b]! - index.authorCaWorks[a]! || index.authorId(a) - index.authorId(b))
   .slice(0, Math.min(n, 100))
-  .map((a) => `A${index.authorIds[a]}`);
+  .map((a) => `A${index.authorId(a)}`);
 
 async function measure(label: string, urls: string[]) {
   for (const u of urls.slice(0, 20)) await h.app.inject(u); // warm-up

@@ -6,15 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { file, texts } from './cohort-index.ts';
+import { readArray, SortedIds } from './typed-arrays.ts';
 import type { AuthorLookup } from './work-store.ts';
-
-/** A little-endian typed array file, copied into an aligned buffer of its own. */
-export function readArray<C extends new (buffer: ArrayBuffer) => ArrayBufferView>(path: string, Ctor: C): InstanceType<C> {
-  const bytes = readFileSync(path);
-  const aligned = new ArrayBuffer(bytes.byteLength);
-  new Uint8Array(aligned).set(bytes);
-  return new Ctor(aligned) as InstanceType<C>;
-}
 
 /** Texts found by row, held in memory whole. */
 export class Texts {
@@ -36,36 +29,24 @@ export class Texts {
   }
 }
 
-export function binarySearch(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 export class AuthorTable implements AuthorLookup {
   private constructor(
-    readonly ids: Float64Array,
+    /** Numeric author ids by row, ascending. */
+    readonly ids: SortedIds,
     readonly names: Texts,
     readonly orcids: Texts,
   ) {}
   /** `dir` is the cohort index directory. */
   static load(dir: string): AuthorTable {
-    const ids = readArray(join(dir, file.authorId), Float64Array);
+    const ids = SortedIds.load(join(dir, file.authorId));
     return new AuthorTable(ids, Texts.load(dir, file.authorNames, ids.length), Texts.load(dir, file.authorOrcids, ids.length));
   }
   get bytes(): number {
-    return this.ids.byteLength + this.names.bytes + this.orcids.bytes;
+    return this.ids.bytes + this.names.bytes + this.orcids.bytes;
   }
   /** Row of a numeric author id, or -1. */
   row(n: number): number {
-    return binarySearch(this.ids, n);
+    return this.ids.indexOf(n);
   }
   author(n: number): { id: string; name: string; orcid: string | null } {
     const row = this.row(n);

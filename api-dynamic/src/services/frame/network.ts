@@ -75,7 +75,7 @@ export async function networkBase(build: Build) {
 function egoFromIndex(index: CohortIndex, authorId: string) {
   const center = index.rowOfAuthor(authorId);
   if (center < 0 || index.authorCaWorks[center] === 0) return null;
-  const idOf = (row: number) => `A${index.authorIds[row]}`;
+  const idOf = (row: number) => `A${index.authorId(row)}`;
   const spokes = index.neighbours(center, EGO_SPOKES);
   const inSet = new Set(spokes.rows);
   const edge = (x: string, y: string, shared_works: number, weight: number): Edge => (x < y ? { a: x, b: y, shared_works, weight } : { a: y, b: x, shared_works, weight });

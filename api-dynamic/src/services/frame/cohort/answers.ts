@@ -215,7 +215,7 @@ export function authorTypeahead(build: Build, q: string) {
     }
   }
   return best
-    .map((a) => ({ id: `A${index.authorIds[a]}`, name: index.authorName(a), ca_works: ca[a]! }))
+    .map((a) => ({ id: `A${index.authorId(a)}`, name: index.authorName(a), ca_works: ca[a]! }))
     .sort((x, y) => y.ca_works - x.ca_works || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
     .slice(0, TYPEAHEAD_LIMIT);
 }

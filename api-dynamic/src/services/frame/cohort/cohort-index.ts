@@ -23,7 +23,8 @@ import {
   ORDERS,
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
-import { AuthorTable, binarySearch, readArray } from '../../../../../contracts/frame/author-table.ts';
+import { AuthorTable } from '../../../../../contracts/frame/author-table.ts';
+import { findSorted, type Offsets, readArray, readOffsets } from '../../../../../contracts/frame/typed-arrays.ts';
 import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
@@ -75,8 +76,8 @@ class FileRanges {
 export class Csr {
   private readonly values: FileRanges;
   private constructor(
-    /** Value index (u32) or byte (packed) of each key's first value, n + 1. */
-    private readonly offsets: Float64Array,
+    /** Value index (u32) or byte (packed) of each key's first value, n + 1 (32 bits wide when they fit). */
+    private readonly offsets: Offsets,
     valuesPath: string,
     /** Values per key when packed. */
     private readonly counts: Uint32Array | null,
@@ -85,12 +86,12 @@ export class Csr {
   }
   static load(dir: string, name: CsrName): Csr {
     if (isPackedCsr(name)) {
-      const offsets = readTyped(join(dir, file.csrByteOffsets(name)), 'f64');
+      const offsets = readOffsets(join(dir, file.csrByteOffsets(name)));
       const counts = readTyped(join(dir, file.csrCounts(name)), 'u32');
       if (counts.length !== offsets.length - 1) throw new Error(`${file.csrCounts(name)} has ${counts.length} keys, its offsets ${offsets.length - 1}`);
       return new Csr(offsets, join(dir, file.csrPackedValues(name)), counts);
     }
-    return new Csr(readTyped(join(dir, file.csrOffsets(name)), 'f64'), join(dir, file.csrValues(name)), null);
+    return new Csr(readOffsets(join(dir, file.csrOffsets(name))), join(dir, file.csrValues(name)), null);
   }
   get keys(): number {
     return this.offsets.length - 1;
@@ -137,31 +138,40 @@ export class Csr {
   }
 }
 
-/** The work store's packed rows (contracts/frame/work-store.ts): start and length in memory, bytes on disk. */
+/**
+ * The work store's packed rows (contracts/frame/work-store.ts): positions in memory, bytes on disk. Rows packed
+ * in row order (every build so far) are held as n + 1 ascending starts, 32 bits wide while works.bin is under
+ * 4 GiB (a row's length is the next start minus its own); a store with a start file keeps starts and lengths.
+ */
 class WorkStore {
   private constructor(
-    private readonly start: Float64Array,
-    private readonly length: Uint16Array | Uint32Array,
+    private readonly start: Offsets,
+    private readonly length: Uint16Array | Uint32Array | null,
     private readonly bin: FileRanges,
     readonly symbols: SymbolTables,
   ) {}
   static load(dir: string, rows: number): WorkStore {
     const length = readNarrow(dir, file.workLength);
-    // Without a start file the rows are packed in row order.
-    let start: Float64Array;
-    if (existsSync(join(dir, file.workStart))) start = readTyped(join(dir, file.workStart), 'f64');
-    else {
-      start = new Float64Array(length.length);
-      for (let r = 1; r < length.length; r++) start[r] = start[r - 1]! + length[r - 1]!;
+    if (length.length !== rows) throw new Error(`the work store has ${length.length} rows, the index ${rows}`);
+    const bin = new FileRanges(join(dir, file.works));
+    const symbols = JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables;
+    if (existsSync(join(dir, file.workStart))) {
+      const start = readTyped(join(dir, file.workStart), 'f64');
+      if (start.length !== rows) throw new Error(`the work store has ${start.length} row starts, the index ${rows}`);
+      return new WorkStore(start, length, bin, symbols);
     }
-    if (start.length !== rows || length.length !== rows) throw new Error(`the work store has ${start.length} rows, the index ${rows}`);
-    return new WorkStore(start, length, new FileRanges(join(dir, file.works)), JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables);
+    let total = 0;
+    for (let r = 0; r < rows; r++) total += length[r]!;
+    const start = total > 0xffffffff ? new Float64Array(rows + 1) : new Uint32Array(rows + 1);
+    for (let r = 0; r < rows; r++) start[r + 1] = start[r]! + length[r]!;
+    return new WorkStore(start, null, bin, symbols);
   }
   get bytes(): number {
-    return this.start.byteLength + this.length.byteLength;
+    return this.start.byteLength + (this.length?.byteLength ?? 0);
   }
   get(row: number): Buffer {
-    return this.bin.read(this.start[row]!, this.length[row]!);
+    const start = this.start[row]!;
+    return this.bin.read(start, this.length ? this.length[row]! : this.start[row + 1]! - start);
   }
   close(): void {
     this.bin.close();
@@ -295,9 +305,9 @@ export class CohortIndex {
     return { rows, shared, weight: new Float64Array(new Uint8Array(w).buffer) };
   }
 
-  /** Authors in numeric id order (their numeric ids). */
-  get authorIds(): Float64Array {
-    return this.authors.ids;
+  /** The numeric id of the author at a row (authors are in numeric id order). */
+  authorId(authorRow: number): number {
+    return this.authors.ids.at(authorRow);
   }
 
   authorName(authorRow: number): string {
@@ -306,7 +316,7 @@ export class CohortIndex {
 
   /** Row of a work id, or -1. */
   rowOfWork(id: string): number {
-    return binarySearch(this.col.id, idNumber(id));
+    return findSorted(this.col.id, idNumber(id));
   }
 
   /** Row of an author id, or -1. */
