@@ -1,6 +1,6 @@
 /**
  * Typed-array files of the cohort index as the readers hold them: read straight into an aligned buffer, offsets
- * narrowed to 32 bits when they fit, and sorted numeric ids found by interpolation. What is on disk does not
+ * narrowed to 32 bits when they fit, and sorted numeric ids found through a cached sample. What is on disk does not
  * change (pipeline version 8 files); only what a reader keeps in memory does, which is what the server's RSS
  * after start is made of (issue 24: at 4.3M works the f64 offsets of two lists and of the work store were
  * 110 MB, half of it zero high words).
@@ -83,26 +83,52 @@ export function readOffsets(path: string): Offsets {
   }
 }
 
-/**
- * Index of `x` in an ascending array of distinct integers, or -1. Interpolation first (ids are spread about
- * evenly, so one or two probes land next to the value where bisection takes 22 cache misses over 4.6M ids),
- * falling back to bisection after a few probes so an uneven spread costs at most a few steps more.
- */
-export function findSorted(sorted: Float64Array | Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  for (let probes = 0; lo <= hi; probes++) {
-    const a = sorted[lo]!;
-    const b = sorted[hi]!;
-    if (x < a || x > b) return -1;
-    if (a === b) return a === x ? lo : -1;
-    const mid = probes < 4 ? lo + Math.floor(((x - a) / (b - a)) * (hi - lo)) : (lo + hi) >>> 1;
+/** Values per block of a SortedSearch: one binary search over 64 values touches about 4 cache lines. */
+const BLOCK = 64;
+
+/** Index of `x` in `sorted[lo..hi]` (inclusive, ascending), or -1. */
+function bisect(sorted: Float64Array | Uint32Array, x: number, lo: number, hi: number): number {
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
     const v = sorted[mid]!;
     if (v === x) return mid;
     if (v < x) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
+}
+
+/**
+ * Finds values in an ascending array of distinct numbers through a sample of every 64th value. The sample (1/64
+ * of the array: 290 KB for 4.6M author ids) stays in the CPU cache across lookups, so a lookup costs the misses
+ * of one 64-value block instead of the ~10 a plain bisection over millions of values takes once its first
+ * levels are cached. (Interpolation was tried first: on the generated ids, spread about evenly but not exactly,
+ * it took twice the time of plain bisection, each probe landing on a line not in cache.)
+ */
+export class SortedSearch {
+  private readonly sample: Float64Array;
+  constructor(private readonly sorted: Float64Array | Uint32Array) {
+    this.sample = new Float64Array(Math.ceil(sorted.length / BLOCK));
+    for (let b = 0; b < this.sample.length; b++) this.sample[b] = sorted[b * BLOCK]!;
+  }
+  get bytes(): number {
+    return this.sample.byteLength;
+  }
+  /** Index of `x`, or -1. */
+  indexOf(x: number): number {
+    const sample = this.sample;
+    // The last block whose first value is <= x.
+    let lo = 0;
+    let hi = sample.length - 1;
+    if (hi < 0 || x < sample[0]!) return -1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (sample[mid]! <= x) lo = mid;
+      else hi = mid - 1;
+    }
+    const first = lo * BLOCK;
+    return bisect(this.sorted, x, first, Math.min(first + BLOCK, this.sorted.length) - 1);
+  }
 }
 
 /**
@@ -113,7 +139,10 @@ export class SortedIds {
   private constructor(
     private readonly base: number,
     private readonly values: Uint32Array | Float64Array,
-  ) {}
+  ) {
+    this.search = new SortedSearch(values);
+  }
+  private readonly search: SortedSearch;
   static load(path: string): SortedIds {
     const fd = openSync(path, 'r');
     try {
@@ -133,7 +162,7 @@ export class SortedIds {
     return this.values.length;
   }
   get bytes(): number {
-    return this.values.byteLength;
+    return this.values.byteLength + this.search.bytes;
   }
   /** The id at a row. */
   at(row: number): number {
@@ -141,6 +170,6 @@ export class SortedIds {
   }
   /** Row of an id, or -1. */
   indexOf(id: number): number {
-    return findSorted(this.values, id - this.base);
+    return this.search.indexOf(id - this.base);
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findSorted, readArray, readOffsets, SortedIds } from '../../contracts/frame/typed-arrays.ts';
+import { readArray, readOffsets, SortedIds, SortedSearch } from '../../contracts/frame/typed-arrays.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'typed-arrays-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ function ascending(n: number, start: number, gap: () => number): number[] {
   return out;
 }
 
-describe('findSorted', () => {
+describe('SortedSearch', () => {
   const shapes: [string, number[]][] = [
     ['even', ascending(5000, 5_000_000_000, () => 1 + Math.floor(random() * 3))],
     ['clustered', [...ascending(2500, 10, () => 1), ...ascending(2500, 4_000_000_000, () => 1)]],
@@ -33,14 +33,18 @@ describe('findSorted', () => {
     ['one', [42]],
     ['empty', []],
     ['two', [3, 9]],
+    ['one block', ascending(64, 100, () => 2)],
+    ['one block and one', ascending(65, 100, () => 2)],
+    ['two blocks', ascending(128, 100, () => 3)],
   ];
   it.each(shapes)('finds every value and only those (%s spread)', (_, values) => {
     for (const Ctor of [Float64Array, Uint32Array]) {
       if (Ctor === Uint32Array && values.some((v) => v > 0xffffffff)) continue;
       const a = Ctor.from(values);
-      for (let k = 0; k < values.length; k++) expect(findSorted(a, values[k]!)).toBe(k);
+      const search = new SortedSearch(a);
+      for (let k = 0; k < values.length; k++) expect(search.indexOf(values[k]!)).toBe(k);
       const probes = [...values.map((v) => v + 1), ...values.map((v) => v - 1), -1, 0, 2 ** 40, 0.5];
-      for (const x of probes) expect(findSorted(a, x)).toBe(scan(a, x));
+      for (const x of probes) expect(search.indexOf(x)).toBe(scan(a, x));
     }
   });
 });
@@ -73,7 +77,7 @@ describe('SortedIds', () => {
   it('holds A5… ids as a base and 32-bit differences, answering like the f64 values', () => {
     const values = ascending(20_000, 5_000_000_006, () => 1 + Math.floor(random() * 50));
     const ids = SortedIds.load(f64File('authors.f64', values));
-    expect(ids.bytes).toBe(values.length * 4);
+    expect(ids.bytes).toBe(values.length * 4 + Math.ceil(values.length / 64) * 8); // the values and the search sample
     expect(ids.length).toBe(values.length);
     values.forEach((v, k) => {
       expect(ids.at(k)).toBe(v);
@@ -84,7 +88,7 @@ describe('SortedIds', () => {
   it('keeps f64 when the ids span 2^32 or more', () => {
     const values = [1, 2, 2 ** 33];
     const ids = SortedIds.load(f64File('wide.f64', values));
-    expect(ids.bytes).toBe(24);
+    expect(ids.bytes).toBe(3 * 8 + 8);
     values.forEach((v, k) => expect(ids.indexOf(v)).toBe(k));
     expect(ids.indexOf(3)).toBe(-1);
   });

@@ -24,7 +24,7 @@ import {
 } from '../../../../../contracts/frame/cohort-index.ts';
 import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contracts/frame/work-serialize.ts';
 import { AuthorTable } from '../../../../../contracts/frame/author-table.ts';
-import { findSorted, type Offsets, readArray, readOffsets } from '../../../../../contracts/frame/typed-arrays.ts';
+import { type Offsets, readArray, readOffsets, SortedSearch } from '../../../../../contracts/frame/typed-arrays.ts';
 import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
@@ -208,7 +208,10 @@ export class CohortIndex {
     private readonly neighbourWeight: FileRanges,
   ) {
     this.filters = new FilterBitsets(this);
+    this.workIds = new SortedSearch(col.id);
   }
+  /** Finds a work's row by numeric id (the id column is ascending). */
+  private readonly workIds: SortedSearch;
 
   static exists(buildDir: string): boolean {
     return existsSync(join(buildDir, COHORT_DIR, file.manifest));
@@ -316,7 +319,7 @@ export class CohortIndex {
 
   /** Row of a work id, or -1. */
   rowOfWork(id: string): number {
-    return findSorted(this.col.id, idNumber(id));
+    return this.workIds.indexOf(idNumber(id));
   }
 
   /** Row of an author id, or -1. */
