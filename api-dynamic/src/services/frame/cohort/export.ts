@@ -17,7 +17,13 @@ import type { Build } from '../../build-store.ts';
 import { PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
-const CHUNK_ROWS = 500;
+/**
+ * Characters per yielded chunk (about: a chunk ends with the row that reaches it). Below V8's large-object size
+ * (128 KiB), so a chunk's string and the socket's Buffer of it die young: chunks of 500 rows (1.3 MB) went to
+ * the large-object space, which only a full collection frees, and a 100,000-row export's RSS climbed by up to
+ * 290 MiB between collections (docs/benchmarks.md, issue 24).
+ */
+const CHUNK_CHARS = 48 * 1024;
 /** Longest the export runs (producing and writing chunks) before it lets other requests in, ms. */
 const SLICE_MS = 20;
 
@@ -77,16 +83,18 @@ export async function* exportChunks(
   const plan = exportPlan(m);
   const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
   // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
-  const take = (): number[] => {
-    const out: number[] = [];
-    while (out.length < CHUNK_ROWS) {
+  let sent = 0;
+  /** The next rows' texts joined by `sep`, up to about CHUNK_CHARS and the export's row count ('' at the end). */
+  const take = (text: (row: number) => string, sep: string): string => {
+    let out = '';
+    while (sent < plan.exported && out.length < CHUNK_CHARS) {
       const r = rows.next();
       if (r.done) break;
-      out.push(r.value);
+      out += (out === '' ? '' : sep) + text(r.value);
+      sent++;
     }
     return out;
   };
-  let sent = 0;
   const pause = slicer();
   if (q.format === 'json') {
     const meta = {
@@ -103,11 +111,10 @@ export async function* exportChunks(
       api: links.api,
     };
     yield `{"meta":${JSON.stringify(meta)},"results":[`;
-    while (sent < plan.exported) {
-      const batch = take().slice(0, plan.exported - sent);
-      if (batch.length === 0) break;
-      yield (sent === 0 ? '\n' : ',\n') + batch.map((r) => index.record(r)).join(',\n');
-      sent += batch.length;
+    for (let first = true; ; first = false) {
+      const chunk = take((r) => index.record(r), ',\n');
+      if (chunk === '') break;
+      yield (first ? '\n' : ',\n') + chunk;
       await pause();
     }
     yield '\n]}\n';
@@ -127,11 +134,10 @@ export async function* exportChunks(
       });
   // The pipeline stored every work's CSV line: an export concatenates them.
   yield EXPORT_HEADER;
-  while (sent < plan.exported) {
-    const batch = take().slice(0, plan.exported - sent);
-    if (batch.length === 0) break;
-    yield batch.map((r) => index.exportRow(r)).join('');
-    sent += batch.length;
+  for (;;) {
+    const chunk = take((r) => index.exportRow(r), '');
+    if (chunk === '') break;
+    yield chunk;
     await pause();
   }
   if (plan.truncated) yield truncationLine(m.total);
