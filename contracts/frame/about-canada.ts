@@ -13,7 +13,7 @@
  * removed, case-folded, split at every non-letter/digit), so "Montréal", "MONTREAL" and "montreal's" match
  * and "Canadaville" or "Albertans" do not unless listed. Multi-word entries match as consecutive terms.
  */
-import { foldText } from './title-terms.ts';
+import { textTerms } from './title-terms.ts';
 
 /** Bumped whenever an entry changes, so stored recent works say which lexicon classified them. */
 export const ABOUT_CANADA_VERSION = 'about-ca-1';
@@ -54,8 +54,6 @@ export const ABOUT_CANADA_LEXICON: readonly { entry: string; tier: AboutCanadaTi
   ...TIER_C.map((entry) => ({ entry, tier: 'C' as const })),
 ];
 
-const SPLIT = /[^\p{L}\p{N}]+/u;
-
 /** First term → the entries starting with it (as term arrays), longest first, so "london ontario" beats "london". */
 const BY_FIRST_TERM = (() => {
   const map = new Map<string, { terms: string[]; entry: string; tier: AboutCanadaTier }[]>();
@@ -81,7 +79,7 @@ export function aboutCanada(texts: readonly (string | null | undefined)[]): Abou
   const found = new Map<string, AboutCanadaTier>();
   for (const text of texts) {
     if (!text) continue;
-    const terms = foldText(text).split(SPLIT).filter((t) => t !== '');
+    const terms = textTerms(text);
     for (let i = 0; i < terms.length; i++) {
       const candidates = BY_FIRST_TERM.get(terms[i]!);
       if (!candidates) continue;

@@ -85,7 +85,7 @@ function mayBeInWindow(present: Set<string>): string {
  * field the rules and the tables read — the latter only for rows the window may admit, null for the rest.
  * Only those columns are decoded, and their nested structs only down to the keys the schema knows (pruned).
  */
-async function* parquetRows(path: string): AsyncGenerator<[string, string | null]> {
+export async function* parquetRows(path: string): AsyncGenerator<[string, string | null]> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '512MB' });
   const con = await instance.connect();
@@ -145,7 +145,7 @@ class WindowPrefilterError extends Error {}
  * Calls `onLine` for each line of a text stream, split as readline splits (\n, \r\n or a lone \r), without
  * readline's per-line events: at 10 kB a record, splitting was a tenth of the builder's time.
  */
-async function eachLine(text: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
+export async function eachLine(text: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
   const emit = (piece: string) => {
     const t = piece.endsWith('\r') ? piece.slice(0, -1) : piece;
     if (!t.includes('\r')) onLine(t);
