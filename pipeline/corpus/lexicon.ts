@@ -102,6 +102,10 @@ function isWordCharAt(text: string, i: number): boolean {
   return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
 }
 
+/** isWordCharAt for ASCII code units, as a table. */
+const ASCII_WORD = new Uint8Array(0x80);
+for (let c = 0; c < 0x80; c++) ASCII_WORD[c] = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
+
 /** Whitespace and hyphen-like dashes (not the em dash, which separates clauses). */
 function isSeparator(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x2d || (c >= 0x2010 && c <= 0x2013) || c === 0xa0;
@@ -387,6 +391,11 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
       }
   }
 
+  // The root's children as a table indexed by code unit: the start loop below asks it at every word start of
+  // every sentence (one array of 2^16 slots; per-node arrays would cost ~1 KB for each of the trie's nodes).
+  const startsForm: (TrieNode | undefined)[] = new Array<TrieNode | undefined>(0x10000).fill(undefined);
+  for (const [c, child] of root.next) startsForm[c] = child;
+
   const match = (sentence: string | FoldedText): PhraseMatch[] => {
     const f = asFolded(sentence);
     const t = f.text;
@@ -421,11 +430,22 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
         }
       }
     };
+    // A word start is a word character after a non-word one; `prevWord` carries isWordCharAt(t, s - 1) over.
+    let prevWord = false;
     for (let s = 0; s < t.length; s++) {
-      if (!root.next.has(t.charCodeAt(s)) || !isWordCharAt(t, s) || isWordCharAt(t, s - 1)) continue;
+      const c = t.charCodeAt(s);
+      const word = c < 0x80 ? ASCII_WORD[c] === 1 : isWordCharAt(t, s);
+      const first = word && !prevWord ? startsForm[c] : undefined;
+      prevWord = word;
+      if (first === undefined) continue;
+      // The walk's first step (a word character, so never a separator), then the rest of the walk.
       best = -1;
       bestEntry = -1;
-      walk(root, s);
+      if (first.entry !== -1 && !isWordCharAt(t, s + 1)) {
+        best = s + 1;
+        bestEntry = first.entry;
+      }
+      walk(first, s + 1);
       if (best !== -1) found.push({ s, e: best, entry: bestEntry });
     }
     if (found.length === 0) return [];
