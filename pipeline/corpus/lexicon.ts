@@ -338,6 +338,43 @@ interface TrieNode {
 }
 const SEP = 0x20;
 
+/** The longest form a walk has found: where it ends, and its entry. */
+interface Best {
+  pos: number;
+  entry: number;
+}
+
+/**
+ * Walks the trie from `from` at `at` in `t`, keeping in `best` the longest form that ends on a word boundary.
+ * A hyphen between two letters in the text may also be skipped, so the walk branches there (rarely more than
+ * once or twice per start). A module function rather than a closure made per sentence: this is the hot loop.
+ */
+function walkTrie(t: string, from: TrieNode, at: number, best: Best): void {
+  let node: TrieNode | undefined = from;
+  let pos = at;
+  while (node !== undefined && pos < t.length) {
+    const c = t.charCodeAt(pos);
+    if (isSeparator(c)) {
+      let j = pos;
+      let onlyHyphens = true;
+      while (j < t.length && isSeparator(t.charCodeAt(j))) {
+        if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
+        j++;
+      }
+      if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walkTrie(t, node, j, best);
+      node = node.next.get(SEP);
+      pos = j;
+    } else {
+      node = node.next.get(c);
+      pos++;
+    }
+    if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best.pos) {
+      best.pos = pos;
+      best.entry = node.entry;
+    }
+  }
+}
+
 /**
  * The keys a form is stored under: folded, separator runs as one space, and each hyphen between two word
  * characters also removed (2^k keys for k such hyphens; lexicon forms have at most a few).
@@ -396,40 +433,13 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
   const startsForm: (TrieNode | undefined)[] = new Array<TrieNode | undefined>(0x10000).fill(undefined);
   for (const [c, child] of root.next) startsForm[c] = child;
 
+  /** The longest form found by the current walk (one object per matcher: `match` is not re-entered). */
+  const best: Best = { pos: -1, entry: -1 };
+
   const match = (sentence: string | FoldedText): PhraseMatch[] => {
     const f = asFolded(sentence);
     const t = f.text;
     const found: { s: number; e: number; entry: number }[] = [];
-    let best = -1;
-    let bestEntry = -1;
-    // Walks the trie from `from` at `at`, keeping the longest form that ends on a word boundary. A hyphen
-    // between two letters in the text may also be skipped, so the walk branches there (rarely more than
-    // once or twice per start).
-    const walk = (from: TrieNode, at: number): void => {
-      let node: TrieNode | undefined = from;
-      let pos = at;
-      while (node !== undefined && pos < t.length) {
-        const c = t.charCodeAt(pos);
-        if (isSeparator(c)) {
-          let j = pos;
-          let onlyHyphens = true;
-          while (j < t.length && isSeparator(t.charCodeAt(j))) {
-            if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
-            j++;
-          }
-          if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walk(node, j);
-          node = node.next.get(SEP);
-          pos = j;
-        } else {
-          node = node.next.get(c);
-          pos++;
-        }
-        if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best) {
-          best = pos;
-          bestEntry = node.entry;
-        }
-      }
-    };
     // A word start is a word character after a non-word one; `prevWord` carries isWordCharAt(t, s - 1) over.
     let prevWord = false;
     for (let s = 0; s < t.length; s++) {
@@ -439,14 +449,14 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
       prevWord = word;
       if (first === undefined) continue;
       // The walk's first step (a word character, so never a separator), then the rest of the walk.
-      best = -1;
-      bestEntry = -1;
+      best.pos = -1;
+      best.entry = -1;
       if (first.entry !== -1 && !isWordCharAt(t, s + 1)) {
-        best = s + 1;
-        bestEntry = first.entry;
+        best.pos = s + 1;
+        best.entry = first.entry;
       }
-      walk(first, s + 1);
-      if (best !== -1) found.push({ s, e: best, entry: bestEntry });
+      walkTrie(t, first, s + 1, best);
+      if (best.pos !== -1) found.push({ s, e: best.pos, entry: best.entry });
     }
     if (found.length === 0) return [];
     // Longest first, then leftmost; a candidate overlapping one already taken is dropped.
