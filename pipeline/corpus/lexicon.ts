@@ -57,6 +57,22 @@ export function foldSentence(sentence: string): FoldedText {
   let i = 0;
   while (i < n) {
     const c = sentence.charCodeAt(i);
+    if (c < 0x80) {
+      // A run of ASCII at once: each character folds to itself lower-cased. The run's last character stays
+      // out when a code unit that may be a combining mark follows it (it is folded with its marks below).
+      let r = i + 1;
+      while (r < n && sentence.charCodeAt(r) < 0x80) r++;
+      if (r < n && sentence.charCodeAt(r) >= 0x300) r--;
+      if (r > i) {
+        out += sentence.slice(i, r).toLowerCase();
+        for (let k = i; k < r; k++) {
+          starts.push(k);
+          ends.push(k + 1);
+        }
+        i = r;
+        continue;
+      }
+    }
     let j = i + 1;
     if (c >= 0xd800 && c <= 0xdbff && j < n && (sentence.charCodeAt(j) & 0xfc00) === 0xdc00) j++;
     // Absorb the combining marks that follow, so NFKC can compose them with their base.
