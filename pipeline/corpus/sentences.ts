@@ -144,7 +144,10 @@ function pieceSpans(paragraph: string, segStart: number, segEnd: number, spans: 
   // Boundaries ICU misses before "mRNA", "pH", "p-values" and similar.
   const piece = paragraph.slice(start, end);
   let from = 0;
-  for (const m of piece.matchAll(HIDDEN_BOUNDARY)) {
+  // exec on the one global regex rather than matchAll, which clones the regex for every piece (it never
+  // matches empty, so the loop always advances).
+  HIDDEN_BOUNDARY.lastIndex = 0;
+  for (let m = HIDDEN_BOUNDARY.exec(piece); m !== null; m = HIDDEN_BOUNDARY.exec(piece)) {
     const cut = m.index + m[0].trimEnd().length;
     if (endsWithAbbreviation(piece.slice(from, cut))) continue;
     spans.push([start + from, start + cut]);
