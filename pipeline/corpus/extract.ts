@@ -110,13 +110,14 @@ export function extractSentences(
 ): ExtractedArticle {
   const excerpts: ExcerptDoc[] = [];
   const firstPlace = new Map<string, ExcerptDoc | null>();
-  const textHash = createHash('sha256');
+  // The text hash only enters the id of an article with neither PMCID nor DOI (articleId): not computed otherwise.
+  const textHash = meta.pmcid || meta.doi ? null : createHash('sha256');
   let sentencesScanned = 0;
   for (const placed of sentences) {
     const s = { ...placed, text: cleanSentence(placed.text) };
     if (s.text === '') continue;
     sentencesScanned++;
-    textHash.update(s.text).update('\n');
+    textHash?.update(s.text).update('\n');
     const seen = firstPlace.get(s.text);
     if (seen !== undefined) {
       // A repeat: counted and listed once. Only hedged sentences are recorded (null marks a plain one).
@@ -142,7 +143,7 @@ export function extractSentences(
     firstPlace.set(s.text, excerpt);
     excerpts.push(excerpt);
   }
-  const { id, kind } = articleId(meta, textHash.digest('hex'));
+  const { id, kind } = articleId(meta, textHash?.digest('hex') ?? '');
   for (const e of excerpts) e.id = `${id}/${e.id}`;
   return {
     pmcid: id,

@@ -221,12 +221,14 @@ export function cleanTex(tex: string): string {
  * text from elsewhere (the CSV input) can normalise it the same way before sentence splitting.
  */
 export function normaliseText(s: string): string {
-  let t = s.replace(/\u00AD|\u200B|\u200C|\u200D|\u2060|\u180E/g, '');
+  let t = s.replace(/[\u00AD\u200B-\u200D\u2060\u180E]/g, '');
   if (t.indexOf(GAP) !== -1) {
     // A cut-out block leaves no space before closing punctuation: "shown in <fig/>." → "shown in."
     t = t.replace(/[\s\uFFFF]*\uFFFF[\s\uFFFF]*(?=[.,;:!?)\]]|$)/g, '').replace(/\uFFFF/g, ' ');
   }
-  return t.replace(/\s+/g, ' ').trim();
+  // Every maximal run of whitespace becomes one space; a run that is one space already is not matched (the
+  // same result as /\s+/g with far fewer replacements: most runs in running text are single spaces).
+  return t.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
 /**

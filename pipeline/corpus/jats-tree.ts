@@ -48,9 +48,12 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>): XmlElement 
         }
         const colon = name.indexOf(':');
         const local = colon === -1 ? name : name.slice(colon + 1);
-        const attrs: Record<string, string> = {};
-        for (const key in attribs) attrs[key] = decodeEntities(attribs[key]!);
-        const el: XmlElement = { name, local, attrs, children: [] };
+        // htmlparser2 hands over a fresh object per tag: decoded in place rather than copied.
+        for (const key in attribs) {
+          const value = attribs[key]!;
+          if (value.indexOf('&') !== -1) attribs[key] = decodeEntities(value);
+        }
+        const el: XmlElement = { name, local, attrs: attribs, children: [] };
         top.children.push(el);
         if (hollow.has(local)) skipDepth = 1;
         stack.push(el);

@@ -165,8 +165,11 @@ function decodeXmlBytes(bytes: Buffer): string {
       // An unknown label: fall through to UTF-8, which is what PMC and publishers ship.
     }
   }
-  return new TextDecoder('utf-8').decode(buf); // strips a UTF-8 BOM
+  return UTF8.decode(buf); // strips a UTF-8 BOM
 }
+
+/** One decoder for every article: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8');
 
 // ---------------------------------------------------------------- blocks
 

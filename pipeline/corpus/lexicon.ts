@@ -57,6 +57,22 @@ export function foldSentence(sentence: string): FoldedText {
   let i = 0;
   while (i < n) {
     const c = sentence.charCodeAt(i);
+    if (c < 0x80) {
+      // A run of ASCII at once: each character folds to itself lower-cased. The run's last character stays
+      // out when a code unit that may be a combining mark follows it (it is folded with its marks below).
+      let r = i + 1;
+      while (r < n && sentence.charCodeAt(r) < 0x80) r++;
+      if (r < n && sentence.charCodeAt(r) >= 0x300) r--;
+      if (r > i) {
+        out += sentence.slice(i, r).toLowerCase();
+        for (let k = i; k < r; k++) {
+          starts.push(k);
+          ends.push(k + 1);
+        }
+        i = r;
+        continue;
+      }
+    }
     let j = i + 1;
     if (c >= 0xd800 && c <= 0xdbff && j < n && (sentence.charCodeAt(j) & 0xfc00) === 0xdc00) j++;
     // Absorb the combining marks that follow, so NFKC can compose them with their base.
@@ -101,6 +117,10 @@ function isWordCharAt(text: string, i: number): boolean {
   if ((c & 0xfc00) === 0xdc00 && i > 0) return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i - 1)!));
   return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
 }
+
+/** isWordCharAt for ASCII code units, as a table. */
+const ASCII_WORD = new Uint8Array(0x80);
+for (let c = 0; c < 0x80; c++) ASCII_WORD[c] = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
 
 /** Whitespace and hyphen-like dashes (not the em dash, which separates clauses). */
 function isSeparator(c: number): boolean {
@@ -334,6 +354,43 @@ interface TrieNode {
 }
 const SEP = 0x20;
 
+/** The longest form a walk has found: where it ends, and its entry. */
+interface Best {
+  pos: number;
+  entry: number;
+}
+
+/**
+ * Walks the trie from `from` at `at` in `t`, keeping in `best` the longest form that ends on a word boundary.
+ * A hyphen between two letters in the text may also be skipped, so the walk branches there (rarely more than
+ * once or twice per start). A module function rather than a closure made per sentence: this is the hot loop.
+ */
+function walkTrie(t: string, from: TrieNode, at: number, best: Best): void {
+  let node: TrieNode | undefined = from;
+  let pos = at;
+  while (node !== undefined && pos < t.length) {
+    const c = t.charCodeAt(pos);
+    if (isSeparator(c)) {
+      let j = pos;
+      let onlyHyphens = true;
+      while (j < t.length && isSeparator(t.charCodeAt(j))) {
+        if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
+        j++;
+      }
+      if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walkTrie(t, node, j, best);
+      node = node.next.get(SEP);
+      pos = j;
+    } else {
+      node = node.next.get(c);
+      pos++;
+    }
+    if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best.pos) {
+      best.pos = pos;
+      best.entry = node.entry;
+    }
+  }
+}
+
 /**
  * The keys a form is stored under: folded, separator runs as one space, and each hyphen between two word
  * characters also removed (2^k keys for k such hyphens; lexicon forms have at most a few).
@@ -387,46 +444,35 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
       }
   }
 
+  // The root's children as a table indexed by code unit: the start loop below asks it at every word start of
+  // every sentence (one array of 2^16 slots; per-node arrays would cost ~1 KB for each of the trie's nodes).
+  const startsForm: (TrieNode | undefined)[] = new Array<TrieNode | undefined>(0x10000).fill(undefined);
+  for (const [c, child] of root.next) startsForm[c] = child;
+
+  /** The longest form found by the current walk (one object per matcher: `match` is not re-entered). */
+  const best: Best = { pos: -1, entry: -1 };
+
   const match = (sentence: string | FoldedText): PhraseMatch[] => {
     const f = asFolded(sentence);
     const t = f.text;
     const found: { s: number; e: number; entry: number }[] = [];
-    let best = -1;
-    let bestEntry = -1;
-    // Walks the trie from `from` at `at`, keeping the longest form that ends on a word boundary. A hyphen
-    // between two letters in the text may also be skipped, so the walk branches there (rarely more than
-    // once or twice per start).
-    const walk = (from: TrieNode, at: number): void => {
-      let node: TrieNode | undefined = from;
-      let pos = at;
-      while (node !== undefined && pos < t.length) {
-        const c = t.charCodeAt(pos);
-        if (isSeparator(c)) {
-          let j = pos;
-          let onlyHyphens = true;
-          while (j < t.length && isSeparator(t.charCodeAt(j))) {
-            if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
-            j++;
-          }
-          if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walk(node, j);
-          node = node.next.get(SEP);
-          pos = j;
-        } else {
-          node = node.next.get(c);
-          pos++;
-        }
-        if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best) {
-          best = pos;
-          bestEntry = node.entry;
-        }
-      }
-    };
+    // A word start is a word character after a non-word one; `prevWord` carries isWordCharAt(t, s - 1) over.
+    let prevWord = false;
     for (let s = 0; s < t.length; s++) {
-      if (!root.next.has(t.charCodeAt(s)) || !isWordCharAt(t, s) || isWordCharAt(t, s - 1)) continue;
-      best = -1;
-      bestEntry = -1;
-      walk(root, s);
-      if (best !== -1) found.push({ s, e: best, entry: bestEntry });
+      const c = t.charCodeAt(s);
+      const word = c < 0x80 ? ASCII_WORD[c] === 1 : isWordCharAt(t, s);
+      const first = word && !prevWord ? startsForm[c] : undefined;
+      prevWord = word;
+      if (first === undefined) continue;
+      // The walk's first step (a word character, so never a separator), then the rest of the walk.
+      best.pos = -1;
+      best.entry = -1;
+      if (first.entry !== -1 && !isWordCharAt(t, s + 1)) {
+        best.pos = s + 1;
+        best.entry = first.entry;
+      }
+      walkTrie(t, first, s + 1, best);
+      if (best.pos !== -1) found.push({ s, e: best.pos, entry: best.entry });
     }
     if (found.length === 0) return [];
     // Longest first, then leftmost; a candidate overlapping one already taken is dropped.

@@ -33,6 +33,8 @@ export interface Sentence {
   end: number;
 }
 
+import { breaksInJs, sentenceBreaks } from './sentence-breaks.ts';
+
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** Abbreviations compared case-insensitively (lower-cased here). */
@@ -119,23 +121,39 @@ function icuSpans(paragraph: string): [number, number][] {
 }
 
 function icuSpansOf(paragraph: string, chunk: string, offset: number, spans: [number, number][]): void {
-  for (const { segment, index } of segmenter.segment(chunk)) {
-    let start = offset + index;
-    let end = start + segment.length;
-    while (start < end && isSpace(paragraph.charCodeAt(start))) start++;
-    while (end > start && isSpace(paragraph.charCodeAt(end - 1))) end--;
-    if (end <= start) continue;
-    // Boundaries ICU misses before "mRNA", "pH", "p-values" and similar.
-    const piece = paragraph.slice(start, end);
+  if (breaksInJs(chunk)) {
+    // ICU's boundaries computed in JS (sentence-breaks.ts): the same spans without a segment object each.
     let from = 0;
-    for (const m of piece.matchAll(HIDDEN_BOUNDARY)) {
-      const cut = m.index + m[0].trimEnd().length;
-      if (endsWithAbbreviation(piece.slice(from, cut))) continue;
-      spans.push([start + from, start + cut]);
-      from = m.index + m[0].length;
+    for (const cut of sentenceBreaks(chunk)) {
+      pieceSpans(paragraph, offset + from, offset + cut, spans);
+      from = cut;
     }
-    spans.push([start + from, end]);
+    if (from < chunk.length) pieceSpans(paragraph, offset + from, offset + chunk.length, spans);
+    return;
   }
+  for (const { segment, index } of segmenter.segment(chunk)) pieceSpans(paragraph, offset + index, offset + index + segment.length, spans);
+}
+
+/** The spans of one ICU segment [start, end) of `paragraph`: trimmed, split again where ICU misses a boundary. */
+function pieceSpans(paragraph: string, segStart: number, segEnd: number, spans: [number, number][]): void {
+  let start = segStart;
+  let end = segEnd;
+  while (start < end && isSpace(paragraph.charCodeAt(start))) start++;
+  while (end > start && isSpace(paragraph.charCodeAt(end - 1))) end--;
+  if (end <= start) return;
+  // Boundaries ICU misses before "mRNA", "pH", "p-values" and similar.
+  const piece = paragraph.slice(start, end);
+  let from = 0;
+  // exec on the one global regex rather than matchAll, which clones the regex for every piece (it never
+  // matches empty, so the loop always advances).
+  HIDDEN_BOUNDARY.lastIndex = 0;
+  for (let m = HIDDEN_BOUNDARY.exec(piece); m !== null; m = HIDDEN_BOUNDARY.exec(piece)) {
+    const cut = m.index + m[0].trimEnd().length;
+    if (endsWithAbbreviation(piece.slice(from, cut))) continue;
+    spans.push([start + from, start + cut]);
+    from = m.index + m[0].length;
+  }
+  spans.push([start + from, end]);
 }
 
 function isSpace(code: number): boolean {

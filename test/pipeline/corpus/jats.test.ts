@@ -9,6 +9,7 @@ import {
   readArticleFile,
   type ParsedArticle,
 } from '../../../pipeline/corpus/jats.ts';
+import { normaliseText } from '../../../pipeline/corpus/jats-text.ts';
 import { splitSentences } from '../../../pipeline/corpus/sentences.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 
@@ -372,5 +373,26 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
         for (const s of sentences) expect(text, f).not.toContain(s);
       }
     }
+  });
+});
+
+describe('normaliseText', () => {
+  // The rule as first written (one replacement per whitespace run, single spaces included): the oracle for
+  // the cheaper expression that skips runs that are one space already.
+  const oracle = (s: string) =>
+    s
+      .replace(/\u00AD|\u200B|\u200C|\u200D|\u2060|\u180E/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  it('collapses whitespace exactly as /\\s+/ → " " on every string of up to 5 characters over spaces, breaks and ignorables', () => {
+    const alphabet = [' ', '\n', '\t', '\r', '\u00a0', '\u2009', '\u3000', '\u2028', '\ufeff', '\u0085', '\u00ad', '\u200b', '\u200d', '\u2060', '\u180e', 'a', '.'];
+    let compared = 0;
+    const grow = (s: string, depth: number): void => {
+      if (normaliseText(s) !== oracle(s)) expect(JSON.stringify(normaliseText(s))).toBe(JSON.stringify(oracle(s)));
+      compared++;
+      if (depth > 0) for (const c of alphabet) grow(s + c, depth - 1);
+    };
+    grow('', 5);
+    expect(compared).toBe(1 + 17 + 17 ** 2 + 17 ** 3 + 17 ** 4 + 17 ** 5);
   });
 });
