@@ -2,7 +2,8 @@
  * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in a
  * file with sqlite-wasm through the file VFS (on disk as it grows, not in the wasm heap; pipeline/lib/sqlite.ts)
  * in one transaction, the full-text index rebuilt and optimised once at the end (cheaper than indexing row by
- * row), the server's search index read from it (search-index.ts), then compacted into the output file with
+ * row), the server's search index read from it (search-index.ts) and its excerpt index computed from the rows
+ * (contracts/corpus/excerpt-index-data.ts), then compacted into the output file with
  * VACUUM INTO. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
  * from the previous build's database, attached, run by run of consecutive articles, renumbered inside SQLite:
  * the rows are the same and are inserted in the same order, so the file is the same as when every row is
@@ -10,6 +11,7 @@
  */
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
+import { computeExcerptIndex, writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
 import { attachDatabase, createDatabase, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
@@ -158,6 +160,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
     previousIndex = null;
     const search = carriedIndex ?? writeSearchIndex(db);
+    // The server's excerpt index, computed here once instead of at every start (excerpt-index-data.ts).
+    writeExcerptIndex(db, computeExcerptIndex(db, info.phrases));
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     vacuumInto(db, path);

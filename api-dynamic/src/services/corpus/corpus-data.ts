@@ -74,7 +74,7 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      return new CorpusData(db, ExcerptIndex.load(db, phrases), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
+      return new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;
