@@ -47,8 +47,15 @@ export function createDatabase(s: Sqlite3, path: string, pageSize: number): Sqli
  */
 export function vacuumInto(db: SqliteDb, path: string): void {
   if (existsSync(path)) unlinkSync(path);
+  // VACUUM INTO gives the new file a page cache as large as the source's: with both at BUILD_CACHE_KIB the
+  // wasm heap grew by a second 256 MiB (measured: 259 → 538 MiB at 500k excerpts). A copy reads and writes in
+  // order, so a small cache does; the source's pages freed by the shrink are reused for the target's.
+  db.exec(`PRAGMA cache_size = -${VACUUM_CACHE_KIB}`);
   db.exec({ sql: 'VACUUM INTO ?', bind: [path] });
 }
+
+/** Page cache of the source (and so of the target) while VACUUM INTO copies, in KiB: 32 MiB. */
+const VACUUM_CACHE_KIB = 32768;
 
 /**
  * Attaches the database file at `path`, read-only, as `schema`, read page by page through the file VFS; only
