@@ -255,10 +255,27 @@ export class ExcerptIndex {
   /**
    * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a search's candidates by id or by
    * relevance) passing `f`, and returns those at positions [offset, offset + limit) of the list.
+   * `sameInIdOrder`, when given, holds the same excerpts ascending, for the count.
    */
-  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, sameInIdOrder: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const indexes: number[] = [];
+    if (sameInIdOrder !== null && sameInIdOrder !== list) {
+      // The same excerpts ascending (a search's candidates by id): the page is walked in the list's order only
+      // until it is complete, and the total counted over the ascending copy, whose reads of the per-excerpt
+      // arrays go forward through memory instead of jumping (issue 21: at 5M excerpts, counting a common word's
+      // 500k candidates in relevance order was 41% of a search's time, cache misses mostly).
+      let seen = 0;
+      for (let k = 0; k < list.length && indexes.length < limit; k++) {
+        const i = list[k]!;
+        if (!this.test(i, f, mask)) continue;
+        if (seen >= offset) indexes.push(i);
+        seen++;
+      }
+      let total = 0;
+      for (let k = 0; k < sameInIdOrder.length; k++) if (this.test(sameInIdOrder[k]!, f, mask)) total++;
+      return { total, indexes };
+    }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
