@@ -13,13 +13,17 @@
  * (pipeline/steps/corpus/search-index.ts; byte format in search-postings.ts). `docs` is the number of
  * excerpts holding the term, `offset_width` the bytes per offset in `positions`. `search_documents` has one row: the excerpt count, the total token count and the
  * token count of each excerpt.
+ *
+ * `excerpt_index` is the server's excerpt index (occurrence codes, masks, phrase lists, sort orders), computed
+ * from the rows at build time and stored as binary chunks (format and version in excerpt-index-data.ts), so the
+ * server reads it at start instead of computing it (issue 21).
  */
 
 /** Path of the database inside a build directory. */
 export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 
 /** Bumped whenever a table changes; the server refuses a database of another version. */
-export const CORPUS_DB_VERSION = '3';
+export const CORPUS_DB_VERSION = '4';
 
 /** The full-text index's tokenizer (FTS5 `tokenize=` option): the search index holds exactly its tokens. */
 export const CORPUS_FTS_TOKENIZE = 'unicode61 remove_diacritics 2';
@@ -70,6 +74,7 @@ CREATE TABLE search_documents (
   tokens INTEGER NOT NULL,
   sizes BLOB NOT NULL
 );
+CREATE TABLE excerpt_index (id INTEGER PRIMARY KEY, name TEXT NOT NULL, data BLOB NOT NULL);
 `;
 
 /** Keys of the `info` table. `phrases` is the JSON list of every canonical phrase of the lexicon. */

@@ -1,17 +1,20 @@
 /**
- * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in
- * memory with sqlite-wasm in one transaction, the full-text index rebuilt and optimised once at the end
- * (cheaper than indexing row by row), the server's search index read from it (search-index.ts), then
- * written out as a file. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
+ * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in a
+ * file with sqlite-wasm through the file VFS (on disk as it grows, not in the wasm heap; pipeline/lib/sqlite.ts)
+ * in one transaction, the full-text index rebuilt and optimised once at the end (cheaper than indexing row by
+ * row), the server's search index read from it (search-index.ts) and its excerpt index computed from the rows
+ * (contracts/corpus/excerpt-index-data.ts), then compacted into the output file with
+ * VACUUM INTO. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
  * from the previous build's database, attached, run by run of consecutive articles, renumbered inside SQLite:
  * the rows are the same and are inserted in the same order, so the file is the same as when every row is
  * written from JS (tested byte for byte), at a fraction of the cost.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
+import { computeExcerptIndex, writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
-import { sha256Text } from '../../lib/hash.ts';
-import { attachDatabase, exportDatabase, sqlite3 } from '../../lib/sqlite.ts';
+import { sha256FileSync } from '../../lib/hash.ts';
+import { attachDatabase, createDatabase, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CarryOver } from './previous-build.ts';
@@ -44,12 +47,13 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
-  const db = new s.oo1.DB(':memory:');
+  // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
+  const building = `${path}.building`;
+  const db = createDatabase(s, building, 4096);
   let carried = 0;
   try {
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;');
     db.exec(CORPUS_DB_SCHEMA);
-    if (carry) attachDatabase(s, db, 'prev', carry.db, carry.sha256);
+    if (carry) attachDatabase(db, 'prev', carry.db, carry.sha256);
     db.exec('BEGIN');
     const putInfo = db.prepare('INSERT INTO info (key, value) VALUES (?, ?)');
     for (const [k, v] of [
@@ -145,8 +149,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     let previousIndex: PreviousSearchIndex | null = null;
     if (carry) {
       previousIndex = readSearchIndex(db, 'prev');
-      // The previous database goes before the indexes are built (DETACH needs no open transaction), so its
-      // memory serves them: the wasm heap never shrinks, and both at once would set the peak.
+      // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
+      // cache is freed for theirs.
       db.exec('COMMIT');
       db.exec('DETACH prev');
       db.exec('BEGIN');
@@ -156,13 +160,14 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
     previousIndex = null;
     const search = carriedIndex ?? writeSearchIndex(db);
+    // The server's excerpt index, computed here once instead of at every start (excerpt-index-data.ts).
+    writeExcerptIndex(db, computeExcerptIndex(db, info.phrases));
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
-    db.exec('VACUUM');
-    const bytes = exportDatabase(s, db);
-    writeFileSync(path, bytes);
-    return { excerpts: excerptId, bytes: bytes.length, sha256: sha256Text(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)), carried };
+    vacuumInto(db, path);
+    return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
   } finally {
     db.close();
+    if (existsSync(building)) unlinkSync(building);
   }
 }

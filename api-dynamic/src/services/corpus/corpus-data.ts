@@ -74,7 +74,7 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      return new CorpusData(db, ExcerptIndex.load(db, phrases), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
+      return new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;
@@ -125,7 +125,8 @@ export class CorpusData {
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance' || query.sort === 'article') {
-      ({ total, indexes } = this.index.pageList(this.candidates(query, query.sort === 'relevance'), filter, offset, query.per_page));
+      const list = this.candidates(query, query.sort === 'relevance');
+      ({ total, indexes } = this.index.pageList(list, filter, offset, query.per_page, this.candidates(query, false)));
     } else {
       ({ total, indexes } = this.index.pageSorted(this.candidates(query, false), filter, query.sort, offset, query.per_page));
     }

@@ -1,9 +1,11 @@
 /**
  * The excerpt list's filter, count and order, in memory. `/excerpts` must give an exact total for any
  * combination of phrase, band and status over up to a million sentences within 15 ms; a COUNT over an
- * occurrence index in sqlite-wasm scans too slowly for that, so at load the occurrences' (phrase, band,
- * status) codes go into typed arrays (a few bytes per occurrence) and one pass over them answers the count
- * and collects the page. Each order is a precomputed permutation, so a page in any order costs the same pass.
+ * occurrence index in sqlite-wasm scans too slowly for that, so the occurrences' (phrase, band, status) codes
+ * are kept in typed arrays (a few bytes per occurrence) and one pass over them answers the count and collects
+ * the page. The arrays and orders are computed by the pipeline and read from the database at load, in chunks
+ * (contracts/corpus/excerpt-index-data.ts; issue 21: computing them at start took 88% of it); the histograms
+ * and rank arrays, linear passes, are derived here. Each order is a precomputed permutation, so a page in any order costs the same pass.
  * sqlite keeps what it is good at: the text, the full-text index and the rows of the page.
  *
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
@@ -16,10 +18,9 @@
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
+import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
 import type { SqliteDb } from './sqlite.ts';
 
-/** Band code of an occurrence without a band (rejected, indeterminate). */
-const NO_BAND = BANDS.length;
 
 /** The occurrence filters of a query, as bit masks over the codes, and the year and p-value ranges. */
 export interface OccurrenceFilter {
@@ -69,8 +70,6 @@ export function occurrenceFilter(
   };
 }
 
-/** Bit of a (status, band) pair in an excerpt's mask: 8 bits per status, one per band code (≤ 7 codes). */
-const pairBit = (status: number, band: number) => 1 << (status * 8 + band);
 
 /** The (status, band) pairs a filter allows, as a mask over `pairBit`s. */
 function pairMask(f: OccurrenceFilter): number {
@@ -83,12 +82,6 @@ function pairMask(f: OccurrenceFilter): number {
 const RANK_SORT_SHARE = 1 / 8;
 
 type KeyedSort = Exclude<ExcerptSort, 'relevance' | 'article'>;
-/**
- * The permutations kept. A sentence's p-value key is taken over the occurrences the listing is about: over its
- * verified occurrences when only verified ones are listed (the default listing, any verified band), else over
- * all of them; so a rejected "p = 0.01" never moves a verified p = 0.09 to the top of the default listing.
- */
-type OrderName = KeyedSort | 'p_asc_verified' | 'p_desc_verified';
 
 /** Pair bits of verified occurrences (status code 0), whatever their band. */
 const VERIFIED_PAIRS = 0xff;
@@ -106,26 +99,37 @@ export class ExcerptIndex {
   /** The same histogram per publication year (excerpts without a year left out), for year ranges. */
   private readonly yearMasks: { year: number; values: Int32Array; counts: Int32Array }[];
 
-  private constructor(
-    /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
-    readonly size: number,
-    private readonly occStart: Int32Array,
-    private readonly occPhrase: Uint16Array,
-    private readonly occBand: Uint8Array,
-    private readonly occStatus: Uint8Array,
-    /** Exact p-value of each occurrence (NaN: a bound, "n.s." or none), for `p_min`/`p_max`. */
-    private readonly occP: Float64Array,
-    /** 0-based article row of each excerpt (excerpt index = id − 1). */
-    readonly articleOf: Int32Array,
-    /** Publication year of each excerpt's article (-1: none), for `year_from`/`year_to`. */
-    private readonly yearOf: Int16Array,
-    private readonly orders: Record<OrderName, Int32Array>,
-    /** Per excerpt, the `pairBit`s of its occurrences. */
-    private readonly pairs: Int32Array,
-    /** Per phrase code, the excerpts it occurs in (ascending): `phraseExcerpts[phraseStart[p] … phraseStart[p + 1])`. */
-    private readonly phraseStart: Int32Array,
-    private readonly phraseExcerpts: Int32Array,
-  ) {
+  /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
+  readonly size: number;
+  /** 0-based article row of each excerpt (excerpt index = id − 1). */
+  readonly articleOf: Int32Array;
+  private readonly occStart: Int32Array;
+  private readonly occPhrase: Uint16Array;
+  private readonly occBand: Uint8Array;
+  private readonly occStatus: Uint8Array;
+  private readonly occP: Float64Array;
+  private readonly yearOf: Int16Array;
+  private readonly orders: Record<OrderName, Int32Array>;
+  private readonly pairs: Int32Array;
+  private readonly phraseStart: Int32Array;
+  private readonly phraseExcerpts: Int32Array;
+
+  private constructor(data: ExcerptIndexData) {
+    ({
+      size: this.size,
+      articleOf: this.articleOf,
+      occStart: this.occStart,
+      occPhrase: this.occPhrase,
+      occBand: this.occBand,
+      occStatus: this.occStatus,
+      occP: this.occP,
+      yearOf: this.yearOf,
+      orders: this.orders,
+      pairs: this.pairs,
+      phraseStart: this.phraseStart,
+      phraseExcerpts: this.phraseExcerpts,
+    } = data);
+    const { size, pairs, yearOf, orders } = data;
     const rank = (order: Int32Array) => {
       const r = new Int32Array(order.length);
       for (let pos = 0; pos < order.length; pos++) r[order[pos]!] = pos;
@@ -152,124 +156,14 @@ export class ExcerptIndex {
     };
   }
 
-  /** Reads the codes and sort keys from the database (one pass per table, in id order). */
-  static load(db: SqliteDb, phrases: readonly string[]): ExcerptIndex {
-    const size = Number(db.selectValue('SELECT count(*) FROM excerpts'));
-    const occurrences = Number(db.selectValue('SELECT count(*) FROM occurrences'));
-    const phraseCode = new Map(phrases.map((p, i) => [p, i]));
-    const bandCode = new Map<string | null, number>(BANDS.map((b, i) => [b, i]));
-    bandCode.set(null, NO_BAND);
-    const statusCode = new Map<string, number>(OCCURRENCE_STATUSES.map((s, i) => [s, i]));
+  /** The index stored in the database by the pipeline (excerpt-index-data.ts), read in chunks. */
+  static load(db: SqliteDb): ExcerptIndex {
+    return new ExcerptIndex(readExcerptIndex(db));
+  }
 
-    const articleOf = new Int32Array(size);
-    const year = new Int16Array(size);
-    const st = db.prepare('SELECT e.id, e.article, a.year FROM excerpts e JOIN articles a ON a.id = e.article ORDER BY e.id');
-    try {
-      let i = 0;
-      while (st.step()) {
-        if (st.getInt(0) !== i + 1) throw new Error('excerpt ids are not 1 … n in order');
-        articleOf[i] = st.getInt(1)! - 1;
-        const y = st.get(2);
-        year[i] = y === null ? -1 : Number(y);
-        i++;
-      }
-    } finally {
-      st.finalize();
-    }
-
-    const occStart = new Int32Array(size + 1);
-    const occPhrase = new Uint16Array(occurrences);
-    const occBand = new Uint8Array(occurrences);
-    const occStatus = new Uint8Array(occurrences);
-    const occP = new Float64Array(occurrences).fill(NaN);
-    // p-value keys of each excerpt over all its occurrences and over its verified ones (NaN: none stated).
-    const pMin = new Float64Array(size).fill(NaN);
-    const pMax = new Float64Array(size).fill(NaN);
-    const pMinVerified = new Float64Array(size).fill(NaN);
-    const pMaxVerified = new Float64Array(size).fill(NaN);
-    const widen = (min: Float64Array, max: Float64Array, i: number, v: number) => {
-      if (!(min[i]! <= v)) min[i] = v;
-      if (!(max[i]! >= v)) max[i] = v;
-    };
-    const so = db.prepare('SELECT excerpt, phrase, band, status, p_value, p_exact FROM occurrences ORDER BY excerpt, ordinal');
-    try {
-      let k = 0;
-      let current = 0;
-      while (so.step()) {
-        const excerpt = so.getInt(0)!;
-        while (current < excerpt) occStart[current++] = k;
-        const phrase = so.getString(1)!;
-        const code = phraseCode.get(phrase);
-        if (code === undefined) throw new Error(`occurrence phrase "${phrase}" is not in the lexicon`);
-        occPhrase[k] = code;
-        occBand[k] = bandCode.get(so.get(2) as string | null)!;
-        const status = statusCode.get(so.getString(3)!);
-        if (status === undefined) throw new Error(`occurrence status "${so.getString(3)}" is not a status`);
-        occStatus[k] = status;
-        const p = so.get(4);
-        if (p !== null && so.getInt(5) === 1) occP[k] = Number(p);
-        if (p !== null) {
-          widen(pMin, pMax, excerpt - 1, Number(p));
-          if (status === 0) widen(pMinVerified, pMaxVerified, excerpt - 1, Number(p));
-        }
-        k++;
-      }
-      while (current <= size) occStart[current++] = k;
-    } finally {
-      so.finalize();
-    }
-
-    const pairs = new Int32Array(size);
-    const phraseCount = new Int32Array(phrases.length + 1);
-    // First occurrence of its phrase within the excerpt (an excerpt has a few occurrences: a look back is cheap).
-    const firstOfPhrase = (i: number, k: number) => {
-      for (let j = occStart[i]!; j < k; j++) if (occPhrase[j] === occPhrase[k]) return false;
-      return true;
-    };
-    for (let i = 0; i < size; i++)
-      for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) {
-        pairs[i]! |= pairBit(occStatus[k]!, occBand[k]!);
-        if (firstOfPhrase(i, k)) phraseCount[occPhrase[k]! + 1]!++;
-      }
-    const phraseStart = new Int32Array(phrases.length + 1);
-    for (let p = 0; p < phrases.length; p++) phraseStart[p + 1] = phraseStart[p]! + phraseCount[p + 1]!;
-    const phraseExcerpts = new Int32Array(phraseStart[phrases.length]!);
-    const fill = phraseStart.slice(0, phrases.length);
-    for (let i = 0; i < size; i++)
-      for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) if (firstOfPhrase(i, k)) phraseExcerpts[fill[occPhrase[k]!]!++] = i;
-
-    // Orders: missing keys last, ties by id (the article order), so every order is total and stable.
-    const ids = () => Int32Array.from({ length: size }, (_, i) => i);
-    const byKey = (key: Float64Array, dir: 1 | -1) =>
-      ids().sort((a, b) => {
-        const x = key[a]!;
-        const y = key[b]!;
-        const xm = Number.isNaN(x);
-        const ym = Number.isNaN(y);
-        if (xm !== ym) return xm ? 1 : -1;
-        return (xm ? 0 : dir * (x - y)) || a - b;
-      });
-    const yearKey = Float64Array.from(year, (y) => (y < 0 ? NaN : y));
-    return new ExcerptIndex(
-      size,
-      occStart,
-      occPhrase,
-      occBand,
-      occStatus,
-      occP,
-      articleOf,
-      year,
-      {
-        p_asc: byKey(pMin, 1),
-        p_desc: byKey(pMax, -1),
-        year_desc: byKey(yearKey, -1),
-        p_asc_verified: byKey(pMinVerified, 1),
-        p_desc_verified: byKey(pMaxVerified, -1),
-      },
-      pairs,
-      phraseStart,
-      phraseExcerpts,
-    );
+  /** The index computed from the database's rows (what the pipeline stores; tests compare the two). */
+  static compute(db: SqliteDb, phrases: readonly string[]): ExcerptIndex {
+    return new ExcerptIndex(computeExcerptIndex(db, phrases));
   }
 
   /** The permutation for `sort` under filter `f` (see OrderName). */
@@ -361,10 +255,27 @@ export class ExcerptIndex {
   /**
    * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a search's candidates by id or by
    * relevance) passing `f`, and returns those at positions [offset, offset + limit) of the list.
+   * `sameInIdOrder`, when given, holds the same excerpts ascending, for the count.
    */
-  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, sameInIdOrder: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const indexes: number[] = [];
+    if (sameInIdOrder !== null && sameInIdOrder !== list) {
+      // The same excerpts ascending (a search's candidates by id): the page is walked in the list's order only
+      // until it is complete, and the total counted over the ascending copy, whose reads of the per-excerpt
+      // arrays go forward through memory instead of jumping (issue 21: at 5M excerpts, counting a common word's
+      // 500k candidates in relevance order was 41% of a search's time, cache misses mostly).
+      let seen = 0;
+      for (let k = 0; k < list.length && indexes.length < limit; k++) {
+        const i = list[k]!;
+        if (!this.test(i, f, mask)) continue;
+        if (seen >= offset) indexes.push(i);
+        seen++;
+      }
+      let total = 0;
+      for (let k = 0; k < sameInIdOrder.length; k++) if (this.test(sameInIdOrder[k]!, f, mask)) total++;
+      return { total, indexes };
+    }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;

@@ -1,10 +1,13 @@
 /**
- * sqlite-wasm for the server: one module per process, and a read-only database deserialized from a file's
- * bytes (in Node sqlite-wasm has no persistent file system; DECISIONS.md §2). The pipeline has its own twin
- * of this module for writing (pipeline/lib/sqlite.ts): the server never imports pipeline code.
+ * sqlite-wasm for the server: one module per process, and a read-only database read from its file page by page
+ * through the file VFS (contracts/common/sqlite-file-vfs.ts), so that neither start-up time nor memory grows with
+ * the database: the wasm heap holds SQLite's page cache (at most SERVE_CACHE_KIB) and the operating system's
+ * file cache the rest (issue 21; before, the whole file was deserialized into the wasm heap: 2 GiB at 5M
+ * excerpts). The pipeline has its own twin of this module (pipeline/lib/sqlite.ts): the server never imports
+ * pipeline code.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { openDatabaseFile } from '../../../../contracts/common/sqlite-file-vfs.ts';
 
 export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
 export type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
@@ -19,39 +22,18 @@ export function sqlite3(): Promise<Sqlite3> {
 }
 
 /**
- * Opens the database file read-only, entirely in memory (the wasm heap owns the copy and frees it on close).
- * The file is read straight into the wasm heap, chunk by chunk, instead of into a Buffer that is then copied:
- * opening a database of N bytes no longer needs 2N of memory for a moment (issue 21: 939 MiB peak for the
- * 402 MiB 1M-excerpt build, and a 2 GiB database at 5M excerpts would have needed 4 GiB).
+ * SQLite's page cache per open database, in KiB: 64 MiB. A page of `/excerpts` reads a few hundred pages (its
+ * rows, their occurrences and articles, FTS5's doclists for the highlights), so the cache holds the b-tree
+ * interior pages and recent leaves of every table many times over; what it misses, the operating system's file
+ * cache serves without a disk access once warm (a read is one pread of 4 KiB). Bounded, so RSS after start
+ * does not grow with the database.
  */
+export const SERVE_CACHE_KIB = 65536;
+
+/** Opens the database file read-only, read on demand (see above); a missing or truncated file throws, naming it. */
 export async function openReadOnly(path: string): Promise<SqliteDb> {
   const s = await sqlite3();
-  const size = statSync(path).size;
-  const pointer = s.wasm.alloc(Math.max(size, 1));
-  const fd = openSync(path, 'r');
-  try {
-    for (let done = 0; done < size; ) {
-      const chunk = Math.min(READ_CHUNK, size - done);
-      // A fresh view per chunk: the heap's buffer is replaced whenever wasm memory grows.
-      const n = readSync(fd, new Uint8Array(s.wasm.heap8u().buffer, pointer + done, chunk), 0, chunk, done);
-      if (n <= 0) throw new Error(`${path}: the file ended after ${done} of ${size} bytes`);
-      done += n;
-    }
-  } catch (err) {
-    s.wasm.dealloc(pointer);
-    throw err;
-  } finally {
-    closeSync(fd);
-  }
-  const db = new s.oo1.DB(':memory:');
-  const flags = s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_READONLY;
-  const rc = s.capi.sqlite3_deserialize(db.pointer!, 'main', pointer, size, size, flags);
-  if (rc !== 0) {
-    db.close();
-    throw new Error(`${path}: sqlite3_deserialize failed (${s.capi.sqlite3_js_rc_str(rc)})`);
-  }
+  const db = openDatabaseFile(s, path, 'read');
+  db.exec(`PRAGMA cache_size = -${SERVE_CACHE_KIB}`);
   return db;
 }
-
-/** Bytes read per system call while loading a database (large enough to be cheap, small enough to not matter). */
-const READ_CHUNK = 16 * 2 ** 20;

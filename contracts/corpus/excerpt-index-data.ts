@@ -1,0 +1,298 @@
+/**
+ * The excerpt index's arrays (the server's filter, count and order over every excerpt: occurrence codes, masks,
+ * phrase lists, sort orders; api-dynamic/src/services/corpus/excerpt-index.ts), computed once by the pipeline
+ * from the database's rows and stored in the database as binary blobs, so the server reads them at start
+ * instead of walking 2.2M rows cell by cell through sqlite-wasm's JS binding and sorting 1M ids five times
+ * (issue 21: 88% of start-up at 1M excerpts, and it grew with the corpus).
+ *
+ * Storage: table `excerpt_index` (contracts/corpus/database.ts), rows in id order. Row 1 is the format, JSON:
+ * `{ version, size, arrays: [[name, type, length], …] }`; then each array in that order as its raw bytes,
+ * little-endian (the byte order of every platform Node runs on here; checked), cut into chunks of at most
+ * CHUNK_BYTES so that reading one never needs more than a chunk of the wasm heap. Bump EXCERPT_INDEX_VERSION
+ * when an array is added, removed or means something else; the server refuses another version.
+ */
+import { BANDS, OCCURRENCE_STATUSES } from './vocab.ts';
+
+export const EXCERPT_INDEX_VERSION = 1;
+
+/** Bytes per stored chunk (what one read puts in the wasm heap at a time). */
+const CHUNK_BYTES = 1 << 20;
+
+/** Band code of an occurrence without a band (rejected, indeterminate). */
+export const NO_BAND = BANDS.length;
+
+/** Bit of a (status, band) pair in an excerpt's mask: 8 bits per status, one per band code (≤ 7 codes). */
+export const pairBit = (status: number, band: number) => 1 << (status * 8 + band);
+
+/**
+ * The permutations kept. A sentence's p-value key is taken over the occurrences the listing is about: over its
+ * verified occurrences when only verified ones are listed (the default listing, any verified band), else over
+ * all of them; so a rejected "p = 0.01" never moves a verified p = 0.09 to the top of the default listing.
+ */
+export const ORDER_NAMES = ['p_asc', 'p_desc', 'year_desc', 'p_asc_verified', 'p_desc_verified'] as const;
+export type OrderName = (typeof ORDER_NAMES)[number];
+
+export interface ExcerptIndexData {
+  /** Number of excerpts; excerpt ids are 1 … size, in `article` order. */
+  size: number;
+  /** Occurrences of excerpt i: [occStart[i], occStart[i + 1]). */
+  occStart: Int32Array;
+  occPhrase: Uint16Array;
+  occBand: Uint8Array;
+  occStatus: Uint8Array;
+  /** Exact p-value of each occurrence (NaN: a bound, "n.s." or none), for `p_min`/`p_max`. */
+  occP: Float64Array;
+  /** 0-based article row of each excerpt (excerpt index = id − 1). */
+  articleOf: Int32Array;
+  /** Publication year of each excerpt's article (-1: none). */
+  yearOf: Int16Array;
+  /** Per excerpt, the `pairBit`s of its occurrences. */
+  pairs: Int32Array;
+  /** Per phrase code, the excerpts it occurs in (ascending): `phraseExcerpts[phraseStart[p] … phraseStart[p + 1])`. */
+  phraseStart: Int32Array;
+  phraseExcerpts: Int32Array;
+  /** Each order as a permutation of excerpt indexes: missing keys last, ties by id. */
+  orders: Record<OrderName, Int32Array>;
+}
+
+/** What computing the index needs of a database connection (sqlite-wasm's oo1.DB, server's or pipeline's). */
+export interface RowSource {
+  selectValue(sql: string): unknown;
+  prepare(sql: string): { step(): boolean; get(i: number): unknown; getInt(i: number): number | null; getString(i: number): string | null; finalize(): unknown };
+}
+
+/** Computes the index from the database's rows (one pass per table, in id order), as the server once did at start. */
+export function computeExcerptIndex(db: RowSource, phrases: readonly string[]): ExcerptIndexData {
+  const size = Number(db.selectValue('SELECT count(*) FROM excerpts'));
+  const occurrences = Number(db.selectValue('SELECT count(*) FROM occurrences'));
+  const phraseCode = new Map(phrases.map((p, i) => [p, i]));
+  const bandCode = new Map<string | null, number>(BANDS.map((b, i) => [b, i]));
+  bandCode.set(null, NO_BAND);
+  const statusCode = new Map<string, number>(OCCURRENCE_STATUSES.map((s, i) => [s, i]));
+
+  const articleOf = new Int32Array(size);
+  const yearOf = new Int16Array(size);
+  const st = db.prepare('SELECT e.id, e.article, a.year FROM excerpts e JOIN articles a ON a.id = e.article ORDER BY e.id');
+  try {
+    let i = 0;
+    while (st.step()) {
+      if (st.getInt(0) !== i + 1) throw new Error('excerpt ids are not 1 … n in order');
+      articleOf[i] = st.getInt(1)! - 1;
+      const y = st.get(2);
+      yearOf[i] = y === null ? -1 : Number(y);
+      i++;
+    }
+  } finally {
+    st.finalize();
+  }
+
+  const occStart = new Int32Array(size + 1);
+  const occPhrase = new Uint16Array(occurrences);
+  const occBand = new Uint8Array(occurrences);
+  const occStatus = new Uint8Array(occurrences);
+  const occP = new Float64Array(occurrences).fill(NaN);
+  // p-value keys of each excerpt over all its occurrences and over its verified ones (NaN: none stated).
+  const pMin = new Float64Array(size).fill(NaN);
+  const pMax = new Float64Array(size).fill(NaN);
+  const pMinVerified = new Float64Array(size).fill(NaN);
+  const pMaxVerified = new Float64Array(size).fill(NaN);
+  const widen = (min: Float64Array, max: Float64Array, i: number, v: number) => {
+    if (!(min[i]! <= v)) min[i] = v;
+    if (!(max[i]! >= v)) max[i] = v;
+  };
+  const so = db.prepare('SELECT excerpt, phrase, band, status, p_value, p_exact FROM occurrences ORDER BY excerpt, ordinal');
+  try {
+    let k = 0;
+    let current = 0;
+    while (so.step()) {
+      const excerpt = so.getInt(0)!;
+      while (current < excerpt) occStart[current++] = k;
+      const phrase = so.getString(1)!;
+      const code = phraseCode.get(phrase);
+      if (code === undefined) throw new Error(`occurrence phrase "${phrase}" is not in the lexicon`);
+      occPhrase[k] = code;
+      occBand[k] = bandCode.get(so.get(2) as string | null)!;
+      const status = statusCode.get(so.getString(3)!);
+      if (status === undefined) throw new Error(`occurrence status "${so.getString(3)}" is not a status`);
+      occStatus[k] = status;
+      const p = so.get(4);
+      if (p !== null && so.getInt(5) === 1) occP[k] = Number(p);
+      if (p !== null) {
+        widen(pMin, pMax, excerpt - 1, Number(p));
+        if (status === 0) widen(pMinVerified, pMaxVerified, excerpt - 1, Number(p));
+      }
+      k++;
+    }
+    while (current <= size) occStart[current++] = k;
+  } finally {
+    so.finalize();
+  }
+
+  const pairs = new Int32Array(size);
+  const phraseCount = new Int32Array(phrases.length + 1);
+  // First occurrence of its phrase within the excerpt (an excerpt has a few occurrences: a look back is cheap).
+  const firstOfPhrase = (i: number, k: number) => {
+    for (let j = occStart[i]!; j < k; j++) if (occPhrase[j] === occPhrase[k]) return false;
+    return true;
+  };
+  for (let i = 0; i < size; i++)
+    for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) {
+      pairs[i]! |= pairBit(occStatus[k]!, occBand[k]!);
+      if (firstOfPhrase(i, k)) phraseCount[occPhrase[k]! + 1]!++;
+    }
+  const phraseStart = new Int32Array(phrases.length + 1);
+  for (let p = 0; p < phrases.length; p++) phraseStart[p + 1] = phraseStart[p]! + phraseCount[p + 1]!;
+  const phraseExcerpts = new Int32Array(phraseStart[phrases.length]!);
+  const fill = phraseStart.slice(0, phrases.length);
+  for (let i = 0; i < size; i++)
+    for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) if (firstOfPhrase(i, k)) phraseExcerpts[fill[occPhrase[k]!]!++] = i;
+
+  // Orders: missing keys last, ties by id (the article order), so every order is total and stable.
+  const ids = () => Int32Array.from({ length: size }, (_, i) => i);
+  const byKey = (key: Float64Array, dir: 1 | -1) =>
+    ids().sort((a, b) => {
+      const x = key[a]!;
+      const y = key[b]!;
+      const xm = Number.isNaN(x);
+      const ym = Number.isNaN(y);
+      if (xm !== ym) return xm ? 1 : -1;
+      return (xm ? 0 : dir * (x - y)) || a - b;
+    });
+  const yearKey = Float64Array.from(yearOf, (y) => (y < 0 ? NaN : y));
+  return {
+    size,
+    occStart,
+    occPhrase,
+    occBand,
+    occStatus,
+    occP,
+    articleOf,
+    yearOf,
+    pairs,
+    phraseStart,
+    phraseExcerpts,
+    orders: {
+      p_asc: byKey(pMin, 1),
+      p_desc: byKey(pMax, -1),
+      year_desc: byKey(yearKey, -1),
+      p_asc_verified: byKey(pMinVerified, 1),
+      p_desc_verified: byKey(pMaxVerified, -1),
+    },
+  };
+}
+
+type ArrayType = 'i32' | 'u16' | 'u8' | 'f64' | 'i16';
+const CONSTRUCTORS = { i32: Int32Array, u16: Uint16Array, u8: Uint8Array, f64: Float64Array, i16: Int16Array } as const;
+
+/** The stored arrays, in storage order, with their element type. */
+const ARRAYS: readonly [string, ArrayType][] = [
+  ['occStart', 'i32'],
+  ['occPhrase', 'u16'],
+  ['occBand', 'u8'],
+  ['occStatus', 'u8'],
+  ['occP', 'f64'],
+  ['articleOf', 'i32'],
+  ['yearOf', 'i16'],
+  ['pairs', 'i32'],
+  ['phraseStart', 'i32'],
+  ['phraseExcerpts', 'i32'],
+  ...ORDER_NAMES.map((o): [string, ArrayType] => [`order:${o}`, 'i32']),
+];
+
+type Typed = Int32Array | Uint16Array | Uint8Array | Float64Array | Int16Array;
+
+function arrayOf(data: ExcerptIndexData, name: string): Typed {
+  if (name.startsWith('order:')) return data.orders[name.slice(6) as OrderName];
+  return data[name as Exclude<keyof ExcerptIndexData, 'size' | 'orders'>];
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+interface Format {
+  version: number;
+  size: number;
+  arrays: [string, ArrayType, number][];
+}
+
+/** What writing needs of a connection: one prepared insert, run per row. */
+export interface RowSink {
+  prepare(sql: string): { bind(values: (number | string | Uint8Array)[]): { stepReset(): unknown }; finalize(): unknown };
+}
+
+/** Stores the index in the (empty) `excerpt_index` table, rows in order. */
+export function writeExcerptIndex(db: RowSink, data: ExcerptIndexData): void {
+  if (!LITTLE_ENDIAN) throw new Error('the excerpt index is stored little-endian; this platform is not');
+  const format: Format = { version: EXCERPT_INDEX_VERSION, size: data.size, arrays: ARRAYS.map(([name, type]) => [name, type, arrayOf(data, name).length]) };
+  const put = db.prepare('INSERT INTO excerpt_index (id, name, data) VALUES (?, ?, ?)');
+  try {
+    let id = 0;
+    put.bind([++id, 'format', new TextEncoder().encode(JSON.stringify(format))]).stepReset();
+    for (const [name] of ARRAYS) {
+      const a = arrayOf(data, name);
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      for (let at = 0; at < bytes.length; at += CHUNK_BYTES) put.bind([++id, name, bytes.subarray(at, at + CHUNK_BYTES)]).stepReset();
+    }
+  } finally {
+    put.finalize();
+  }
+}
+
+/** What reading needs of a connection: a statement stepping over rows, giving blobs. */
+export interface BlobSource {
+  prepare(sql: string): { step(): boolean; getString(i: number): string | null; getBlob(i: number): Uint8Array | null; finalize(): unknown };
+}
+
+/**
+ * Reads the index stored by writeExcerptIndex, chunk by chunk into its arrays. Throws, saying what is wrong,
+ * when the format's version is another, an array is missing, short or long, or the table is empty.
+ */
+export function readExcerptIndex(db: BlobSource): ExcerptIndexData {
+  if (!LITTLE_ENDIAN) throw new Error('the excerpt index is stored little-endian; this platform is not');
+  const st = db.prepare('SELECT name, data FROM excerpt_index ORDER BY id');
+  try {
+    if (!st.step() || st.getString(0) !== 'format') throw new Error('the excerpt index is missing (no format row): rebuild');
+    const format = JSON.parse(new TextDecoder().decode(st.getBlob(1)!)) as Format;
+    if (format.version !== EXCERPT_INDEX_VERSION) throw new Error(`the excerpt index has version ${format.version}; this server reads ${EXCERPT_INDEX_VERSION}: rebuild`);
+    const arrays = new Map<string, Typed>();
+    let row = st.step();
+    for (const [name, type, length] of format.arrays) {
+      const a = new CONSTRUCTORS[type](length);
+      const bytes = new Uint8Array(a.buffer);
+      let at = 0;
+      while (row && st.getString(0) === name) {
+        const chunk = st.getBlob(1) ?? new Uint8Array(0);
+        if (at + chunk.length > bytes.length) throw new Error(`the excerpt index's ${name} is longer than its ${length} elements`);
+        bytes.set(chunk, at);
+        at += chunk.length;
+        row = st.step();
+      }
+      if (at !== bytes.length) throw new Error(`the excerpt index's ${name} has ${at} of its ${bytes.length} bytes`);
+      arrays.set(name, a);
+    }
+    if (row) throw new Error(`the excerpt index has an unexpected row "${st.getString(0)}"`);
+    const get = <T extends Typed>(name: string, type: ArrayType): T => {
+      const a = arrays.get(name);
+      if (!a || !(a instanceof CONSTRUCTORS[type])) throw new Error(`the excerpt index has no ${name}`);
+      return a as T;
+    };
+    if (get('articleOf', 'i32').length !== format.size || get('occStart', 'i32').length !== format.size + 1)
+      throw new Error(`the excerpt index's arrays do not have its ${format.size} excerpts`);
+    const orders = Object.fromEntries(ORDER_NAMES.map((o) => [o, get<Int32Array>(`order:${o}`, 'i32')])) as Record<OrderName, Int32Array>;
+    return {
+      size: format.size,
+      occStart: get('occStart', 'i32'),
+      occPhrase: get('occPhrase', 'u16'),
+      occBand: get('occBand', 'u8'),
+      occStatus: get('occStatus', 'u8'),
+      occP: get('occP', 'f64'),
+      articleOf: get('articleOf', 'i32'),
+      yearOf: get('yearOf', 'i16'),
+      pairs: get('pairs', 'i32'),
+      phraseStart: get('phraseStart', 'i32'),
+      phraseExcerpts: get('phraseExcerpts', 'i32'),
+      orders,
+    };
+  } finally {
+    st.finalize();
+  }
+}
