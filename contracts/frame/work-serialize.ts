@@ -93,6 +93,12 @@ function codesJson(t: SymbolTexts, codes: unknown): string {
 const c = (v: unknown): string => csvField(exportCell(v));
 /** A cell of a decoded number: its text (numbers are never prefixed or quoted), or the raw double's. */
 const numCell = (v: DecodedNumber): string => (typeof v === 'string' ? v : c(v));
+/**
+ * A cell of JSON text that starts with `[` or `{` (authorships, labels, prediction): exportCell leaves such a
+ * text as it is (no formula prefix), and the serializers escape CR and LF, so it is quoted exactly when it holds
+ * `"` or `,`. Skips c()'s two regular expressions on the row's longest cells.
+ */
+const jsonCell = (json: string): string => (json.includes('"') || json.includes(',') ? `"${json.replaceAll('"', '""')}"` : json);
 /** A cell of an integer or boolean (or null): printed as exportCell prints it, never quoted. */
 const plainCell = (v: unknown): string => (v === null ? '' : String(v));
 /** A cell of a symbol list's values joined by `;` (null: empty). */
@@ -296,7 +302,7 @@ export function workCsvLine(w: StoredWork): string {
     codesCell(t[F.funders]!, v[F.funders]),
     codesCell(t[F.keywords]!, v[F.keywords]),
     c(w.authors.map((a) => a.name).join(';')),
-    c(authorsJson(w.authors)),
+    jsonCell(authorsJson(w.authors)),
     ret ? t[F.nature]!.cell(sym(v, F.nature)) : '',
     ret ? c(v[F.reason] === '' ? null : v[F.reason]) : '',
     ret ? t[F.retractionDate]!.cell(sym(v, F.retractionDate)) : '',
@@ -308,7 +314,7 @@ export function workCsvLine(w: StoredWork): string {
     c(labelAgreement(labels)),
     c(categories),
     labels.length > 0 ? c(DIRECT_LABEL_STATUS) : '',
-    labels.length > 0 ? c(labelsJson(labels)) : '',
+    labels.length > 0 ? jsonCell(labelsJson(labels)) : '',
     predicted ? t[F.modelVersion]!.cell(sym(v, F.modelVersion)) : '',
     predicted ? t[F.candidate]!.cell(sym(v, F.candidate)) : '',
     predicted ? t[F.consensus]!.cell(sym(v, F.consensus)) : '',
@@ -317,7 +323,7 @@ export function workCsvLine(w: StoredWork): string {
     predicted ? num(F.disagreement) : '',
     predicted ? num(F.uncertainty) : '',
     predicted ? t[F.predictionStatus]!.cell(sym(v, F.predictionStatus)) : '',
-    predicted ? c(predictionJson(v, t)) : '',
+    predicted ? jsonCell(predictionJson(v, t)) : '',
     scored ? num(F.scoreA) : '',
     scored ? num(F.scoreB) : '',
     scored ? num(F.spread) : '',
