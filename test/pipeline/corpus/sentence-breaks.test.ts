@@ -11,6 +11,7 @@ import { parseArticle } from '../../../pipeline/corpus/jats.ts';
 import { breaksInJs, listedCharacters, sentenceBreaks } from '../../../pipeline/corpus/sentence-breaks.ts';
 import { generateCorpus, GROUND_TRUTH_FILE } from '../../../pipeline/generate/corpus/generate.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
+import { mulberry32 } from '../../helpers/random.ts';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 const icuBreaks = (s: string): number[] => {
@@ -31,18 +32,6 @@ function differences(texts: Iterable<string>): { compared: number; diffs: { text
     if (icu.join() !== js.join() && diffs.length < 5) diffs.push({ text, icu, js });
   }
   return { compared, diffs };
-}
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('sentence boundaries in JS against Intl.Segmenter', () => {
@@ -69,7 +58,7 @@ describe('sentence boundaries in JS against Intl.Segmenter', () => {
 
   it('agrees on 30,000 random strings over every listed character, weighted towards the classes that matter', () => {
     const listed = listedCharacters();
-    const pick = random(21);
+    const pick = mulberry32(21);
     const weighted = ['.', '.', '.', ' ', ' ', ' ', ' ', 'a', 'b', 'A', 'B', '1', '?', '!', ')', '(', '"', "'", ',', ';', '-'];
     const texts: string[] = [];
     for (let i = 0; i < 30_000; i++) {

@@ -71,9 +71,9 @@ class FileRanges {
 
 /**
  * `n` ascending values from their delta-varint coding (7 bits a byte, low first, high bit: more follows; the
- * first value as is). Gaps below 128 take one byte, the common case in a list of thousands of rows, so that case
- * is a test and an add: 0.9 → ~0.3 ms for a 400,000-value list (docs/benchmarks.md, issue 24 session 20).
- * Longer varints are read with multiplication, which stays exact past 31 bits.
+ * first value as is). Gaps below 128 take one byte, the common case in a list of thousands of rows; longer
+ * varints are read with multiplication, which stays exact past 31 bits. About 2 ns a value (0.9 ms for a
+ * 400,000-value list): frequent author terms are therefore kept as bitsets (FilterBitsets.frequentAuthorTerm).
  */
 export function decodeDeltas(buf: Uint8Array, n: number): Uint32Array {
   const out = new Uint32Array(n);
