@@ -121,19 +121,12 @@ function worksOfAuthors(index: CohortIndex, authors: ArrayLike<number>): Uint32A
   return all.subarray(0, m);
 }
 
-/** The row lists that searches narrow the cohort to (title terms without a bitset, author, author id). */
-function searchLists(index: CohortIndex, f: CohortFilters, rareTitleKeys: number[], authorTermInBits: boolean): Uint32Array[] {
+/** The row lists that searches narrow the cohort to (title terms without a bitset, several author terms, author id). */
+function searchLists(index: CohortIndex, f: CohortFilters, rareTitleKeys: number[]): Uint32Array[] {
   const lists: Uint32Array[] = [];
   if (rareTitleKeys.length > 0) lists.push(listedUnderAll(index.csr.title_terms, rareTitleKeys));
-  if (f.author !== undefined) {
-    const terms = f.author.split(' ');
-    if (terms.length === 1) {
-      // One term: the precomputed works of every author whose name has it (a frequent term is a bitset: plan).
-      const k = index.authorTerm.get(terms[0]!);
-      if (k === undefined) lists.push(new Uint32Array(0));
-      else if (!authorTermInBits) lists.push(index.csr.author_term_works.list(k));
-    } else lists.push(worksOfAuthors(index, authorsWithAllTerms(index, terms)));
-  }
+  // A one-term author search is planned with the filters (plan); several terms intersect their authors here.
+  if (f.author !== undefined && f.author.includes(' ')) lists.push(worksOfAuthors(index, authorsWithAllTerms(index, f.author.split(' '))));
   if (f.author_id !== undefined) {
     const a = index.rowOfAuthor(f.author_id);
     lists.push(a < 0 ? new Uint32Array(0) : index.csr.author_works.list(a));
@@ -150,10 +143,10 @@ interface Term {
 }
 
 /**
- * The filters as AND terms over bitsets plus row lists (topic, venue, and large dictionaries), or null when a
- * value the frame does not have makes the cohort empty.
+ * The filters as AND terms over bitsets plus row lists (topic, venue, large dictionaries, an infrequent author
+ * term), or null when a value the frame does not have makes the cohort empty.
  */
-function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uint32Array[]; rareTitleKeys: number[]; authorTermInBits: boolean } | null {
+function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uint32Array[]; rareTitleKeys: number[] } | null {
   const b = index.filters;
   const terms: Term[] = [];
   const lists: Uint32Array[] = [];
@@ -167,15 +160,14 @@ function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uin
     if (set) yes(set);
     else rareTitleKeys.push(k);
   }
-  // A one-term author search on a frequent term: its bitset (searchLists leaves the term out then).
-  let authorTermInBits = false;
+  // One author-name term: the precomputed works of every author whose name has it, as a bitset when the term
+  // is frequent (a term the frame lacks empties the cohort).
   if (f.author !== undefined && !f.author.includes(' ')) {
     const k = index.authorTerm.get(f.author);
-    const set = k === undefined ? null : b.frequentAuthorTerm(k);
-    if (set) {
-      yes(set);
-      authorTermInBits = true;
-    }
+    if (k === undefined) return null;
+    const set = b.frequentAuthorTerm(k);
+    if (set) yes(set);
+    else lists.push(index.csr.author_term_works.list(k));
   }
   if (f.year_from !== undefined) yes(b.yearAtLeastSet(f.year_from));
   if (f.year_to !== undefined) {
@@ -214,7 +206,7 @@ function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uin
     const k = DESIGNS.indexOf(f.design) + 1;
     yes((predicted ? (consensus ? b.predDesignCons : b.predDesignCand) : all ? b.directDesignAll : b.directDesignAny)[k]!);
   }
-  return { terms, lists, rareTitleKeys, authorTermInBits };
+  return { terms, lists, rareTitleKeys };
 }
 
 function popcount(x: number): number {
@@ -256,7 +248,7 @@ export function matchCohort(index: CohortIndex, f: CohortFilters, facet: CohortF
   const p = plan(index, f);
   let candidates: Uint32Array | null = null;
   if (p !== null) {
-    const lists = [...searchLists(index, f, p.rareTitleKeys, p.authorTermInBits), ...p.lists];
+    const lists = [...searchLists(index, f, p.rareTitleKeys), ...p.lists];
     if (lists.length > 0) {
       candidates = intersectAll(lists);
       // Few rows: test each against the terms.

@@ -132,7 +132,7 @@ export async function* exportChunks(
         exported: plan.exported,
         total: m.total,
       });
-  // The pipeline stored every work's CSV line: an export concatenates them.
+  // Each line is serialized from the work store as it is reached (contracts/frame/work-serialize.ts).
   yield EXPORT_HEADER;
   for (;;) {
     const chunk = take((r) => index.exportRow(r), '');
