@@ -12,10 +12,11 @@ type ArrayCtor = new (buffer: ArrayBuffer) => ArrayBufferView;
 /** Bytes read per system call (large enough to be cheap, small enough that a conversion buffer stays small). */
 const CHUNK = 8 * 2 ** 20;
 
-function readInto(fd: number, target: Uint8Array, path: string): void {
+/** Fills `target` from the file's bytes at `position` on, or throws if the file ends first. */
+function readInto(fd: number, target: Uint8Array, path: string, position = 0): void {
   for (let done = 0; done < target.length; ) {
-    const n = readSync(fd, target, done, Math.min(CHUNK, target.length - done), done);
-    if (n <= 0) throw new Error(`${path}: the file ended after ${done} of ${target.length} bytes`);
+    const n = readSync(fd, target, done, Math.min(CHUNK, target.length - done), position + done);
+    if (n <= 0) throw new Error(`${path}: the file ended after ${position + done} bytes, ${position + target.length} needed`);
     done += n;
   }
 }
@@ -43,12 +44,7 @@ function eachF64Chunk(fd: number, path: string, n: number, each: (chunk: Float64
   const chunk = new Float64Array(CHUNK / 8);
   for (let at = 0; at < n; ) {
     const count = Math.min(chunk.length, n - at);
-    const bytes = new Uint8Array(chunk.buffer, 0, count * 8);
-    for (let done = 0; done < bytes.length; ) {
-      const got = readSync(fd, bytes, done, bytes.length - done, at * 8 + done);
-      if (got <= 0) throw new Error(`${path}: the file ended after ${at * 8 + done} bytes`);
-      done += got;
-    }
+    readInto(fd, new Uint8Array(chunk.buffer, 0, count * 8), path, at * 8);
     each(chunk.subarray(0, count), at);
     at += count;
   }
@@ -62,7 +58,7 @@ function f64Extent(fd: number, path: string): { n: number; first: number; last: 
   const v = new Float64Array(2);
   if (n > 0) {
     readInto(fd, new Uint8Array(v.buffer, 0, 8), path);
-    if (readSync(fd, new Uint8Array(v.buffer, 8, 8), 0, 8, size - 8) !== 8) throw new Error(`${path}: could not read its last value`);
+    readInto(fd, new Uint8Array(v.buffer, 8, 8), path, size - 8);
   }
   return { n, first: v[0]!, last: v[1]! };
 }
