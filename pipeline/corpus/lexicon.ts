@@ -360,6 +360,22 @@ interface Best {
   entry: number;
 }
 
+/** The end of the run of separators that starts at `i`. */
+function separatorRunEnd(t: string, i: number): number {
+  let j = i;
+  while (j < t.length && isSeparator(t.charCodeAt(j))) j++;
+  return j;
+}
+
+/**
+ * Whether the separator run t[i, j) may also be skipped: hyphens only, between two word characters. The one
+ * rule for both the stored keys (matchKeys) and the walk over a sentence (walkTrie), which must agree.
+ */
+function closableRun(t: string, i: number, j: number): boolean {
+  for (let k = i; k < j; k++) if (!isHyphen(t.charCodeAt(k))) return false;
+  return isWordCharAt(t, i - 1) && isWordCharAt(t, j);
+}
+
 /**
  * Walks the trie from `from` at `at` in `t`, keeping in `best` the longest form that ends on a word boundary.
  * A hyphen between two letters in the text may also be skipped, so the walk branches there (rarely more than
@@ -371,13 +387,8 @@ function walkTrie(t: string, from: TrieNode, at: number, best: Best): void {
   while (node !== undefined && pos < t.length) {
     const c = t.charCodeAt(pos);
     if (isSeparator(c)) {
-      let j = pos;
-      let onlyHyphens = true;
-      while (j < t.length && isSeparator(t.charCodeAt(j))) {
-        if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
-        j++;
-      }
-      if (onlyHyphens && isWordCharAt(t, pos - 1) && isWordCharAt(t, j)) walkTrie(t, node, j, best);
+      const j = separatorRunEnd(t, pos);
+      if (closableRun(t, pos, j)) walkTrie(t, node, j, best);
       node = node.next.get(SEP);
       pos = j;
     } else {
@@ -402,14 +413,8 @@ function matchKeys(form: string): string[] {
   while (i < t.length) {
     const c = t.charCodeAt(i);
     if (isSeparator(c)) {
-      let j = i;
-      let onlyHyphens = true;
-      while (j < t.length && isSeparator(t.charCodeAt(j))) {
-        if (!isHyphen(t.charCodeAt(j))) onlyHyphens = false;
-        j++;
-      }
-      const closable = onlyHyphens && isWordCharAt(t, i - 1) && isWordCharAt(t, j);
-      keys = closable ? keys.flatMap((k) => [k + ' ', k]) : keys.map((k) => k + ' ');
+      const j = separatorRunEnd(t, i);
+      keys = closableRun(t, i, j) ? keys.flatMap((k) => [k + ' ', k]) : keys.map((k) => k + ' ');
       i = j;
     } else {
       keys = keys.map((k) => k + t[i]);
