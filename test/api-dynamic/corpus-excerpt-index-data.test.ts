@@ -3,16 +3,11 @@
  * against the index computed from the database's rows: every array equal, element for element. And a stored
  * index that is damaged (a chunk missing, another version, no rows) is refused with a reason, not half-read.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadOnly, sqlite3, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
-import { CORPUS_DB_FILE } from '../../contracts/corpus/database.ts';
 import { computeExcerptIndex, EXCERPT_INDEX_VERSION, readExcerptIndex } from '../../contracts/corpus/excerpt-index-data.ts';
-import { generateCorpus } from '../../pipeline/generate/corpus/generate.ts';
-import { silentProgress } from '../../pipeline/lib/progress.ts';
-import { buildCorpus } from '../../pipeline/steps/corpus/corpus.ts';
-import { FIXTURE_ARTICLES, tempDir } from '../helpers/fixture-build.ts';
+import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-excerpt-index');
 let path: string;
@@ -20,12 +15,7 @@ let db: SqliteDb;
 let phrases: string[];
 
 beforeAll(async () => {
-  const snapshot = join(tmp.path, 'snapshot');
-  mkdirSync(join(snapshot, 'corpus'), { recursive: true });
-  await generateCorpus({ dir: join(snapshot, 'corpus'), articles: FIXTURE_ARTICLES, seed: 5, progress: silentProgress });
-  const out = join(tmp.path, 'out');
-  await buildCorpus({ snapshot, out, snapshotId: 'index', synthetic: true, progress: silentProgress });
-  path = join(out, CORPUS_DB_FILE);
+  path = await fixtureCorpusDatabase(tmp.path, 'index');
   db = await openReadOnly(path);
   phrases = JSON.parse(String(db.selectValue("SELECT value FROM info WHERE key = 'phrases'"))) as string[];
 });

@@ -4,16 +4,12 @@
  * here independently with sqlite3_deserialize): every row of every table, FTS5's matches with bm25 and
  * highlights, byte for byte. And a missing, truncated or foreign file is refused at open with an error naming it.
  */
-import { copyFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadOnly, SERVE_CACHE_KIB, sqlite3, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { FILE_VFS } from '../../contracts/common/sqlite-file-vfs.ts';
-import { CORPUS_DB_FILE } from '../../contracts/corpus/database.ts';
-import { generateCorpus } from '../../pipeline/generate/corpus/generate.ts';
-import { silentProgress } from '../../pipeline/lib/progress.ts';
-import { buildCorpus } from '../../pipeline/steps/corpus/corpus.ts';
-import { FIXTURE_ARTICLES, tempDir } from '../helpers/fixture-build.ts';
+import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-file-vfs');
 let path: string;
@@ -33,12 +29,7 @@ async function deserialized(file: string): Promise<SqliteDb> {
 }
 
 beforeAll(async () => {
-  const snapshot = join(tmp.path, 'snapshot');
-  mkdirSync(join(snapshot, 'corpus'), { recursive: true });
-  await generateCorpus({ dir: join(snapshot, 'corpus'), articles: FIXTURE_ARTICLES, seed: 5, progress: silentProgress });
-  const out = join(tmp.path, 'out');
-  await buildCorpus({ snapshot, out, snapshotId: 'vfs', synthetic: true, progress: silentProgress });
-  path = join(out, CORPUS_DB_FILE);
+  path = await fixtureCorpusDatabase(tmp.path, 'vfs');
   onDisk = await openReadOnly(path);
   inHeap = await deserialized(path);
 });

@@ -2,13 +2,15 @@
  * Small deterministic inputs and outputs for tests: a generated snapshot and a pipeline build of it, made once
  * per test file in a temporary directory.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PipelineResult, runPipeline } from '../../pipeline/build.ts';
 import { generateSnapshot } from '../../pipeline/generate/snapshot.ts';
 import { generateCorpus } from '../../pipeline/generate/corpus/generate.ts';
 import { silentProgress } from '../../pipeline/lib/progress.ts';
+import { buildCorpus } from '../../pipeline/steps/corpus/corpus.ts';
+import { CORPUS_DB_FILE } from '../../contracts/corpus/database.ts';
 
 export const FIXTURE_WORKS = 3_000;
 
@@ -43,6 +45,19 @@ export async function fixtureSnapshot(
   if (articles > 0) await generateCorpus({ dir: join(out, 'corpus'), articles, seed: 5, progress: silentProgress });
   if (options.synthetic === false) markReal(out);
   return out;
+}
+
+/**
+ * The corpus step alone on the fixture corpus (FIXTURE_ARTICLES generated articles, seed 5) under `root`: the
+ * path of the corpus database it wrote.
+ */
+export async function fixtureCorpusDatabase(root: string, snapshotId: string): Promise<string> {
+  const snapshot = join(root, 'snapshot');
+  mkdirSync(join(snapshot, 'corpus'), { recursive: true });
+  await generateCorpus({ dir: join(snapshot, 'corpus'), articles: FIXTURE_ARTICLES, seed: 5, progress: silentProgress });
+  const out = join(root, 'out');
+  await buildCorpus({ snapshot, out, snapshotId, synthetic: true, progress: silentProgress });
+  return join(out, CORPUS_DB_FILE);
 }
 
 export async function fixtureBuild(snapshot: string, out: string, workFiles = false): Promise<PipelineResult> {

@@ -8,25 +8,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
-import { generateCorpus } from '../../../pipeline/generate/corpus/generate.ts';
 import { silentProgress } from '../../../pipeline/lib/progress.ts';
 import { sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import type { ArticleSummary } from '../../../pipeline/steps/corpus/article-summary.ts';
-import { buildCorpus } from '../../../pipeline/steps/corpus/corpus.ts';
 import { writeCorpusDatabase } from '../../../pipeline/steps/corpus/corpus.sqlite.ts';
-import { FIXTURE_ARTICLES, tempDir } from '../../helpers/fixture-build.ts';
+import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-db-file');
 let file: Uint8Array;
 
 beforeAll(async () => {
-  const snapshot = join(tmp.path, 'snapshot');
-  mkdirSync(join(snapshot, 'corpus'), { recursive: true });
-  await generateCorpus({ dir: join(snapshot, 'corpus'), articles: FIXTURE_ARTICLES, seed: 5, progress: silentProgress });
-  const out = join(tmp.path, 'out');
-  await buildCorpus({ snapshot, out, snapshotId: 'db-file', synthetic: true, progress: silentProgress });
-  file = new Uint8Array(readFileSync(join(out, CORPUS_DB_FILE)));
+  file = new Uint8Array(readFileSync(await fixtureCorpusDatabase(tmp.path, 'db-file')));
 });
 afterAll(() => tmp.remove());
 
