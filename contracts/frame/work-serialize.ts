@@ -19,24 +19,25 @@ export type StoredWork = DecodedWork;
 
 /** What one symbol table's values print as, each made on first use and kept (tables hold at most ~100k values). */
 class SymbolTexts {
-  private readonly jsonOf: string[] = [];
+  /** By dialect (JSON_TEXT, CSV_TEXT): the value's JSON, and its JSON as a `;`-separated list. */
+  private readonly jsonOf: [string[], string[]] = [[], []];
+  private readonly listJsonOf: [string[], string[]] = [[], []];
   private readonly cellOf: string[] = [];
-  private readonly listJsonOf: string[] = [];
   constructor(private readonly values: readonly string[]) {}
   value(code: number): string | null {
     return code === 0 ? null : this.values[code - 1]!;
   }
   /** JSON of the value as workItem passes it on (code 0: null). */
-  json(code: number): string {
-    return code === 0 ? 'null' : (this.jsonOf[code] ??= JSON.stringify(this.values[code - 1]));
+  json(d: Dialect, code: number): string {
+    return code === 0 ? 'null' : (this.jsonOf[d.at][code] ??= d.str(this.values[code - 1]!));
   }
   /** JSON of the value read through str() (work-record.ts): an empty string is null. */
-  strJson(code: number): string {
-    return code === 0 || this.values[code - 1] === '' ? 'null' : this.json(code);
+  strJson(d: Dialect, code: number): string {
+    return code === 0 || this.values[code - 1] === '' ? 'null' : this.json(d, code);
   }
   /** JSON of the value read as a `;`-separated list (list()). */
-  listJson(code: number): string {
-    return (this.listJsonOf[code] ??= strsJson(list(this.value(code), ';')));
+  listJson(d: Dialect, code: number): string {
+    return (this.listJsonOf[d.at][code] ??= strsJson(d, list(this.value(code), ';')));
   }
   /** The CSV cell, quoted as csvLine quotes it (exportCell gives the same empty cell for null and ''). */
   cell(code: number): string {
@@ -64,26 +65,57 @@ function j(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   return JSON.stringify(v);
 }
+/** JSON text with every `"` doubled, as it stands inside a quoted CSV cell. */
+const doubleQuotes = (json: string): string => json.replaceAll('"', '""');
+
+/**
+ * How the JSON of the record's nested parts (authors, labels, prediction) is written: as JSON (the work item),
+ * or as the inside of the quoted CSV cell that holds that JSON in an export line, every `"` already doubled.
+ * The CSV form is written as the JSON is built, from constant fragments made once per dialect, instead of
+ * doubling the quotes of a finished ~1 KB text per row (15% of an export's CPU; docs/benchmarks.md, issue 24).
+ */
+interface Dialect {
+  /** Index of the dialect's caches. */
+  at: 0 | 1;
+  /** A constant fragment of JSON text in this dialect. */
+  lit: (json: string) => string;
+  /** A string's JSON in this dialect. */
+  str: (v: string) => string;
+}
+const JSON_TEXT: Dialect = { at: 0, lit: (json) => json, str: (v) => JSON.stringify(v) };
+const CSV_TEXT: Dialect = {
+  at: 1,
+  lit: doubleQuotes,
+  str: (v) => {
+    // A string's JSON starts and ends with `"` and holds any other `"` escaped as `\"`: without one, only the
+    // two ends double.
+    const json = JSON.stringify(v);
+    return json.indexOf('"', 1) === json.length - 1 ? `"${json}"` : doubleQuotes(json);
+  },
+};
+/** j() in a dialect. */
+const dj = (d: Dialect, v: unknown): string => (typeof v === 'string' ? d.str(v) : j(v));
+
 /** JSON of a text read through str(): an empty text is null. */
 const strJson = (v: unknown): string => (v === null || v === undefined || v === '' ? 'null' : JSON.stringify(v));
 /** JSON of a decoded number: its text, or the raw double's JSON. */
 const numJson = (v: DecodedNumber): string => (typeof v === 'string' ? v : j(v));
-function strsJson(xs: readonly unknown[]): string {
+function strsJson(d: Dialect, xs: readonly unknown[]): string {
   let out = '[';
-  for (let k = 0; k < xs.length; k++) out += (k > 0 ? ',' : '') + j(xs[k]);
+  for (let k = 0; k < xs.length; k++) out += (k > 0 ? ',' : '') + dj(d, xs[k]);
   return `${out}]`;
 }
-/** JSON of a decoded number list as scores() reads it: the texts, the raw text's numbers, or [] for null. */
+/** JSON of a decoded number list as scores() reads it: the texts, the raw text's numbers, or [] for null (no quotes in either dialect). */
 function numsJson(v: unknown): string {
   if (Array.isArray(v)) return `[${(v as string[]).join(',')}]`;
-  return strsJson(list(v, ';').map(Number));
+  return strsJson(JSON_TEXT, list(v, ';').map(Number));
 }
 /** JSON of a symbol list's codes (null: []). */
 function codesJson(t: SymbolTexts, codes: unknown): string {
   if (codes === null) return '[]';
   const cs = codes as number[];
   let out = '[';
-  for (let k = 0; k < cs.length; k++) out += (k > 0 ? ',' : '') + t.json(cs[k]!);
+  for (let k = 0; k < cs.length; k++) out += (k > 0 ? ',' : '') + t.json(JSON_TEXT, cs[k]!);
   return `${out}]`;
 }
 
@@ -94,11 +126,11 @@ const c = (v: unknown): string => csvField(exportCell(v));
 /** A cell of a decoded number: its text (numbers are never prefixed or quoted), or the raw double's. */
 const numCell = (v: DecodedNumber): string => (typeof v === 'string' ? v : c(v));
 /**
- * A cell of JSON text that starts with `[` or `{` (authorships, labels, prediction): exportCell leaves such a
- * text as it is (no formula prefix), and the serializers escape CR and LF, so it is quoted exactly when it holds
- * `"` or `,`. Skips c()'s two regular expressions on the row's longest cells.
+ * The cell of a JSON part already written in CSV_TEXT: exportCell leaves a text that starts with `[` or `{` as
+ * it is (no formula prefix), and the serializers escape CR and LF, so it is quoted exactly when it holds `"` or
+ * `,` (its quotes are doubled already).
  */
-const jsonCell = (json: string): string => (json.includes('"') || json.includes(',') ? `"${json.replaceAll('"', '""')}"` : json);
+const jsonCell = (csvJson: string): string => (csvJson.includes('"') || csvJson.includes(',') ? `"${csvJson}"` : csvJson);
 /** A cell of an integer or boolean (or null): printed as exportCell prints it, never quoted. */
 const plainCell = (v: unknown): string => (v === null ? '' : String(v));
 /** A cell of a symbol list's values joined by `;` (null: empty). */
@@ -154,21 +186,31 @@ const F = {
 };
 
 const HEADS = ['domain', 'study_design', 'genre'] as const;
-const PREDICTION_KEYS = {
-  about: (['about_ca_system', 'about_ca_topic'] as const).map((h) => ({
-    json: [`${h}_candidate`, `${h}_consensus`, `${h}_score_codex`, `${h}_score_gemma`].map((k) => `,"${k}":`),
-    candidate: fieldPosition(`${h}_candidate`),
-    consensus: fieldPosition(`${h}_consensus`),
-    codex: fieldPosition(`${h}_score_codex`),
-    gemma: fieldPosition(`${h}_score_gemma`),
-  })),
-  heads: HEADS.map((h) => ({
-    json: [`${h}_scores_codex`, `${h}_scores_gemma`].map((k) => `,"${k}":`),
-    scoresCodex: fieldPosition(`${h}_scores_codex`),
-    scoresGemma: fieldPosition(`${h}_scores_gemma`),
-    picks: (['codex', 'gemma', 'candidate', 'consensus'] as const).map((k) => ({ json: `,"${h}_${k}":`, at: fieldPosition(`${h}_${k}`) })),
-  })),
-};
+
+/** The constant fragments of the nested parts' JSON, in one dialect. */
+function fragments(lit: (json: string) => string) {
+  return {
+    author: ['{"id":', ',"name":', ',"orcid":', ',"position":', ',"is_ca":'].map(lit),
+    label: ['{"model":', ',"categories":', ',"domain":', ',"study_design":', ',"genre":', ',"about_ca_system":', ',"about_ca_topic":', ',"confidence":'].map(lit),
+    labelEnd: lit(`,"status":${JSON.stringify(DIRECT_LABEL_STATUS)}}`),
+    predictionHead: ['{"model_version":', `,"category_order":${JSON.stringify(CATEGORY_ORDER)},"candidate_categories":`, ',"consensus_categories":', ',"category_scores_codex":', ',"category_scores_gemma":'].map(lit),
+    about: (['about_ca_system', 'about_ca_topic'] as const).map((h) => ({
+      json: [`${h}_candidate`, `${h}_consensus`, `${h}_score_codex`, `${h}_score_gemma`].map((k) => lit(`,"${k}":`)),
+      candidate: fieldPosition(`${h}_candidate`),
+      consensus: fieldPosition(`${h}_consensus`),
+      codex: fieldPosition(`${h}_score_codex`),
+      gemma: fieldPosition(`${h}_score_gemma`),
+    })),
+    heads: HEADS.map((h) => ({
+      json: [`${h}_scores_codex`, `${h}_scores_gemma`].map((k) => lit(`,"${k}":`)),
+      scoresCodex: fieldPosition(`${h}_scores_codex`),
+      scoresGemma: fieldPosition(`${h}_scores_gemma`),
+      picks: (['codex', 'gemma', 'candidate', 'consensus'] as const).map((k) => ({ json: lit(`,"${h}_${k}":`), at: fieldPosition(`${h}_${k}`) })),
+    })),
+    predictionTail: [',"teacher_disagreement_score":', ',"threshold_uncertainty_score":', ',"prediction_status":'].map(lit),
+  };
+}
+const FRAGMENTS = [fragments(JSON_TEXT.lit), fragments(CSV_TEXT.lit)] as const;
 
 const SCREEN_KEYS = SCREEN_MODELS.map((m) => ({
   json: `,"${m}":{"tier":`,
@@ -179,29 +221,29 @@ const SCREEN_KEYS = SCREEN_MODELS.map((m) => ({
   reason: fieldPosition(`${m}_reason`),
 }));
 
-const CATEGORY_ORDER_JSON = JSON.stringify(CATEGORY_ORDER);
-const LABEL_STATUS_JSON = JSON.stringify(DIRECT_LABEL_STATUS);
 const NOTE_JSON = JSON.stringify(MACHINE_SCORES_NOTE);
 
 // ---- parts ----
 
-export function authorsJson(authors: readonly AuthorshipRow[]): string {
+function authorsJson(d: Dialect, authors: readonly AuthorshipRow[]): string {
+  const f = FRAGMENTS[d.at].author;
   let out = '[';
   for (let k = 0; k < authors.length; k++) {
     const a = authors[k]!;
-    out += `${k > 0 ? ',' : ''}{"id":${j(a.id)},"name":${j(a.name)},"orcid":${j(a.orcid ?? null)},"position":${j(a.position)},"is_ca":${j(a.is_ca)}}`;
+    out += `${k > 0 ? ',' : ''}${f[0]}${dj(d, a.id)}${f[1]}${dj(d, a.name)}${f[2]}${dj(d, a.orcid ?? null)}${f[3]}${j(a.position)}${f[4]}${j(a.is_ca)}}`;
   }
   return `${out}]`;
 }
 
-export function labelsJson(labels: readonly LabelRow[]): string {
+function labelsJson(d: Dialect, labels: readonly LabelRow[]): string {
+  const { label: f, labelEnd } = FRAGMENTS[d.at];
   let out = '[';
   for (let k = 0; k < labels.length; k++) {
     const l = labels[k]!;
     out +=
-      `${k > 0 ? ',' : ''}{"model":${j(l.model)},"categories":${strsJson(list(l.categories, ';'))},"domain":${j(l.domain)},` +
-      `"study_design":${j(l.study_design)},"genre":${j(l.genre)},"about_ca_system":${j(l.about_ca_system)},` +
-      `"about_ca_topic":${j(l.about_ca_topic)},"confidence":${j(l.confidence)},"status":${LABEL_STATUS_JSON}}`;
+      `${k > 0 ? ',' : ''}${f[0]}${dj(d, l.model)}${f[1]}${strsJson(d, list(l.categories, ';'))}${f[2]}${dj(d, l.domain)}` +
+      `${f[3]}${dj(d, l.study_design)}${f[4]}${dj(d, l.genre)}${f[5]}${dj(d, l.about_ca_system)}` +
+      `${f[6]}${dj(d, l.about_ca_topic)}${f[7]}${dj(d, l.confidence)}${labelEnd}`;
   }
   return `${out}]`;
 }
@@ -211,35 +253,35 @@ const sym = (v: unknown[], at: number) => v[at] as number;
 const present = (v: unknown[], at: number) => (WORK_FIELDS[at]!.kind === 'sym' ? v[at] !== 0 : v[at] !== null);
 
 /** The prediction object's JSON (null when the work has no prediction). */
-function predictionJson(v: unknown[], t: (SymbolTexts | undefined)[]): string {
+function predictionJson(d: Dialect, v: unknown[], t: (SymbolTexts | undefined)[]): string {
   if (!present(v, F.modelVersion)) return 'null';
+  const { predictionHead: f, about, heads, predictionTail: e } = FRAGMENTS[d.at];
   let out =
-    `{"model_version":${t[F.modelVersion]!.json(sym(v, F.modelVersion))},"category_order":${CATEGORY_ORDER_JSON},` +
-    `"candidate_categories":${t[F.candidate]!.listJson(sym(v, F.candidate))},"consensus_categories":${t[F.consensus]!.listJson(sym(v, F.consensus))},` +
-    `"category_scores_codex":${numsJson(v[F.scoresCodex])},"category_scores_gemma":${numsJson(v[F.scoresGemma])}`;
-  for (const k of PREDICTION_KEYS.about)
+    `${f[0]}${t[F.modelVersion]!.json(d, sym(v, F.modelVersion))}${f[1]}${t[F.candidate]!.listJson(d, sym(v, F.candidate))}` +
+    `${f[2]}${t[F.consensus]!.listJson(d, sym(v, F.consensus))}${f[3]}${numsJson(v[F.scoresCodex])}${f[4]}${numsJson(v[F.scoresGemma])}`;
+  for (const k of about)
     out +=
-      `${k.json[0]}${j(v[k.candidate])}${k.json[1]}${j(v[k.consensus])}` +
+      `${k.json[0]}${dj(d, v[k.candidate])}${k.json[1]}${dj(d, v[k.consensus])}` +
       `${k.json[2]}${numJson(v[k.codex] as DecodedNumber)}${k.json[3]}${numJson(v[k.gemma] as DecodedNumber)}`;
-  for (const h of PREDICTION_KEYS.heads) {
+  for (const h of heads) {
     out += `${h.json[0]}${numsJson(v[h.scoresCodex])}${h.json[1]}${numsJson(v[h.scoresGemma])}`;
-    for (const p of h.picks) out += p.json + t[p.at]!.strJson(sym(v, p.at));
+    for (const p of h.picks) out += p.json + t[p.at]!.strJson(d, sym(v, p.at));
   }
   return (
-    `${out},"teacher_disagreement_score":${numJson(v[F.disagreement] as DecodedNumber)},` +
-    `"threshold_uncertainty_score":${numJson(v[F.uncertainty] as DecodedNumber)},"prediction_status":${t[F.predictionStatus]!.json(sym(v, F.predictionStatus))}}`
+    `${out}${e[0]}${numJson(v[F.disagreement] as DecodedNumber)}${e[1]}${numJson(v[F.uncertainty] as DecodedNumber)}` +
+    `${e[2]}${t[F.predictionStatus]!.json(d, sym(v, F.predictionStatus))}}`
   );
 }
 
 function screenJson(v: unknown[], t: (SymbolTexts | undefined)[]): string {
   if (!present(v, F.stratum)) return 'null';
   let out =
-    `{"n_in":${j(v[F.nIn])},"stratum":${t[F.stratum]!.json(sym(v, F.stratum))},"stratum_n":${j(v[F.stratumN])},` +
+    `{"n_in":${j(v[F.nIn])},"stratum":${t[F.stratum]!.json(JSON_TEXT, sym(v, F.stratum))},"stratum_n":${j(v[F.stratumN])},` +
     `"weight":${numJson(v[F.weight] as DecodedNumber)}`;
   for (const m of SCREEN_KEYS)
     out +=
-      `${m.json}${t[m.tier]!.json(sym(v, m.tier))},"genre":${t[m.genre]!.strJson(sym(v, m.genre))},"about_ca":${j(v[m.aboutCa])},` +
-      `"confidence":${t[m.confidence]!.json(sym(v, m.confidence))},"reasons":${strJson(v[m.reason])}}`;
+      `${m.json}${t[m.tier]!.json(JSON_TEXT, sym(v, m.tier))},"genre":${t[m.genre]!.strJson(JSON_TEXT, sym(v, m.genre))},"about_ca":${j(v[m.aboutCa])},` +
+      `"confidence":${t[m.confidence]!.json(JSON_TEXT, sym(v, m.confidence))},"reasons":${strJson(v[m.reason])}}`;
   return `${out}}`;
 }
 
@@ -250,84 +292,58 @@ const routesOf = (v: unknown[]) => ROUTES.filter((_, k) => v[ROUTE_FLAGS[k]!] ==
 export function workItemJson(w: StoredWork): string {
   const v = w.values;
   const t = symbolTexts(w.tables);
+  const d = JSON_TEXT;
   const retraction = present(v, F.retracted)
-    ? `{"nature":${t[F.nature]!.strJson(sym(v, F.nature))},"reason":${strJson(v[F.reason])},"date":${t[F.retractionDate]!.strJson(sym(v, F.retractionDate))},"openalex_flagged":${j(v[F.flagged])}}`
+    ? `{"nature":${t[F.nature]!.strJson(d, sym(v, F.nature))},"reason":${strJson(v[F.reason])},"date":${t[F.retractionDate]!.strJson(d, sym(v, F.retractionDate))},"openalex_flagged":${j(v[F.flagged])}}`
     : 'null';
   const machine = present(v, F.scoreA)
     ? `{"provisional":true,"score_model_a":${numJson(v[F.scoreA] as DecodedNumber)},"score_model_b":${numJson(v[F.scoreB] as DecodedNumber)},` +
-      `"score_spread":${numJson(v[F.spread] as DecodedNumber)},"validation_status":${t[F.validation]!.json(sym(v, F.validation))},"note":${NOTE_JSON}}`
+      `"score_spread":${numJson(v[F.spread] as DecodedNumber)},"validation_status":${t[F.validation]!.json(d, sym(v, F.validation))},"note":${NOTE_JSON}}`
     : 'null';
   return (
-    `{"id":${j(w.id)},"doi":${strJson(v[F.doi])},"title":${j(v[F.title])},"year":${j(v[F.year])},"lang":${t[F.lang]!.strJson(sym(v, F.lang))},` +
-    `"type":${t[F.type]!.json(sym(v, F.type))},"venue":${t[F.venue]!.strJson(sym(v, F.venue))},"topic":${t[F.topic]!.strJson(sym(v, F.topic))},` +
-    `"field":${t[F.field]!.strJson(sym(v, F.field))},"cited_by":${j(v[F.citedBy])},` +
-    `"is_retracted":${j(v[F.isRetracted])},"has_abstract":${j(v[F.hasAbstract])},"routes":${strsJson(routesOf(v))},` +
+    `{"id":${j(w.id)},"doi":${strJson(v[F.doi])},"title":${j(v[F.title])},"year":${j(v[F.year])},"lang":${t[F.lang]!.strJson(d, sym(v, F.lang))},` +
+    `"type":${t[F.type]!.json(d, sym(v, F.type))},"venue":${t[F.venue]!.strJson(d, sym(v, F.venue))},"topic":${t[F.topic]!.strJson(d, sym(v, F.topic))},` +
+    `"field":${t[F.field]!.strJson(d, sym(v, F.field))},"cited_by":${j(v[F.citedBy])},` +
+    `"is_retracted":${j(v[F.isRetracted])},"has_abstract":${j(v[F.hasAbstract])},"routes":${strsJson(d, routesOf(v))},` +
     `"route_flags":{"aff":${j(v[F.aff])},"fund":${j(v[F.fund])},"venue":${j(v[F.venueRoute])},"about":${j(v[F.about])},"invisible_to_affiliation":${j(v[F.aff] !== true)}},` +
     `"ca_institutions":${codesJson(t[F.institutions]!, v[F.institutions])},"funders":${codesJson(t[F.funders]!, v[F.funders])},"keywords":${codesJson(t[F.keywords]!, v[F.keywords])},` +
-    `"authors":${authorsJson(w.authors)},"retraction":${retraction},"screen":${screenJson(v, t)},"labels":${labelsJson(w.labels)},` +
-    `"label_agreement":${j(labelAgreement(w.labels))},"prediction":${predictionJson(v, t)},"machine_scores":${machine}}`
+    `"authors":${authorsJson(d, w.authors)},"retraction":${retraction},"screen":${screenJson(v, t)},"labels":${labelsJson(d, w.labels)},` +
+    `"label_agreement":${j(labelAgreement(w.labels))},"prediction":${predictionJson(d, v, t)},"machine_scores":${machine}}`
   );
 }
 
-/** The work's CSV export line: the same bytes as exportRow(workItem(...)) (columns: export-columns.ts). */
+/**
+ * The work's CSV export line: the same bytes as exportRow(workItem(...)) (columns: export-columns.ts), written
+ * as one string in column order, each group of columns empty when its gate is.
+ */
 export function workCsvLine(w: StoredWork): string {
   const v = w.values;
   const t = symbolTexts(w.tables);
-  const ret = present(v, F.retracted);
-  const screened = present(v, F.stratum);
-  const predicted = present(v, F.modelVersion);
-  const scored = present(v, F.scoreA);
   const labels = w.labels;
-  const categories = labels.length === 0 ? '' : [...new Set(labels.flatMap((l) => list(l.categories, ';')))].sort().join(';');
   const num = (at: number) => numCell(v[at] as DecodedNumber);
-  const cells = [
-    c(w.id),
-    c(v[F.doi] === '' ? null : v[F.doi]),
-    c(v[F.title]),
-    plainCell(v[F.year]),
-    t[F.lang]!.cell(sym(v, F.lang)),
-    t[F.type]!.cell(sym(v, F.type)),
-    t[F.venue]!.cell(sym(v, F.venue)),
-    t[F.topic]!.cell(sym(v, F.topic)),
-    t[F.field]!.cell(sym(v, F.field)),
-    plainCell(v[F.citedBy]),
-    plainCell(v[F.isRetracted]),
-    plainCell(v[F.hasAbstract]),
-    plainCell(v[F.aff]),
-    plainCell(v[F.fund]),
-    plainCell(v[F.venueRoute]),
-    plainCell(v[F.about]),
-    c(routesOf(v).join(';')),
-    codesCell(t[F.institutions]!, v[F.institutions]),
-    codesCell(t[F.funders]!, v[F.funders]),
-    codesCell(t[F.keywords]!, v[F.keywords]),
-    c(w.authors.map((a) => a.name).join(';')),
-    jsonCell(authorsJson(w.authors)),
-    ret ? t[F.nature]!.cell(sym(v, F.nature)) : '',
-    ret ? c(v[F.reason] === '' ? null : v[F.reason]) : '',
-    ret ? t[F.retractionDate]!.cell(sym(v, F.retractionDate)) : '',
-    ret ? plainCell(v[F.flagged]) : '',
-    screened ? plainCell(v[F.nIn]) : '',
-    screened ? t[F.stratum]!.cell(sym(v, F.stratum)) : '',
-    screened ? num(F.weight) : '',
-    c(labels.map((l) => l.model).join(';')),
-    c(labelAgreement(labels)),
-    c(categories),
-    labels.length > 0 ? c(DIRECT_LABEL_STATUS) : '',
-    labels.length > 0 ? jsonCell(labelsJson(labels)) : '',
-    predicted ? t[F.modelVersion]!.cell(sym(v, F.modelVersion)) : '',
-    predicted ? t[F.candidate]!.cell(sym(v, F.candidate)) : '',
-    predicted ? t[F.consensus]!.cell(sym(v, F.consensus)) : '',
-    predicted ? t[F.studyDesignCandidate]!.cell(sym(v, F.studyDesignCandidate)) : '',
-    predicted ? t[F.studyDesignConsensus]!.cell(sym(v, F.studyDesignConsensus)) : '',
-    predicted ? num(F.disagreement) : '',
-    predicted ? num(F.uncertainty) : '',
-    predicted ? t[F.predictionStatus]!.cell(sym(v, F.predictionStatus)) : '',
-    predicted ? jsonCell(predictionJson(v, t)) : '',
-    scored ? num(F.scoreA) : '',
-    scored ? num(F.scoreB) : '',
-    scored ? num(F.spread) : '',
-    scored ? t[F.validation]!.cell(sym(v, F.validation)) : '',
-  ];
-  return `${cells.join(',')}\n`;
+  let line =
+    `${c(w.id)},${c(v[F.doi] === '' ? null : v[F.doi])},${c(v[F.title])},${plainCell(v[F.year])},${t[F.lang]!.cell(sym(v, F.lang))},` +
+    `${t[F.type]!.cell(sym(v, F.type))},${t[F.venue]!.cell(sym(v, F.venue))},${t[F.topic]!.cell(sym(v, F.topic))},${t[F.field]!.cell(sym(v, F.field))},` +
+    `${plainCell(v[F.citedBy])},${plainCell(v[F.isRetracted])},${plainCell(v[F.hasAbstract])},` +
+    `${plainCell(v[F.aff])},${plainCell(v[F.fund])},${plainCell(v[F.venueRoute])},${plainCell(v[F.about])},${c(routesOf(v).join(';'))},` +
+    `${codesCell(t[F.institutions]!, v[F.institutions])},${codesCell(t[F.funders]!, v[F.funders])},${codesCell(t[F.keywords]!, v[F.keywords])},` +
+    `${c(w.authors.map((a) => a.name).join(';'))},${jsonCell(authorsJson(CSV_TEXT, w.authors))},`;
+  line += present(v, F.retracted)
+    ? `${t[F.nature]!.cell(sym(v, F.nature))},${c(v[F.reason] === '' ? null : v[F.reason])},${t[F.retractionDate]!.cell(sym(v, F.retractionDate))},${plainCell(v[F.flagged])},`
+    : ',,,,';
+  line += present(v, F.stratum) ? `${plainCell(v[F.nIn])},${t[F.stratum]!.cell(sym(v, F.stratum))},${num(F.weight)},` : ',,,';
+  if (labels.length === 0) line += ',,,,,';
+  else {
+    const categories = [...new Set(labels.flatMap((l) => list(l.categories, ';')))].sort().join(';');
+    line +=
+      `${c(labels.map((l) => l.model).join(';'))},${c(labelAgreement(labels))},${c(categories)},` +
+      `${c(DIRECT_LABEL_STATUS)},${jsonCell(labelsJson(CSV_TEXT, labels))},`;
+  }
+  line += present(v, F.modelVersion)
+    ? `${t[F.modelVersion]!.cell(sym(v, F.modelVersion))},${t[F.candidate]!.cell(sym(v, F.candidate))},${t[F.consensus]!.cell(sym(v, F.consensus))},` +
+      `${t[F.studyDesignCandidate]!.cell(sym(v, F.studyDesignCandidate))},${t[F.studyDesignConsensus]!.cell(sym(v, F.studyDesignConsensus))},` +
+      `${num(F.disagreement)},${num(F.uncertainty)},${t[F.predictionStatus]!.cell(sym(v, F.predictionStatus))},${jsonCell(predictionJson(CSV_TEXT, v, t))},`
+    : ',,,,,,,,,';
+  line += present(v, F.scoreA) ? `${num(F.scoreA)},${num(F.scoreB)},${num(F.spread)},${t[F.validation]!.cell(sym(v, F.validation))}\n` : ',,,\n';
+  return line;
 }
