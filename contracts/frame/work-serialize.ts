@@ -98,17 +98,14 @@ const dj = (d: Dialect, v: unknown): string => (typeof v === 'string' ? d.str(v)
 
 /** JSON of a text read through str(): an empty text is null. */
 const strJson = (v: unknown): string => (v === null || v === undefined || v === '' ? 'null' : JSON.stringify(v));
+/** A decoded number list: its JSON text already (work-store.ts; no quotes in either dialect). */
+const numList = (v: unknown): string => v as string;
 /** JSON of a decoded number: its text, or the raw double's JSON. */
 const numJson = (v: DecodedNumber): string => (typeof v === 'string' ? v : j(v));
 function strsJson(d: Dialect, xs: readonly unknown[]): string {
   let out = '[';
   for (let k = 0; k < xs.length; k++) out += (k > 0 ? ',' : '') + dj(d, xs[k]);
   return `${out}]`;
-}
-/** JSON of a decoded number list as scores() reads it: the texts, the raw text's numbers, or [] for null (no quotes in either dialect). */
-function numsJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${(v as string[]).join(',')}]`;
-  return strsJson(JSON_TEXT, list(v, ';').map(Number));
 }
 /** JSON of a symbol list's codes (null: []). */
 function codesJson(t: SymbolTexts, codes: unknown): string {
@@ -126,11 +123,13 @@ const c = (v: unknown): string => csvField(exportCell(v));
 /** A cell of a decoded number: its text (numbers are never prefixed or quoted), or the raw double's. */
 const numCell = (v: DecodedNumber): string => (typeof v === 'string' ? v : c(v));
 /**
- * The cell of a JSON part already written in CSV_TEXT: exportCell leaves a text that starts with `[` or `{` as
- * it is (no formula prefix), and the serializers escape CR and LF, so it is quoted exactly when it holds `"` or
- * `,` (its quotes are doubled already).
+ * The cell of a JSON part already written in CSV_TEXT (authors, labels, prediction): exportCell leaves a text
+ * that starts with `[` or `{` as it is (no formula prefix), the serializers escape CR and LF, and the part is
+ * an object or a non-empty list of objects, whose keys are quoted: so the cell is quoted, its quotes doubled
+ * already. An empty list (`[]`) is the one form without quotes or commas. Decided from the shape, not by
+ * searching the text, which would flatten the freshly concatenated string once more per cell.
  */
-const jsonCell = (csvJson: string): string => (csvJson.includes('"') || csvJson.includes(',') ? `"${csvJson}"` : csvJson);
+const jsonCell = (csvJson: string, empty: boolean): string => (empty ? csvJson : `"${csvJson}"`);
 /** A cell of an integer or boolean (or null): printed as exportCell prints it, never quoted. */
 const plainCell = (v: unknown): string => (v === null ? '' : String(v));
 /** A cell of a symbol list's values joined by `;` (null: empty). */
@@ -258,13 +257,13 @@ function predictionJson(d: Dialect, v: unknown[], t: (SymbolTexts | undefined)[]
   const { predictionHead: f, about, heads, predictionTail: e } = FRAGMENTS[d.at];
   let out =
     `${f[0]}${t[F.modelVersion]!.json(d, sym(v, F.modelVersion))}${f[1]}${t[F.candidate]!.listJson(d, sym(v, F.candidate))}` +
-    `${f[2]}${t[F.consensus]!.listJson(d, sym(v, F.consensus))}${f[3]}${numsJson(v[F.scoresCodex])}${f[4]}${numsJson(v[F.scoresGemma])}`;
+    `${f[2]}${t[F.consensus]!.listJson(d, sym(v, F.consensus))}${f[3]}${numList(v[F.scoresCodex])}${f[4]}${numList(v[F.scoresGemma])}`;
   for (const k of about)
     out +=
       `${k.json[0]}${dj(d, v[k.candidate])}${k.json[1]}${dj(d, v[k.consensus])}` +
       `${k.json[2]}${numJson(v[k.codex] as DecodedNumber)}${k.json[3]}${numJson(v[k.gemma] as DecodedNumber)}`;
   for (const h of heads) {
-    out += `${h.json[0]}${numsJson(v[h.scoresCodex])}${h.json[1]}${numsJson(v[h.scoresGemma])}`;
+    out += `${h.json[0]}${numList(v[h.scoresCodex])}${h.json[1]}${numList(v[h.scoresGemma])}`;
     for (const p of h.picks) out += p.json + t[p.at]!.strJson(d, sym(v, p.at));
   }
   return (
@@ -327,7 +326,7 @@ export function workCsvLine(w: StoredWork): string {
     `${plainCell(v[F.citedBy])},${plainCell(v[F.isRetracted])},${plainCell(v[F.hasAbstract])},` +
     `${plainCell(v[F.aff])},${plainCell(v[F.fund])},${plainCell(v[F.venueRoute])},${plainCell(v[F.about])},${c(routesOf(v).join(';'))},` +
     `${codesCell(t[F.institutions]!, v[F.institutions])},${codesCell(t[F.funders]!, v[F.funders])},${codesCell(t[F.keywords]!, v[F.keywords])},` +
-    `${c(w.authors.map((a) => a.name).join(';'))},${jsonCell(authorsJson(CSV_TEXT, w.authors))},`;
+    `${c(w.authors.map((a) => a.name).join(';'))},${jsonCell(authorsJson(CSV_TEXT, w.authors), w.authors.length === 0)},`;
   line += present(v, F.retracted)
     ? `${t[F.nature]!.cell(sym(v, F.nature))},${c(v[F.reason] === '' ? null : v[F.reason])},${t[F.retractionDate]!.cell(sym(v, F.retractionDate))},${plainCell(v[F.flagged])},`
     : ',,,,';
@@ -337,12 +336,12 @@ export function workCsvLine(w: StoredWork): string {
     const categories = [...new Set(labels.flatMap((l) => list(l.categories, ';')))].sort().join(';');
     line +=
       `${c(labels.map((l) => l.model).join(';'))},${c(labelAgreement(labels))},${c(categories)},` +
-      `${c(DIRECT_LABEL_STATUS)},${jsonCell(labelsJson(CSV_TEXT, labels))},`;
+      `${c(DIRECT_LABEL_STATUS)},${jsonCell(labelsJson(CSV_TEXT, labels), false)},`;
   }
   line += present(v, F.modelVersion)
     ? `${t[F.modelVersion]!.cell(sym(v, F.modelVersion))},${t[F.candidate]!.cell(sym(v, F.candidate))},${t[F.consensus]!.cell(sym(v, F.consensus))},` +
       `${t[F.studyDesignCandidate]!.cell(sym(v, F.studyDesignCandidate))},${t[F.studyDesignConsensus]!.cell(sym(v, F.studyDesignConsensus))},` +
-      `${num(F.disagreement)},${num(F.uncertainty)},${t[F.predictionStatus]!.cell(sym(v, F.predictionStatus))},${jsonCell(predictionJson(CSV_TEXT, v, t))},`
+      `${num(F.disagreement)},${num(F.uncertainty)},${t[F.predictionStatus]!.cell(sym(v, F.predictionStatus))},${jsonCell(predictionJson(CSV_TEXT, v, t), false)},`
     : ',,,,,,,,,';
   line += present(v, F.scoreA) ? `${num(F.scoreA)},${num(F.scoreB)},${num(F.spread)},${t[F.validation]!.cell(sym(v, F.validation))}\n` : ',,,\n';
   return line;

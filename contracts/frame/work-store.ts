@@ -14,7 +14,7 @@
  * JSON.stringify and exportRow over the database's rows (test/pipeline/work-store.test.ts).
  */
 import { SCREEN_MODELS } from './vocab.ts';
-import type { AuthorshipRow, LabelRow, WorkRow } from './work-record.ts';
+import { type AuthorshipRow, type LabelRow, list, type WorkRow } from './work-record.ts';
 
 /**
  * How a field is stored:
@@ -469,23 +469,28 @@ function readNumberText(r: ByteReader): DecodedNumber {
   return h >= SIGNED ? fixedText(r.svar(), h - SIGNED) : fixedText(r.uvar(), h - 1);
 }
 
-/** A `numlist` field as decoded: the texts of its numbers, or the list's raw text when it was kept as text, or null. */
-function readNumberTexts(r: ByteReader): string[] | string | null {
+/**
+ * A `numlist` field as decoded: the list's JSON text as scores() (work-record.ts) reads it and JSON.stringify
+ * writes it (`[]` for null), built as it is read: the only thing the serializers make of a list, six of them
+ * a work, so no array of texts is made and joined.
+ */
+function readNumberList(r: ByteReader): string {
   const h = r.byte();
-  if (h === 0) return null;
-  if (h === RAW) return r.text();
+  if (h === 0) return '[]';
+  // A list kept as text (a value fixed-point cannot hold): its numbers as Number() reads them.
+  if (h === RAW) return JSON.stringify(list(r.text(), ';').map(Number));
   const n = r.uvar();
   const signed = h >= SIGNED;
   const s = signed ? h - SIGNED : h - 1;
-  const out = new Array<string>(n);
-  for (let k = 0; k < n; k++) out[k] = fixedText(signed ? r.svar() : r.uvar(), s);
-  return out;
+  let out = '[';
+  for (let k = 0; k < n; k++) out += (k > 0 ? ',' : '') + fixedText(signed ? r.svar() : r.uvar(), s);
+  return `${out}]`;
 }
 
 /**
  * One field's decoded value, by kind: `text`, `words` and `prefixed` as their text; `sym` as its symbol code
  * (0 for null: the serializers keep each symbol's JSON and CSV text, work-serialize.ts); `symlist` as the codes
- * of its elements; `int` as the number; `num` and `numlist` as their numbers' texts (DecodedNumber); `bool`
+ * of its elements; `int` as the number; `num` as its number's text (DecodedNumber); `numlist` as its JSON text; `bool`
  * as true/false; `self` as the work's id. Null stays null.
  */
 function readField(r: ByteReader, kind: FieldKind, table: readonly string[] | undefined, id: string): unknown {
@@ -521,7 +526,7 @@ function readField(r: ByteReader, kind: FieldKind, table: readonly string[] | un
     case 'num':
       return readNumberText(r);
     case 'numlist':
-      return readNumberTexts(r);
+      return readNumberList(r);
     case 'bool': {
       const b = r.byte();
       return b === 0 ? null : b === 2;

@@ -84,13 +84,13 @@ export async function* exportChunks(
   const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
   // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
   let sent = 0;
-  /** The next rows' texts joined by `sep`, up to about CHUNK_CHARS and the export's row count ('' at the end). */
-  const take = (text: (row: number) => string, sep: string): string => {
+  /** The next texts joined by `sep`, up to about CHUNK_CHARS and the export's row count ('' at the end). */
+  const take = (texts: Iterator<string>, sep: string): string => {
     let out = '';
     while (sent < plan.exported && out.length < CHUNK_CHARS) {
-      const r = rows.next();
-      if (r.done) break;
-      out += (out === '' ? '' : sep) + text(r.value);
+      const t = texts.next();
+      if (t.done) break;
+      out += (out === '' ? '' : sep) + t.value;
       sent++;
     }
     return out;
@@ -111,8 +111,9 @@ export async function* exportChunks(
       api: links.api,
     };
     yield `{"meta":${JSON.stringify(meta)},"results":[`;
+    const records = index.serialized(rows, 'record');
     for (let first = true; ; first = false) {
-      const chunk = take((r) => index.record(r), ',\n');
+      const chunk = take(records, ',\n');
       if (chunk === '') break;
       yield (first ? '\n' : ',\n') + chunk;
       await pause();
@@ -134,8 +135,9 @@ export async function* exportChunks(
       });
   // Each line is serialized from the work store as it is reached (contracts/frame/work-serialize.ts).
   yield EXPORT_HEADER;
+  const lines = index.serialized(rows, 'csv');
   for (;;) {
-    const chunk = take((r) => index.exportRow(r), '');
+    const chunk = take(lines, '');
     if (chunk === '') break;
     yield chunk;
     await pause();
