@@ -610,17 +610,37 @@ export interface DecodedWork {
   labels: LabelRow[];
 }
 
+/** Each field's kind by position, and the position after each group's last field: the decoder's loop. */
+const KINDS = WORK_FIELDS.map((f) => f.kind);
+const GROUP_ENDS = WORK_GROUPS.map((_, g) => WORK_FIELDS.filter((f) => f.group <= g).length);
+/**
+ * Per build, each field's symbol table by position (undefined for fields without one): looked up once, not by
+ * name for each of a work's ~100 fields (the tables object has a key per table, too many for a fast shape).
+ */
+const tablesByPosition = new WeakMap<SymbolTables, (readonly string[] | undefined)[]>();
+function tablesAt(tables: SymbolTables): (readonly string[] | undefined)[] {
+  let t = tablesByPosition.get(tables);
+  if (!t) {
+    t = WORK_FIELDS.map(({ field }) => tables[field]);
+    tablesByPosition.set(tables, t);
+  }
+  return t;
+}
+
 /** A work's values from its packed row. */
 export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): DecodedWork {
   const r = new ByteReader(bytes);
   const values = new Array<unknown>(WORK_FIELDS.length);
+  const byPosition = tablesAt(tables);
   let k = 0;
-  for (const group of WORK_GROUPS) {
-    if (group !== WORK_GROUPS[0] && r.byte() === 0) {
-      for (let g = 0; g < group.length; g++) values[k++] = group[g]![1] === 'sym' ? 0 : null;
+  for (let g = 0; g < GROUP_ENDS.length; g++) {
+    const end = GROUP_ENDS[g]!;
+    // Every group but the first starts with a byte saying whether it is there; an absent one is all null.
+    if (g > 0 && r.byte() === 0) {
+      for (; k < end; k++) values[k] = KINDS[k] === 'sym' ? 0 : null;
       continue;
     }
-    for (const [field, kind] of group) values[k++] = readField(r, kind, tables[field], id);
+    for (; k < end; k++) values[k] = readField(r, KINDS[k]!, byPosition[k], id);
   }
   const authors: AuthorshipRow[] = [];
   for (let n = r.uvar(); n > 0; n--) {
