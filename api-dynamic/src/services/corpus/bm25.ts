@@ -62,17 +62,26 @@ export function documentSizes(size: Int32Array, tokens: number): DocumentSizes {
   return { size, sizeCode, sizeValues, avgdl: tokens / size.length };
 }
 
-/** Larger key spaces are ranked by a comparison sort instead (see bm25Order). */
+/** Larger key spaces are ranked by comparing the rows' scores instead (see bm25Groups). */
 const MAX_KEYS = 1 << 20;
 
 /**
- * The excerpts of `m` in bm25 order (ties by index). A row's score depends only on its token count and its
- * phrase frequencies, and a search has few distinct combinations of those (hundreds for one word), so each
- * row gets an integer key for its combination, each distinct key is scored once, and a counting sort by score
- * (stable, over rows in index order) gives the order in a few passes: a comparison sort of 300,000 rows takes
- * 60 ms, this about 2.
+ * A match's rows grouped by bm25: `group[r]` is the rank of row r's score among the match's distinct scores
+ * (0 the best, i.e. the lowest), so the relevance order is the rows by group, ties (one group) by index. Kept
+ * per search instead of the whole order: a page needs only the rows of the groups it reaches
+ * (ExcerptIndex.pageRanked), not every row placed (issue 21: at 5M excerpts placing a common word's 500,000
+ * rows was most of a first search's time).
+ *
+ * A row's score depends only on its token count and its phrase frequencies, and a search has few distinct
+ * combinations of those (hundreds for one word), so each row gets an integer key for its combination and each
+ * distinct key is scored once; with too many combinations the rows' scores are computed and compared instead.
  */
-export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
+export interface ScoreGroups {
+  group: Int32Array;
+  groups: number;
+}
+
+export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): ScoreGroups {
   const { docs, freqs, idfs } = m;
   const n = docs.length;
   const phrases = freqs.length;
@@ -86,23 +95,28 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
     radix.push(max);
     space *= max;
   }
-  if (space > maxKeys) return comparisonOrder(m, sizes);
+  if (space > maxKeys) return comparisonGroups(m, sizes);
 
   const counts = new Int32Array(space);
   const code = sizes.sizeCode;
-  // One word or phrase (most searches): keys are cheap, so they are computed again below rather than kept.
+  // The rows' keys, replaced in place by their groups once the keys are ranked.
+  const group = new Int32Array(n);
   const f0 = freqs[0]!;
-  const keys = phrases === 1 ? null : new Int32Array(n);
-  if (keys === null) for (let r = 0; r < n; r++) counts[(f0[r]! - 1) * L + code[docs[r]!]!]!++;
+  if (phrases === 1)
+    for (let r = 0; r < n; r++) {
+      const k = (f0[r]! - 1) * L + code[docs[r]!]!;
+      group[r] = k;
+      counts[k]!++;
+    }
   else
     for (let r = 0; r < n; r++) {
       let k = 0;
       for (let i = phrases - 1; i >= 0; i--) k = k * radix[i]! + (freqs[i]![r]! - 1);
       k = k * L + code[docs[r]!]!;
-      keys[r] = k;
+      group[r] = k;
       counts[k]!++;
     }
-  // Score each key present once; keys of equal score form one group so their rows interleave by index.
+  // Score each key present once; keys of equal score form one group.
   const used: number[] = [];
   for (let k = 0; k < space; k++) if (counts[k]! > 0) used.push(k);
   const score = new Float64Array(used.length);
@@ -116,23 +130,18 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
     score[u] = bm25(idfs, f, sizes.sizeValues[key % L]!, sizes.avgdl);
   });
   const byScore = Array.from(used.keys()).sort((a, b) => score[a]! - score[b]!);
-  // From here on `counts[key]` is the key's group, and `next[group]` where its next row goes.
-  const next = new Int32Array(used.length);
+  // From here on `counts[key]` is the key's group.
   let groups = 0;
-  let start = 0;
   byScore.forEach((u, j) => {
-    if (j === 0 || score[u] !== score[byScore[j - 1]!]) next[groups++] = start;
-    start += counts[used[u]!]!;
+    if (j === 0 || score[u] !== score[byScore[j - 1]!]) groups++;
     counts[used[u]!] = groups - 1;
   });
-  const out = new Int32Array(n);
-  if (keys === null) for (let r = 0; r < n; r++) out[next[counts[(f0[r]! - 1) * L + code[docs[r]!]!]!]!++] = docs[r]!;
-  else for (let r = 0; r < n; r++) out[next[counts[keys[r]!]!]!++] = docs[r]!;
-  return out;
+  for (let r = 0; r < n; r++) group[r] = counts[group[r]!]!;
+  return { group, groups };
 }
 
-/** The same order by a comparison sort (for searches with very many frequency combinations). */
-function comparisonOrder(m: ScoredMatch, sizes: DocumentSizes): Int32Array {
+/** The same groups from every row's own score (for searches with very many frequency combinations). */
+function comparisonGroups(m: ScoredMatch, sizes: DocumentSizes): ScoreGroups {
   const n = m.docs.length;
   const scores = new Float64Array(n);
   const f = new Float64Array(m.freqs.length);
@@ -140,6 +149,22 @@ function comparisonOrder(m: ScoredMatch, sizes: DocumentSizes): Int32Array {
     for (let i = 0; i < f.length; i++) f[i] = m.freqs[i]![r]!;
     scores[r] = bm25(m.idfs, f, sizes.size[m.docs[r]!]!, sizes.avgdl);
   }
-  const rows = Int32Array.from({ length: n }, (_, r) => r).sort((a, b) => scores[a]! - scores[b]! || a - b);
-  return rows.map((r) => m.docs[r]!);
+  const distinct = Float64Array.from(new Set(scores)).sort();
+  const rankOf = new Map<number, number>();
+  distinct.forEach((s, g) => rankOf.set(s, g));
+  return { group: Int32Array.from(scores, (s) => rankOf.get(s)!), groups: distinct.length };
+}
+
+/**
+ * The excerpts of `m` in bm25 order, ties by index (a counting sort of the rows by group, stable over the rows
+ * in index order): a comparison sort of 300,000 rows takes 60 ms, this a few.
+ */
+export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
+  const { group, groups } = bm25Groups(m, sizes, maxKeys);
+  const next = new Int32Array(groups + 1);
+  for (let r = 0; r < group.length; r++) next[group[r]! + 1]!++;
+  for (let g = 0; g < groups; g++) next[g + 1]! += next[g]!;
+  const out = new Int32Array(group.length);
+  for (let r = 0; r < group.length; r++) out[next[group[r]!]!++] = m.docs[r]!;
+  return out;
 }

@@ -78,6 +78,9 @@ function pairMask(f: OccurrenceFilter): number {
   return mask;
 }
 
+/** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
+const HEAP_PAGE = 2048;
+
 /** Candidate lists at most this share of the corpus are paged by sorting their ranks; larger ones by a walk. */
 const RANK_SORT_SHARE = 1 / 8;
 
@@ -253,29 +256,12 @@ export class ExcerptIndex {
   }
 
   /**
-   * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a search's candidates by id or by
-   * relevance) passing `f`, and returns those at positions [offset, offset + limit) of the list.
-   * `sameInIdOrder`, when given, holds the same excerpts ascending, for the count.
+   * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a phrase's excerpts or a search's
+   * candidates, by id) passing `f`, and returns those at positions [offset, offset + limit) of the list.
    */
-  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, sameInIdOrder: Int32Array | null = null): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const indexes: number[] = [];
-    if (sameInIdOrder !== null && sameInIdOrder !== list) {
-      // The same excerpts ascending (a search's candidates by id): the page is walked in the list's order only
-      // until it is complete, and the total counted over the ascending copy, whose reads of the per-excerpt
-      // arrays go forward through memory instead of jumping (issue 21: at 5M excerpts, counting a common word's
-      // 500k candidates in relevance order was 41% of a search's time, cache misses mostly).
-      let seen = 0;
-      for (let k = 0; k < list.length && indexes.length < limit; k++) {
-        const i = list[k]!;
-        if (!this.test(i, f, mask)) continue;
-        if (seen >= offset) indexes.push(i);
-        seen++;
-      }
-      let total = 0;
-      for (let k = 0; k < sameInIdOrder.length; k++) if (this.test(sameInIdOrder[k]!, f, mask)) total++;
-      return { total, indexes };
-    }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
@@ -287,6 +273,41 @@ export class ExcerptIndex {
   }
 
   /**
+   * Counts the excerpts of `list` (a search's candidates, ascending) passing `f`, and returns those at positions
+   * [offset, offset + limit) of the order by `group` (per candidate, its rank among `groups`; ties by index: a
+   * search's bm25 groups, bm25.ts). One pass counts each group's passing candidates; a second, reading `group`
+   * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
+   * candidates were placed in full relevance order for a page of 25).
+   */
+  pageRanked(list: Int32Array, group: Int32Array, groups: number, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+    const mask = pairMask(f);
+    const counts = new Int32Array(groups);
+    let total = 0;
+    for (let k = 0; k < list.length; k++)
+      if (this.test(list[k]!, f, mask)) {
+        counts[group[k]!]!++;
+        total++;
+      }
+    const end = Math.min(total, offset + limit);
+    if (offset >= end) return { total, indexes: [] };
+    // The groups holding positions offset … end − 1, and where the first of them starts.
+    let first = 0;
+    let before = 0;
+    while (before + counts[first]! <= offset) before += counts[first++]!;
+    let last = first;
+    let through = before + counts[first]!;
+    while (through < end) through += counts[++last]!;
+    const next = new Int32Array(last - first + 2);
+    for (let g = first; g <= last; g++) next[g - first + 1] = next[g - first]! + counts[g]!;
+    const rows = new Int32Array(through - before);
+    for (let k = 0; k < list.length; k++) {
+      const g = group[k]!;
+      if (g >= first && g <= last && this.test(list[k]!, f, mask)) rows[next[g - first]!++] = list[k]!;
+    }
+    return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+  }
+
+  /**
    * The same for a candidate list (excerpt indexes, ascending) in a keyed order: a small list is counted and its
    * ranks sorted; a large one is marked and the order walked until the page is complete.
    */
@@ -294,6 +315,7 @@ export class ExcerptIndex {
     const mask = pairMask(f);
     const name = this.orderName(sort, f);
     const order = this.orders[name];
+    if (offset + limit <= HEAP_PAGE) return this.pageByHeap(list, f, mask, this.ranks[name], order, offset, limit);
     if (list.length <= this.size * RANK_SORT_SHARE) {
       const rank = this.ranks[name];
       const keys = new Int32Array(list.length);
@@ -319,6 +341,60 @@ export class ExcerptIndex {
       if (seen >= offset) indexes.push(i);
       seen++;
     }
+    return { total, indexes };
+  }
+
+  /**
+   * `pageSorted` for a page near the front: one pass over the candidates counts those passing `f` and keeps the
+   * `offset + limit` smallest ranks in a bounded max-heap, so the cost is a pass over the list whatever its length
+   * (issue 21: sorting a common word's 500,000 ranks took most of a keyed search's time). The ranks of an ascending
+   * list are read in address order.
+   */
+  private pageByHeap(
+    list: Int32Array,
+    f: OccurrenceFilter,
+    mask: number,
+    rank: Int32Array,
+    order: Int32Array,
+    offset: number,
+    limit: number,
+  ): { total: number; indexes: number[] } {
+    const want = offset + limit;
+    const heap = new Int32Array(want);
+    let size = 0;
+    let total = 0;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k]!;
+      if (!this.test(i, f, mask)) continue;
+      total++;
+      const r = rank[i]!;
+      if (size < want) {
+        // Sift up from the end.
+        let c = size++;
+        while (c > 0) {
+          const p = (c - 1) >> 1;
+          if (heap[p]! >= r) break;
+          heap[c] = heap[p]!;
+          c = p;
+        }
+        heap[c] = r;
+      } else if (r < heap[0]!) {
+        // Replace the largest and sift down.
+        let c = 0;
+        for (;;) {
+          let child = 2 * c + 1;
+          if (child >= size) break;
+          if (child + 1 < size && heap[child + 1]! > heap[child]!) child++;
+          if (heap[child]! <= r) break;
+          heap[c] = heap[child]!;
+          c = child;
+        }
+        heap[c] = r;
+      }
+    }
+    const sorted = heap.subarray(0, size).sort();
+    const indexes: number[] = [];
+    for (let k = offset; k < size; k++) indexes.push(order[sorted[k]!]!);
     return { total, indexes };
   }
 }

@@ -16,7 +16,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import { bm25, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ScoredMatch } from './bm25.ts';
+import { bm25, bm25Groups, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ScoreGroups, type ScoredMatch } from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -282,6 +282,11 @@ export class SearchIndex {
   /** The excerpts of a match in bm25 order, ties by id (FTS5's `ORDER BY bm25(...), rowid`). */
   relevanceOrder(m: ScoredMatch): Int32Array {
     return bm25Order(m, this.sizes);
+  }
+
+  /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts). */
+  relevanceGroups(m: ScoredMatch): ScoreGroups {
+    return bm25Groups(m, this.sizes);
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
