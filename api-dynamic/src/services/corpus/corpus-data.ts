@@ -43,19 +43,25 @@ export function highlightRanges(marked: string): { start: number; end: number }[
 const SEARCH_CACHE_IDS = 16_000_000;
 
 /**
- * A search's candidates as 0-based excerpt indexes in id order, and, once a relevance page asked for them, their
- * bm25 groups (bm25.ts: per candidate the rank of its score; the relevance order is by group, then id).
+ * A search's candidates as 0-based excerpt indexes in id order, and what later pages of it reuse, each made when
+ * first needed: their bm25 groups (bm25.ts: per candidate the rank of its score; the relevance order is by
+ * group, then id), how many carry each mask code (per group, and in all: ExcerptIndex.codeCounts, the totals
+ * under band and status filters) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
  */
 interface Candidates {
   byId: Int32Array;
   ranked: ScoreGroups | null;
+  rankedCodes: Int32Array | null;
+  codes: Int32Array | null;
+  members: Uint32Array | null;
 }
 
 export class CorpusData {
   private pageIndexReady = false;
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
-    sizeCalculation: (c) => 1 + c.byId.length + (c.ranked?.group.length ?? 0),
+    sizeCalculation: (c) =>
+      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.rankedCodes?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
   });
 
   private constructor(
@@ -99,8 +105,15 @@ export class CorpusData {
     let cached = this.searches.get(expression);
     if (cached === undefined || (relevance && cached.ranked === null)) {
       const match = this.search.match(query.terms);
-      cached = { byId: match.docs, ranked: relevance ? this.search.relevanceGroups(match) : null };
+      const ranked = relevance ? this.search.relevanceGroups(match) : null;
+      const rankedCodes = ranked === null ? null : this.index.codeCounts(match.docs, ranked.group, ranked.groups);
+      cached = { byId: match.docs, ranked, rankedCodes, codes: cached?.codes ?? null, members: cached?.members ?? null };
       this.searches.set(expression, cached);
+    }
+    // The histogram in all (any order but relevance's groups).
+    if (!relevance && cached.codes === null) {
+      cached.codes = this.index.codeCounts(cached.byId);
+      this.searches.set(expression, cached); // again, so the cache counts its size
     }
     return cached;
   }
@@ -128,12 +141,21 @@ export class CorpusData {
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance') {
-      const { byId, ranked } = this.candidates(query, true);
-      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, filter, offset, query.per_page));
+      const { byId, ranked, rankedCodes } = this.candidates(query, true);
+      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, rankedCodes, filter, offset, query.per_page));
     } else if (query.sort === 'article') {
-      ({ total, indexes } = this.index.pageList(this.candidates(query, false).byId, filter, offset, query.per_page));
+      const { byId, codes } = this.candidates(query, false);
+      ({ total, indexes } = this.index.pageList(byId, filter, offset, query.per_page, codes));
     } else {
-      ({ total, indexes } = this.index.pageSorted(this.candidates(query, false).byId, filter, query.sort, offset, query.per_page));
+      const c = this.candidates(query, false);
+      const members = () => {
+        if (c.members === null) {
+          c.members = this.index.memberBits(c.byId);
+          this.searches.set(ftsExpression(query.terms), c);
+        }
+        return c.members;
+      };
+      ({ total, indexes } = this.index.pageSorted(c.byId, filter, query.sort, offset, query.per_page, c.codes, members));
     }
     return {
       meta: {

@@ -78,6 +78,9 @@ function pairMask(f: OccurrenceFilter): number {
   return mask;
 }
 
+/** Largest search histogram kept (codeCounts), in entries: bm25 groups × distinct masks. */
+const MAX_CODE_COUNTS = 1 << 18;
+
 /** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
 const HEAP_PAGE = 2048;
 
@@ -202,6 +205,41 @@ export class ExcerptIndex {
     return this.test(i, f, mask, this.allowedCodes(mask));
   }
 
+  /** True when `f` filters on band and status alone (a mask code says whether an excerpt passes). */
+  private codesOnly(f: OccurrenceFilter): boolean {
+    return this.pairCode !== null && f.phrase < 0 && !f.years && !f.ps;
+  }
+
+  /**
+   * How many excerpts of `list` carry each mask code, per group when `group` is given (group-major, `groups` ×
+   * codes): a search's totals under any band and status filter, summed over the codes allowed, without a pass
+   * over its candidates (issue 21: at 5M excerpts a common word has 1.4M candidates, and each pass over them
+   * took 8–20 ms on the shared machine). Null when there are no codes or the table would be too large.
+   */
+  codeCounts(list: Int32Array, group: Int32Array | null = null, groups = 1): Int32Array | null {
+    const code = this.pairCode;
+    const codes = this.maskValues.length;
+    if (code === null || groups * codes > MAX_CODE_COUNTS) return null;
+    const counts = new Int32Array(groups * codes);
+    if (group === null) for (let k = 0; k < list.length; k++) counts[code[list[k]!]!]!++;
+    else for (let k = 0; k < list.length; k++) counts[group[k]! * codes + code[list[k]!]!]!++;
+    return counts;
+  }
+
+  /** Excerpts of `list` as one bit each (bit i of word i >>> 5), for walking an order over a search's candidates. */
+  memberBits(list: Int32Array): Uint32Array {
+    const bits = new Uint32Array((this.size + 31) >>> 5);
+    for (let k = 0; k < list.length; k++) bits[list[k]! >>> 5]! |= 1 << (list[k]! & 31);
+    return bits;
+  }
+
+  /** The total of a histogram from codeCounts (any number of groups) under the allowed codes. */
+  private countCodes(codeCounts: Int32Array, allowed: Uint8Array): number {
+    let total = 0;
+    for (let k = 0; k < codeCounts.length; k++) if (allowed[k % allowed.length] !== 0) total += codeCounts[k]!;
+    return total;
+  }
+
   /** Per distinct mask (pairCode), 1 when it has a pair the filter's `mask` allows. */
   private allowedCodes(mask: number): Uint8Array {
     const allowed = new Uint8Array(this.maskValues.length);
@@ -290,10 +328,21 @@ export class ExcerptIndex {
    * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a phrase's excerpts or a search's
    * candidates, by id) passing `f`, and returns those at positions [offset, offset + limit) of the list.
    */
-  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, codeCounts: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const indexes: number[] = [];
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // The total from the list's histogram (codeCounts); the list walked only until the page is complete.
+      let seen = 0;
+      for (let k = 0; k < list.length && indexes.length < limit; k++) {
+        const i = list[k]!;
+        if (!this.test(i, f, mask, allowed)) continue;
+        if (seen >= offset) indexes.push(i);
+        seen++;
+      }
+      return { total: this.countCodes(codeCounts, allowed), indexes };
+    }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
@@ -311,16 +360,34 @@ export class ExcerptIndex {
    * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
    * candidates were placed in full relevance order for a page of 25).
    */
-  pageRanked(list: Int32Array, group: Int32Array, groups: number, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageRanked(
+    list: Int32Array,
+    group: Int32Array,
+    groups: number,
+    codeCounts: Int32Array | null,
+    f: OccurrenceFilter,
+    offset: number,
+    limit: number,
+  ): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const counts = new Int32Array(groups);
     let total = 0;
-    for (let k = 0; k < list.length; k++)
-      if (this.test(list[k]!, f, mask, allowed)) {
-        counts[group[k]!]!++;
-        total++;
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
+      const codes = allowed.length;
+      for (let g = 0; g < groups; g++) {
+        let n = 0;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += codeCounts[g * codes + c]!;
+        counts[g] = n;
+        total += n;
       }
+    } else
+      for (let k = 0; k < list.length; k++)
+        if (this.test(list[k]!, f, mask, allowed)) {
+          counts[group[k]!]!++;
+          total++;
+        }
     const end = Math.min(total, offset + limit);
     if (offset >= end) return { total, indexes: [] };
     // The groups holding positions offset … end − 1, and where the first of them starts.
@@ -344,11 +411,37 @@ export class ExcerptIndex {
    * The same for a candidate list (excerpt indexes, ascending) in a keyed order: a small list is counted and its
    * ranks sorted; a large one is marked and the order walked until the page is complete.
    */
-  pageSorted(list: Int32Array, f: OccurrenceFilter, sort: KeyedSort, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageSorted(
+    list: Int32Array,
+    f: OccurrenceFilter,
+    sort: KeyedSort,
+    offset: number,
+    limit: number,
+    codeCounts: Int32Array | null = null,
+    members: (() => Uint32Array) | null = null,
+  ): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const name = this.orderName(sort, f);
     const order = this.orders[name];
+    if (codeCounts !== null && members !== null && this.codesOnly(f)) {
+      // The total from the search's histogram; the page by walking the order and testing membership, when the
+      // walk is expected to be shorter than a pass over the list (the candidates are a large share).
+      const total = this.countCodes(codeCounts, allowed);
+      const end = Math.min(total, offset + limit);
+      if (end <= offset) return { total, indexes: [] };
+      if ((end / total) * this.size <= list.length) {
+        const bits = members();
+        const indexes: number[] = [];
+        for (let pos = 0, seen = 0; pos < this.size && seen < end; pos++) {
+          const i = order[pos]!;
+          if (((bits[i >>> 5]! >>> (i & 31)) & 1) === 0 || !this.test(i, f, mask, allowed)) continue;
+          if (seen >= offset) indexes.push(i);
+          seen++;
+        }
+        return { total, indexes };
+      }
+    }
     if (offset + limit <= HEAP_PAGE) return this.pageByHeap(list, f, mask, allowed, this.ranks[name], order, offset, limit);
     if (list.length <= this.size * RANK_SORT_SHARE) {
       const rank = this.ranks[name];
