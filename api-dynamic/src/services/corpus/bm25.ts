@@ -88,9 +88,25 @@ const MAX_KEYS = 1 << 20;
 export interface ScoreGroups {
   group: Int32Array;
   groups: number;
+  /** With `tags`: how many rows of each group carry each tag (group-major, groups × tags); else null. */
+  tagCounts: Int32Array | null;
 }
 
-export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): ScoreGroups {
+/** A small number per excerpt (by excerpt index), below `tags`, to count per group with the grouping. */
+export interface ExcerptTags {
+  tag: Uint16Array;
+  tags: number;
+}
+
+/** Largest tag histogram made (groups × tags entries); beyond it `tagCounts` is null. */
+const MAX_TAG_COUNTS = 1 << 18;
+
+/**
+ * `tags`, when given, are counted per group in the same passes: the grouping reads each row's token count code
+ * at a random place anyway, and reading its tag beside it costs far less than a second pass over the rows
+ * (issue 21: the search's histogram of excerpt mask codes, ExcerptIndex.codeCounts, for its totals).
+ */
+export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS, tags: ExcerptTags | null = null): ScoreGroups {
   const { docs, freqs, idfs } = m;
   const n = docs.length;
   const phrases = freqs.length;
@@ -105,15 +121,24 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
     space *= max;
   }
   const code = sizes.sizeCode;
-  if (space > maxKeys || code === null) return comparisonGroups(m, sizes);
+  if (space > maxKeys || code === null) return withTags(comparisonGroups(m, sizes), docs, tags);
 
   const counts = new Int32Array(space);
-  // The rows' keys, replaced in place by their groups once the keys are ranked.
+  // The rows' keys, replaced in place by their groups once the keys are ranked; their tags, read in the same pass.
   const group = new Int32Array(n);
+  const tag = tags === null ? null : new Uint16Array(n);
   const f0 = freqs[0]!;
-  if (phrases === 1)
+  if (phrases === 1 && tag === null)
     for (let r = 0; r < n; r++) {
       const k = (f0[r]! - 1) * L + code[docs[r]!]!;
+      group[r] = k;
+      counts[k]!++;
+    }
+  else if (phrases === 1)
+    for (let r = 0; r < n; r++) {
+      const d = docs[r]!;
+      const k = (f0[r]! - 1) * L + code[d]!;
+      tag![r] = tags!.tag[d]!;
       group[r] = k;
       counts[k]!++;
     }
@@ -121,7 +146,9 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
     for (let r = 0; r < n; r++) {
       let k = 0;
       for (let i = phrases - 1; i >= 0; i--) k = k * radix[i]! + (freqs[i]![r]! - 1);
-      k = k * L + code[docs[r]!]!;
+      const d = docs[r]!;
+      k = k * L + code[d]!;
+      if (tag !== null) tag[r] = tags!.tag[d]!;
       group[r] = k;
       counts[k]!++;
     }
@@ -145,8 +172,25 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
     if (j === 0 || score[u] !== score[byScore[j - 1]!]) groups++;
     counts[used[u]!] = groups - 1;
   });
-  for (let r = 0; r < n; r++) group[r] = counts[group[r]!]!;
-  return { group, groups };
+  let tagCounts: Int32Array | null = null;
+  if (tag !== null && groups * tags!.tags <= MAX_TAG_COUNTS) {
+    const t = tags!.tags;
+    tagCounts = new Int32Array(groups * t);
+    for (let r = 0; r < n; r++) {
+      const g = counts[group[r]!]!;
+      group[r] = g;
+      tagCounts[g * t + tag[r]!]!++;
+    }
+  } else for (let r = 0; r < n; r++) group[r] = counts[group[r]!]!;
+  return { group, groups, tagCounts };
+}
+
+/** `tagCounts` of groups made without tags (the comparison path). */
+function withTags(g: ScoreGroups, docs: Int32Array, tags: ExcerptTags | null): ScoreGroups {
+  if (tags === null || g.groups * tags.tags > MAX_TAG_COUNTS) return g;
+  const tagCounts = new Int32Array(g.groups * tags.tags);
+  for (let r = 0; r < docs.length; r++) tagCounts[g.group[r]! * tags.tags + tags.tag[docs[r]!]!]!++;
+  return { ...g, tagCounts };
 }
 
 /** The same groups from every row's own score (for searches with very many frequency combinations). */
@@ -161,7 +205,7 @@ function comparisonGroups(m: ScoredMatch, sizes: DocumentSizes): ScoreGroups {
   const distinct = Float64Array.from(new Set(scores)).sort();
   const rankOf = new Map<number, number>();
   distinct.forEach((s, g) => rankOf.set(s, g));
-  return { group: Int32Array.from(scores, (s) => rankOf.get(s)!), groups: distinct.length };
+  return { group: Int32Array.from(scores, (s) => rankOf.get(s)!), groups: distinct.length, tagCounts: null };
 }
 
 /**

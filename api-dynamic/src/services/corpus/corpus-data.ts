@@ -45,13 +45,12 @@ const SEARCH_CACHE_IDS = 16_000_000;
 /**
  * A search's candidates as 0-based excerpt indexes in id order, and what later pages of it reuse, each made when
  * first needed: their bm25 groups (bm25.ts: per candidate the rank of its score; the relevance order is by
- * group, then id), how many carry each mask code (per group, and in all: ExcerptIndex.codeCounts, the totals
- * under band and status filters) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
+ * group, then id) with how many of each group carry each mask code (`tagCounts`), how many carry each code in
+ * all (ExcerptIndex.codeCounts; both give the totals under band and status filters) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
  */
 interface Candidates {
   byId: Int32Array;
   ranked: ScoreGroups | null;
-  rankedCodes: Int32Array | null;
   codes: Int32Array | null;
   members: Uint32Array | null;
 }
@@ -61,7 +60,7 @@ export class CorpusData {
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
     sizeCalculation: (c) =>
-      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.rankedCodes?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
+      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
   });
 
   private constructor(
@@ -105,9 +104,9 @@ export class CorpusData {
     let cached = this.searches.get(expression);
     if (cached === undefined || (relevance && cached.ranked === null)) {
       const match = this.search.match(query.terms);
-      const ranked = relevance ? this.search.relevanceGroups(match) : null;
-      const rankedCodes = ranked === null ? null : this.index.codeCounts(match.docs, ranked.group, ranked.groups);
-      cached = { byId: match.docs, ranked, rankedCodes, codes: cached?.codes ?? null, members: cached?.members ?? null };
+      // The groups and their mask-code histogram in one pass (bm25.ts, tags).
+      const ranked = relevance ? this.search.relevanceGroups(match, this.index.codeTags()) : null;
+      cached = { byId: match.docs, ranked, codes: cached?.codes ?? null, members: cached?.members ?? null };
       this.searches.set(expression, cached);
     }
     // The histogram in all (any order but relevance's groups).
@@ -141,8 +140,8 @@ export class CorpusData {
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance') {
-      const { byId, ranked, rankedCodes } = this.candidates(query, true);
-      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, rankedCodes, filter, offset, query.per_page));
+      const { byId, ranked } = this.candidates(query, true);
+      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, ranked!.tagCounts, filter, offset, query.per_page));
     } else if (query.sort === 'article') {
       const { byId, codes } = this.candidates(query, false);
       ({ total, indexes } = this.index.pageList(byId, filter, offset, query.per_page, codes));

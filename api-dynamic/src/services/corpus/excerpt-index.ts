@@ -19,6 +19,7 @@
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
+import type { ExcerptTags } from './bm25.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -77,9 +78,6 @@ function pairMask(f: OccurrenceFilter): number {
   for (let s = 0; s < OCCURRENCE_STATUSES.length; s++) if ((f.statusMask >> s) & 1) mask |= (f.bandMask & 0xff) << (s * 8);
   return mask;
 }
-
-/** Largest search histogram kept (codeCounts), in entries: bm25 groups × distinct masks. */
-const MAX_CODE_COUNTS = 1 << 18;
 
 /** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
 const HEAP_PAGE = 2048;
@@ -211,19 +209,22 @@ export class ExcerptIndex {
   }
 
   /**
-   * How many excerpts of `list` carry each mask code, per group when `group` is given (group-major, `groups` ×
-   * codes): a search's totals under any band and status filter, summed over the codes allowed, without a pass
-   * over its candidates (issue 21: at 5M excerpts a common word has 1.4M candidates, and each pass over them
-   * took 8–20 ms on the shared machine). Null when there are no codes or the table would be too large.
+   * How many excerpts of `list` carry each mask code: a search's totals under any band and status filter,
+   * summed over the codes allowed, without a pass over its candidates (issue 21: at 5M excerpts a common word
+   * has 1.4M candidates, and each pass over them took 8–20 ms on the shared machine). A relevance search gets
+   * the same per bm25 group from its grouping (codeTags). Null without codes.
    */
-  codeCounts(list: Int32Array, group: Int32Array | null = null, groups = 1): Int32Array | null {
+  codeCounts(list: Int32Array): Int32Array | null {
     const code = this.pairCode;
-    const codes = this.maskValues.length;
-    if (code === null || groups * codes > MAX_CODE_COUNTS) return null;
-    const counts = new Int32Array(groups * codes);
-    if (group === null) for (let k = 0; k < list.length; k++) counts[code[list[k]!]!]!++;
-    else for (let k = 0; k < list.length; k++) counts[group[k]! * codes + code[list[k]!]!]!++;
+    if (code === null) return null;
+    const counts = new Int32Array(this.maskValues.length);
+    for (let k = 0; k < list.length; k++) counts[code[list[k]!]!]!++;
     return counts;
+  }
+
+  /** The excerpts' mask codes as tags for bm25Groups (so a relevance search's codeCounts come with its groups); null without codes. */
+  codeTags(): ExcerptTags | null {
+    return this.pairCode === null ? null : { tag: this.pairCode, tags: this.maskValues.length };
   }
 
   /** Excerpts of `list` as one bit each (bit i of word i >>> 5), for walking an order over a search's candidates. */
