@@ -39,8 +39,12 @@ export function highlightRanges(marked: string): { start: number; end: number }[
   return out;
 }
 
-/** The search cache holds at most this many candidate ids in all (4 bytes each: 64 MiB). */
-const SEARCH_CACHE_IDS = 16_000_000;
+/**
+ * The search cache holds at most this many 4-byte entries in all (candidate ids, bm25 groups, histograms,
+ * bitset words: 128 MiB). Issue 21: a common word at 5M excerpts keeps 2 × 1.4M entries, so the former 64 MiB
+ * held only a handful of searches.
+ */
+const SEARCH_CACHE_IDS = 32_000_000;
 
 /**
  * A search's candidates as 0-based excerpt indexes in id order, and what later pages of it reuse, each made when

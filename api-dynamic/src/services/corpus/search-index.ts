@@ -24,11 +24,20 @@ import type { SqliteDb } from './sqlite.ts';
 const WARM_EXCERPTS = 20_000;
 const WARM_ROUNDS = 10;
 
-/** Postings of the most frequent words decoded at start-up, in bytes (preload). */
-const PRELOAD_BYTES = 32 * 2 ** 20;
+/**
+ * Postings of the most frequent words decoded at start-up, in bytes (preload). Issue 21: at 5M excerpts the
+ * single most frequent word's ids and counts (4M excerpts, 31 MiB) exceeded the former 32 MiB, so nothing was
+ * preloaded and every first search of a common word decoded 0.5–1.4M postings (5–10 ms); 256 MiB holds the
+ * ~40 most frequent words there, for ~0.5 s more start-up.
+ */
+const PRELOAD_BYTES = 256 * 2 ** 20;
 
-/** Decoded term postings kept, in bytes. */
-const TERM_CACHE_BYTES = 128 * 2 ** 20;
+/**
+ * Decoded term postings kept, in bytes. Issue 21: at 5M excerpts the positions and postings of "the" and "was"
+ * alone (a quoted phrase with either) took 120 MiB and evicted each other and every common word from the
+ * former 128 MiB. The process stays well under the 2 GiB budget (docs/benchmarks.md, issue 21 session 21).
+ */
+const TERM_CACHE_BYTES = 512 * 2 ** 20;
 
 /** Excerpts holding a term (or a union of terms, or a phrase), ascending, with its count in each. */
 interface Postings {
