@@ -9,12 +9,15 @@
  * sqlite keeps what it is good at: the text, the full-text index and the rows of the page.
  *
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
- * (status, band) pairs of its occurrences, so a filter without a phrase is one AND per excerpt; each phrase has
+ * (status, band) pairs of its occurrences, so a filter without a phrase is one test per excerpt (issue 21: of
+ * the mask's 16-bit code among the distinct masks, through a table of the codes the filter allows); each phrase has
  * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
  * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
  * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
- * the most common listings does not grow with the corpus). A search's
- * candidate list (from FTS5) is paged in another order through rank arrays (the inverse permutations).
+ * the most common listings does not grow with the corpus). A search's candidates (search-index.ts) are paged
+ * by bm25 group (pageRanked), in id order (pageList) or in a keyed order (pageSorted: a bounded heap of their
+ * ranks, a walk of the order over their bits, or a sort of their ranks), with totals from the search's
+ * histogram of mask codes when the filter is on band and status alone (issue 21, docs/decisions.md).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
