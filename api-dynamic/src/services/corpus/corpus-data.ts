@@ -59,15 +59,6 @@ interface Candidates {
   members: Uint32Array | null;
 }
 
-/** A search's mask-code histogram in all, from its per-group one (ScoreGroups.tagCounts, group-major). */
-function totalsOf(ranked: ScoreGroups | null): Int32Array | null {
-  if (ranked === null || ranked.tagCounts === null || ranked.groups === 0) return null;
-  const codes = ranked.tagCounts.length / ranked.groups;
-  const totals = new Int32Array(codes);
-  for (let k = 0; k < ranked.tagCounts.length; k++) totals[k % codes]! += ranked.tagCounts[k]!;
-  return totals;
-}
-
 export class CorpusData {
   private pageIndexReady = false;
   private readonly searches = new LRUCache<string, Candidates>({
@@ -96,30 +87,10 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      const corpus = new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
-      corpus.prepareFrequentSearches();
-      return corpus;
+      return new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;
-    }
-  }
-
-  /**
-   * The searches of the most frequent words (those the search index preloaded), grouped by bm25 with their
-   * mask-code histograms, put in the search cache at start while they fill at most half of it: their first
-   * request then costs a page walk, not a pass over their 0.5–4M candidates (issue 21: at 5M excerpts that pass
-   * is 8–20 ms, and the same words are the likeliest to be searched). Later searches evict them like any other.
-   */
-  private prepareFrequentSearches(): void {
-    let entries = 0;
-    for (const text of this.search.preloaded) {
-      const terms = [{ text, phrase: false, prefix: false }];
-      const match = this.search.match(terms);
-      entries += 2 * match.docs.length;
-      if (entries > SEARCH_CACHE_IDS / 2) break;
-      const ranked = this.search.relevanceGroups(match, this.index.codeTags());
-      this.searches.set(ftsExpression(terms), { byId: match.docs, ranked, codes: totalsOf(ranked), members: null });
     }
   }
 
@@ -139,12 +110,12 @@ export class CorpusData {
       const match = this.search.match(query.terms);
       // The groups and their mask-code histogram in one pass (bm25.ts, tags).
       const ranked = relevance ? this.search.relevanceGroups(match, this.index.codeTags()) : null;
-      cached = { byId: match.docs, ranked, codes: cached?.codes ?? totalsOf(ranked), members: cached?.members ?? null };
+      cached = { byId: match.docs, ranked, codes: cached?.codes ?? null, members: cached?.members ?? null };
       this.searches.set(expression, cached);
     }
-    // The histogram in all (any order but relevance's groups): the groups' summed when there are groups.
+    // The histogram in all (any order but relevance's groups).
     if (!relevance && cached.codes === null) {
-      cached.codes = totalsOf(cached.ranked) ?? this.index.codeCounts(cached.byId);
+      cached.codes = this.index.codeCounts(cached.byId);
       this.searches.set(expression, cached); // again, so the cache counts its size
     }
     return cached;

@@ -243,8 +243,6 @@ export class SearchIndex {
     maxSize: TERM_CACHE_BYTES,
     sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (p.bits === null ? 0 : p.bits.words.byteLength + p.bits.before.byteLength),
   });
-  /** The words decoded at start (preload), most frequent first. */
-  readonly preloaded: string[] = [];
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
   private readonly tokenizer: SearchTokenizer;
@@ -334,12 +332,10 @@ export class SearchIndex {
    */
   private preload(): void {
     let bytes = 0;
-    this.preloaded.length = 0;
     for (const [term, docs] of this.db.selectArrays('SELECT term, docs FROM search_terms ORDER BY docs DESC, term LIMIT 1000')) {
       bytes += Number(docs) * 8;
       if (bytes > PRELOAD_BYTES) break;
       this.term(String(term), false);
-      this.preloaded.push(String(term));
     }
   }
 
