@@ -76,8 +76,10 @@ const MAX_KEYS = 1 << 20;
 
 /**
  * A match's rows grouped by bm25: `group[r]` is the rank of row r's score among the match's distinct scores
- * (0 the best, i.e. the lowest), so the relevance order is the rows by group, ties (one group) by index
- * (orderByGroup).
+ * (0 the best, i.e. the lowest), so the relevance order is the rows by group, ties (one group) by index. Kept
+ * per search instead of the whole order: a page needs only the rows of the groups it reaches
+ * (ExcerptIndex.pageRanked), not every row placed (issue 21: at 5M excerpts placing a common word's 500,000
+ * rows was most of a first search's time).
  *
  * A row's score depends only on its token count and its phrase frequencies, and a search has few distinct
  * combinations of those (hundreds for one word), so each row gets an integer key for its combination and each
@@ -206,29 +208,16 @@ function comparisonGroups(m: ScoredMatch, sizes: DocumentSizes): ScoreGroups {
   return { group: Int32Array.from(scores, (s) => rankOf.get(s)!), groups: distinct.length, tagCounts: null };
 }
 
-/** The excerpts of `m` in bm25 order, ties by index (FTS5's `ORDER BY bm25(...), rowid`). */
-export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
-  return orderByGroup(m.docs, bm25Groups(m, sizes, maxKeys));
-}
-
 /**
- * A match's excerpts by group, ties by index: a counting sort of the rows by group, stable over the rows in index
- * order (a comparison sort of 300,000 rows takes 60 ms, this a few).
+ * The excerpts of `m` in bm25 order, ties by index (a counting sort of the rows by group, stable over the rows
+ * in index order): a comparison sort of 300,000 rows takes 60 ms, this a few.
  */
-export function orderByGroup(docs: Int32Array, { group, groups }: ScoreGroups): Int32Array {
+export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
+  const { group, groups } = bm25Groups(m, sizes, maxKeys);
   const next = new Int32Array(groups + 1);
   for (let r = 0; r < group.length; r++) next[group[r]! + 1]!++;
   for (let g = 0; g < groups; g++) next[g + 1]! += next[g]!;
   const out = new Int32Array(group.length);
-  for (let r = 0; r < group.length; r++) out[next[group[r]!]!++] = docs[r]!;
+  for (let r = 0; r < group.length; r++) out[next[group[r]!]!++] = m.docs[r]!;
   return out;
-}
-
-/** How many rows carry each tag, over all groups (from `tagCounts`); null without them. */
-export function tagTotals({ tagCounts, groups }: ScoreGroups): Int32Array | null {
-  if (tagCounts === null || groups === 0) return null;
-  const tags = tagCounts.length / groups;
-  const totals = new Int32Array(tags);
-  for (let k = 0; k < tagCounts.length; k++) totals[k % tags]! += tagCounts[k]!;
-  return totals;
 }

@@ -16,6 +16,7 @@ import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/e
 import type { ExcerptItem, ExcerptPage } from '../../../../contracts/corpus/responses.ts';
 import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
 import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
+import type { ScoreGroups } from './bm25.ts';
 import { SearchIndex } from './search-index.ts';
 import { excerptsTokenizeClause } from './search-tokens.ts';
 import { openReadOnly, type SqliteDb } from './sqlite.ts';
@@ -46,14 +47,14 @@ export function highlightRanges(marked: string): { start: number; end: number }[
 const SEARCH_CACHE_IDS = 32_000_000;
 
 /**
- * A search's candidates as 0-based excerpt indexes in id order and, once a relevance page asked for it, in bm25
- * order (ties by id), with what later pages reuse, each made when first needed: how many candidates carry each
- * mask code (the totals under band and status filters without a pass over them: counted in the bm25 grouping's
- * pass, or by ExcerptIndex.codeCounts) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
+ * A search's candidates as 0-based excerpt indexes in id order, and what later pages of it reuse, each made when
+ * first needed: their bm25 groups (bm25.ts: per candidate the rank of its score; the relevance order is by
+ * group, then id) with how many of each group carry each mask code (`tagCounts`), how many carry each code in
+ * all (ExcerptIndex.codeCounts; both give the totals under band and status filters) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
  */
 interface Candidates {
   byId: Int32Array;
-  byRelevance: Int32Array | null;
+  ranked: ScoreGroups | null;
   codes: Int32Array | null;
   members: Uint32Array | null;
 }
@@ -63,7 +64,7 @@ export class CorpusData {
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
     sizeCalculation: (c) =>
-      1 + c.byId.length + (c.byRelevance?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
+      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
   });
 
   private constructor(
@@ -105,11 +106,11 @@ export class CorpusData {
   private candidates(query: ExcerptQuery, relevance: boolean): Candidates {
     const expression = ftsExpression(query.terms);
     let cached = this.searches.get(expression);
-    if (cached === undefined || (relevance && cached.byRelevance === null)) {
+    if (cached === undefined || (relevance && cached.ranked === null)) {
       const match = this.search.match(query.terms);
-      // The order and the mask-code histogram from one grouping pass (bm25.ts, tags).
-      const ranked = relevance ? this.search.relevanceOrderTagged(match, this.index.codeTags()) : null;
-      cached = { byId: match.docs, byRelevance: ranked?.order ?? null, codes: cached?.codes ?? ranked?.tagTotals ?? null, members: cached?.members ?? null };
+      // The groups and their mask-code histogram in one pass (bm25.ts, tags).
+      const ranked = relevance ? this.search.relevanceGroups(match, this.index.codeTags()) : null;
+      cached = { byId: match.docs, ranked, codes: cached?.codes ?? null, members: cached?.members ?? null };
       this.searches.set(expression, cached);
     }
     // The histogram in all (any order but relevance's groups).
@@ -143,8 +144,8 @@ export class CorpusData {
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance') {
-      const { byId, byRelevance, codes } = this.candidates(query, true);
-      ({ total, indexes } = this.index.pageList(byRelevance!, filter, offset, query.per_page, codes, byId));
+      const { byId, ranked } = this.candidates(query, true);
+      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, ranked!.tagCounts, filter, offset, query.per_page));
     } else if (query.sort === 'article') {
       const { byId, codes } = this.candidates(query, false);
       ({ total, indexes } = this.index.pageList(byId, filter, offset, query.per_page, codes));

@@ -15,7 +15,7 @@
  * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
  * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
  * the most common listings does not grow with the corpus). A search's candidates (search-index.ts) are paged
- * in relevance or id order (pageList) or in a keyed order (pageSorted: a bounded heap of their
+ * by bm25 group (pageRanked), in id order (pageList) or in a keyed order (pageSorted: a bounded heap of their
  * ranks, a walk of the order over their bits, or a sort of their ranks), with totals from the search's
  * histogram of mask codes when the filter is on band and status alone (issue 21, docs/decisions.md).
  */
@@ -330,26 +330,14 @@ export class ExcerptIndex {
 
   /**
    * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a phrase's excerpts or a search's
-   * candidates, by id or by relevance) passing `f`, and returns those at positions [offset, offset + limit) of
-   * the list. With `codeCounts` (the list's histogram of mask codes) and a filter on band and status alone, the
-   * total is summed from it and the list walked only until the page is complete (issue 21: a common word's
-   * 1.4M candidates at 5M excerpts); otherwise the total is counted over `sameInIdOrder` when given (the same
-   * excerpts ascending: its reads of the per-excerpt arrays go forward through memory instead of jumping), else
-   * over the list.
+   * candidates, by id) passing `f`, and returns those at positions [offset, offset + limit) of the list.
    */
-  pageList(
-    list: Int32Array,
-    f: OccurrenceFilter,
-    offset: number,
-    limit: number,
-    codeCounts: Int32Array | null = null,
-    sameInIdOrder: Int32Array | null = null,
-  ): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, codeCounts: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const indexes: number[] = [];
-    const known = codeCounts !== null && this.codesOnly(f);
-    if (known || (sameInIdOrder !== null && sameInIdOrder !== list)) {
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // The total from the list's histogram (codeCounts); the list walked only until the page is complete.
       let seen = 0;
       for (let k = 0; k < list.length && indexes.length < limit; k++) {
         const i = list[k]!;
@@ -357,10 +345,7 @@ export class ExcerptIndex {
         if (seen >= offset) indexes.push(i);
         seen++;
       }
-      if (known) return { total: this.countCodes(codeCounts, allowed), indexes };
-      let total = 0;
-      for (let k = 0; k < sameInIdOrder!.length; k++) if (this.test(sameInIdOrder![k]!, f, mask, allowed)) total++;
-      return { total, indexes };
+      return { total: this.countCodes(codeCounts, allowed), indexes };
     }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
@@ -370,6 +355,60 @@ export class ExcerptIndex {
       total++;
     }
     return { total, indexes };
+  }
+
+  /**
+   * Counts the excerpts of `list` (a search's candidates, ascending) passing `f`, and returns those at positions
+   * [offset, offset + limit) of the order by `group` (per candidate, its rank among `groups`; ties by index: a
+   * search's bm25 groups, bm25.ts). One pass counts each group's passing candidates; a second, reading `group`
+   * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
+   * candidates were placed in full relevance order for a page of 25).
+   */
+  pageRanked(
+    list: Int32Array,
+    group: Int32Array,
+    groups: number,
+    codeCounts: Int32Array | null,
+    f: OccurrenceFilter,
+    offset: number,
+    limit: number,
+  ): { total: number; indexes: number[] } {
+    const mask = pairMask(f);
+    const allowed = this.allowedCodes(mask);
+    const counts = new Int32Array(groups);
+    let total = 0;
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
+      const codes = allowed.length;
+      for (let g = 0; g < groups; g++) {
+        let n = 0;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += codeCounts[g * codes + c]!;
+        counts[g] = n;
+        total += n;
+      }
+    } else
+      for (let k = 0; k < list.length; k++)
+        if (this.test(list[k]!, f, mask, allowed)) {
+          counts[group[k]!]!++;
+          total++;
+        }
+    const end = Math.min(total, offset + limit);
+    if (offset >= end) return { total, indexes: [] };
+    // The groups holding positions offset … end − 1, and where the first of them starts.
+    let first = 0;
+    let before = 0;
+    while (before + counts[first]! <= offset) before += counts[first++]!;
+    let last = first;
+    let through = before + counts[first]!;
+    while (through < end) through += counts[++last]!;
+    const next = new Int32Array(last - first + 2);
+    for (let g = first; g <= last; g++) next[g - first + 1] = next[g - first]! + counts[g]!;
+    const rows = new Int32Array(through - before);
+    for (let k = 0; k < list.length; k++) {
+      const g = group[k]!;
+      if (g >= first && g <= last && this.test(list[k]!, f, mask, allowed)) rows[next[g - first]!++] = list[k]!;
+    }
+    return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
   }
 
   /**

@@ -16,18 +16,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import {
-  bm25,
-  bm25Groups,
-  bm25Idf,
-  bm25Order,
-  type DocumentSizes,
-  documentSizes,
-  type ExcerptTags,
-  orderByGroup,
-  type ScoredMatch,
-  tagTotals,
-} from './bm25.ts';
+import { bm25, bm25Groups, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ExcerptTags, type ScoreGroups, type ScoredMatch } from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -370,13 +359,9 @@ export class SearchIndex {
     return bm25Order(m, this.sizes);
   }
 
-  /**
-   * The same order, with how many of the excerpts carry each tag (bm25.ts: counted in the grouping's own pass,
-   * so a search's mask-code histogram costs no pass of its own).
-   */
-  relevanceOrderTagged(m: ScoredMatch, tags: ExcerptTags | null): { order: Int32Array; tagTotals: Int32Array | null } {
-    const groups = bm25Groups(m, this.sizes, undefined, tags);
-    return { order: orderByGroup(m.docs, groups), tagTotals: tagTotals(groups) };
+  /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts), with `tags` counted per group. */
+  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): ScoreGroups {
+    return bm25Groups(m, this.sizes, undefined, tags);
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
