@@ -236,6 +236,8 @@ async function benchExcerpts(buildDir: string): Promise<void> {
   // pathological searches are not warmed up, so the first request for each shows what a new search costs. ----
   for (let w = 0; w < warmup; w++) for (const k of kinds) if (k.group !== 'pathological') run(k.next());
   const times = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
+  // CPU time of this process per request too: on a shared machine wall time includes waiting for a core.
+  const cpuTimes = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
   const totals = new Map<Kind, number[]>(kinds.map((k) => [k, []]));
   const byCache = { 'with q': { first: [] as number[], repeat: [] as number[] }, pathological: { first: [] as number[], repeat: [] as number[] } };
   for (const group of ['without q', 'with q', 'pathological'] as const) {
@@ -245,9 +247,12 @@ async function benchExcerpts(buildDir: string): Promise<void> {
     for (let r = 0; r < perKind; r++)
       for (const k of members) {
         const qs = k.next();
+        const c = process.cpuUsage();
         const t = performance.now();
         const { total, first } = run(qs);
         const took = performance.now() - t;
+        const cpu = process.cpuUsage(c);
+        cpuTimes.get(k)!.push((cpu.user + cpu.system) / 1000);
         times.get(k)!.push(took);
         totals.get(k)!.push(total);
         if (group !== 'without q') byCache[group][first ? 'first' : 'repeat'].push(took);
@@ -277,6 +282,16 @@ async function benchExcerpts(buildDir: string): Promise<void> {
             return xs.length === 0 ? `| ${label} | 0 | | | |\n` : `| ${label} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |\n`;
           }),
         )
+        .join('') +
+      '\n',
+  );
+  out(
+    `| CPU time per request (this process) | requests | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n` +
+      (['without q', 'with q', 'pathological'] as const)
+        .map((g) => {
+          const xs = kinds.filter((k) => k.group === g).flatMap((k) => cpuTimes.get(k)!);
+          return `| ${g} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |\n`;
+        })
         .join('') +
       '\n',
   );

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bm25Order, documentSizes, type ScoredMatch } from '../../api-dynamic/src/services/corpus/bm25.ts';
+import { bm25Groups, bm25Order, documentSizes, type ScoredMatch } from '../../api-dynamic/src/services/corpus/bm25.ts';
 import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
 import { SearchTokenizer } from '../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
@@ -303,6 +303,31 @@ describe('relevance order', () => {
         idfs: Array.from({ length: phrases }, (_, i) => [1e-6, 0.7, 2.3][i]!),
       };
       expect(Array.from(bm25Order(m, sizes))).toEqual(Array.from(bm25Order(m, sizes, 0)));
+    }
+  });
+
+  it('groups with tags: both ways agree, and each group counts its rows\' tags as a plain count does', () => {
+    const rng = new Rng(41);
+    const size = Int32Array.from({ length: 20_000 }, () => 1 + (rng.next() % 60));
+    const sizes = documentSizes(size, size.reduce((a, b) => a + b, 0));
+    const tags = { tag: Uint16Array.from(size, () => rng.next() % 7), tags: 7 };
+    for (const phrases of [1, 2]) {
+      const docs = Int32Array.from(new Set(Array.from({ length: 5000 }, () => rng.next() % size.length))).sort();
+      const m: ScoredMatch = {
+        docs,
+        freqs: Array.from({ length: phrases }, () => Int32Array.from(docs, () => 1 + (rng.next() % 3 === 0 ? rng.next() % 4 : 0))),
+        idfs: Array.from({ length: phrases }, (_, i) => [0.7, 2.3][i]!),
+      };
+      const keyed = bm25Groups(m, sizes, undefined, tags);
+      const compared = bm25Groups(m, sizes, 0, tags);
+      expect(Array.from(keyed.group)).toEqual(Array.from(compared.group));
+      expect(Array.from(keyed.tagCounts!)).toEqual(Array.from(compared.tagCounts!));
+      const plain = new Array<number>(keyed.groups * 7).fill(0);
+      docs.forEach((d, r) => plain[keyed.group[r]! * 7 + tags.tag[d]!]!++);
+      expect(Array.from(keyed.tagCounts!)).toEqual(plain);
+      // And the groups give the order the scores do (bm25Order, the comparison path).
+      const order = Array.from(docs.keys()).sort((a, b) => keyed.group[a]! - keyed.group[b]! || a - b).map((r) => docs[r]!);
+      expect(order).toEqual(Array.from(bm25Order(m, sizes, 0)));
     }
   });
 });

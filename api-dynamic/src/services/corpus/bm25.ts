@@ -46,8 +46,12 @@ export interface ScoredMatch {
 export interface DocumentSizes {
   /** Token count of each excerpt (by excerpt index). */
   size: Int32Array;
-  /** Rank of each excerpt's token count among the distinct counts. */
-  sizeCode: Int32Array;
+  /**
+   * Rank of each excerpt's token count among the distinct counts; 16 bits, so the array read once per candidate
+   * of every relevance search is a quarter of the 32-bit counts' bytes (issue 21: at 5M excerpts those reads
+   * miss the CPU cache). Null when there are more than 65,536 distinct counts (rows are then scored one by one).
+   */
+  sizeCode: Uint16Array | null;
   /** The distinct counts, ascending: `sizeValues[sizeCode[i]] === size[i]`. */
   sizeValues: Int32Array;
   avgdl: number;
@@ -55,24 +59,54 @@ export interface DocumentSizes {
 
 export function documentSizes(size: Int32Array, tokens: number): DocumentSizes {
   const sizeValues = Int32Array.from(new Set(size)).sort();
-  const rank = new Map<number, number>();
-  sizeValues.forEach((v, i) => rank.set(v, i));
-  const sizeCode = Int32Array.from(size, (v) => rank.get(v)!);
+  let sizeCode: Uint16Array | null = null;
+  if (sizeValues.length <= 0x10000) {
+    // Counts are small whole numbers: rank by a table indexed by the count, not a Map lookup per excerpt.
+    const rank = new Uint16Array((sizeValues.at(-1) ?? 0) + 1);
+    sizeValues.forEach((v, i) => (rank[v] = i));
+    sizeCode = new Uint16Array(size.length);
+    for (let i = 0; i < size.length; i++) sizeCode[i] = rank[size[i]!]!;
+  }
   // As FTS5: (double) total tokens / (double) rows.
   return { size, sizeCode, sizeValues, avgdl: tokens / size.length };
 }
 
-/** Larger key spaces are ranked by a comparison sort instead (see bm25Order). */
+/** Larger key spaces are ranked by comparing the rows' scores instead (see bm25Groups). */
 const MAX_KEYS = 1 << 20;
 
 /**
- * The excerpts of `m` in bm25 order (ties by index). A row's score depends only on its token count and its
- * phrase frequencies, and a search has few distinct combinations of those (hundreds for one word), so each
- * row gets an integer key for its combination, each distinct key is scored once, and a counting sort by score
- * (stable, over rows in index order) gives the order in a few passes: a comparison sort of 300,000 rows takes
- * 60 ms, this about 2.
+ * A match's rows grouped by bm25: `group[r]` is the rank of row r's score among the match's distinct scores
+ * (0 the best, i.e. the lowest), so the relevance order is the rows by group, ties (one group) by index. Kept
+ * per search instead of the whole order: a page needs only the rows of the groups it reaches
+ * (ExcerptIndex.pageRanked), not every row placed (issue 21: at 5M excerpts placing a common word's 500,000
+ * rows was most of a first search's time).
+ *
+ * A row's score depends only on its token count and its phrase frequencies, and a search has few distinct
+ * combinations of those (hundreds for one word), so each row gets an integer key for its combination and each
+ * distinct key is scored once; with too many combinations the rows' scores are computed and compared instead.
  */
-export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
+export interface ScoreGroups {
+  group: Int32Array;
+  groups: number;
+  /** With `tags`: how many rows of each group carry each tag (group-major, groups × tags); else null. */
+  tagCounts: Int32Array | null;
+}
+
+/** A small number per excerpt (by excerpt index), below `tags`, to count per group with the grouping. */
+export interface ExcerptTags {
+  tag: Uint16Array;
+  tags: number;
+}
+
+/** Largest tag histogram made (groups × tags entries); beyond it `tagCounts` is null. */
+const MAX_TAG_COUNTS = 1 << 18;
+
+/**
+ * `tags`, when given, are counted per group in the same passes: the grouping reads each row's token count code
+ * at a random place anyway, and reading its tag beside it costs far less than a second pass over the rows
+ * (issue 21: the search's histogram of excerpt mask codes, ExcerptIndex.codeCounts, for its totals).
+ */
+export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS, tags: ExcerptTags | null = null): ScoreGroups {
   const { docs, freqs, idfs } = m;
   const n = docs.length;
   const phrases = freqs.length;
@@ -86,23 +120,39 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
     radix.push(max);
     space *= max;
   }
-  if (space > maxKeys) return comparisonOrder(m, sizes);
+  const code = sizes.sizeCode;
+  if (space > maxKeys || code === null) return withTags(comparisonGroups(m, sizes), docs, tags);
 
   const counts = new Int32Array(space);
-  const code = sizes.sizeCode;
-  // One word or phrase (most searches): keys are cheap, so they are computed again below rather than kept.
+  // The rows' keys, replaced in place by their groups once the keys are ranked; their tags, read in the same pass.
+  const group = new Int32Array(n);
+  const tag = tags === null ? null : new Uint16Array(n);
   const f0 = freqs[0]!;
-  const keys = phrases === 1 ? null : new Int32Array(n);
-  if (keys === null) for (let r = 0; r < n; r++) counts[(f0[r]! - 1) * L + code[docs[r]!]!]!++;
+  if (phrases === 1 && tag === null)
+    for (let r = 0; r < n; r++) {
+      const k = (f0[r]! - 1) * L + code[docs[r]!]!;
+      group[r] = k;
+      counts[k]!++;
+    }
+  else if (phrases === 1)
+    for (let r = 0; r < n; r++) {
+      const d = docs[r]!;
+      const k = (f0[r]! - 1) * L + code[d]!;
+      tag![r] = tags!.tag[d]!;
+      group[r] = k;
+      counts[k]!++;
+    }
   else
     for (let r = 0; r < n; r++) {
       let k = 0;
       for (let i = phrases - 1; i >= 0; i--) k = k * radix[i]! + (freqs[i]![r]! - 1);
-      k = k * L + code[docs[r]!]!;
-      keys[r] = k;
+      const d = docs[r]!;
+      k = k * L + code[d]!;
+      if (tag !== null) tag[r] = tags!.tag[d]!;
+      group[r] = k;
       counts[k]!++;
     }
-  // Score each key present once; keys of equal score form one group so their rows interleave by index.
+  // Score each key present once; keys of equal score form one group.
   const used: number[] = [];
   for (let k = 0; k < space; k++) if (counts[k]! > 0) used.push(k);
   const score = new Float64Array(used.length);
@@ -116,23 +166,35 @@ export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KE
     score[u] = bm25(idfs, f, sizes.sizeValues[key % L]!, sizes.avgdl);
   });
   const byScore = Array.from(used.keys()).sort((a, b) => score[a]! - score[b]!);
-  // From here on `counts[key]` is the key's group, and `next[group]` where its next row goes.
-  const next = new Int32Array(used.length);
+  // From here on `counts[key]` is the key's group.
   let groups = 0;
-  let start = 0;
   byScore.forEach((u, j) => {
-    if (j === 0 || score[u] !== score[byScore[j - 1]!]) next[groups++] = start;
-    start += counts[used[u]!]!;
+    if (j === 0 || score[u] !== score[byScore[j - 1]!]) groups++;
     counts[used[u]!] = groups - 1;
   });
-  const out = new Int32Array(n);
-  if (keys === null) for (let r = 0; r < n; r++) out[next[counts[(f0[r]! - 1) * L + code[docs[r]!]!]!]!++] = docs[r]!;
-  else for (let r = 0; r < n; r++) out[next[counts[keys[r]!]!]!++] = docs[r]!;
-  return out;
+  let tagCounts: Int32Array | null = null;
+  if (tag !== null && groups * tags!.tags <= MAX_TAG_COUNTS) {
+    const t = tags!.tags;
+    tagCounts = new Int32Array(groups * t);
+    for (let r = 0; r < n; r++) {
+      const g = counts[group[r]!]!;
+      group[r] = g;
+      tagCounts[g * t + tag[r]!]!++;
+    }
+  } else for (let r = 0; r < n; r++) group[r] = counts[group[r]!]!;
+  return { group, groups, tagCounts };
 }
 
-/** The same order by a comparison sort (for searches with very many frequency combinations). */
-function comparisonOrder(m: ScoredMatch, sizes: DocumentSizes): Int32Array {
+/** `tagCounts` of groups made without tags (the comparison path). */
+function withTags(g: ScoreGroups, docs: Int32Array, tags: ExcerptTags | null): ScoreGroups {
+  if (tags === null || g.groups * tags.tags > MAX_TAG_COUNTS) return g;
+  const tagCounts = new Int32Array(g.groups * tags.tags);
+  for (let r = 0; r < docs.length; r++) tagCounts[g.group[r]! * tags.tags + tags.tag[docs[r]!]!]!++;
+  return { ...g, tagCounts };
+}
+
+/** The same groups from every row's own score (for searches with very many frequency combinations). */
+function comparisonGroups(m: ScoredMatch, sizes: DocumentSizes): ScoreGroups {
   const n = m.docs.length;
   const scores = new Float64Array(n);
   const f = new Float64Array(m.freqs.length);
@@ -140,6 +202,22 @@ function comparisonOrder(m: ScoredMatch, sizes: DocumentSizes): Int32Array {
     for (let i = 0; i < f.length; i++) f[i] = m.freqs[i]![r]!;
     scores[r] = bm25(m.idfs, f, sizes.size[m.docs[r]!]!, sizes.avgdl);
   }
-  const rows = Int32Array.from({ length: n }, (_, r) => r).sort((a, b) => scores[a]! - scores[b]! || a - b);
-  return rows.map((r) => m.docs[r]!);
+  const distinct = Float64Array.from(new Set(scores)).sort();
+  const rankOf = new Map<number, number>();
+  distinct.forEach((s, g) => rankOf.set(s, g));
+  return { group: Int32Array.from(scores, (s) => rankOf.get(s)!), groups: distinct.length, tagCounts: null };
+}
+
+/**
+ * The excerpts of `m` in bm25 order, ties by index (a counting sort of the rows by group, stable over the rows
+ * in index order): a comparison sort of 300,000 rows takes 60 ms, this a few.
+ */
+export function bm25Order(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS): Int32Array {
+  const { group, groups } = bm25Groups(m, sizes, maxKeys);
+  const next = new Int32Array(groups + 1);
+  for (let r = 0; r < group.length; r++) next[group[r]! + 1]!++;
+  for (let g = 0; g < groups; g++) next[g + 1]! += next[g]!;
+  const out = new Int32Array(group.length);
+  for (let r = 0; r < group.length; r++) out[next[group[r]!]!++] = m.docs[r]!;
+  return out;
 }

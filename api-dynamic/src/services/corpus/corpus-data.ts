@@ -16,6 +16,7 @@ import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/e
 import type { ExcerptItem, ExcerptPage } from '../../../../contracts/corpus/responses.ts';
 import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
 import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
+import type { ScoreGroups } from './bm25.ts';
 import { SearchIndex } from './search-index.ts';
 import { excerptsTokenizeClause } from './search-tokens.ts';
 import { openReadOnly, type SqliteDb } from './sqlite.ts';
@@ -38,20 +39,32 @@ export function highlightRanges(marked: string): { start: number; end: number }[
   return out;
 }
 
-/** The search cache holds at most this many candidate ids in all (4 bytes each: 64 MiB). */
-const SEARCH_CACHE_IDS = 16_000_000;
+/**
+ * The search cache holds at most this many 4-byte entries in all (candidate ids, bm25 groups, histograms,
+ * bitset words: 128 MiB). Issue 21: a common word at 5M excerpts keeps 2 × 1.4M entries, so the former 64 MiB
+ * held only a handful of searches.
+ */
+const SEARCH_CACHE_IDS = 32_000_000;
 
-/** A search's candidates as 0-based excerpt indexes, in id order and in relevance order (each when asked for). */
+/**
+ * A search's candidates as 0-based excerpt indexes in id order, and what later pages of it reuse, each made when
+ * first needed: their bm25 groups (bm25.ts: per candidate the rank of its score; the relevance order is by
+ * group, then id) with how many of each group carry each mask code (`tagCounts`), how many carry each code in
+ * all (ExcerptIndex.codeCounts; both give the totals under band and status filters) and a bit per excerpt (ExcerptIndex.memberBits, for keyed orders).
+ */
 interface Candidates {
-  byId: Int32Array | null;
-  byRelevance: Int32Array | null;
+  byId: Int32Array;
+  ranked: ScoreGroups | null;
+  codes: Int32Array | null;
+  members: Uint32Array | null;
 }
 
 export class CorpusData {
   private pageIndexReady = false;
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
-    sizeCalculation: (c) => 1 + (c.byId?.length ?? 0) + (c.byRelevance?.length ?? 0),
+    sizeCalculation: (c) =>
+      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
   });
 
   private constructor(
@@ -86,20 +99,26 @@ export class CorpusData {
   }
 
   /**
-   * Excerpt indexes (0-based) whose text matches the terms: in id order, or by bm25 (lower is better; ties by
-   * id) for `relevance`. Cached per match expression; a relevance search keeps both orders (a later
-   * `sort=article` of the same search costs nothing more).
+   * Excerpt indexes (0-based) whose text matches the terms, in id order, with their bm25 groups when `relevance`.
+   * Cached per match expression; the groups are added when a relevance page first needs them (a later
+   * `sort=article` of the same search costs nothing more, nor the next page).
    */
-  private candidates(query: ExcerptQuery, relevance: boolean): Int32Array {
+  private candidates(query: ExcerptQuery, relevance: boolean): Candidates {
     const expression = ftsExpression(query.terms);
-    const cached = this.searches.get(expression) ?? { byId: null, byRelevance: null };
-    if (relevance ? cached.byRelevance === null : cached.byId === null) {
+    let cached = this.searches.get(expression);
+    if (cached === undefined || (relevance && cached.ranked === null)) {
       const match = this.search.match(query.terms);
-      cached.byId = match.docs;
-      if (relevance) cached.byRelevance = this.search.relevanceOrder(match);
-      this.searches.set(expression, { ...cached });
+      // The groups and their mask-code histogram in one pass (bm25.ts, tags).
+      const ranked = relevance ? this.search.relevanceGroups(match, this.index.codeTags()) : null;
+      cached = { byId: match.docs, ranked, codes: cached?.codes ?? null, members: cached?.members ?? null };
+      this.searches.set(expression, cached);
     }
-    return (relevance ? cached.byRelevance : cached.byId)!;
+    // The histogram in all (any order but relevance's groups).
+    if (!relevance && cached.codes === null) {
+      cached.codes = this.index.codeCounts(cached.byId);
+      this.searches.set(expression, cached); // again, so the cache counts its size
+    }
+    return cached;
   }
 
   /**
@@ -124,11 +143,22 @@ export class CorpusData {
     let indexes: number[];
     if (query.terms.length === 0) {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
-    } else if (query.sort === 'relevance' || query.sort === 'article') {
-      const list = this.candidates(query, query.sort === 'relevance');
-      ({ total, indexes } = this.index.pageList(list, filter, offset, query.per_page, this.candidates(query, false)));
+    } else if (query.sort === 'relevance') {
+      const { byId, ranked } = this.candidates(query, true);
+      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, ranked!.tagCounts, filter, offset, query.per_page));
+    } else if (query.sort === 'article') {
+      const { byId, codes } = this.candidates(query, false);
+      ({ total, indexes } = this.index.pageList(byId, filter, offset, query.per_page, codes));
     } else {
-      ({ total, indexes } = this.index.pageSorted(this.candidates(query, false), filter, query.sort, offset, query.per_page));
+      const c = this.candidates(query, false);
+      const members = () => {
+        if (c.members === null) {
+          c.members = this.index.memberBits(c.byId);
+          this.searches.set(ftsExpression(query.terms), c);
+        }
+        return c.members;
+      };
+      ({ total, indexes } = this.index.pageSorted(c.byId, filter, query.sort, offset, query.per_page, c.codes, members));
     }
     return {
       meta: {

@@ -9,16 +9,20 @@
  * sqlite keeps what it is good at: the text, the full-text index and the rows of the page.
  *
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
- * (status, band) pairs of its occurrences, so a filter without a phrase is one AND per excerpt; each phrase has
+ * (status, band) pairs of its occurrences, so a filter without a phrase is one test per excerpt (issue 21: of
+ * the mask's 16-bit code among the distinct masks, through a table of the codes the filter allows); each phrase has
  * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
  * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
  * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
- * the most common listings does not grow with the corpus). A search's
- * candidate list (from FTS5) is paged in another order through rank arrays (the inverse permutations).
+ * the most common listings does not grow with the corpus). A search's candidates (search-index.ts) are paged
+ * by bm25 group (pageRanked), in id order (pageList) or in a keyed order (pageSorted: a bounded heap of their
+ * ranks, a walk of the order over their bits, or a sort of their ranks), with totals from the search's
+ * histogram of mask codes when the filter is on band and status alone (issue 21, docs/decisions.md).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
+import type { ExcerptTags } from './bm25.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -78,6 +82,9 @@ function pairMask(f: OccurrenceFilter): number {
   return mask;
 }
 
+/** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
+const HEAP_PAGE = 2048;
+
 /** Candidate lists at most this share of the corpus are paged by sorting their ranks; larger ones by a walk. */
 const RANK_SORT_SHARE = 1 / 8;
 
@@ -95,6 +102,12 @@ export class ExcerptIndex {
    * (issue 21: at 5M excerpts that pass alone would take most of the 15 ms).
    */
   private readonly maskValues: Int32Array;
+  /**
+   * Each excerpt's mask as its index in `maskValues`, 16 bits: the filter of a search reads it once per candidate,
+   * and at 5M excerpts a quarter of the bytes of the 32-bit masks misses the CPU cache much less (issue 21). Null
+   * if a corpus ever had more than 65,536 distinct masks (the masks are then read).
+   */
+  private readonly pairCode: Uint16Array | null;
   private readonly maskCounts: Int32Array;
   /** The same histogram per publication year (excerpts without a year left out), for year ranges. */
   private readonly yearMasks: { year: number; values: Int32Array; counts: Int32Array }[];
@@ -135,10 +148,25 @@ export class ExcerptIndex {
       for (let pos = 0; pos < order.length; pos++) r[order[pos]!] = pos;
       return r;
     };
-    const histogram = new Map<number, number>();
-    for (let i = 0; i < size; i++) histogram.set(pairs[i]!, (histogram.get(pairs[i]!) ?? 0) + 1);
-    this.maskValues = Int32Array.from(histogram.keys());
-    this.maskCounts = Int32Array.from(histogram.values());
+    // Each excerpt's mask as its number among the distinct masks (see pairCode), counted as it goes.
+    const codeOf = new Map<number, number>();
+    const values: number[] = [];
+    const counts: number[] = [];
+    const pairCode = new Uint16Array(size);
+    for (let i = 0; i < size; i++) {
+      let c = codeOf.get(pairs[i]!);
+      if (c === undefined) {
+        c = values.length;
+        codeOf.set(pairs[i]!, c);
+        values.push(pairs[i]!);
+        counts.push(0);
+      }
+      counts[c]!++;
+      pairCode[i] = c;
+    }
+    this.maskValues = Int32Array.from(values);
+    this.maskCounts = Int32Array.from(counts);
+    this.pairCode = values.length <= 0x10000 ? pairCode : null;
     const byYear = new Map<number, Map<number, number>>();
     for (let i = 0; i < size; i++) {
       if (yearOf[i]! < 0) continue;
@@ -174,12 +202,59 @@ export class ExcerptIndex {
 
   /** True when one of excerpt `i`'s occurrences passes every filter. */
   matches(i: number, f: OccurrenceFilter): boolean {
-    return this.test(i, f, pairMask(f));
+    const mask = pairMask(f);
+    return this.test(i, f, mask, this.allowedCodes(mask));
   }
 
-  /** `matches` with the filter's pair mask computed once per query: without a phrase, one AND. */
-  private test(i: number, f: OccurrenceFilter, mask: number): boolean {
-    if ((this.pairs[i]! & mask) === 0) return false;
+  /** True when `f` filters on band and status alone (a mask code says whether an excerpt passes). */
+  private codesOnly(f: OccurrenceFilter): boolean {
+    return this.pairCode !== null && f.phrase < 0 && !f.years && !f.ps;
+  }
+
+  /**
+   * How many excerpts of `list` carry each mask code: a search's totals under any band and status filter,
+   * summed over the codes allowed, without a pass over its candidates (issue 21: at 5M excerpts a common word
+   * has 1.4M candidates, and each pass over them took 8–20 ms on the shared machine). A relevance search gets
+   * the same per bm25 group from its grouping (codeTags). Null without codes.
+   */
+  codeCounts(list: Int32Array): Int32Array | null {
+    const code = this.pairCode;
+    if (code === null) return null;
+    const counts = new Int32Array(this.maskValues.length);
+    for (let k = 0; k < list.length; k++) counts[code[list[k]!]!]!++;
+    return counts;
+  }
+
+  /** The excerpts' mask codes as tags for bm25Groups (so a relevance search's codeCounts come with its groups); null without codes. */
+  codeTags(): ExcerptTags | null {
+    return this.pairCode === null ? null : { tag: this.pairCode, tags: this.maskValues.length };
+  }
+
+  /** Excerpts of `list` as one bit each (bit i of word i >>> 5), for walking an order over a search's candidates. */
+  memberBits(list: Int32Array): Uint32Array {
+    const bits = new Uint32Array((this.size + 31) >>> 5);
+    for (let k = 0; k < list.length; k++) bits[list[k]! >>> 5]! |= 1 << (list[k]! & 31);
+    return bits;
+  }
+
+  /** The total of a histogram from codeCounts (any number of groups) under the allowed codes. */
+  private countCodes(codeCounts: Int32Array, allowed: Uint8Array): number {
+    let total = 0;
+    for (let k = 0; k < codeCounts.length; k++) if (allowed[k % allowed.length] !== 0) total += codeCounts[k]!;
+    return total;
+  }
+
+  /** Per distinct mask (pairCode), 1 when it has a pair the filter's `mask` allows. */
+  private allowedCodes(mask: number): Uint8Array {
+    const allowed = new Uint8Array(this.maskValues.length);
+    for (let c = 0; c < allowed.length; c++) allowed[c] = (this.maskValues[c]! & mask) !== 0 ? 1 : 0;
+    return allowed;
+  }
+
+  /** `matches` with the filter's pair mask (and its allowed codes) computed once per query: without a phrase, one lookup. */
+  private test(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array): boolean {
+    const code = this.pairCode;
+    if (code !== null ? allowed[code[i]!] === 0 : (this.pairs[i]! & mask) === 0) return false;
     if (f.years) {
       const y = this.yearOf[i]!;
       if (y < 0 || y < f.yearFrom || y > f.yearTo) return false;
@@ -197,7 +272,7 @@ export class ExcerptIndex {
   }
 
   /** Number of excerpts passing `f` (a pass over the masks, or over the phrase's excerpts). */
-  private count(f: OccurrenceFilter, mask: number): number {
+  private count(f: OccurrenceFilter, mask: number, allowed: Uint8Array): number {
     let total = 0;
     if (f.phrase < 0 && !f.years && !f.ps) {
       for (let m = 0; m < this.maskValues.length; m++) if ((this.maskValues[m]! & mask) !== 0) total += this.maskCounts[m]!;
@@ -206,10 +281,10 @@ export class ExcerptIndex {
         if (y.year >= f.yearFrom && y.year <= f.yearTo)
           for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
     } else if (f.phrase < 0) {
-      for (let i = 0; i < this.size; i++) if (this.test(i, f, mask)) total++;
+      for (let i = 0; i < this.size; i++) if (this.test(i, f, mask, allowed)) total++;
     } else if (f.phrase < this.phraseStart.length - 1) {
       for (let k = this.phraseStart[f.phrase]!, end = this.phraseStart[f.phrase + 1]!; k < end; k++)
-        if (this.test(this.phraseExcerpts[k]!, f, mask)) total++;
+        if (this.test(this.phraseExcerpts[k]!, f, mask, allowed)) total++;
     }
     return total;
   }
@@ -227,6 +302,7 @@ export class ExcerptIndex {
   ): { total: number; indexes: number[] } {
     const order = sort === 'article' ? null : this.orders[this.orderName(sort, f)];
     const mask = pairMask(f);
+    const allowed = this.allowedCodes(mask);
     const indexes: number[] = [];
     if (within === null && f.phrase >= 0 && sort === 'article') {
       // The phrase's own list is in article order: count and page in one pass over it.
@@ -238,48 +314,43 @@ export class ExcerptIndex {
     for (let pos = 0; pos < this.size && indexes.length < limit; pos++) {
       const i = order === null ? pos : order[pos]!;
       if (within !== null && within[i] === 0) continue;
-      if (!this.test(i, f, mask)) continue;
+      if (!this.test(i, f, mask, allowed)) continue;
       if (seen >= offset) indexes.push(i);
       seen++;
     }
     // The total, in id order (no permutation, so memory is read in sequence).
     let total: number;
-    if (within === null) total = this.count(f, mask);
+    if (within === null) total = this.count(f, mask, allowed);
     else {
       total = 0;
-      for (let i = 0; i < this.size; i++) if (within[i] !== 0 && this.test(i, f, mask)) total++;
+      for (let i = 0; i < this.size; i++) if (within[i] !== 0 && this.test(i, f, mask, allowed)) total++;
     }
     return { total, indexes };
   }
 
   /**
-   * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a search's candidates by id or by
-   * relevance) passing `f`, and returns those at positions [offset, offset + limit) of the list.
-   * `sameInIdOrder`, when given, holds the same excerpts ascending, for the count.
+   * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a phrase's excerpts or a search's
+   * candidates, by id) passing `f`, and returns those at positions [offset, offset + limit) of the list.
    */
-  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, sameInIdOrder: Int32Array | null = null): { total: number; indexes: number[] } {
+  pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, codeCounts: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
+    const allowed = this.allowedCodes(mask);
     const indexes: number[] = [];
-    if (sameInIdOrder !== null && sameInIdOrder !== list) {
-      // The same excerpts ascending (a search's candidates by id): the page is walked in the list's order only
-      // until it is complete, and the total counted over the ascending copy, whose reads of the per-excerpt
-      // arrays go forward through memory instead of jumping (issue 21: at 5M excerpts, counting a common word's
-      // 500k candidates in relevance order was 41% of a search's time, cache misses mostly).
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // The total from the list's histogram (codeCounts); the list walked only until the page is complete.
       let seen = 0;
       for (let k = 0; k < list.length && indexes.length < limit; k++) {
         const i = list[k]!;
-        if (!this.test(i, f, mask)) continue;
+        if (!this.test(i, f, mask, allowed)) continue;
         if (seen >= offset) indexes.push(i);
         seen++;
       }
-      let total = 0;
-      for (let k = 0; k < sameInIdOrder.length; k++) if (this.test(sameInIdOrder[k]!, f, mask)) total++;
-      return { total, indexes };
+      return { total: this.countCodes(codeCounts, allowed), indexes };
     }
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
-      if (!this.test(i, f, mask)) continue;
+      if (!this.test(i, f, mask, allowed)) continue;
       if (total >= offset && indexes.length < limit) indexes.push(i);
       total++;
     }
@@ -287,18 +358,100 @@ export class ExcerptIndex {
   }
 
   /**
+   * Counts the excerpts of `list` (a search's candidates, ascending) passing `f`, and returns those at positions
+   * [offset, offset + limit) of the order by `group` (per candidate, its rank among `groups`; ties by index: a
+   * search's bm25 groups, bm25.ts). One pass counts each group's passing candidates; a second, reading `group`
+   * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
+   * candidates were placed in full relevance order for a page of 25).
+   */
+  pageRanked(
+    list: Int32Array,
+    group: Int32Array,
+    groups: number,
+    codeCounts: Int32Array | null,
+    f: OccurrenceFilter,
+    offset: number,
+    limit: number,
+  ): { total: number; indexes: number[] } {
+    const mask = pairMask(f);
+    const allowed = this.allowedCodes(mask);
+    const counts = new Int32Array(groups);
+    let total = 0;
+    if (codeCounts !== null && this.codesOnly(f)) {
+      // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
+      const codes = allowed.length;
+      for (let g = 0; g < groups; g++) {
+        let n = 0;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += codeCounts[g * codes + c]!;
+        counts[g] = n;
+        total += n;
+      }
+    } else
+      for (let k = 0; k < list.length; k++)
+        if (this.test(list[k]!, f, mask, allowed)) {
+          counts[group[k]!]!++;
+          total++;
+        }
+    const end = Math.min(total, offset + limit);
+    if (offset >= end) return { total, indexes: [] };
+    // The groups holding positions offset … end − 1, and where the first of them starts.
+    let first = 0;
+    let before = 0;
+    while (before + counts[first]! <= offset) before += counts[first++]!;
+    let last = first;
+    let through = before + counts[first]!;
+    while (through < end) through += counts[++last]!;
+    const next = new Int32Array(last - first + 2);
+    for (let g = first; g <= last; g++) next[g - first + 1] = next[g - first]! + counts[g]!;
+    const rows = new Int32Array(through - before);
+    for (let k = 0; k < list.length; k++) {
+      const g = group[k]!;
+      if (g >= first && g <= last && this.test(list[k]!, f, mask, allowed)) rows[next[g - first]!++] = list[k]!;
+    }
+    return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+  }
+
+  /**
    * The same for a candidate list (excerpt indexes, ascending) in a keyed order: a small list is counted and its
    * ranks sorted; a large one is marked and the order walked until the page is complete.
    */
-  pageSorted(list: Int32Array, f: OccurrenceFilter, sort: KeyedSort, offset: number, limit: number): { total: number; indexes: number[] } {
+  pageSorted(
+    list: Int32Array,
+    f: OccurrenceFilter,
+    sort: KeyedSort,
+    offset: number,
+    limit: number,
+    codeCounts: Int32Array | null = null,
+    members: (() => Uint32Array) | null = null,
+  ): { total: number; indexes: number[] } {
     const mask = pairMask(f);
+    const allowed = this.allowedCodes(mask);
     const name = this.orderName(sort, f);
     const order = this.orders[name];
+    if (codeCounts !== null && members !== null && this.codesOnly(f)) {
+      // The total from the search's histogram; the page by walking the order and testing membership, when the
+      // walk is expected to be shorter than a pass over the list (the candidates are a large share).
+      const total = this.countCodes(codeCounts, allowed);
+      const end = Math.min(total, offset + limit);
+      if (end <= offset) return { total, indexes: [] };
+      if ((end / total) * this.size <= list.length) {
+        const bits = members();
+        const indexes: number[] = [];
+        for (let pos = 0, seen = 0; pos < this.size && seen < end; pos++) {
+          const i = order[pos]!;
+          if (((bits[i >>> 5]! >>> (i & 31)) & 1) === 0 || !this.test(i, f, mask, allowed)) continue;
+          if (seen >= offset) indexes.push(i);
+          seen++;
+        }
+        return { total, indexes };
+      }
+    }
+    if (offset + limit <= HEAP_PAGE) return this.pageByHeap(list, f, mask, allowed, this.ranks[name], order, offset, limit);
     if (list.length <= this.size * RANK_SORT_SHARE) {
       const rank = this.ranks[name];
       const keys = new Int32Array(list.length);
       let total = 0;
-      for (let k = 0; k < list.length; k++) if (this.test(list[k]!, f, mask)) keys[total++] = rank[list[k]!]!;
+      for (let k = 0; k < list.length; k++) if (this.test(list[k]!, f, mask, allowed)) keys[total++] = rank[list[k]!]!;
       const sorted = keys.subarray(0, total).sort();
       const indexes: number[] = [];
       for (let k = offset; k < Math.min(total, offset + limit); k++) indexes.push(order[sorted[k]!]!);
@@ -307,7 +460,7 @@ export class ExcerptIndex {
     const within = new Uint8Array(this.size);
     let total = 0;
     for (let k = 0; k < list.length; k++)
-      if (this.test(list[k]!, f, mask)) {
+      if (this.test(list[k]!, f, mask, allowed)) {
         within[list[k]!] = 1;
         total++;
       }
@@ -319,6 +472,61 @@ export class ExcerptIndex {
       if (seen >= offset) indexes.push(i);
       seen++;
     }
+    return { total, indexes };
+  }
+
+  /**
+   * `pageSorted` for a page near the front: one pass over the candidates counts those passing `f` and keeps the
+   * `offset + limit` smallest ranks in a bounded max-heap, so the cost is a pass over the list whatever its length
+   * (issue 21: sorting a common word's 500,000 ranks took most of a keyed search's time). The ranks of an ascending
+   * list are read in address order.
+   */
+  private pageByHeap(
+    list: Int32Array,
+    f: OccurrenceFilter,
+    mask: number,
+    allowed: Uint8Array,
+    rank: Int32Array,
+    order: Int32Array,
+    offset: number,
+    limit: number,
+  ): { total: number; indexes: number[] } {
+    const want = offset + limit;
+    const heap = new Int32Array(want);
+    let size = 0;
+    let total = 0;
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k]!;
+      if (!this.test(i, f, mask, allowed)) continue;
+      total++;
+      const r = rank[i]!;
+      if (size < want) {
+        // Sift up from the end.
+        let c = size++;
+        while (c > 0) {
+          const p = (c - 1) >> 1;
+          if (heap[p]! >= r) break;
+          heap[c] = heap[p]!;
+          c = p;
+        }
+        heap[c] = r;
+      } else if (r < heap[0]!) {
+        // Replace the largest and sift down.
+        let c = 0;
+        for (;;) {
+          let child = 2 * c + 1;
+          if (child >= size) break;
+          if (child + 1 < size && heap[child + 1]! > heap[child]!) child++;
+          if (heap[child]! <= r) break;
+          heap[c] = heap[child]!;
+          c = child;
+        }
+        heap[c] = r;
+      }
+    }
+    const sorted = heap.subarray(0, size).sort();
+    const indexes: number[] = [];
+    for (let k = offset; k < size; k++) indexes.push(order[sorted[k]!]!);
     return { total, indexes };
   }
 }

@@ -16,7 +16,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import { bm25, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ScoredMatch } from './bm25.ts';
+import { bm25, bm25Groups, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ExcerptTags, type ScoreGroups, type ScoredMatch } from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -24,11 +24,20 @@ import type { SqliteDb } from './sqlite.ts';
 const WARM_EXCERPTS = 20_000;
 const WARM_ROUNDS = 10;
 
-/** Postings of the most frequent words decoded at start-up, in bytes (preload). */
-const PRELOAD_BYTES = 32 * 2 ** 20;
+/**
+ * Postings of the most frequent words decoded at start-up, in bytes (preload). Issue 21: at 5M excerpts the
+ * single most frequent word's ids and counts (4M excerpts, 31 MiB) exceeded the former 32 MiB, so nothing was
+ * preloaded and every first search of a common word decoded 0.5–1.4M postings (5–10 ms); 256 MiB holds the
+ * ~40 most frequent words there, for ~0.5 s more start-up.
+ */
+const PRELOAD_BYTES = 256 * 2 ** 20;
 
-/** Decoded term postings kept, in bytes. */
-const TERM_CACHE_BYTES = 128 * 2 ** 20;
+/**
+ * Decoded term postings kept, in bytes. Issue 21: at 5M excerpts the positions and postings of "the" and "was"
+ * alone (a quoted phrase with either) took 120 MiB and evicted each other and every common word from the
+ * former 128 MiB. The process stays well under the 2 GiB budget (docs/benchmarks.md, issue 21 session 21).
+ */
+const TERM_CACHE_BYTES = 512 * 2 ** 20;
 
 /** Excerpts holding a term (or a union of terms, or a phrase), ascending, with its count in each. */
 interface Postings {
@@ -37,6 +46,47 @@ interface Postings {
   /** Token offsets, excerpt after excerpt: those of `docs[k]` are `pos[start[k]] … pos[start[k + 1] − 1]`. */
   pos: Int32Array | null;
   start: Int32Array | null;
+  /**
+   * With positions: per excerpt its single token offset, or −1 when the term occurs there more than once. A
+   * phrase check of excerpts where every token occurs once then reads one number per token instead of a start
+   * and an offset (issue 21: at 5M excerpts those reads in a common word's arrays, two dependent cache misses
+   * each, were most of a phrase search).
+   */
+  single: Int32Array | null;
+  /** For a term in many excerpts: its excerpts as bits, to intersect a shorter list with (DocBits). */
+  bits: DocBits | null;
+}
+
+/**
+ * A posting list as one bit per excerpt (bit d of word d >>> 5), with the number of set bits before each word:
+ * an excerpt's index in the list is `before[w] + popcount(bits below it)`. A shorter list is intersected with
+ * it by one probe per element in an array that stays in the CPU cache (625 KiB at 5M excerpts), instead of a
+ * merge or gallop through the long list's ids (issue 21: "the" is in 4M of 5M excerpts; intersecting it with a
+ * word in 400,000 took most of a phrase search).
+ */
+interface DocBits {
+  words: Uint32Array;
+  before: Int32Array;
+}
+
+/** Lists in at least this share of the excerpts get DocBits when decoded (denser than a list of 32-bit ids). */
+const BITS_SHARE = 1 / 32;
+
+function docBits(docs: Int32Array, rows: number): DocBits {
+  const words = new Uint32Array((rows + 31) >>> 5);
+  for (let k = 0; k < docs.length; k++) words[docs[k]! >>> 5]! |= 1 << (docs[k]! & 31);
+  const before = new Int32Array(words.length);
+  for (let w = 0, n = 0; w < words.length; w++) {
+    before[w] = n;
+    n += popcount(words[w]!);
+  }
+  return { words, before };
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) | 0;
 }
 
 /**
@@ -44,7 +94,14 @@ interface Postings {
  * object spread or a literal elsewhere gives another hidden class, and the first search with it recompiles).
  */
 function postings(docs: Int32Array, freq: Int32Array, pos: Int32Array | null = null, start: Int32Array | null = null): Postings {
-  return { docs, freq, pos, start };
+  return { docs, freq, pos, start, single: pos === null || start === null ? null : singleOffsets(pos, start), bits: null };
+}
+
+/** `Postings.single` from the offsets and their starts. */
+function singleOffsets(pos: Int32Array, start: Int32Array): Int32Array {
+  const single = new Int32Array(start.length - 1);
+  for (let k = 0; k < single.length; k++) single[k] = start[k + 1]! - start[k]! === 1 ? pos[start[k]!]! : -1;
+  return single;
 }
 
 const EMPTY = postings(new Int32Array(0), new Int32Array(0), new Int32Array(0), new Int32Array(1));
@@ -123,10 +180,24 @@ function gallop(list: Int32Array, from: number, target: number): number {
 const GALLOP_RATIO = 8;
 
 /** The excerpts of `a` (the shorter) also in `b`, ascending, with the index of each in `a` and in `b`. */
-function intersectTwo(a: Int32Array, b: Int32Array): { docs: Int32Array; atA: Int32Array; atB: Int32Array } {
+function intersectTwo(a: Int32Array, b: Int32Array, bBits: DocBits | null): { docs: Int32Array; atA: Int32Array; atB: Int32Array } {
   const docs = new Int32Array(a.length);
   const atA = new Int32Array(a.length);
   const atB = new Int32Array(a.length);
+  if (bBits !== null) {
+    const { words, before } = bBits;
+    let n = 0;
+    for (let k = 0; k < a.length; k++) {
+      const doc = a[k]!;
+      const word = words[doc >>> 5]!;
+      const bit = 1 << (doc & 31);
+      if ((word & bit) === 0) continue;
+      docs[n] = doc;
+      atA[n] = k;
+      atB[n++] = before[doc >>> 5]! + popcount(word & (bit - 1));
+    }
+    return { docs: docs.slice(0, n), atA: atA.subarray(0, n), atB: atB.subarray(0, n) };
+  }
   const far = b.length > a.length * GALLOP_RATIO;
   const end = b.length;
   let c = 0;
@@ -149,15 +220,16 @@ function intersectTwo(a: Int32Array, b: Int32Array): { docs: Int32Array; atA: In
  * The excerpts in every list (two or more), ascending, and for each list the index in it of every one of
  * them. The lists are taken shortest first, so a rare word with a common one costs about the rare word's length.
  */
-function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32Array[] } {
+function intersect(slots: readonly Postings[]): { docs: Int32Array; at: Int32Array[] } {
+  const lists = slots.map((p) => p.docs);
   const order = lists.map((_, j) => j).sort((x, y) => lists[x]!.length - lists[y]!.length);
-  const first = intersectTwo(lists[order[0]!]!, lists[order[1]!]!);
+  const first = intersectTwo(lists[order[0]!]!, lists[order[1]!]!, slots[order[1]!]!.bits);
   let docs = first.docs;
   const at: Int32Array[] = [];
   at[order[0]!] = first.atA;
   at[order[1]!] = first.atB;
   for (let o = 2; o < order.length; o++) {
-    const next = intersectTwo(docs, lists[order[o]!]!);
+    const next = intersectTwo(docs, lists[order[o]!]!, slots[order[o]!]!.bits);
     // Narrow the lists taken so far to the excerpts left.
     for (let q = 0; q < o; q++) at[order[q]!] = gather(at[order[q]!]!, next.atA);
     at[order[o]!] = next.atB;
@@ -169,7 +241,7 @@ function intersect(lists: readonly Int32Array[]): { docs: Int32Array; at: Int32A
 export class SearchIndex {
   private readonly terms = new LRUCache<string, Postings>({
     maxSize: TERM_CACHE_BYTES,
-    sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0),
+    sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (p.bits === null ? 0 : p.bits.words.byteLength + p.bits.before.byteLength),
   });
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
@@ -220,6 +292,9 @@ export class SearchIndex {
       const p = postings(docs, freq);
       p.start = offsetsOf(freq);
       p.pos = new Int32Array(decodePositions(encoded.positions, encoded.offsetWidth));
+      p.single = singleOffsets(p.pos, p.start);
+      // Bits for the denser lists, so both ways of intersecting are compiled.
+      if (step <= 3) p.bits = docBits(docs, n);
       return p;
     };
     for (let round = 0; round < WARM_ROUNDS; round++) {
@@ -229,7 +304,7 @@ export class SearchIndex {
       const rare = made(50, 0);
       const sparse = made(211, 3);
       for (const slots of [[all, third], [rare, all], [sparse, third], [third, seventh], [all, third, rare]]) {
-        const { docs, at } = intersect(slots.map((p) => p.docs));
+        const { docs, at } = intersect(slots);
         this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
         const phrase = this.consecutive(slots);
         this.relevanceOrder({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
@@ -275,13 +350,18 @@ export class SearchIndex {
     const phrases = terms.map((t) => this.phrase(t));
     const idfs = phrases.map((p) => bm25Idf(this.rows, p.docs.length, this.ln));
     if (phrases.length === 1) return { docs: phrases[0]!.docs, freqs: [phrases[0]!.freq], idfs };
-    const { docs, at } = intersect(phrases.map((p) => p.docs));
+    const { docs, at } = intersect(phrases);
     return { docs, freqs: phrases.map((p, i) => gather(p.freq, at[i]!)), idfs };
   }
 
   /** The excerpts of a match in bm25 order, ties by id (FTS5's `ORDER BY bm25(...), rowid`). */
   relevanceOrder(m: ScoredMatch): Int32Array {
     return bm25Order(m, this.sizes);
+  }
+
+  /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts), with `tags` counted per group. */
+  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): ScoreGroups {
+    return bm25Groups(m, this.sizes, undefined, tags);
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
@@ -317,6 +397,7 @@ export class SearchIndex {
       if (row) {
         const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
         p = postings(docs, freq);
+        if (docs.length >= this.rows * BITS_SHARE) p.bits = docBits(docs, this.rows);
       } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
     }
@@ -326,6 +407,7 @@ export class SearchIndex {
       // Widened to 32 bits: phrase matching then reads one kind of array whatever the stored width.
       p.pos = new Int32Array(decodePositions(blob as Uint8Array, Number(width)));
       if (p.pos.length !== p.start[p.freq.length]) throw new Error(`search index: the offsets of "${term}" do not match its counts`);
+      p.single = singleOffsets(p.pos, p.start);
       this.terms.set(term, p); // again, so the cache counts the positions' size
     }
     return p;
@@ -410,7 +492,7 @@ export class SearchIndex {
   /** Excerpts where the slots' tokens follow one another, with the number of offsets each such run starts at. */
   private consecutive(slots: readonly Postings[]): Postings {
     if (slots.some((s) => s.docs.length === 0)) return EMPTY;
-    const { docs, at } = intersect(slots.map((s) => s.docs));
+    const { docs, at } = intersect(slots);
     const m = slots.length;
     const pos = slots.map((s) => s.pos!);
     const start = slots.map((s) => s.start!);
@@ -421,8 +503,24 @@ export class SearchIndex {
     const pos0 = pos[0]!;
     const start0 = start[0]!;
     const at0 = at[0]!;
+    const single = slots.map((s) => s.single!);
     let n = 0;
-    for (let r = 0; r < docs.length; r++) {
+    docs: for (let r = 0; r < docs.length; r++) {
+      // Every token once in the excerpt (most excerpts): one offset each, compared directly.
+      const p0 = single[0]![at0[r]!]!;
+      if (p0 >= 0) {
+        let j = 1;
+        for (; j < m; j++) {
+          const pj = single[j]![at[j]![r]!]!;
+          if (pj < 0) break;
+          if (pj !== p0 + j) continue docs;
+        }
+        if (j === m) {
+          keep[n] = docs[r]!;
+          freq[n++] = 1;
+          continue;
+        }
+      }
       for (let j = 1; j < m; j++) {
         const k = at[j]![r]!;
         cursor[j] = start[j]![k]!;
