@@ -15,6 +15,7 @@
  * the text we use.
  */
 import { Parser } from 'htmlparser2';
+import { cutHollowRegions } from './hollow-regions.ts';
 import { decodeEntities } from './jats-entities.ts';
 
 /** An element: `name` as written (may carry a prefix such as `mml:`), `local` without the prefix. */
@@ -30,9 +31,10 @@ export type XmlNode = XmlElement | string;
 
 /**
  * Parses `xml` into a tree under a synthetic `#document` root. Elements whose local name is in `hollow`
- * are kept, with their attributes, but without children.
+ * are kept, with their attributes, but without children; their content is cut from the text before it is
+ * tokenised where that gives the same tree (hollow-regions.ts). `cut` false: never (the tests' reference).
  */
-export function buildTree(xml: string, hollow: ReadonlySet<string>): XmlElement {
+export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true): XmlElement {
   const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let top = root;
@@ -86,7 +88,7 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>): XmlElement 
     },
     { xmlMode: true, decodeEntities: false, recognizeSelfClosing: true },
   );
-  parser.end(xml);
+  parser.end(cut ? cutHollowRegions(xml, hollow) : xml);
   return root;
 }
 

@@ -40,7 +40,7 @@ const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_thre
  */
 export async function writeCorpusDatabase<A extends ArticleSummary>(
   path: string,
-  articles: readonly A[],
+  articles: ArrayLike<A>,
   info: CorpusDbInfo,
   progress: Progress,
   carry: CarryOver | null = null,

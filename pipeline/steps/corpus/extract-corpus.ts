@@ -39,12 +39,17 @@ export interface SourceRef {
 }
 
 export interface CorpusExtraction {
+  /** How many articles the corpus has. */
+  count: number;
   /**
-   * The articles' summaries, in listing order (with an extraction cache the whole articles are not held:
-   * `load` reads one from the cache when it is needed, so memory does not hold every article's texts).
+   * The articles' summaries, in listing order. With an extraction cache they are not held: each pass reads
+   * them back from the cache in spans (issue 21: what the step holds per article is a few numbers and keys,
+   * not its summary, so memory stays flat with the corpus), and `load` reads a whole article when it is needed.
    */
-  articles: ArticleSummary[];
-  /** The whole article at `index` of `articles`. */
+  summaries: () => Iterable<ArticleSummary>;
+  /** Per article (same order): its number of excerpts. */
+  excerptCounts: Int32Array;
+  /** The whole article at `index` (listing order). */
   load: (index: number) => ExtractedArticle;
   /**
    * Per article (same order): a key that changes whenever anything the build writes for the article could
@@ -85,6 +90,9 @@ export function compareArticleIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Summaries read back from the cache at once (in a few large reads: ExtractionCache.readSummaries). */
+const SUMMARY_SPAN = 2000;
+
 const firstLine = (err: unknown) => ((err as Error)?.message ?? String(err)).split('\n')[0]!.slice(0, 300);
 
 /**
@@ -109,7 +117,9 @@ export async function extractCorpus(
   const started = performance.now();
   const cache = options.cache ?? new ExtractionCache(null, '', bandOptions);
   const out: CorpusExtraction = {
-    articles: [],
+    count: 0,
+    summaries: () => [],
+    excerptCounts: new Int32Array(0),
     load: () => {
       throw new Error('no articles yet');
     },
@@ -123,11 +133,18 @@ export async function extractCorpus(
     seconds: 0,
     cache: cache.stats,
   };
-  /** Per article id, the copy kept: its summary, the whole article when it is not in the cache, the hash of its bytes. */
+  /**
+   * Per article id, the copy kept: the hash of its bytes and its file-list row (with the cache, its summary is
+   * read back from there: `summary` null), else its summary and whole article as extracted.
+   */
   interface Kept {
-    article: ArticleSummary;
+    pmcid: string;
+    generated: boolean;
+    excerpts: number;
+    summary: ArticleSummary | null;
     whole: ExtractedArticle | null;
     sha: string | null;
+    row: FileListRow | undefined;
     src: SourceRef;
     updated: string | null;
     key: string | null;
@@ -135,15 +152,29 @@ export async function extractCorpus(
   const kept = new Map<string, Kept>();
   let read = 0;
 
-  /** `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows. */
-  const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null) => {
+  /**
+   * `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows.
+   * `cached`: the cache holds the article under that hash, so its summary need not be held.
+   */
+  const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null, cached = false) => {
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
     // The extraction follows from the cache key; withFileList is the only change made to it after.
     const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.get(article.pmcid);
-    const entry: Kept = { article, whole: whole && withFileList(whole, row), sha: contentSha256, src, updated, key };
+    const entry: Kept = {
+      pmcid: article.pmcid,
+      generated: article.id_kind === 'generated',
+      excerpts: article.excerpts.length,
+      summary: cached ? null : article,
+      whole: whole && withFileList(whole, row),
+      sha: contentSha256,
+      row,
+      src,
+      updated,
+      key,
+    };
     if (prev === undefined) {
       kept.set(article.pmcid, entry);
       return;
@@ -164,7 +195,7 @@ export async function extractCorpus(
     /** `whole`: the article, when the cache does not keep it (no cache directory). */
     const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
-      else add(src, a, whole, rowFor(src, a), sha);
+      else add(src, a, whole, rowFor(src, a), sha, cache.dir !== null);
     };
     /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
     const article = (src: SourceRef, bytes: Buffer) => {
@@ -267,25 +298,36 @@ export async function extractCorpus(
     progress.update(papers.length);
     progress.stop();
   }
-  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.article.pmcid, b.article.pmcid));
+  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
   kept.clear();
-  const wholes: (ExtractedArticle | null)[] = [];
-  const shas: (string | null)[] = [];
-  for (const { article, whole, sha, src, key } of all) {
-    out.articles.push(article);
-    wholes.push(whole);
-    shas.push(sha);
+  out.count = all.length;
+  out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
+  for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
-    if (article.id_kind === 'generated') out.generatedIds.push({ ...src, id: article.pmcid });
+    if (generated) out.generatedIds.push({ ...src, id: pmcid });
   }
+  /** Article `i`'s summary as the corpus has it (file lists applied), from `all[i]` or from `cached` (the cache's, for it). */
+  const summaryOf = (i: number, cached: CachedSummary | null): ArticleSummary => {
+    const k = all[i]!;
+    if (k.summary) return k.summary;
+    if (cached === null || 'error' in cached || cached.pmcid !== k.pmcid) throw new Error(`${k.pmcid}: its extraction is no longer in the cache`);
+    return withFileList(cached, k.row);
+  };
+  out.summaries = function* () {
+    for (let from = 0; from < all.length; from += SUMMARY_SPAN) {
+      const to = Math.min(all.length, from + SUMMARY_SPAN);
+      const shas = all.slice(from, to).map((k) => (k.summary ? '' : k.sha!));
+      const cached = shas.some((s) => s !== '') ? cache.readSummaries(shas) : [];
+      for (let i = from; i < to; i++) yield summaryOf(i, cached[i - from] ?? null);
+    }
+  };
   out.load = (i) => {
-    const whole = wholes[i];
-    if (whole) return whole;
-    const a = out.articles[i]!;
-    const cached = shas[i] === null ? null : cache.loadArticle(shas[i]!);
-    if (cached === null || 'error' in cached || cached.pmcid !== a.pmcid) throw new Error(`${a.pmcid}: its extraction is no longer in the cache`);
-    // What the file lists filled in is in the summary.
-    return { ...cached, pmid: a.pmid, licence: a.licence };
+    const k = all[i]!;
+    if (k.whole) return k.whole;
+    const cached = k.sha === null ? null : cache.loadArticle(k.sha);
+    if (cached === null || 'error' in cached || cached.pmcid !== k.pmcid) throw new Error(`${k.pmcid}: its extraction is no longer in the cache`);
+    // What the file lists fill in.
+    return withFileList(cached, k.row);
   };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;
