@@ -16,7 +16,6 @@
  * (test/pipeline/corpus/hollow-regions.test.ts).
  */
 
-const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
 const BANG = 0x21;
