@@ -22,6 +22,7 @@ import {
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
+import type { CountedSummary } from './summary-store.ts';
 
 /**
  * Where the documents go inside a build directory: at their URL path (DECISIONS.md §1), so a static host
@@ -58,7 +59,7 @@ export interface CorpusDocsInput {
    * Whole articles, or summaries with `load` to give the whole article of an index when its document is made;
    * in listing order, visited once (they may be read as they are visited rather than held).
    */
-  articles: Iterable<ArticleSummary>;
+  articles: Iterable<CountedSummary>;
   load?: (index: number) => ExtractedArticle;
   meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };

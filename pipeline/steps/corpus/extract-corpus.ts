@@ -26,6 +26,7 @@ import { sha256Text } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type ArticleSummary, summarize } from './article-summary.ts';
+import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
@@ -42,11 +43,11 @@ export interface CorpusExtraction {
   /** How many articles the corpus has. */
   count: number;
   /**
-   * The articles' summaries, in listing order. With an extraction cache they are not held: each pass reads
-   * them back from the cache in spans (issue 21: what the step holds per article is a few numbers and keys,
-   * not its summary, so memory stays flat with the corpus), and `load` reads a whole article when it is needed.
+   * What the corpus-wide documents count of each article, in listing order. Held compactly (summary-store.ts:
+   * issue 21, memory flat with the corpus) and rebuilt as objects one at a time as they are visited; with an
+   * extraction cache the whole articles are not held either: `load` reads one from the cache when it is needed.
    */
-  summaries: () => Iterable<ArticleSummary>;
+  summaries: () => Iterable<CountedSummary>;
   /** Per article (same order): its number of excerpts. */
   excerptCounts: Int32Array;
   /** The whole article at `index` (listing order). */
@@ -90,9 +91,6 @@ export function compareArticleIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Summaries read back from the cache at once (in a few large reads: ExtractionCache.readSummaries). */
-const SUMMARY_SPAN = 2000;
-
 const firstLine = (err: unknown) => ((err as Error)?.message ?? String(err)).split('\n')[0]!.slice(0, 300);
 
 /**
@@ -134,14 +132,15 @@ export async function extractCorpus(
     cache: cache.stats,
   };
   /**
-   * Per article id, the copy kept: the hash of its bytes and its file-list row (with the cache, its summary is
-   * read back from there: `summary` null), else its summary and whole article as extracted.
+   * Per article id, the copy kept: its summary (in `store`), the hash of its bytes, its file-list row, and the
+   * whole article when the cache does not keep it.
    */
   interface Kept {
     pmcid: string;
     generated: boolean;
     excerpts: number;
-    summary: ArticleSummary | null;
+    /** Its handle in `store`. */
+    summary: number;
     whole: ExtractedArticle | null;
     sha: string | null;
     row: FileListRow | undefined;
@@ -152,11 +151,9 @@ export async function extractCorpus(
   const kept = new Map<string, Kept>();
   let read = 0;
 
-  /**
-   * `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows.
-   * `cached`: the cache holds the article under that hash, so its summary need not be held.
-   */
-  const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null, cached = false) => {
+  const store = new SummaryStore();
+  /** `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows. */
+  const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null) => {
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
@@ -167,7 +164,7 @@ export async function extractCorpus(
       pmcid: article.pmcid,
       generated: article.id_kind === 'generated',
       excerpts: article.excerpts.length,
-      summary: cached ? null : article,
+      summary: store.add(article),
       whole: whole && withFileList(whole, row),
       sha: contentSha256,
       row,
@@ -195,7 +192,7 @@ export async function extractCorpus(
     /** `whole`: the article, when the cache does not keep it (no cache directory). */
     const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
-      else add(src, a, whole, rowFor(src, a), sha, cache.dir !== null);
+      else add(src, a, whole, rowFor(src, a), sha);
     };
     /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
     const article = (src: SourceRef, bytes: Buffer) => {
@@ -306,20 +303,8 @@ export async function extractCorpus(
     out.keys.push(key);
     if (generated) out.generatedIds.push({ ...src, id: pmcid });
   }
-  /** Article `i`'s summary as the corpus has it (file lists applied), from `all[i]` or from `cached` (the cache's, for it). */
-  const summaryOf = (i: number, cached: CachedSummary | null): ArticleSummary => {
-    const k = all[i]!;
-    if (k.summary) return k.summary;
-    if (cached === null || 'error' in cached || cached.pmcid !== k.pmcid) throw new Error(`${k.pmcid}: its extraction is no longer in the cache`);
-    return withFileList(cached, k.row);
-  };
   out.summaries = function* () {
-    for (let from = 0; from < all.length; from += SUMMARY_SPAN) {
-      const to = Math.min(all.length, from + SUMMARY_SPAN);
-      const shas = all.slice(from, to).map((k) => (k.summary ? '' : k.sha!));
-      const cached = shas.some((s) => s !== '') ? cache.readSummaries(shas) : [];
-      for (let i = from; i < to; i++) yield summaryOf(i, cached[i - from] ?? null);
-    }
+    for (const k of all) yield store.get(k.summary);
   };
   out.load = (i) => {
     const k = all[i]!;

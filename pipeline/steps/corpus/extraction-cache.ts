@@ -179,23 +179,10 @@ export class ExtractionCache {
    * a rebuild spent on the summaries).
    */
   getSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
-    return this.summariesOf(contentSha256s, true);
-  }
-
-  /**
-   * `getSummaries` again, for articles this run already has (counted when they were first read or extracted):
-   * the step reads summaries back in listing order instead of holding them all ('' for an article it holds).
-   */
-  readSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
-    return this.summariesOf(contentSha256s, false);
-  }
-
-  private summariesOf(contentSha256s: readonly string[], count: boolean): (CachedSummary | null)[] {
     const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
     if (!this.dir) return out;
     const wanted: { i: number; key: string; at: Located }[] = [];
     contentSha256s.forEach((sha, i) => {
-      if (sha === '') return;
       const key = this.key(sha);
       const at = this.index.get(key);
       if (at) wanted.push({ i, key, at });
@@ -216,8 +203,7 @@ export class ExtractionCache {
           const start = w.at.offset - first.offset;
           const line = span.toString('utf8', start, start + bytes(w));
           const tab = line.indexOf('\t');
-          const entry = parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab));
-          out[w.i] = count ? this.counted(entry) : entry;
+          out[w.i] = this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
           if (out[w.i] !== null) this.usedArticles.add(w.key);
         }
       g = end;
