@@ -28,7 +28,7 @@ export function sqlite3(): Promise<Sqlite3> {
  * page and are the part that gains from more. Pages beyond it are written to the file (no journal: a failed
  * build's file is thrown away, never reused).
  */
-export const BUILD_CACHE_KIB = 262144;
+export const BUILD_CACHE_KIB = 65536;
 
 /**
  * A new, empty database file at `path` (an existing one is removed), open for writing through the file VFS:

@@ -297,22 +297,32 @@ export async function extractCorpus(
   }
   const all = [...kept.values()].sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
   kept.clear();
-  out.count = all.length;
+  // Held from here on, per article in listing order: only what loading it and its summary need (no sources,
+  // dates or per-article objects: issue 21, memory flat with the corpus).
+  const n = all.length;
+  out.count = n;
   out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
+  const handles = Int32Array.from(all, (k) => k.summary);
+  const pmcids = all.map((k) => k.pmcid);
+  const shas = all.map((k) => k.sha);
+  const rows = all.map((k) => k.row);
+  const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
   for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
     if (generated) out.generatedIds.push({ ...src, id: pmcid });
   }
+  all.length = 0;
   out.summaries = function* () {
-    for (const k of all) yield store.get(k.summary);
+    for (let i = 0; i < n; i++) yield store.get(handles[i]!);
   };
   out.load = (i) => {
-    const k = all[i]!;
-    if (k.whole) return k.whole;
-    const cached = k.sha === null ? null : cache.loadArticle(k.sha);
-    if (cached === null || 'error' in cached || cached.pmcid !== k.pmcid) throw new Error(`${k.pmcid}: its extraction is no longer in the cache`);
+    const whole = wholes?.[i];
+    if (whole) return whole;
+    const sha = shas[i]!;
+    const cached = sha === null ? null : cache.loadArticle(sha);
+    if (cached === null || 'error' in cached || cached.pmcid !== pmcids[i]) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
     // What the file lists fill in.
-    return withFileList(cached, k.row);
+    return withFileList(cached, rows[i]);
   };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;
