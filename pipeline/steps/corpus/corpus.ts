@@ -10,7 +10,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CorpusManifest } from '../../../contracts/common/build-manifest.ts';
-import type { ArticleDoc } from '../../../contracts/corpus/documents.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
 import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
@@ -20,7 +19,7 @@ import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
-import { articleDoc, articleDocPath, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
+import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -100,34 +99,18 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
   const carry = previous?.carryOver(keys, excerptCount) ?? null;
-  const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
-  mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
-  /** Writes article `i`'s document (or links the previous build's copy of it). */
-  const articleDocument = (i: number, path: string, make: () => ArticleDoc) => {
-    const key = keys[i];
-    const docKey = previous && key ? previous.documentKey(key, meta) : null;
-    if (docKey && previous!.link(docKey, join(o.out, path))) return;
-    writeFileSync(join(o.out, path), JSON.stringify(make()));
-    if (docKey) previous!.store(docKey, join(o.out, path));
-  };
-  // An article the database writer reads whole gets its document then, rather than being read a second time.
-  const documented = new Uint8Array(articles);
-  const load = (i: number) => {
-    const a = extraction.load(i);
-    articleDocument(i, articleDocPath(a.pmcid), () => articleDoc(a, meta));
-    documented[i] = 1;
-    return a;
-  };
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, load);
+    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
   } catch (err) {
     if (!carry) throw err;
     // Whatever is wrong with what the previous build left, the database is written from the articles alone.
     progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, load);
+    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
   }
   const { excerpts, carried } = db;
+  const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
+  mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   const docs = corpusDocuments({
     articles: extraction.summaries(),
     load: extraction.load,
@@ -135,7 +118,11 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
     phraseList: matcher.phrases,
     articleDocument: (i, path, make) => {
-      if (documented[i] === 0) articleDocument(i, path, make);
+      const key = keys[i];
+      const docKey = previous && key ? previous.documentKey(key, meta) : null;
+      if (docKey && previous!.link(docKey, join(o.out, path))) return;
+      writeFileSync(join(o.out, path), JSON.stringify(make()));
+      if (docKey) previous!.store(docKey, join(o.out, path));
     },
   });
   for (const [path, doc] of docs) {

@@ -34,16 +34,6 @@ export const CORPUS_ARTICLES_DIR = 'corpus/api/v1/articles';
 /** One document per lexicon phrase, named by the canonical phrase as written (spaces included), so the URL path decodes to the file. */
 export const CORPUS_PHRASE_DIR = 'corpus/api/v1/phrases';
 
-/** Where an article's document goes inside the build directory. */
-export function articleDocPath(pmcid: string): string {
-  return `${CORPUS_ARTICLES_DIR}/${pmcid}.json`;
-}
-
-/** An article's document, checked against its schema. */
-export function articleDoc(article: ExtractedArticle, meta: CorpusDocsInput['meta']): ArticleDoc {
-  return articleDocSchema.parse({ ...article, meta });
-}
-
 const BAND_INDEX = Object.fromEntries(BANDS.map((b, i) => [b, i])) as Record<Band, number>;
 
 /** Years ascending, the unknown year (null) last: the order of every `by_year` list. */
@@ -204,10 +194,10 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
           yr.bands[BANDS[i]!]++;
         }
     }
-    const path = articleDocPath(a.pmcid);
+    const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
     // Without `load`, the articles are whole (the type cannot say which of the two a caller passes).
     const i = index;
-    const make = (): ArticleDoc => articleDoc(load ? load(i) : (a as ExtractedArticle), meta);
+    const make = (): ArticleDoc => articleDocSchema.parse({ ...(load ? load(i) : a), meta });
     if (articleDocument) articleDocument(i, path, make);
     else docs.set(path, make());
   }
