@@ -15,6 +15,7 @@
  * the text we use.
  */
 import { Parser } from 'htmlparser2';
+import { hollowCandidates, hollowRegion } from './hollow-regions.ts';
 import { decodeEntities } from './jats-entities.ts';
 
 /** An element: `name` as written (may carry a prefix such as `mml:`), `local` without the prefix. */
@@ -25,14 +26,24 @@ export interface XmlElement {
   children: XmlNode[];
 }
 
+/**
+ * htmlparser2's Tokenizer state while it reads text (`State.Text` in 10.1.0's Tokenizer.js, not exported; the
+ * version is pinned exactly and test/pipeline/corpus/hollow-regions.test.ts would fail on another numbering).
+ */
+const TOKENIZER_TEXT = 1;
+
+/** Hollow elements cut before tokenising so far in this process, and the characters cut (for tests and benchmarks). */
+export const hollowCuts = { elements: 0, chars: 0 };
+
 /** Text (already entity-decoded) or an element. */
 export type XmlNode = XmlElement | string;
 
 /**
  * Parses `xml` into a tree under a synthetic `#document` root. Elements whose local name is in `hollow`
- * are kept, with their attributes, but without children.
+ * are kept, with their attributes, but without children; their content is cut from the text before it is
+ * tokenised where that gives the same tree (hollow-regions.ts). `cut` false: never (the tests' reference).
  */
-export function buildTree(xml: string, hollow: ReadonlySet<string>): XmlElement {
+export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true): XmlElement {
   const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let top = root;
@@ -86,7 +97,30 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>): XmlElement 
     },
     { xmlMode: true, decodeEntities: false, recognizeSelfClosing: true },
   );
-  parser.end(xml);
+  if (!cut) {
+    parser.end(xml);
+    return root;
+  }
+  // The text is handed over piece by piece, each hollow element's content cut where that gives the same tree
+  // (hollow-regions.ts). The parser's own state decides: after the text before a candidate, its tokenizer must
+  // be reading text (not a comment, CDATA, a tag's attributes) and its stack names the elements open around it.
+  const inner = parser as unknown as { tokenizer: { state: number }; stack: string[] };
+  const candidates = hollowCandidates(hollow);
+  candidates.lastIndex = 0;
+  let written = 0;
+  for (let m = candidates.exec(xml); m !== null; m = candidates.exec(xml)) {
+    const lt = m.index;
+    parser.write(xml.slice(written, lt));
+    written = lt;
+    if (inner.tokenizer.state !== TOKENIZER_TEXT) continue;
+    const region = hollowRegion(xml, lt, inner.stack);
+    if (region === null) continue;
+    parser.write(region.tag);
+    hollowCuts.elements++;
+    hollowCuts.chars += region.end - lt;
+    written = candidates.lastIndex = region.end;
+  }
+  parser.end(xml.slice(written));
   return root;
 }
 

@@ -14,7 +14,7 @@ import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/d
 import { computeExcerptIndex, writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { attachDatabase, createDatabase, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { attachDatabase, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CarryOver } from './previous-build.ts';
@@ -40,7 +40,7 @@ const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_thre
  */
 export async function writeCorpusDatabase<A extends ArticleSummary>(
   path: string,
-  articles: readonly A[],
+  articles: ArrayLike<A>,
   info: CorpusDbInfo,
   progress: Progress,
   carry: CarryOver | null = null,
@@ -84,6 +84,10 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
           `INSERT INTO occurrences (excerpt, ${OCCURRENCE_COLUMNS}) SELECT excerpt + ?1, ${OCCURRENCE_COLUMNS} FROM prev.occurrences WHERE excerpt BETWEEN ?2 AND ?3 ORDER BY excerpt, ordinal`,
         )
       : null;
+    // Rows written from JS go through RowInserter (pipeline/lib/sqlite.ts): the same values bound, cheaper.
+    const articleRow = new RowInserter(s, db, putArticle);
+    const excerptRow = new RowInserter(s, db, putExcerpt);
+    const occurrenceRow = new RowInserter(s, db, putOccurrence);
     // For carrying the search index over: each previous excerpt's new id (0: not carried), and the new excerpts' texts.
     const remap = carry ? new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1) : null;
     const fresh: { id: number; text: string }[] = [];
@@ -122,25 +126,22 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
       let excerptId = lastExcerpt;
       const articleId = i + 1;
-      putArticle.bind([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]).stepReset();
+      articleRow.run([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]);
       for (const e of a.excerpts) {
         excerptId++;
         if (remap) fresh.push({ id: excerptId, text: e.text });
-        putExcerpt
-          .bind([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)])
-          .stepReset();
+        excerptRow.run([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)]);
         e.occurrences.forEach((o, k) => {
-          putOccurrence
-            .bind([
-              excerptId, k, o.phrase, o.start, o.end, o.status, o.band, o.at_threshold ? 1 : 0, o.inequality,
-              o.p?.text ?? null, o.p?.start ?? null, o.p?.end ?? null, o.p?.operator ?? null, o.p?.value ?? null,
-              o.p === null ? null : o.p.exact ? 1 : 0,
-            ])
-            .stepReset();
+          occurrenceRow.run([
+            excerptId, k, o.phrase, o.start, o.end, o.status, o.band, o.at_threshold ? 1 : 0, o.inequality,
+            o.p?.text ?? null, o.p?.start ?? null, o.p?.end ?? null, o.p?.operator ?? null, o.p?.value ?? null,
+            o.p === null ? null : o.p.exact ? 1 : 0,
+          ]);
         });
       }
       return excerptId;
     }
+    for (const r of [articleRow, excerptRow, occurrenceRow]) r.dispose();
     putArticle.finalize();
     putExcerpt.finalize();
     putOccurrence.finalize();

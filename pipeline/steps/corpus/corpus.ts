@@ -80,11 +80,11 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const fingerprint = corpusFingerprint(input, fileHashes);
   const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
   const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
-  const { articles } = extraction;
+  const articles = extraction.count;
   if (input.kind !== 'none')
     progress.log(
-      `corpus: ${articles.length} articles in ${extraction.seconds.toFixed(1)} s ` +
-        `(${(articles.length / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
+      `corpus: ${articles} articles in ${extraction.seconds.toFixed(1)} s ` +
+        `(${(articles / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
         `${extraction.skipped.length} inputs skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID, ` +
         `${extraction.deleted.filter((d) => d.found).length} deleted; cache: ${extraction.cache.hits} reused, ${extraction.cache.misses} extracted, ` +
         `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread`,
@@ -95,24 +95,24 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
   const previous = o.cacheDir ? new PreviousBuild(o.cacheDir) : null;
   const { keys } = extraction;
-  const excerptCount = (i: number) => articles[i]!.excerpts.length;
+  const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
   const carry = previous?.carryOver(keys, excerptCount) ?? null;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
-    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, carry, extraction.load);
+    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
   } catch (err) {
     if (!carry) throw err;
     // Whatever is wrong with what the previous build left, the database is written from the articles alone.
     progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
-    db = await writeCorpusDatabase(dbPath, articles, dbInfo, progress, null, extraction.load);
+    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
   }
   const { excerpts, carried } = db;
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   const docs = corpusDocuments({
-    articles,
+    articles: extraction.summaries(),
     load: extraction.load,
     meta,
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
@@ -131,7 +131,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   }
   if (previous) {
     previous.save(dbPath, db.sha256, keys, excerptCount, meta);
-    progress.log(`corpus: carried over from the previous build: ${carried} of ${articles.length} articles' rows, ${previous.stats.docsLinked} article documents`);
+    progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
   writeFileSync(
     join(o.out, CORPUS_REPORT_FILE),
@@ -151,7 +151,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     input_files: input.kind === 'jats' ? input.files.length : input.kind === 'csv' ? 2 : 0,
     input_packages: input.kind === 'jats' ? input.packages.length : 0,
     deleted_articles: extraction.deleted.filter((d) => d.found).length,
-    articles: articles.length,
+    articles,
     excerpts,
     skipped_files: extraction.skipped.length,
     duplicate_articles: extraction.duplicates.length,

@@ -22,6 +22,7 @@ import {
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
+import type { CountedSummary } from './summary-store.ts';
 
 /**
  * Where the documents go inside a build directory: at their URL path (DECISIONS.md §1), so a static host
@@ -54,8 +55,11 @@ export function median(values: readonly number[]): number | null {
 }
 
 export interface CorpusDocsInput {
-  /** Whole articles, or summaries with `load` to give the whole article of an index when its document is made. */
-  articles: readonly ArticleSummary[];
+  /**
+   * Whole articles, or summaries with `load` to give the whole article of an index when its document is made;
+   * in listing order, visited once (they may be read as they are visited rather than held).
+   */
+  articles: Iterable<CountedSummary>;
   load?: (index: number) => ExtractedArticle;
   meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };
@@ -148,7 +152,9 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     return acc;
   };
 
-  articles.forEach((a, index) => {
+  let index = -1;
+  for (const a of articles) {
+    index++;
     const yr = yearRow(a.year);
     yr.articles_scanned++;
     sentences += a.sentences_scanned;
@@ -190,13 +196,14 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     }
     const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
     // Without `load`, the articles are whole (the type cannot say which of the two a caller passes).
-    const make = (): ArticleDoc => articleDocSchema.parse({ ...(load ? load(index) : a), meta });
-    if (articleDocument) articleDocument(index, path, make);
+    const i = index;
+    const make = (): ArticleDoc => articleDocSchema.parse({ ...(load ? load(i) : a), meta });
+    if (articleDocument) articleDocument(i, path, make);
     else docs.set(path, make());
-  });
+  }
 
   const stats: StatsDoc = {
-    articles_scanned: articles.length,
+    articles_scanned: index + 1,
     articles_with_verified: withVerified,
     articles_without_pmcid: withoutPmcid,
     sentences_scanned: sentences,

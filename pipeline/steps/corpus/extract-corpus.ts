@@ -26,6 +26,7 @@ import { sha256Text } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type ArticleSummary, summarize } from './article-summary.ts';
+import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
@@ -39,12 +40,17 @@ export interface SourceRef {
 }
 
 export interface CorpusExtraction {
+  /** How many articles the corpus has. */
+  count: number;
   /**
-   * The articles' summaries, in listing order (with an extraction cache the whole articles are not held:
-   * `load` reads one from the cache when it is needed, so memory does not hold every article's texts).
+   * What the corpus-wide documents count of each article, in listing order. Held compactly (summary-store.ts:
+   * issue 21, memory flat with the corpus) and rebuilt as objects one at a time as they are visited; with an
+   * extraction cache the whole articles are not held either: `load` reads one from the cache when it is needed.
    */
-  articles: ArticleSummary[];
-  /** The whole article at `index` of `articles`. */
+  summaries: () => Iterable<CountedSummary>;
+  /** Per article (same order): its number of excerpts. */
+  excerptCounts: Int32Array;
+  /** The whole article at `index` (listing order). */
   load: (index: number) => ExtractedArticle;
   /**
    * Per article (same order): a key that changes whenever anything the build writes for the article could
@@ -109,7 +115,9 @@ export async function extractCorpus(
   const started = performance.now();
   const cache = options.cache ?? new ExtractionCache(null, '', bandOptions);
   const out: CorpusExtraction = {
-    articles: [],
+    count: 0,
+    summaries: () => [],
+    excerptCounts: new Int32Array(0),
     load: () => {
       throw new Error('no articles yet');
     },
@@ -123,11 +131,19 @@ export async function extractCorpus(
     seconds: 0,
     cache: cache.stats,
   };
-  /** Per article id, the copy kept: its summary, the whole article when it is not in the cache, the hash of its bytes. */
+  /**
+   * Per article id, the copy kept: its summary (in `store`), the hash of its bytes, its file-list row, and the
+   * whole article when the cache does not keep it.
+   */
   interface Kept {
-    article: ArticleSummary;
+    pmcid: string;
+    generated: boolean;
+    excerpts: number;
+    /** Its handle in `store`. */
+    summary: number;
     whole: ExtractedArticle | null;
     sha: string | null;
+    row: FileListRow | undefined;
     src: SourceRef;
     updated: string | null;
     key: string | null;
@@ -135,6 +151,7 @@ export async function extractCorpus(
   const kept = new Map<string, Kept>();
   let read = 0;
 
+  const store = new SummaryStore();
   /** `contentSha256`: the article's bytes' hash, from which (with the cache's salt) its extraction follows. */
   const add = (src: SourceRef, extracted: ArticleSummary, whole: ExtractedArticle | null, row: FileListRow | undefined, contentSha256: string | null) => {
     read++;
@@ -143,7 +160,18 @@ export async function extractCorpus(
     // The extraction follows from the cache key; withFileList is the only change made to it after.
     const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.get(article.pmcid);
-    const entry: Kept = { article, whole: whole && withFileList(whole, row), sha: contentSha256, src, updated, key };
+    const entry: Kept = {
+      pmcid: article.pmcid,
+      generated: article.id_kind === 'generated',
+      excerpts: article.excerpts.length,
+      summary: store.add(article),
+      whole: whole && withFileList(whole, row),
+      sha: contentSha256,
+      row,
+      src,
+      updated,
+      key,
+    };
     if (prev === undefined) {
       kept.set(article.pmcid, entry);
       return;
@@ -267,25 +295,34 @@ export async function extractCorpus(
     progress.update(papers.length);
     progress.stop();
   }
-  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.article.pmcid, b.article.pmcid));
+  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
   kept.clear();
-  const wholes: (ExtractedArticle | null)[] = [];
-  const shas: (string | null)[] = [];
-  for (const { article, whole, sha, src, key } of all) {
-    out.articles.push(article);
-    wholes.push(whole);
-    shas.push(sha);
+  // Held from here on, per article in listing order: only what loading it and its summary need (no sources,
+  // dates or per-article objects: issue 21, memory flat with the corpus).
+  const n = all.length;
+  out.count = n;
+  out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
+  const handles = Int32Array.from(all, (k) => k.summary);
+  const pmcids = all.map((k) => k.pmcid);
+  const shas = all.map((k) => k.sha);
+  const rows = all.map((k) => k.row);
+  const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
+  for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
-    if (article.id_kind === 'generated') out.generatedIds.push({ ...src, id: article.pmcid });
+    if (generated) out.generatedIds.push({ ...src, id: pmcid });
   }
+  all.length = 0;
+  out.summaries = function* () {
+    for (let i = 0; i < n; i++) yield store.get(handles[i]!);
+  };
   out.load = (i) => {
-    const whole = wholes[i];
+    const whole = wholes?.[i];
     if (whole) return whole;
-    const a = out.articles[i]!;
-    const cached = shas[i] === null ? null : cache.loadArticle(shas[i]!);
-    if (cached === null || 'error' in cached || cached.pmcid !== a.pmcid) throw new Error(`${a.pmcid}: its extraction is no longer in the cache`);
-    // What the file lists filled in is in the summary.
-    return { ...cached, pmid: a.pmid, licence: a.licence };
+    const sha = shas[i]!;
+    const cached = sha === null ? null : cache.loadArticle(sha);
+    if (cached === null || 'error' in cached || cached.pmcid !== pmcids[i]) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
+    // What the file lists fill in.
+    return withFileList(cached, rows[i]);
   };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;
