@@ -170,11 +170,21 @@ export class ByteWriter {
   /** An unsigned integer up to 2^53, 7 bits a byte. */
   uvar(v: number): void {
     this.room(8);
-    while (v >= 0x80) {
-      this.buf[this.length++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.length++] = v;
+    const buf = this.buf;
+    let n = this.length;
+    if (v < 0x80000000) {
+      // Bit operations below 2^31 (nearly every value): `%` on a double is a call to fmod.
+      while (v >= 0x80) {
+        buf[n++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+    } else
+      while (v >= 0x80) {
+        buf[n++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+    buf[n++] = v;
+    this.length = n;
   }
   /** A signed integer (zig-zag). */
   svar(v: number): void {
@@ -185,12 +195,33 @@ export class ByteWriter {
     this.buf.writeDoubleLE(v, this.length);
     this.length += 8;
   }
+  /** A string: its UTF-8 length (uvar), then its UTF-8 bytes. */
   text(s: string): void {
+    if (s.length < 0x80 && this.ascii(s)) return;
     const n = Buffer.byteLength(s, 'utf8');
     this.uvar(n);
     this.room(n);
     this.buf.write(s, this.length, 'utf8');
     this.length += n;
+  }
+  /**
+   * Writes a short string as text() would when it is ASCII, and says whether it was (else nothing is written).
+   * Titles' rare tokens and DOIs are a few characters: a loop here costs less than measuring and writing
+   * them through Buffer's calls into C++.
+   */
+  private ascii(s: string): boolean {
+    const len = s.length;
+    this.room(len + 1);
+    const buf = this.buf;
+    const at = this.length + 1;
+    for (let k = 0; k < len; k++) {
+      const c = s.charCodeAt(k);
+      if (c >= 0x80) return false;
+      buf[at + k] = c;
+    }
+    buf[this.length] = len;
+    this.length = at + len;
+    return true;
   }
   /** The bytes written since `from`, copied. */
   slice(from: number): Buffer {
@@ -281,44 +312,50 @@ function writeNumber(w: ByteWriter, v: unknown, field: string): void {
 }
 
 /**
- * The fixed-point value of the number written in `t` from `from` to `to` (exclusive), when that text is
- * exactly what JavaScript prints for the number it parses to; else false. A decimal in canonical form (no sign
- * but `-`, no leading or trailing zeros, at most 9 fraction digits, at most 15 significant digits, from 1e-6
- * up) parses to a double that prints back as the same text: two such decimals never share a double (a double
- * holds 15.9 digits), so the shortest decimal that reads back as it is the text itself. Read digit by digit,
- * in place: neither a substring, Number() nor String() per value (a 4.3M build reads some 300M of them).
+ * Reads the number written in `t` from `from` up to the next `;` (or the end) and gives the position of that
+ * end, when the text is exactly what JavaScript prints for the number it parses to (its fixed-point value in
+ * `out`); else -1. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
+ * fraction digits, at most 15 significant digits, from 1e-6 up) parses to a double that prints back as the
+ * same text: two such decimals never share a double (a double holds 15.9 digits), so the shortest decimal
+ * that reads back as it is the text itself. Read digit by digit, in place: neither a substring, Number() nor
+ * String() per value (a 4.3M build reads some 300M of them).
  */
-function canonicalDecimal(t: string, from: number, to: number, out: { m: number; s: number }): boolean {
+function canonicalDecimal(t: string, from: number, out: { m: number; s: number }): number {
+  const end = t.length;
   let k = from;
   const negative = t.charCodeAt(k) === 45; // -
   if (negative) k++;
-  if (k >= to) return false;
   let m = 0;
   let digits = 0;
   let scale = -1;
-  if (t.charCodeAt(k) === 48 && k + 1 < to && t.charCodeAt(k + 1) !== 46) return false; // leading zero
-  for (; k < to; k++) {
+  let last = -1;
+  const first = k;
+  for (; k < end; k++) {
     const c = t.charCodeAt(k);
+    if (c === 59) break; // ;
+    last = c;
     if (c === 46) {
-      if (scale >= 0 || k === to - 1) return false;
+      if (scale >= 0) return -1;
       scale = 0;
       continue;
     }
-    if (c < 48 || c > 57) return false;
+    if (c < 48 || c > 57) return -1;
     m = m * 10 + (c - 48);
     if (m > 0) digits++;
     if (scale >= 0) scale++;
   }
+  if (k === first || last === 46) return -1; // nothing after the sign; a point at the end
+  if (t.charCodeAt(first) === 48 && k > first + 1 && t.charCodeAt(first + 1) !== 46) return -1; // leading zero
   if (scale < 0) scale = 0;
-  else if (t.charCodeAt(to - 1) === 48) return false; // trailing zero in the fraction
-  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return false;
+  else if (last === 48) return -1; // trailing zero in the fraction
+  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return -1;
   if (m === 0) {
     // Only "0" itself ("-0" prints as "0", "0.0" is not canonical).
-    if (negative || scale > 0) return false;
-  } else if (m / POW10[scale]! < 1e-6) return false; // printed with an exponent
+    if (negative || scale > 0) return -1;
+  } else if (m / POW10[scale]! < 1e-6) return -1; // printed with an exponent
   out.m = negative ? -m : m;
   out.s = scale;
-  return true;
+  return k;
 }
 
 /** Scratch space of writeNumberList, grown to the longest list seen (one list is written at a time). */
@@ -336,9 +373,8 @@ function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
   let signed = false;
   let exact = true;
   for (let from = 0; v.length > 0; ) {
-    let to = v.indexOf(NUMLIST_SEPARATOR, from);
-    if (to < 0) to = v.length;
-    if (!canonicalDecimal(v, from, to, parsed)) {
+    const to = canonicalDecimal(v, from, parsed);
+    if (to < 0) {
       exact = false;
       break;
     }
