@@ -154,7 +154,7 @@ export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeR
     `SELECT w.cohort_row::INTEGER, CAST(substr(a.author_id, 2) AS DOUBLE), a.position::INTEGER, a.is_ca
      FROM authorships a JOIN works w ON w.id = a.work_id WHERE ${where('a.work_id')} AND ${where('w.id')} ORDER BY a.work_id, a.position`,
     (cols, n) => {
-      const [rows, ids, positions, flags] = cols as [number[], number[], (number | null)[], (boolean | null)[]];
+      const [rows, ids, positions, flags] = cols as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number | null>, ArrayLike<boolean | null>];
       for (let i = 0; i < n; i++) {
         const a = { author: ids[i]!, position: positions[i]!, is_ca: flags[i]! };
         const l = authorsOf.get(rows[i]!);
@@ -168,7 +168,7 @@ export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeR
   const out: EncodeResult = { rows: [], ids: [], packed: new Uint8Array(0), lengths: [], items: task.withItems ? [] : null };
   const noAuthors: StoredAuthorship[] = [];
   await forEachChunk(duck, packedRowSql(where), (cols, n) => {
-    const [rowCol, idCol, retractedCol] = cols as [number[], string[], boolean[]];
+    const [rowCol, idCol, retractedCol] = cols as [ArrayLike<number>, ArrayLike<string>, ArrayLike<boolean>];
     for (let i = 0; i < n; i++) {
       const id = idCol[i]!;
       const values = new Array<unknown>(WORK_FIELDS.length);
