@@ -274,7 +274,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
              CASE WHEN count(DISTINCT di) = 1 AND min(di) > 0 THEN 1 << (min(di) - 1) ELSE 0 END AS design_all
       FROM (SELECT work_id, ${maskSql('categories')}::INTEGER AS m, ${designIndex('study_design')}::INTEGER AS di FROM direct_labels)
       GROUP BY work_id) l ON l.work_id = w.id
-    LEFT JOIN (SELECT work_id, count(*) AS ntok FROM title_terms GROUP BY work_id) t ON t.work_id = w.id`);
+    LEFT JOIN (SELECT row, count(*) AS ntok FROM title_terms GROUP BY row) t ON t.row = w.cohort_row`);
   const [{ n: rows } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM cx');
   const names = Object.keys(COLUMNS) as ColumnName[];
   const arrays = Object.fromEntries(names.map((c) => [c, new ARRAY_TYPES[COLUMNS[c][0]](rows)])) as Record<ColumnName, Typed>;
@@ -320,7 +320,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     duck,
     dir,
     'title_terms',
-    'SELECT t.k, c.row FROM title_terms x JOIN tterm t USING (term) JOIN cx c ON c.wid = x.work_id ORDER BY 1, 2',
+    'SELECT t.k, x.row FROM title_terms x JOIN tterm t USING (term) ORDER BY 1, 2',
     titleTerms.length,
   );
   progress.update(4);
