@@ -4,18 +4,25 @@ import { PhaseTimer, phaseTable } from '../../pipeline/lib/phase-timer.ts';
 import { silentProgress } from '../../pipeline/lib/progress.ts';
 
 describe('PhaseTimer', () => {
-  it('records wall time and peak RSS per phase, in order, and logs each', async () => {
+  it('records wall time, CPU time and peak RSS per phase, in order, and logs each', async () => {
     const logs: string[] = [];
     const timer = new PhaseTimer({ ...silentProgress, log: (m) => logs.push(m) });
     expect(await timer.time('first', () => 1)).toBe(1);
     await timer.time('second', () => new Promise((r) => setTimeout(r, 120)));
+    // A phase that spins: its CPU time is counted (and one that waits is not).
+    await timer.time('busy', () => {
+      const until = performance.now() + 150;
+      while (performance.now() < until);
+    });
     await expect(timer.time('third', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(timer.phases.map((p) => p.phase)).toEqual(['first', 'second', 'third']);
+    expect(timer.phases.map((p) => p.phase)).toEqual(['first', 'second', 'busy', 'third']);
+    expect(timer.phases[2]!.cpu_seconds).toBeGreaterThanOrEqual(0.1);
+    expect(timer.phases[1]!.cpu_seconds).toBeLessThan(0.1);
     expect(timer.phases[1]!.seconds).toBeGreaterThanOrEqual(0.1);
     expect(timer.phases[1]!.seconds).toBeLessThan(5);
     for (const p of timer.phases) expect(p.max_rss_mib).toBeGreaterThan(10);
-    expect(logs).toHaveLength(3);
-    expect(logs[1]).toMatch(/^pipeline: phase second: \d+\.\d s, peak RSS \d+ MiB$/);
+    expect(logs).toHaveLength(4);
+    expect(logs[1]).toMatch(/^pipeline: phase second: \d+\.\d s, CPU \d+\.\d s, peak RSS \d+ MiB$/);
   });
 
   it('prints a table with one column pair per run and a total', () => {
