@@ -545,14 +545,15 @@ export function rowAcceptor(table: TableSpec): ((cells: readonly string[]) => bo
   const fns = cellChecks as ((raw: string) => unknown)[];
   const names = table.columns.map((c) => c.name);
   const rules = table.rowRules;
+  // One object for every row (the rules read it and keep nothing): each call sets every key before the rules run.
+  const row: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, null]));
   return (cells) => {
-    const row: Record<string, unknown> | null = rules ? {} : null;
     for (let i = 0; i < fns.length; i++) {
       const v = fns[i]!(cells[i]!);
       if (v instanceof Bad) return false;
-      if (row) row[names[i]!] = v;
+      row[names[i]!] = v;
     }
-    return !rules || rules(row!).length === 0;
+    return !rules || rules(row).length === 0;
   };
 }
 
