@@ -43,6 +43,9 @@ export class PhaseTimer {
   }
 }
 
+/** Wall seconds, with the CPU seconds beside them when they were recorded. */
+const seconds = (wall: number, cpu: number | undefined): string => (cpu === undefined ? wall.toFixed(1) : `${wall.toFixed(1)} (CPU ${cpu.toFixed(1)})`);
+
 /** The phases as a Markdown table (bench:pipeline prints it; docs/benchmarks.md quotes it). */
 export function phaseTable(rows: { label: string; phases: PhaseTiming[] }[]): string {
   const names = [...new Set(rows.flatMap((r) => r.phases.map((p) => p.phase)))];
@@ -51,10 +54,13 @@ export function phaseTable(rows: { label: string; phases: PhaseTiming[] }[]): st
   const body = names.map((n) => {
     const cells = rows.map((r) => {
       const p = r.phases.find((x) => x.phase === n);
-      return p ? `${p.seconds.toFixed(1)} | ${p.max_rss_mib}` : ' | ';
+      return p ? `${seconds(p.seconds, p.cpu_seconds)} | ${p.max_rss_mib}` : ' | ';
     });
     return `| ${n} | ${cells.join(' | ')} |`;
   });
-  const totals = rows.map((r) => `${r.phases.reduce((s, p) => s + p.seconds, 0).toFixed(1)} | `);
+  const totals = rows.map((r) => {
+    const cpu = r.phases.every((p) => p.cpu_seconds !== undefined) ? r.phases.reduce((s, p) => s + p.cpu_seconds!, 0) : undefined;
+    return `${seconds(r.phases.reduce((s, p) => s + p.seconds, 0), r.phases.length > 0 ? cpu : undefined)} | `;
+  });
   return [head, rule, ...body, `| total | ${totals.join(' | ')} |`].join('\n');
 }

@@ -11,8 +11,9 @@ describe('PhaseTimer', () => {
     await timer.time('second', () => new Promise((r) => setTimeout(r, 120)));
     // A phase that spins: its CPU time is counted (and one that waits is not).
     await timer.time('busy', () => {
-      const until = performance.now() + 150;
-      while (performance.now() < until);
+      // Until it has used 150 ms of CPU (not of wall time: a loaded machine gives a spinning loop less).
+      const from = process.cpuUsage();
+      while (process.cpuUsage(from).user < 150_000);
     });
     await expect(timer.time('third', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(timer.phases.map((p) => p.phase)).toEqual(['first', 'second', 'busy', 'third']);
@@ -37,5 +38,8 @@ describe('PhaseTimer', () => {
       '| corpus | 2.0 | 120 |  |  |',
       '| total | 3.3 |  | 3.0 |  |',
     ]);
+    // With CPU seconds recorded, they stand beside the wall seconds.
+    const withCpu = phaseTable([{ label: '1000', phases: [{ phase: 'validate', seconds: 1.25, max_rss_mib: 100, cpu_seconds: 2.4 }, { phase: 'corpus', seconds: 2, max_rss_mib: 120, cpu_seconds: 1 }] }]);
+    expect(withCpu.split('\n').slice(2)).toEqual(['| validate | 1.3 (CPU 2.4) | 100 |', '| corpus | 2.0 (CPU 1.0) | 120 |', '| total | 3.3 (CPU 3.4) |  |']);
   });
 });
