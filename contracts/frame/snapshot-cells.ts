@@ -11,9 +11,12 @@ export class Bad {
 
 export type CellSchema<T> = z.ZodType<T, string>;
 
+/** The check behind each cell schema made by cell(). */
+const checks = new WeakMap<CellSchema<unknown>, (raw: string) => unknown>();
+
 /** Wraps a check into a zod schema over the raw cell text. */
 export function cell<T>(check: (raw: string) => T | Bad): CellSchema<T> {
-  return z.string().transform((raw, ctx) => {
+  const schema = z.string().transform((raw, ctx) => {
     const value = check(raw);
     if (value instanceof Bad) {
       ctx.issues.push({ code: 'custom', message: value.message, input: raw });
@@ -21,6 +24,16 @@ export function cell<T>(check: (raw: string) => T | Bad): CellSchema<T> {
     }
     return value;
   });
+  checks.set(schema, check);
+  return schema;
+}
+
+/**
+ * The check a cell schema runs (the same function, not a copy), for callers that only need to know a cell is
+ * good and ask the schema for its issues when it is not; undefined for a schema cell() did not make.
+ */
+export function cellCheck<T>(schema: CellSchema<T>): ((raw: string) => T | Bad) | undefined {
+  return checks.get(schema as CellSchema<unknown>) as ((raw: string) => T | Bad) | undefined;
 }
 
 const show = (raw: string): string => JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);

@@ -9,7 +9,9 @@
  */
 import { z } from 'zod';
 import {
+  Bad,
   bool,
+  cellCheck,
   type CellSchema,
   count,
   decimal,
@@ -528,6 +530,31 @@ export function rowSchema(table: TableSpec) {
   return base.superRefine((row, ctx) => {
     for (const p of rules(row)) ctx.addIssue({ code: 'custom', path: [p.column], message: p.message });
   });
+}
+
+/**
+ * A quick yes for a good row: true when every cell passes its cell's own check and the row passes the row
+ * rules, with the values rowSchema would give them; false when anything fails, and then rowSchema (zod) says
+ * what and where. The checks are the schemas' own functions (cellCheck), so no rule is written twice; a row
+ * this accepts, rowSchema accepts too. Null when a column's schema was not made by cell(): use rowSchema.
+ * (zod's per-cell machinery was about half of validating a row: docs/benchmarks.md, issue 24 session 21.)
+ */
+export function rowAcceptor(table: TableSpec): ((cells: readonly string[]) => boolean) | null {
+  const cellChecks = table.columns.map((c) => cellCheck(c.cell));
+  if (cellChecks.some((c) => c === undefined)) return null;
+  const fns = cellChecks as ((raw: string) => unknown)[];
+  const names = table.columns.map((c) => c.name);
+  const rules = table.rowRules;
+  // One object for every row (the rules read it and keep nothing): each call sets every key before the rules run.
+  const row: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, null]));
+  return (cells) => {
+    for (let i = 0; i < fns.length; i++) {
+      const v = fns[i]!(cells[i]!);
+      if (v instanceof Bad) return false;
+      row[names[i]!] = v;
+    }
+    return !rules || rules(row).length === 0;
+  };
 }
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256');

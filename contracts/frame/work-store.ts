@@ -170,11 +170,21 @@ export class ByteWriter {
   /** An unsigned integer up to 2^53, 7 bits a byte. */
   uvar(v: number): void {
     this.room(8);
-    while (v >= 0x80) {
-      this.buf[this.length++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.length++] = v;
+    const buf = this.buf;
+    let n = this.length;
+    if (v < 0x80000000) {
+      // Bit operations below 2^31 (nearly every value): `%` on a double is a call to fmod.
+      while (v >= 0x80) {
+        buf[n++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+    } else
+      while (v >= 0x80) {
+        buf[n++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+    buf[n++] = v;
+    this.length = n;
   }
   /** A signed integer (zig-zag). */
   svar(v: number): void {
@@ -185,12 +195,33 @@ export class ByteWriter {
     this.buf.writeDoubleLE(v, this.length);
     this.length += 8;
   }
+  /** A string: its UTF-8 length (uvar), then its UTF-8 bytes. */
   text(s: string): void {
+    if (s.length < 0x80 && this.ascii(s)) return;
     const n = Buffer.byteLength(s, 'utf8');
     this.uvar(n);
     this.room(n);
     this.buf.write(s, this.length, 'utf8');
     this.length += n;
+  }
+  /**
+   * Writes a short string as text() would when it is ASCII, and says whether it was (else nothing is written).
+   * Titles' rare tokens and DOIs are a few characters: a loop here costs less than measuring and writing
+   * them through Buffer's calls into C++.
+   */
+  private ascii(s: string): boolean {
+    const len = s.length;
+    this.room(len + 1);
+    const buf = this.buf;
+    const at = this.length + 1;
+    for (let k = 0; k < len; k++) {
+      const c = s.charCodeAt(k);
+      if (c >= 0x80) return false;
+      buf[at + k] = c;
+    }
+    buf[this.length] = len;
+    this.length = at + len;
+    return true;
   }
   /** The bytes written since `from`, copied. */
   slice(from: number): Buffer {
@@ -281,84 +312,101 @@ function writeNumber(w: ByteWriter, v: unknown, field: string): void {
 }
 
 /**
- * The fixed-point value of a number's text, when the text is exactly what JavaScript prints for the number it
- * parses to; else null. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
+ * Reads the number written in `t` from `from` up to the next `;` (or the end) and gives the position of that
+ * end, when the text is exactly what JavaScript prints for the number it parses to (its fixed-point value in
+ * `out`); else -1. A decimal in canonical form (no sign but `-`, no leading or trailing zeros, at most 9
  * fraction digits, at most 15 significant digits, from 1e-6 up) parses to a double that prints back as the
  * same text: two such decimals never share a double (a double holds 15.9 digits), so the shortest decimal
- * that reads back as it is the text itself. Read digit by digit: neither Number() nor String() per value.
+ * that reads back as it is the text itself. Read digit by digit, in place: neither a substring, Number() nor
+ * String() per value (a 4.3M build reads some 300M of them).
  */
-function canonicalDecimal(t: string, out: { m: number; s: number }): boolean {
-  let k = 0;
-  const n = t.length;
-  const negative = t.charCodeAt(0) === 45; // -
+function canonicalDecimal(t: string, from: number, out: { m: number; s: number }): number {
+  const end = t.length;
+  let k = from;
+  const negative = t.charCodeAt(k) === 45; // -
   if (negative) k++;
-  if (k >= n) return false;
   let m = 0;
   let digits = 0;
   let scale = -1;
-  const first = t.charCodeAt(k);
-  if (first === 48 && k + 1 < n && t.charCodeAt(k + 1) !== 46) return false; // leading zero
-  for (; k < n; k++) {
+  let last = -1;
+  const first = k;
+  for (; k < end; k++) {
     const c = t.charCodeAt(k);
+    if (c === 59) break; // ;
+    last = c;
     if (c === 46) {
-      if (scale >= 0 || k === n - 1) return false;
+      if (scale >= 0) return -1;
       scale = 0;
       continue;
     }
-    if (c < 48 || c > 57) return false;
+    if (c < 48 || c > 57) return -1;
     m = m * 10 + (c - 48);
     if (m > 0) digits++;
     if (scale >= 0) scale++;
   }
+  if (k === first || last === 46) return -1; // nothing after the sign; a point at the end
+  if (t.charCodeAt(first) === 48 && k > first + 1 && t.charCodeAt(first + 1) !== 46) return -1; // leading zero
   if (scale < 0) scale = 0;
-  else if (t.charCodeAt(n - 1) === 48) return false; // trailing zero in the fraction
-  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return false;
+  else if (last === 48) return -1; // trailing zero in the fraction
+  if (scale > MAX_SCALE || digits > 15 || m > MAX_STORED) return -1;
   if (m === 0) {
     // Only "0" itself ("-0" prints as "0", "0.0" is not canonical).
-    if (negative || scale > 0) return false;
-  } else if (m / POW10[scale]! < 1e-6) return false; // printed with an exponent
+    if (negative || scale > 0) return -1;
+  } else if (m / POW10[scale]! < 1e-6) return -1; // printed with an exponent
   out.m = negative ? -m : m;
   out.s = scale;
-  return true;
+  return k;
 }
+
+/** Scratch space of writeNumberList, grown to the longest list seen (one list is written at a time). */
+let listMantissas = new Float64Array(64);
+let listScales = new Uint8Array(64);
+const parsed = { m: 0, s: 0 };
 
 /** A `;`-joined list of numbers, when its elements print back to the same text; else the text as it is. */
 function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
   if (v === null || v === undefined) return w.byte(0);
   if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
-  const parts = v === '' ? [] : v.split(NUMLIST_SEPARATOR);
-  const ms = new Array<number>(parts.length);
-  const ss = new Array<number>(parts.length);
-  const d = { m: 0, s: 0 };
+  // The elements are read where they stand (as v.split(NUMLIST_SEPARATOR) would cut them; '' is no element).
+  let n = 0;
   let scale = 0;
-  let exact = true;
   let signed = false;
-  for (let k = 0; k < parts.length; k++) {
-    if (!canonicalDecimal(parts[k]!, d)) {
+  let exact = true;
+  for (let from = 0; v.length > 0; ) {
+    const to = canonicalDecimal(v, from, parsed);
+    if (to < 0) {
       exact = false;
       break;
     }
-    ms[k] = d.m;
-    ss[k] = d.s;
-    if (d.s > scale) scale = d.s;
-    if (d.m < 0) signed = true;
+    if (n === listMantissas.length) {
+      listMantissas = Float64Array.from({ length: 2 * n }, (_, k) => listMantissas[k] ?? 0);
+      listScales = Uint8Array.from({ length: 2 * n }, (_, k) => listScales[k] ?? 0);
+    }
+    listMantissas[n] = parsed.m;
+    listScales[n++] = parsed.s;
+    if (parsed.s > scale) scale = parsed.s;
+    if (parsed.m < 0) signed = true;
+    if (to === v.length) break;
+    from = to + 1;
   }
   // One scale for the list: every value must still be a stored integer at it.
   if (exact)
-    for (let k = 0; k < parts.length; k++) {
-      ms[k] = ms[k]! * POW10[scale - ss[k]!]!;
-      if (Math.abs(ms[k]!) > MAX_STORED) exact = false;
+    for (let k = 0; k < n; k++) {
+      const m = listMantissas[k]! * POW10[scale - listScales[k]!]!;
+      if (Math.abs(m) > MAX_STORED) {
+        exact = false;
+        break;
+      }
+      listMantissas[k] = m;
     }
   if (!exact) {
     w.byte(RAW);
     return w.text(v);
   }
   w.byte((signed ? SIGNED : 1) + scale);
-  w.uvar(parts.length);
-  for (const m of ms) {
-    if (signed) w.svar(m);
-    else w.uvar(m);
-  }
+  w.uvar(n);
+  if (signed) for (let k = 0; k < n; k++) w.svar(listMantissas[k]!);
+  else for (let k = 0; k < n; k++) w.uvar(listMantissas[k]!);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -376,18 +424,23 @@ function writeSym(w: ByteWriter, v: unknown, codes: Map<string, number> | undefi
   w.uvar(code);
 }
 
-function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, codes: SymbolCodes, table: string, id: string): void {
+/** Field kinds as small integers, for the encoder's switch (FIELD_KINDS[code] is the kind). */
+const FIELD_KINDS = ['text', 'words', 'prefixed', 'sym', 'symlist', 'int', 'num', 'numlist', 'bool', 'self'] as const satisfies readonly FieldKind[];
+const [TEXT, WORDS, PREFIXED, SYM, SYMLIST, INT, NUM, NUMLIST, BOOL, SELF] = FIELD_KINDS.map((_, k) => k) as number[] as [number, number, number, number, number, number, number, number, number, number];
+const kindCode = (kind: FieldKind): number => FIELD_KINDS.indexOf(kind);
+
+/** Writes one value of kind `kind` (a FIELD_KINDS code); `known` is the field's symbol codes, if it has a table. */
+function writeField(w: ByteWriter, kind: number, v: unknown, field: string, known: Map<string, number> | undefined, id: string): void {
   switch (kind) {
-    case 'text':
+    case TEXT:
       if (v === null || v === undefined) return w.uvar(0);
       if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
       w.uvar(1);
       return w.text(v);
-    case 'words': {
+    case WORDS: {
       if (v === null || v === undefined) return w.uvar(0);
       if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
       const tokens = v.split(WORD_SEPARATOR);
-      const known = codes[table];
       w.uvar(tokens.length + 1);
       for (const t of tokens) {
         const c = known?.get(t);
@@ -399,11 +452,11 @@ function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, c
       }
       return;
     }
-    case 'prefixed': {
+    case PREFIXED: {
       if (v === null || v === undefined) return w.uvar(0);
       if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not text`);
       const at = v.indexOf(PREFIX_SEPARATOR);
-      const c = at < 0 ? undefined : codes[table]?.get(v.slice(0, at));
+      const c = at < 0 ? undefined : known?.get(v.slice(0, at));
       if (c === undefined) {
         w.uvar(1);
         return w.text(v);
@@ -411,34 +464,36 @@ function writeField(w: ByteWriter, kind: FieldKind, v: unknown, field: string, c
       w.uvar(1 + c);
       return w.text(v.slice(at + 1));
     }
-    case 'sym':
-      return writeSym(w, v, codes[table], field);
-    case 'symlist': {
+    case SYM:
+      return writeSym(w, v, known, field);
+    case SYMLIST: {
       if (v === null || v === undefined) return w.uvar(0);
       if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
       // As workItem splits it: an empty string is an empty list.
       const parts = v === '' ? [] : v.split(SYMLIST_SEPARATOR);
       w.uvar(parts.length + 1);
-      for (const p of parts) writeSym(w, p, codes[table], field);
+      for (const p of parts) writeSym(w, p, known, field);
       return;
     }
-    case 'int':
+    case INT:
       if (v === null || v === undefined) return w.uvar(0);
       if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > MAX_STORED) throw new Error(`work store: ${field} is not an integer of at most 52 bits: ${String(v)}`);
       w.uvar(1);
       return w.svar(v);
-    case 'num':
+    case NUM:
       return writeNumber(w, v, field);
-    case 'numlist':
+    case NUMLIST:
       return writeNumberList(w, v, field);
-    case 'bool':
+    case BOOL:
       if (v === null || v === undefined) return w.byte(0);
       if (typeof v !== 'boolean') throw new Error(`work store: ${field} is ${typeof v}, not a boolean`);
       return w.byte(v ? 2 : 1);
-    case 'self':
+    case SELF:
       if (v === null || v === undefined) return w.byte(0);
       if (v !== id) throw new Error(`work store: ${field} of ${id} is ${String(v)}`);
       return w.byte(1);
+    default:
+      throw new Error(`work store: no field kind ${kind}`);
   }
 }
 
@@ -556,27 +611,58 @@ export interface StoredAuthorship {
  * and the build encodes millions of them.
  */
 export function encodeWork(w: ByteWriter, id: string, values: readonly unknown[], authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
-  let k = 0;
-  for (const group of WORK_GROUPS) {
+  const plan = encodePlan(codes);
+  const { kinds, known, groupEnd } = plan;
+  for (let k = 0, g = 0; g < groupEnd.length; g++) {
+    const end = groupEnd[g]!;
     // The first group is always present; the others only when their gate (first field) has a value.
-    if (group !== WORK_GROUPS[0]) {
+    if (g > 0) {
       if (values[k] === null || values[k] === undefined) {
         w.byte(0);
-        k += group.length;
+        k = end;
         continue;
       }
       w.byte(1);
     }
-    for (const [field, kind] of group) writeField(w, kind, values[k++], field, codes, field, id);
+    for (; k < end; k++) writeField(w, kinds[k]!, values[k], WORK_FIELDS[k]!.field, known[k], id);
   }
   w.uvar(authors.length);
   for (const a of authors) {
     w.uvar(a.author);
-    writeField(w, 'int', a.position, 'authorships.position', codes, '', id);
-    writeField(w, 'bool', a.is_ca, 'authorships.is_ca', codes, '', id);
+    writeField(w, INT, a.position, 'authorships.position', undefined, id);
+    writeField(w, BOOL, a.is_ca, 'authorships.is_ca', undefined, id);
   }
   w.uvar(labels.length);
-  for (const l of labels) for (const [field, kind] of LABEL_FIELDS) writeField(w, kind, l[field], field, codes, labelSymbols(field), id);
+  for (const l of labels) for (let f = 0; f < LABEL_FIELDS.length; f++) writeField(w, plan.labelKinds[f]!, l[LABEL_FIELDS[f]![0]], LABEL_FIELDS[f]![0], plan.labelKnown[f], id);
+}
+
+/**
+ * What encodeWork needs per field, resolved once per build's symbol codes rather than per value: the kind as a
+ * small integer (a jump table, not a chain of string compares) and the field's own symbol map (not a lookup by
+ * name in a ~60-key object). At 4.3M works the encoder writes some 400M values.
+ */
+interface EncodePlan {
+  kinds: Uint8Array;
+  known: (Map<string, number> | undefined)[];
+  /** The end (exclusive) of each of WORK_GROUPS in WORK_FIELDS. */
+  groupEnd: number[];
+  labelKinds: Uint8Array;
+  labelKnown: (Map<string, number> | undefined)[];
+}
+const plans = new WeakMap<SymbolCodes, EncodePlan>();
+function encodePlan(codes: SymbolCodes): EncodePlan {
+  let plan = plans.get(codes);
+  if (plan) return plan;
+  let end = 0;
+  plan = {
+    kinds: Uint8Array.from(WORK_FIELDS, (f) => kindCode(f.kind)),
+    known: WORK_FIELDS.map((f) => codes[f.field]),
+    groupEnd: WORK_GROUPS.map((g) => (end += g.length)),
+    labelKinds: Uint8Array.from(LABEL_FIELDS, ([, kind]) => kindCode(kind)),
+    labelKnown: LABEL_FIELDS.map(([field]) => codes[labelSymbols(field)]),
+  };
+  plans.set(codes, plan);
+  return plan;
 }
 
 /** A WorkRow's values in stored order, as encodeWork takes them. */

@@ -1,5 +1,14 @@
 /** Thin helpers over @duckdb/node-api for the pipeline: open a file database, run SQL, read plain rows. */
-import { type DuckDBConnection, DuckDBInstance, DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
+import {
+  type DuckDBConnection,
+  DuckDBDoubleVector,
+  DuckDBInstance,
+  DuckDBIntegerVector,
+  DuckDBScalarFunction,
+  DuckDBUSmallIntVector,
+  type DuckDBVector,
+  VARCHAR,
+} from '@duckdb/node-api';
 import { titleTerms } from '../../contracts/frame/title-terms.ts';
 
 export interface Duck {
@@ -29,13 +38,41 @@ export async function openDuck(path: string, options: Record<string, string> = {
   };
 }
 
-/** Streams a query chunk by chunk (2,048 rows), calling `each(columnValues, count)`. */
-export async function forEachChunk(duck: Duck, sql: string, each: (cols: unknown[][], n: number) => void): Promise<void> {
+/**
+ * A column of fixed-width numbers without a null in this chunk, as a typed array over DuckDB's own vector;
+ * else null. The client's own conversion calls a getter and tests a BigInt validity bit per value, which was
+ * most of the JavaScript time of reading the cohort index's integer columns, sorts and lists (docs/benchmarks.md,
+ * issue 24 session 21). The values and the validity mask are the client's internal fields (pinned version):
+ * if they are not there, the column is converted as before.
+ */
+function numberColumn(vector: DuckDBVector, n: number): ArrayLike<number> | null {
+  if (!(vector instanceof DuckDBIntegerVector || vector instanceof DuckDBDoubleVector || vector instanceof DuckDBUSmallIntVector)) return null;
+  const { items, validity } = vector as unknown as { items?: Int32Array | Float64Array | Uint16Array; validity?: { data?: BigUint64Array | null } };
+  const mask = validity?.data;
+  if (!ArrayBuffer.isView(items) || mask === undefined) return null;
+  if (mask !== null)
+    for (let w = 0; w * 64 < n; w++) {
+      const bits = Math.min(64, n - w * 64);
+      const need = bits === 64 ? 0xffffffffffffffffn : (1n << BigInt(bits)) - 1n;
+      if ((mask[w]! & need) !== need) return null;
+    }
+  return items.length === n ? items : items.subarray(0, n);
+}
+
+/**
+ * Streams a query chunk by chunk (2,048 rows), calling `each(columnValues, count)`. A column of INTEGER, DOUBLE
+ * or USMALLINT values without nulls comes as a typed array that is only valid during the call (it views the
+ * chunk's memory); any other column as converted values (null for NULL).
+ */
+export async function forEachChunk(duck: Duck, sql: string, each: (cols: ArrayLike<unknown>[], n: number) => void): Promise<void> {
   const result = await duck.connection.stream(sql);
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    each(chunk.getColumns() as unknown[][], chunk.rowCount);
+    const n = chunk.rowCount;
+    const cols: ArrayLike<unknown>[] = [];
+    for (let k = 0; k < chunk.columnCount; k++) cols.push(numberColumn(chunk.getColumnVector(k), n) ?? chunk.getColumnValues(k));
+    each(cols, n);
   }
 }
 

@@ -145,7 +145,7 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
     await buildFrameDatabase(snapshot, db, readManifest(snapshot), silentProgress, join(tmp.path, 'working', 'spill'));
     const duck = await openDuck(db, { access_mode: 'READ_ONLY' });
     try {
-      const rows = await duck.all<{ term: string; work_id: string }>('SELECT term, work_id FROM title_terms');
+      const rows = await duck.all<{ term: string; work_id: string }>('SELECT t.term, w.id AS work_id FROM title_terms t JOIN works w ON w.cohort_row = t.row');
       const expected = new Set(works.flatMap((w) => titleTerms(w.title!).map((t) => `${t}\u0000${w.id}`)));
       expect(rows.length).toBe(expected.size);
       for (const r of rows)

@@ -151,7 +151,7 @@ async function writePackedCsr(duck: Duck, dir: string, name: CsrName, sql: strin
     values.newKey();
   };
   await forEachChunk(duck, sql, (cols, n) => {
-    const [k, v] = cols as [(string | number)[], number[]];
+    const [k, v] = cols as [ArrayLike<string | number>, ArrayLike<number>];
     for (let i = 0; i < n; i++) {
       if (k[i] !== last) {
         last = k[i]!;
@@ -183,7 +183,7 @@ export async function writeCsr(
   sql: string,
   keys?: number,
   /** Called for each pair, to write columns beyond the value (parallel arrays). */
-  extra?: (cols: unknown[][], i: number) => void,
+  extra?: (cols: ArrayLike<unknown>[], i: number) => void,
 ): Promise<string[]> {
   if (isPackedCsr(name)) {
     if (extra) throw new Error(`${name}: a packed CSR has no parallel columns`);
@@ -195,7 +195,7 @@ export async function writeCsr(
     // Row keys 0..keys-1: count per key, then prefix sums.
     const offsets = new Float64Array(keys + 1);
     await forEachChunk(duck, sql, (cols, n) => {
-      const [k, v] = cols as [number[], number[]];
+      const [k, v] = cols as [ArrayLike<number>, ArrayLike<number>];
       for (let i = 0; i < n; i++) {
         offsets[k[i]! + 1]!++;
         values.push(v[i]!);
@@ -210,7 +210,7 @@ export async function writeCsr(
   const offsets: number[] = [];
   let last: string | undefined;
   await forEachChunk(duck, sql, (cols, n) => {
-    const [k, v] = cols as [string[], number[]];
+    const [k, v] = cols as [ArrayLike<string>, ArrayLike<number>];
     for (let i = 0; i < n; i++) {
       if (k[i] !== last) {
         last = k[i]!;
@@ -274,7 +274,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
              CASE WHEN count(DISTINCT di) = 1 AND min(di) > 0 THEN 1 << (min(di) - 1) ELSE 0 END AS design_all
       FROM (SELECT work_id, ${maskSql('categories')}::INTEGER AS m, ${designIndex('study_design')}::INTEGER AS di FROM direct_labels)
       GROUP BY work_id) l ON l.work_id = w.id
-    LEFT JOIN (SELECT work_id, count(*) AS ntok FROM title_terms GROUP BY work_id) t ON t.work_id = w.id`);
+    LEFT JOIN (SELECT row, count(*) AS ntok FROM title_terms GROUP BY row) t ON t.row = w.cohort_row`);
   const [{ n: rows } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM cx');
   const names = Object.keys(COLUMNS) as ColumnName[];
   const arrays = Object.fromEntries(names.map((c) => [c, new ARRAY_TYPES[COLUMNS[c][0]](rows)])) as Record<ColumnName, Typed>;
@@ -282,8 +282,10 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   await forEachChunk(duck, `SELECT ${names.join(', ')} FROM cx ORDER BY row`, (cols, n) => {
     names.forEach((c, k) => {
       const target = arrays[c];
-      const src = cols[k] as number[];
-      for (let i = 0; i < n; i++) target[at + i] = src[i]!;
+      const src = cols[k] as ArrayLike<number>;
+      // A typed array converts as element assignment does (the same values), in one call.
+      if (ArrayBuffer.isView(src)) target.set(src, at);
+      else for (let i = 0; i < n; i++) target[at + i] = src[i]!;
     });
     at += n;
   });
@@ -301,8 +303,11 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     const perm = new Uint32Array(rows);
     let k = 0;
     await forEachChunk(duck, `SELECT row FROM cx ORDER BY ${by}`, (cols, n) => {
-      const src = cols[0] as number[];
-      for (let i = 0; i < n; i++) perm[k++] = src[i]!;
+      const src = cols[0] as ArrayLike<number>;
+      if (ArrayBuffer.isView(src)) {
+        perm.set(src, k);
+        k += n;
+      } else for (let i = 0; i < n; i++) perm[k++] = src[i]!;
     });
     writeTyped(join(dir, file.order(sort)), perm);
   }
@@ -315,7 +320,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     duck,
     dir,
     'title_terms',
-    'SELECT t.k, c.row FROM title_terms x JOIN tterm t USING (term) JOIN cx c ON c.wid = x.work_id ORDER BY 1, 2',
+    'SELECT t.k, x.row FROM title_terms x JOIN tterm t USING (term) ORDER BY 1, 2',
     titleTerms.length,
   );
   progress.update(4);
@@ -331,7 +336,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   const orcids = new TextsWriter(dir, file.authorOrcids, authors);
   let a = 0;
   await forEachChunk(duck, 'SELECT idn, ca_works, name, orcid, id FROM ax ORDER BY arow', (cols, n) => {
-    const [ids, cas, nms, ors, sids] = cols as [number[], number[], string[], (string | null)[], string[]];
+    const [ids, cas, nms, ors, sids] = cols as [ArrayLike<number>, ArrayLike<number>, ArrayLike<string>, ArrayLike<string | null>, ArrayLike<string>];
     for (let i = 0; i < n; i++, a++) {
       // The work store keeps authors by numeric id and prints them back as A + number.
       if (`A${ids[i]}` !== sids[i]) throw new Error(`author id ${JSON.stringify(sids[i])} is not A followed by a number without leading zeros`);
@@ -385,8 +390,8 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
      ORDER BY a.arow, n.weight DESC, n.shared_works DESC, n.other`,
     authors,
     (cols, i) => {
-      shared.push((cols[2] as number[])[i]!);
-      weights.push((cols[3] as number[])[i]!);
+      shared.push((cols[2] as ArrayLike<number>)[i]!);
+      weights.push((cols[3] as ArrayLike<number>)[i]!);
       if (weights.length === 1 << 16) writeSync(weightFd, new Uint8Array(Float64Array.from(weights.splice(0)).buffer));
     },
   );

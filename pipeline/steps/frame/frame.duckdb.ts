@@ -295,10 +295,11 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
     ],
     [
       'title_terms',
-      // Unsorted: the cohort index numbers the terms and sorts (term code, row) pairs itself.
+      // Unsorted: the cohort index numbers the terms and sorts (term code, row) pairs itself. By the work's
+      // cohort row, not its id: the cohort index then joins and counts 43M integers, not 43M id strings.
       `CREATE TABLE title_terms AS
-       SELECT term, id AS work_id FROM (
-         SELECT id, unnest(${termsListSql('title')}) AS term FROM s_works)
+       SELECT term, cohort_row AS row FROM (
+         SELECT cohort_row, unnest(${termsListSql('title')}) AS term FROM works)
        WHERE term <> ''`,
     ],
     [
@@ -372,10 +373,9 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
   progress.stop();
   for (const t of TABLE_NAMES) await duck.run(`DROP TABLE IF EXISTS s_${t}`);
   await duck.run('DROP TABLE ca_work_authors');
-  // Point lookups by id go through an ART index; everything else scans sorted columns with zone maps. (No
-  // index on authorships.author_id: nothing looks authorships up by author in the database any more; the
-  // served database does not hold them at all.)
-  await timed('index works_id', 'CREATE UNIQUE INDEX works_id ON works (id)');
+  // No index: every later read scans sorted columns with zone maps, by id range or whole (the work store's
+  // range queries plan sequential scans and hash joins with or without one), and keys were checked unique
+  // above. The works (id) index cost 2 s a million works and was read by nothing (docs/decisions.md, issue 24).
   await timed('checkpoint', 'CHECKPOINT');
   progress.log(`derived tables: ${timings.join(', ')}`);
 }
