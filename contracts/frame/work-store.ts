@@ -612,9 +612,9 @@ export interface StoredAuthorship {
  */
 export function encodeWork(w: ByteWriter, id: string, values: readonly unknown[], authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
   const plan = encodePlan(codes);
-  const { kinds, known, groupEnd } = plan;
-  for (let k = 0, g = 0; g < groupEnd.length; g++) {
-    const end = groupEnd[g]!;
+  const { kinds, known } = plan;
+  for (let k = 0, g = 0; g < GROUP_ENDS.length; g++) {
+    const end = GROUP_ENDS[g]!;
     // The first group is always present; the others only when their gate (first field) has a value.
     if (g > 0) {
       if (values[k] === null || values[k] === undefined) {
@@ -644,8 +644,6 @@ export function encodeWork(w: ByteWriter, id: string, values: readonly unknown[]
 interface EncodePlan {
   kinds: Uint8Array;
   known: (Map<string, number> | undefined)[];
-  /** The end (exclusive) of each of WORK_GROUPS in WORK_FIELDS. */
-  groupEnd: number[];
   labelKinds: Uint8Array;
   labelKnown: (Map<string, number> | undefined)[];
 }
@@ -653,11 +651,9 @@ const plans = new WeakMap<SymbolCodes, EncodePlan>();
 function encodePlan(codes: SymbolCodes): EncodePlan {
   let plan = plans.get(codes);
   if (plan) return plan;
-  let end = 0;
   plan = {
     kinds: Uint8Array.from(WORK_FIELDS, (f) => kindCode(f.kind)),
     known: WORK_FIELDS.map((f) => codes[f.field]),
-    groupEnd: WORK_GROUPS.map((g) => (end += g.length)),
     labelKinds: Uint8Array.from(LABEL_FIELDS, ([, kind]) => kindCode(kind)),
     labelKnown: LABEL_FIELDS.map(([field]) => codes[labelSymbols(field)]),
   };
@@ -676,6 +672,8 @@ export interface AuthorLookup {
 /** Every work field in stored order, with its kind and group; a decoded work's values are in this order. */
 export const WORK_FIELDS: readonly { field: string; kind: FieldKind; group: number }[] = WORK_GROUPS.flatMap((g, group) => g.map(([field, kind]) => ({ field, kind, group })));
 const FIELD_POSITION = new Map(WORK_FIELDS.map((f, k) => [f.field, k]));
+/** The position after each of WORK_GROUPS' last field in WORK_FIELDS: the encoder's and decoder's group loops. */
+const GROUP_ENDS = WORK_GROUPS.map((_, g) => WORK_GROUPS.slice(0, g + 1).reduce((n, group) => n + group.length, 0));
 /** The position of a field in a decoded work's values (throws for a name that is not a stored field). */
 export function fieldPosition(field: string): number {
   const k = FIELD_POSITION.get(field);
@@ -696,9 +694,8 @@ export interface DecodedWork {
   labels: LabelRow[];
 }
 
-/** Each field's kind by position, and the position after each group's last field: the decoder's loop. */
+/** Each field's kind by position, for the decoder's loop. */
 const KINDS = WORK_FIELDS.map((f) => f.kind);
-const GROUP_ENDS = WORK_GROUPS.map((_, g) => WORK_FIELDS.filter((f) => f.group <= g).length);
 /**
  * Per build, each field's symbol table by position (undefined for fields without one): looked up once, not by
  * name for each of a work's ~100 fields (the tables object has a key per table, too many for a fast shape).
