@@ -7,14 +7,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { file, texts } from './cohort-index.ts';
 import { readArray, SortedIds } from './typed-arrays.ts';
-import type { AuthorLookup } from './work-store.ts';
+import type { AuthorLookup, TextBytes } from './work-store.ts';
 
 /** Texts found by row, held in memory whole. */
-export class Texts {
+export class Texts implements TextBytes {
   private constructor(
-    private readonly offsets: Uint32Array,
-    private readonly bin: Buffer,
+    readonly offsets: Uint32Array,
+    readonly bin: Buffer,
   ) {}
+  /** Texts of the given strings, by their position. */
+  static of(values: readonly string[]): Texts {
+    const parts = values.map((v) => Buffer.from(v, 'utf8'));
+    const offsets = new Uint32Array(values.length + 1);
+    parts.forEach((p, k) => (offsets[k + 1] = offsets[k]! + p.length));
+    return new Texts(offsets, Buffer.concat(parts));
+  }
   static load(dir: string, name: string, rows: number): Texts {
     const t = texts(name);
     const offsets = readArray(join(dir, t.offsets), Uint32Array);
@@ -47,11 +54,5 @@ export class AuthorTable implements AuthorLookup {
   /** Row of a numeric author id, or -1. */
   row(n: number): number {
     return this.ids.indexOf(n);
-  }
-  author(n: number): { id: string; name: string; orcid: string | null } {
-    const row = this.row(n);
-    if (row < 0) throw new Error(`the work store names author A${n}, which the author table does not hold`);
-    const orcid = this.orcids.get(row);
-    return { id: `A${n}`, name: this.names.get(row), orcid: orcid === '' ? null : orcid };
   }
 }

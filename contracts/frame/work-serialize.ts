@@ -1,49 +1,96 @@
 /**
- * The serializers of a stored work (work-store.ts): the work item's JSON text (the work record without `meta`,
- * and a cohort page's or JSON export's item) and its CSV export line, written straight from the decoded values
- * instead of building the item object and stringifying it: a page of 25 items and a 100,000-row export are
- * served at the speed of reading the rows (docs/benchmarks.md, issue 24). Symbols arrive as codes and numbers as
- * their printed text, and every symbol's JSON and CSV text is made once per build (SymbolTexts), so an item costs
- * mostly string concatenation.
+ * The serializers of a stored work (work-store.ts): the work item's JSON (the work record without `meta`, a
+ * cohort page's or JSON export's item, a static per-work document) and its CSV export line, written as bytes
+ * straight from the decoded values into a ByteSink, instead of building the item object and stringifying it:
+ * a page of 25 items and a 100,000-row export are served at the speed of reading the rows (docs/benchmarks.md,
+ * issue 24). Texts arrive as the store's UTF-8 bytes and are copied escaped (byte-sink.ts), symbols as codes
+ * whose JSON and CSV bytes are made once per build (SymbolTexts), numbers as their printed text: an export
+ * never decodes a string to JavaScript nor encodes one back.
  *
  * workItem (work-record.ts) stays the readable definition of the shape, and exportRow (export-columns.ts) of
  * the CSV line: the tests compare these serializers with them, byte for byte, on every work of the fixture
  * builds, on generated values of every kind and on the reference OpenAlex records.
  */
+import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { csvField, exportCell } from './export-columns.ts';
 import { CATEGORY_ORDER, ROUTES, SCREEN_MODELS } from './vocab.ts';
-import { type AuthorshipRow, DIRECT_LABEL_STATUS, type LabelRow, labelAgreement, list, MACHINE_SCORES_NOTE } from './work-record.ts';
-import { type DecodedNumber, type DecodedWork, fieldPosition, type SymbolTables, WORK_FIELDS } from './work-store.ts';
+import { DIRECT_LABEL_STATUS, type LabelRow, labelAgreement, list, MACHINE_SCORES_NOTE } from './work-record.ts';
+import { type DecodedAuthorship, type DecodedNumber, type DecodedWork, fieldPosition, type SymbolTables, WORK_FIELDS, writeNumberListJson, writeText } from './work-store.ts';
 
 export type StoredWork = DecodedWork;
 
-/** What one symbol table's values print as, each made on first use and kept (tables hold at most ~100k values). */
+/** JSON text with every `"` doubled, as it stands inside a quoted CSV cell. */
+const doubleQuotes = (json: string): string => json.replaceAll('"', '""');
+
+/**
+ * How the JSON of the record's nested parts (authors, labels, prediction) is written: as JSON (the work item),
+ * or as the inside of the quoted CSV cell that holds that JSON in an export line, every `"` already doubled.
+ * The CSV form is written as the JSON is built, from constant fragments made once per dialect, instead of
+ * doubling the quotes of a finished ~1 KB text per row (docs/benchmarks.md, issue 24).
+ */
+interface Dialect {
+  /** Index of the dialect's caches. */
+  at: 0 | 1;
+  /** Whether `"` is written twice. */
+  doubled: boolean;
+  /** A string's JSON in this dialect. */
+  str: (v: string) => string;
+}
+const JSON_TEXT: Dialect = { at: 0, doubled: false, str: (v) => JSON.stringify(v) };
+const CSV_TEXT: Dialect = { at: 1, doubled: true, str: (v) => doubleQuotes(JSON.stringify(v)) };
+/** A constant fragment of JSON as bytes, in each dialect. */
+const lit = (json: string): [Uint8Array, Uint8Array] => [utf8Bytes(json), utf8Bytes(doubleQuotes(json))];
+
+const NULL = 'null';
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/** JSON of a plain value as JSON.stringify writes it inside an object or array (undefined as null: never met here). */
+function j(v: unknown): string {
+  if (v === null || v === undefined) return NULL;
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : NULL;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return JSON.stringify(v);
+}
+/** j() in a dialect. */
+const dj = (d: Dialect, v: unknown): string => (typeof v === 'string' ? d.str(v) : j(v));
+
+/** What one symbol table's values print as, as bytes, each made on first use and kept (tables hold at most ~100k values). */
 class SymbolTexts {
   /** By dialect (JSON_TEXT, CSV_TEXT): the value's JSON, and its JSON as a `;`-separated list. */
-  private readonly jsonOf: [string[], string[]] = [[], []];
-  private readonly listJsonOf: [string[], string[]] = [[], []];
-  private readonly cellOf: string[] = [];
+  private readonly jsonOf: [Uint8Array[], Uint8Array[]] = [[], []];
+  private readonly listJsonOf: [Uint8Array[], Uint8Array[]] = [[], []];
+  private readonly cellOf: Uint8Array[] = [];
+  private readonly rawOf: Uint8Array[] = [];
   constructor(private readonly values: readonly string[]) {}
   value(code: number): string | null {
     return code === 0 ? null : this.values[code - 1]!;
   }
   /** JSON of the value as workItem passes it on (code 0: null). */
-  json(d: Dialect, code: number): string {
-    return code === 0 ? 'null' : (this.jsonOf[d.at][code] ??= d.str(this.values[code - 1]!));
+  json(d: Dialect, code: number): Uint8Array {
+    return code === 0 ? NULL_BYTES : (this.jsonOf[d.at][code] ??= utf8Bytes(d.str(this.values[code - 1]!)));
   }
   /** JSON of the value read through str() (work-record.ts): an empty string is null. */
-  strJson(d: Dialect, code: number): string {
-    return code === 0 || this.values[code - 1] === '' ? 'null' : this.json(d, code);
+  strJson(d: Dialect, code: number): Uint8Array {
+    return code === 0 || this.values[code - 1] === '' ? NULL_BYTES : this.json(d, code);
   }
   /** JSON of the value read as a `;`-separated list (list()). */
-  listJson(d: Dialect, code: number): string {
-    return (this.listJsonOf[d.at][code] ??= strsJson(d, list(this.value(code), ';')));
+  listJson(d: Dialect, code: number): Uint8Array {
+    return (this.listJsonOf[d.at][code] ??= utf8Bytes(strsJson(d, list(this.value(code), ';'))));
   }
   /** The CSV cell, quoted as csvLine quotes it (exportCell gives the same empty cell for null and ''). */
-  cell(code: number): string {
-    return code === 0 ? '' : (this.cellOf[code] ??= csvField(exportCell(this.values[code - 1])));
+  cell(code: number): Uint8Array {
+    return code === 0 ? EMPTY : (this.cellOf[code] ??= utf8Bytes(csvField(exportCell(this.values[code - 1]))));
+  }
+  /** The value's UTF-8 as it is. */
+  raw(code: number): Uint8Array {
+    return (this.rawOf[code] ??= utf8Bytes(this.values[code - 1]!));
   }
 }
+const NULL_BYTES = utf8Bytes(NULL);
+const TRUE_BYTES = utf8Bytes('true');
+const FALSE_BYTES = utf8Bytes('false');
+const EMPTY = utf8Bytes('');
 
 /** Per build (its symbol tables), the SymbolTexts of each work field by position (none for fields without a table). */
 const textsByTables = new WeakMap<SymbolTables, (SymbolTexts | undefined)[]>();
@@ -56,87 +103,83 @@ function symbolTexts(tables: SymbolTables): (SymbolTexts | undefined)[] {
   return t;
 }
 
-// ---- JSON of values ----
-
-/** JSON of a plain value as JSON.stringify writes it inside an object or array (undefined as null: never met here). */
-function j(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return JSON.stringify(v);
-}
-/** JSON text with every `"` doubled, as it stands inside a quoted CSV cell. */
-const doubleQuotes = (json: string): string => json.replaceAll('"', '""');
-
-/**
- * How the JSON of the record's nested parts (authors, labels, prediction) is written: as JSON (the work item),
- * or as the inside of the quoted CSV cell that holds that JSON in an export line, every `"` already doubled.
- * The CSV form is written as the JSON is built, from constant fragments made once per dialect, instead of
- * doubling the quotes of a finished ~1 KB text per row (15% of an export's CPU; docs/benchmarks.md, issue 24).
- */
-interface Dialect {
-  /** Index of the dialect's caches. */
-  at: 0 | 1;
-  /** A constant fragment of JSON text in this dialect. */
-  lit: (json: string) => string;
-  /** A string's JSON in this dialect. */
-  str: (v: string) => string;
-}
-const JSON_TEXT: Dialect = { at: 0, lit: (json) => json, str: (v) => JSON.stringify(v) };
-const CSV_TEXT: Dialect = {
-  at: 1,
-  lit: doubleQuotes,
-  str: (v) => {
-    // A string's JSON starts and ends with `"` and holds any other `"` escaped as `\"`: without one, only the
-    // two ends double.
-    const json = JSON.stringify(v);
-    return json.indexOf('"', 1) === json.length - 1 ? `"${json}"` : doubleQuotes(json);
-  },
-};
-/** j() in a dialect. */
-const dj = (d: Dialect, v: unknown): string => (typeof v === 'string' ? d.str(v) : j(v));
-
-/** JSON of a text read through str(): an empty text is null. */
-const strJson = (v: unknown): string => (v === null || v === undefined || v === '' ? 'null' : JSON.stringify(v));
-/** A decoded number list: its JSON text already (work-store.ts; no quotes in either dialect). */
-const numList = (v: unknown): string => v as string;
-/** JSON of a decoded number: its text, or the raw double's JSON. */
-const numJson = (v: DecodedNumber): string => (typeof v === 'string' ? v : j(v));
 function strsJson(d: Dialect, xs: readonly unknown[]): string {
   let out = '[';
   for (let k = 0; k < xs.length; k++) out += (k > 0 ? ',' : '') + dj(d, xs[k]);
   return `${out}]`;
 }
+
+// ---- writing values ----
+
+/** A plain value's JSON (numbers, booleans, null). */
+function wj(s: ByteSink, v: unknown): void {
+  if (v === null) s.bytes(NULL_BYTES);
+  else if (v === true) s.bytes(TRUE_BYTES);
+  else if (v === false) s.bytes(FALSE_BYTES);
+  else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s.uint(v);
+  else s.ascii(j(v));
+}
+/** A decoded number: its text, or the raw double's JSON. */
+const wNum = (s: ByteSink, v: DecodedNumber): void => s.ascii(typeof v === 'string' ? v : j(v));
+/** The JSON of text field `k` (null: null; with `emptyNull`, an empty text too, as str() reads it). */
+function wText(s: ByteSink, d: Dialect, w: StoredWork, k: number, emptyNull = false): void {
+  if (w.values[k] === null) return s.bytes(NULL_BYTES);
+  writeText(joined, w, k);
+  if (emptyNull && joined.n === 0) s.bytes(NULL_BYTES);
+  else s.jsonString(joined.buf, 0, joined.n, d.doubled);
+  joined.n = 0;
+}
+/** A text read through str(): an empty text is null. */
+const wStrText = (s: ByteSink, d: Dialect, w: StoredWork, k: number): void => wText(s, d, w, k, true);
 /** JSON of a symbol list's codes (null: []). */
-function codesJson(t: SymbolTexts, codes: unknown): string {
-  if (codes === null) return '[]';
-  const cs = codes as number[];
-  let out = '[';
-  for (let k = 0; k < cs.length; k++) out += (k > 0 ? ',' : '') + t.json(JSON_TEXT, cs[k]!);
-  return `${out}]`;
+function wCodesJson(s: ByteSink, t: SymbolTexts, codes: unknown): void {
+  s.byte(0x5b); // [
+  if (codes !== null) {
+    const cs = codes as number[];
+    for (let k = 0; k < cs.length; k++) {
+      if (k > 0) s.byte(COMMA);
+      s.bytes(t.json(JSON_TEXT, cs[k]!));
+    }
+  }
+  s.byte(0x5d); // ]
 }
 
-// ---- CSV cells ----
-
-/** A cell of a value (exportCell), quoted as csvLine quotes it. */
-const c = (v: unknown): string => csvField(exportCell(v));
+/** Builds a text before it is escaped (texts from the row, `;`-joined lists): one at a time. */
+const joined = new ByteSink(1 << 12);
+/** The joined text, as one cell, and the join emptied. */
+function wJoinedCell(s: ByteSink): void {
+  s.csvCell(joined.buf, 0, joined.n);
+  joined.n = 0;
+}
+/** A cell of text field `k` (exportCell: null and '' alike). */
+function wTextCell(s: ByteSink, w: StoredWork, k: number): void {
+  if (w.values[k] === null) return;
+  writeText(joined, w, k);
+  wJoinedCell(s);
+}
+/** A cell of an integer, boolean or null: printed as exportCell prints it, never quoted. */
+function wPlain(s: ByteSink, v: unknown): void {
+  if (v === null) return;
+  if (v === true) s.bytes(TRUE_BYTES);
+  else if (v === false) s.bytes(FALSE_BYTES);
+  else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) s.uint(v);
+  else s.ascii(String(v));
+}
 /** A cell of a decoded number: its text (numbers are never prefixed or quoted), or the raw double's. */
-const numCell = (v: DecodedNumber): string => (typeof v === 'string' ? v : c(v));
-/**
- * The cell of a JSON part already written in CSV_TEXT (authors, labels, prediction): exportCell leaves a text
- * that starts with `[` or `{` as it is (no formula prefix), the serializers escape CR and LF, and the part is
- * an object or a non-empty list of objects, whose keys are quoted: so the cell is quoted, its quotes doubled
- * already. An empty list (`[]`) is the one form without quotes or commas. Decided from the shape, not by
- * searching the text, which would flatten the freshly concatenated string once more per cell.
- */
-const jsonCell = (csvJson: string, empty: boolean): string => (empty ? csvJson : `"${csvJson}"`);
-/** A cell of an integer or boolean (or null): printed as exportCell prints it, never quoted. */
-const plainCell = (v: unknown): string => (v === null ? '' : String(v));
+const wNumCell = (s: ByteSink, v: DecodedNumber): void => (v === null ? undefined : s.ascii(String(v)));
 /** A cell of a symbol list's values joined by `;` (null: empty). */
-function codesCell(t: SymbolTexts, codes: unknown): string {
-  if (codes === null) return '';
-  return c((codes as number[]).map((code) => t.value(code)).join(';'));
+function wCodesCell(s: ByteSink, t: SymbolTexts, codes: unknown): void {
+  if (codes === null) return;
+  const cs = codes as number[];
+  if (cs.length === 1) return s.bytes(t.cell(cs[0]!));
+  for (let k = 0; k < cs.length; k++) {
+    if (k > 0) joined.byte(0x3b); // ;
+    joined.bytes(t.raw(cs[k]!));
+  }
+  wJoinedCell(s);
 }
+/** A cell of a string (the label columns: rare). */
+const wStringCell = (s: ByteSink, v: string | null): void => s.utf8(csvField(exportCell(v)));
 
 // ---- field positions ----
 
@@ -186,12 +229,10 @@ const F = {
 
 const HEADS = ['domain', 'study_design', 'genre'] as const;
 
-/** The constant fragments of the nested parts' JSON, in one dialect. */
-function fragments(lit: (json: string) => string) {
-  return {
-    author: ['{"id":', ',"name":', ',"orcid":', ',"position":', ',"is_ca":'].map(lit),
-    label: ['{"model":', ',"categories":', ',"domain":', ',"study_design":', ',"genre":', ',"about_ca_system":', ',"about_ca_topic":', ',"confidence":'].map(lit),
-    labelEnd: lit(`,"status":${JSON.stringify(DIRECT_LABEL_STATUS)}}`),
+/** The constant fragments of the nested parts' JSON, by dialect. */
+const FRAGMENTS = (() => {
+  const fr = {
+    author: ['{"id":"A', '","name":', ',"orcid":', ',"position":', ',"is_ca":', '}'].map(lit),
     predictionHead: ['{"model_version":', `,"category_order":${JSON.stringify(CATEGORY_ORDER)},"candidate_categories":`, ',"consensus_categories":', ',"category_scores_codex":', ',"category_scores_gemma":'].map(lit),
     about: (['about_ca_system', 'about_ca_topic'] as const).map((h) => ({
       json: [`${h}_candidate`, `${h}_consensus`, `${h}_score_codex`, `${h}_score_gemma`].map((k) => lit(`,"${k}":`)),
@@ -206,13 +247,13 @@ function fragments(lit: (json: string) => string) {
       scoresGemma: fieldPosition(`${h}_scores_gemma`),
       picks: (['codex', 'gemma', 'candidate', 'consensus'] as const).map((k) => ({ json: lit(`,"${h}_${k}":`), at: fieldPosition(`${h}_${k}`) })),
     })),
-    predictionTail: [',"teacher_disagreement_score":', ',"threshold_uncertainty_score":', ',"prediction_status":'].map(lit),
+    predictionTail: [',"teacher_disagreement_score":', ',"threshold_uncertainty_score":', ',"prediction_status":', '}'].map(lit),
   };
-}
-const FRAGMENTS = [fragments(JSON_TEXT.lit), fragments(CSV_TEXT.lit)] as const;
+  return fr;
+})();
 
 const SCREEN_KEYS = SCREEN_MODELS.map((m) => ({
-  json: `,"${m}":{"tier":`,
+  json: [`,"${m}":{"tier":`, ',"genre":', ',"about_ca":', ',"confidence":', ',"reasons":', '}'].map(utf8Bytes),
   tier: fieldPosition(`${m}_tier`),
   genre: fieldPosition(`${m}_genre`),
   aboutCa: fieldPosition(`${m}_about_ca`),
@@ -220,29 +261,103 @@ const SCREEN_KEYS = SCREEN_MODELS.map((m) => ({
   reason: fieldPosition(`${m}_reason`),
 }));
 
-const NOTE_JSON = JSON.stringify(MACHINE_SCORES_NOTE);
+/** The item's keys, in workItem's order, with what comes before each value. */
+const K = Object.fromEntries(
+  Object.entries({
+    id: '{"id":',
+    doi: ',"doi":',
+    title: ',"title":',
+    year: ',"year":',
+    lang: ',"lang":',
+    type: ',"type":',
+    venue: ',"venue":',
+    topic: ',"topic":',
+    field: ',"field":',
+    citedBy: ',"cited_by":',
+    isRetracted: ',"is_retracted":',
+    hasAbstract: ',"has_abstract":',
+    routes: ',"routes":',
+    aff: ',"route_flags":{"aff":',
+    fund: ',"fund":',
+    venueRoute: ',"venue":',
+    about: ',"about":',
+    invisible: ',"invisible_to_affiliation":',
+    institutions: '},"ca_institutions":',
+    funders: ',"funders":',
+    keywords: ',"keywords":',
+    authors: ',"authors":',
+    retraction: ',"retraction":',
+    nature: '{"nature":',
+    reason: ',"reason":',
+    date: ',"date":',
+    flagged: ',"openalex_flagged":',
+    screen: ',"screen":',
+    nIn: '{"n_in":',
+    stratum: ',"stratum":',
+    stratumN: ',"stratum_n":',
+    weight: ',"weight":',
+    labels: ',"labels":',
+    agreement: ',"label_agreement":',
+    prediction: ',"prediction":',
+    machine: ',"machine_scores":',
+    scoreA: '{"provisional":true,"score_model_a":',
+    scoreB: ',"score_model_b":',
+    spread: ',"score_spread":',
+    validation: ',"validation_status":',
+    note: `,"note":${JSON.stringify(MACHINE_SCORES_NOTE)}}`,
+    end: '}',
+  }).map(([k, v]) => [k, utf8Bytes(v)]),
+) as Record<string, Uint8Array>;
 
 // ---- parts ----
 
-function authorsJson(d: Dialect, authors: readonly AuthorshipRow[]): string {
-  const f = FRAGMENTS[d.at].author;
-  let out = '[';
+function wAuthors(s: ByteSink, d: Dialect, w: StoredWork): void {
+  const f = FRAGMENTS.author;
+  const { names, orcids } = w.people;
+  const authors = w.authors;
+  s.byte(0x5b); // [
   for (let k = 0; k < authors.length; k++) {
     const a = authors[k]!;
-    out += `${k > 0 ? ',' : ''}${f[0]}${dj(d, a.id)}${f[1]}${dj(d, a.name)}${f[2]}${dj(d, a.orcid ?? null)}${f[3]}${j(a.position)}${f[4]}${j(a.is_ca)}}`;
+    if (k > 0) s.byte(COMMA);
+    s.bytes(f[0]![d.at]);
+    s.uint(a.id);
+    s.bytes(f[1]![d.at]);
+    s.jsonString(names.bin, names.offsets[a.row]!, names.offsets[a.row + 1]!, d.doubled);
+    s.bytes(f[2]![d.at]);
+    const from = orcids.offsets[a.row]!;
+    const to = orcids.offsets[a.row + 1]!;
+    if (from === to) s.bytes(NULL_BYTES);
+    else s.jsonString(orcids.bin, from, to, d.doubled);
+    s.bytes(f[3]![d.at]);
+    wj(s, a.position);
+    s.bytes(f[4]![d.at]);
+    wj(s, a.is_ca);
+    s.bytes(f[5]![d.at]);
   }
-  return `${out}]`;
+  s.byte(0x5d); // ]
 }
 
+/** The names of the authors joined by `;`, as one cell. */
+function wAuthorNamesCell(s: ByteSink, w: StoredWork): void {
+  const { bin, offsets } = w.people.names;
+  const authors: readonly DecodedAuthorship[] = w.authors;
+  for (let k = 0; k < authors.length; k++) {
+    if (k > 0) joined.byte(0x3b); // ;
+    joined.bytes(bin, offsets[authors[k]!.row]!, offsets[authors[k]!.row + 1]!);
+  }
+  wJoinedCell(s);
+}
+
+/** The labels' JSON as text (labels are few: a work has at most one per model). */
 function labelsJson(d: Dialect, labels: readonly LabelRow[]): string {
-  const { label: f, labelEnd } = FRAGMENTS[d.at];
+  const q = (json: string) => (d.doubled ? doubleQuotes(json) : json);
   let out = '[';
   for (let k = 0; k < labels.length; k++) {
     const l = labels[k]!;
     out +=
-      `${k > 0 ? ',' : ''}${f[0]}${dj(d, l.model)}${f[1]}${strsJson(d, list(l.categories, ';'))}${f[2]}${dj(d, l.domain)}` +
-      `${f[3]}${dj(d, l.study_design)}${f[4]}${dj(d, l.genre)}${f[5]}${dj(d, l.about_ca_system)}` +
-      `${f[6]}${dj(d, l.about_ca_topic)}${f[7]}${dj(d, l.confidence)}${labelEnd}`;
+      `${k > 0 ? ',' : ''}${q('{"model":')}${dj(d, l.model)}${q(',"categories":')}${strsJson(d, list(l.categories, ';'))}${q(',"domain":')}${dj(d, l.domain)}` +
+      `${q(',"study_design":')}${dj(d, l.study_design)}${q(',"genre":')}${dj(d, l.genre)}${q(',"about_ca_system":')}${dj(d, l.about_ca_system)}` +
+      `${q(',"about_ca_topic":')}${dj(d, l.about_ca_topic)}${q(',"confidence":')}${dj(d, l.confidence)}${q(`,"status":${JSON.stringify(DIRECT_LABEL_STATUS)}}`)}`;
   }
   return `${out}]`;
 }
@@ -252,97 +367,294 @@ const sym = (v: unknown[], at: number) => v[at] as number;
 const present = (v: unknown[], at: number) => (WORK_FIELDS[at]!.kind === 'sym' ? v[at] !== 0 : v[at] !== null);
 
 /** The prediction object's JSON (null when the work has no prediction). */
-function predictionJson(d: Dialect, v: unknown[], t: (SymbolTexts | undefined)[]): string {
-  if (!present(v, F.modelVersion)) return 'null';
-  const { predictionHead: f, about, heads, predictionTail: e } = FRAGMENTS[d.at];
-  let out =
-    `${f[0]}${t[F.modelVersion]!.json(d, sym(v, F.modelVersion))}${f[1]}${t[F.candidate]!.listJson(d, sym(v, F.candidate))}` +
-    `${f[2]}${t[F.consensus]!.listJson(d, sym(v, F.consensus))}${f[3]}${numList(v[F.scoresCodex])}${f[4]}${numList(v[F.scoresGemma])}`;
-  for (const k of about)
-    out +=
-      `${k.json[0]}${dj(d, v[k.candidate])}${k.json[1]}${dj(d, v[k.consensus])}` +
-      `${k.json[2]}${numJson(v[k.codex] as DecodedNumber)}${k.json[3]}${numJson(v[k.gemma] as DecodedNumber)}`;
-  for (const h of heads) {
-    out += `${h.json[0]}${numList(v[h.scoresCodex])}${h.json[1]}${numList(v[h.scoresGemma])}`;
-    for (const p of h.picks) out += p.json + t[p.at]!.strJson(d, sym(v, p.at));
+function wPrediction(s: ByteSink, d: Dialect, w: StoredWork, t: (SymbolTexts | undefined)[]): void {
+  const v = w.values;
+  if (!present(v, F.modelVersion)) return s.bytes(NULL_BYTES);
+  const { predictionHead: f, about, heads, predictionTail: e } = FRAGMENTS;
+  const at = d.at;
+  s.bytes(f[0]![at]);
+  s.bytes(t[F.modelVersion]!.json(d, sym(v, F.modelVersion)));
+  s.bytes(f[1]![at]);
+  s.bytes(t[F.candidate]!.listJson(d, sym(v, F.candidate)));
+  s.bytes(f[2]![at]);
+  s.bytes(t[F.consensus]!.listJson(d, sym(v, F.consensus)));
+  s.bytes(f[3]![at]);
+  writeNumberListJson(s, w, v[F.scoresCodex] as number);
+  s.bytes(f[4]![at]);
+  writeNumberListJson(s, w, v[F.scoresGemma] as number);
+  for (const k of about) {
+    s.bytes(k.json[0]![at]);
+    wj(s, v[k.candidate]);
+    s.bytes(k.json[1]![at]);
+    wj(s, v[k.consensus]);
+    s.bytes(k.json[2]![at]);
+    wNum(s, v[k.codex] as DecodedNumber);
+    s.bytes(k.json[3]![at]);
+    wNum(s, v[k.gemma] as DecodedNumber);
   }
-  return (
-    `${out}${e[0]}${numJson(v[F.disagreement] as DecodedNumber)}${e[1]}${numJson(v[F.uncertainty] as DecodedNumber)}` +
-    `${e[2]}${t[F.predictionStatus]!.json(d, sym(v, F.predictionStatus))}}`
-  );
+  for (const h of heads) {
+    s.bytes(h.json[0]![at]);
+    writeNumberListJson(s, w, v[h.scoresCodex] as number);
+    s.bytes(h.json[1]![at]);
+    writeNumberListJson(s, w, v[h.scoresGemma] as number);
+    for (const p of h.picks) {
+      s.bytes(p.json[at]);
+      s.bytes(t[p.at]!.strJson(d, sym(v, p.at)));
+    }
+  }
+  s.bytes(e[0]![at]);
+  wNum(s, v[F.disagreement] as DecodedNumber);
+  s.bytes(e[1]![at]);
+  wNum(s, v[F.uncertainty] as DecodedNumber);
+  s.bytes(e[2]![at]);
+  s.bytes(t[F.predictionStatus]!.json(d, sym(v, F.predictionStatus)));
+  s.bytes(e[3]![at]);
 }
 
-function screenJson(v: unknown[], t: (SymbolTexts | undefined)[]): string {
-  if (!present(v, F.stratum)) return 'null';
-  let out =
-    `{"n_in":${j(v[F.nIn])},"stratum":${t[F.stratum]!.json(JSON_TEXT, sym(v, F.stratum))},"stratum_n":${j(v[F.stratumN])},` +
-    `"weight":${numJson(v[F.weight] as DecodedNumber)}`;
-  for (const m of SCREEN_KEYS)
-    out +=
-      `${m.json}${t[m.tier]!.json(JSON_TEXT, sym(v, m.tier))},"genre":${t[m.genre]!.strJson(JSON_TEXT, sym(v, m.genre))},"about_ca":${j(v[m.aboutCa])},` +
-      `"confidence":${t[m.confidence]!.json(JSON_TEXT, sym(v, m.confidence))},"reasons":${strJson(v[m.reason])}}`;
-  return `${out}}`;
+function wScreen(s: ByteSink, w: StoredWork, t: (SymbolTexts | undefined)[]): void {
+  const v = w.values;
+  if (!present(v, F.stratum)) return s.bytes(NULL_BYTES);
+  const d = JSON_TEXT;
+  s.bytes(K.nIn!);
+  wj(s, v[F.nIn]);
+  s.bytes(K.stratum!);
+  s.bytes(t[F.stratum]!.json(d, sym(v, F.stratum)));
+  s.bytes(K.stratumN!);
+  wj(s, v[F.stratumN]);
+  s.bytes(K.weight!);
+  wNum(s, v[F.weight] as DecodedNumber);
+  for (const m of SCREEN_KEYS) {
+    s.bytes(m.json[0]!);
+    s.bytes(t[m.tier]!.json(d, sym(v, m.tier)));
+    s.bytes(m.json[1]!);
+    s.bytes(t[m.genre]!.strJson(d, sym(v, m.genre)));
+    s.bytes(m.json[2]!);
+    wj(s, v[m.aboutCa]);
+    s.bytes(m.json[3]!);
+    s.bytes(t[m.confidence]!.json(d, sym(v, m.confidence)));
+    s.bytes(m.json[4]!);
+    wStrText(s, d, w, m.reason);
+    s.bytes(m.json[5]!);
+  }
+  s.bytes(K.end!);
 }
 
 const ROUTE_FLAGS = [F.aff, F.fund, F.venueRoute, F.about];
-const routesOf = (v: unknown[]) => ROUTES.filter((_, k) => v[ROUTE_FLAGS[k]!] === true);
+/** The routes a work's flags give, by the flags as a bit mask: their JSON list and their `;`-joined cell. */
+const ROUTE_TEXTS = Array.from({ length: 1 << ROUTES.length }, (_, mask) => {
+  const routes = ROUTES.filter((_, k) => (mask & (1 << k)) !== 0);
+  return { json: utf8Bytes(JSON.stringify(routes)), cell: utf8Bytes(csvField(exportCell(routes.join(';')))) };
+});
+function routesOf(v: unknown[]) {
+  let mask = 0;
+  for (let k = 0; k < ROUTE_FLAGS.length; k++) if (v[ROUTE_FLAGS[k]!] === true) mask |= 1 << k;
+  return ROUTE_TEXTS[mask]!;
+}
 
-/** The work item's JSON text: the same bytes as JSON.stringify(workItem(...)). */
-export function workItemJson(w: StoredWork): string {
+/** Writes the work item's JSON: the same bytes as JSON.stringify(workItem(...)). */
+export function writeWorkItem(s: ByteSink, w: StoredWork): void {
   const v = w.values;
   const t = symbolTexts(w.tables);
   const d = JSON_TEXT;
-  const retraction = present(v, F.retracted)
-    ? `{"nature":${t[F.nature]!.strJson(d, sym(v, F.nature))},"reason":${strJson(v[F.reason])},"date":${t[F.retractionDate]!.strJson(d, sym(v, F.retractionDate))},"openalex_flagged":${j(v[F.flagged])}}`
-    : 'null';
-  const machine = present(v, F.scoreA)
-    ? `{"provisional":true,"score_model_a":${numJson(v[F.scoreA] as DecodedNumber)},"score_model_b":${numJson(v[F.scoreB] as DecodedNumber)},` +
-      `"score_spread":${numJson(v[F.spread] as DecodedNumber)},"validation_status":${t[F.validation]!.json(d, sym(v, F.validation))},"note":${NOTE_JSON}}`
-    : 'null';
-  return (
-    `{"id":${j(w.id)},"doi":${strJson(v[F.doi])},"title":${j(v[F.title])},"year":${j(v[F.year])},"lang":${t[F.lang]!.strJson(d, sym(v, F.lang))},` +
-    `"type":${t[F.type]!.json(d, sym(v, F.type))},"venue":${t[F.venue]!.strJson(d, sym(v, F.venue))},"topic":${t[F.topic]!.strJson(d, sym(v, F.topic))},` +
-    `"field":${t[F.field]!.strJson(d, sym(v, F.field))},"cited_by":${j(v[F.citedBy])},` +
-    `"is_retracted":${j(v[F.isRetracted])},"has_abstract":${j(v[F.hasAbstract])},"routes":${strsJson(d, routesOf(v))},` +
-    `"route_flags":{"aff":${j(v[F.aff])},"fund":${j(v[F.fund])},"venue":${j(v[F.venueRoute])},"about":${j(v[F.about])},"invisible_to_affiliation":${j(v[F.aff] !== true)}},` +
-    `"ca_institutions":${codesJson(t[F.institutions]!, v[F.institutions])},"funders":${codesJson(t[F.funders]!, v[F.funders])},"keywords":${codesJson(t[F.keywords]!, v[F.keywords])},` +
-    `"authors":${authorsJson(d, w.authors)},"retraction":${retraction},"screen":${screenJson(v, t)},"labels":${labelsJson(d, w.labels)},` +
-    `"label_agreement":${j(labelAgreement(w.labels))},"prediction":${predictionJson(d, v, t)},"machine_scores":${machine}}`
-  );
+  s.bytes(K.id!);
+  s.jsonString(ID_BYTES, 0, ID_BYTES.write(w.id), false);
+  s.bytes(K.doi!);
+  wStrText(s, d, w, F.doi);
+  s.bytes(K.title!);
+  wText(s, d, w, F.title);
+  s.bytes(K.year!);
+  wj(s, v[F.year]);
+  s.bytes(K.lang!);
+  s.bytes(t[F.lang]!.strJson(d, sym(v, F.lang)));
+  s.bytes(K.type!);
+  s.bytes(t[F.type]!.json(d, sym(v, F.type)));
+  s.bytes(K.venue!);
+  s.bytes(t[F.venue]!.strJson(d, sym(v, F.venue)));
+  s.bytes(K.topic!);
+  s.bytes(t[F.topic]!.strJson(d, sym(v, F.topic)));
+  s.bytes(K.field!);
+  s.bytes(t[F.field]!.strJson(d, sym(v, F.field)));
+  s.bytes(K.citedBy!);
+  wj(s, v[F.citedBy]);
+  s.bytes(K.isRetracted!);
+  wj(s, v[F.isRetracted]);
+  s.bytes(K.hasAbstract!);
+  wj(s, v[F.hasAbstract]);
+  s.bytes(K.routes!);
+  s.bytes(routesOf(v).json);
+  s.bytes(K.aff!);
+  wj(s, v[F.aff]);
+  s.bytes(K.fund!);
+  wj(s, v[F.fund]);
+  s.bytes(K.venueRoute!);
+  wj(s, v[F.venueRoute]);
+  s.bytes(K.about!);
+  wj(s, v[F.about]);
+  s.bytes(K.invisible!);
+  wj(s, v[F.aff] !== true);
+  s.bytes(K.institutions!);
+  wCodesJson(s, t[F.institutions]!, v[F.institutions]);
+  s.bytes(K.funders!);
+  wCodesJson(s, t[F.funders]!, v[F.funders]);
+  s.bytes(K.keywords!);
+  wCodesJson(s, t[F.keywords]!, v[F.keywords]);
+  s.bytes(K.authors!);
+  wAuthors(s, d, w);
+  s.bytes(K.retraction!);
+  if (present(v, F.retracted)) {
+    s.bytes(K.nature!);
+    s.bytes(t[F.nature]!.strJson(d, sym(v, F.nature)));
+    s.bytes(K.reason!);
+    wStrText(s, d, w, F.reason);
+    s.bytes(K.date!);
+    s.bytes(t[F.retractionDate]!.strJson(d, sym(v, F.retractionDate)));
+    s.bytes(K.flagged!);
+    wj(s, v[F.flagged]);
+    s.bytes(K.end!);
+  } else s.bytes(NULL_BYTES);
+  s.bytes(K.screen!);
+  wScreen(s, w, t);
+  s.bytes(K.labels!);
+  s.utf8(labelsJson(d, w.labels));
+  s.bytes(K.agreement!);
+  s.ascii(j(labelAgreement(w.labels)));
+  s.bytes(K.prediction!);
+  wPrediction(s, d, w, t);
+  s.bytes(K.machine!);
+  if (present(v, F.scoreA)) {
+    s.bytes(K.scoreA!);
+    wNum(s, v[F.scoreA] as DecodedNumber);
+    s.bytes(K.scoreB!);
+    wNum(s, v[F.scoreB] as DecodedNumber);
+    s.bytes(K.spread!);
+    wNum(s, v[F.spread] as DecodedNumber);
+    s.bytes(K.validation!);
+    s.bytes(t[F.validation]!.json(d, sym(v, F.validation)));
+    s.bytes(K.note!);
+  } else s.bytes(NULL_BYTES);
+  s.bytes(K.end!);
 }
+/** A work id's bytes, written here before they are escaped (ids are short ASCII). */
+const ID_BYTES = Buffer.alloc(256);
+
+const DIRECT_LABEL_STATUS_CELL = utf8Bytes(csvField(exportCell(DIRECT_LABEL_STATUS)));
 
 /**
- * The work's CSV export line: the same bytes as exportRow(workItem(...)) (columns: export-columns.ts), written
- * as one string in column order, each group of columns empty when its gate is.
+ * Writes the work's CSV export line: the same bytes as exportRow(workItem(...)) (columns: export-columns.ts), in
+ * column order, each group of columns empty when its gate is.
  */
-export function workCsvLine(w: StoredWork): string {
+export function writeWorkCsvLine(s: ByteSink, w: StoredWork): void {
   const v = w.values;
   const t = symbolTexts(w.tables);
   const labels = w.labels;
-  const num = (at: number) => numCell(v[at] as DecodedNumber);
-  let line =
-    `${c(w.id)},${c(v[F.doi] === '' ? null : v[F.doi])},${c(v[F.title])},${plainCell(v[F.year])},${t[F.lang]!.cell(sym(v, F.lang))},` +
-    `${t[F.type]!.cell(sym(v, F.type))},${t[F.venue]!.cell(sym(v, F.venue))},${t[F.topic]!.cell(sym(v, F.topic))},${t[F.field]!.cell(sym(v, F.field))},` +
-    `${plainCell(v[F.citedBy])},${plainCell(v[F.isRetracted])},${plainCell(v[F.hasAbstract])},` +
-    `${plainCell(v[F.aff])},${plainCell(v[F.fund])},${plainCell(v[F.venueRoute])},${plainCell(v[F.about])},${c(routesOf(v).join(';'))},` +
-    `${codesCell(t[F.institutions]!, v[F.institutions])},${codesCell(t[F.funders]!, v[F.funders])},${codesCell(t[F.keywords]!, v[F.keywords])},` +
-    `${c(w.authors.map((a) => a.name).join(';'))},${jsonCell(authorsJson(CSV_TEXT, w.authors), w.authors.length === 0)},`;
-  line += present(v, F.retracted)
-    ? `${t[F.nature]!.cell(sym(v, F.nature))},${c(v[F.reason] === '' ? null : v[F.reason])},${t[F.retractionDate]!.cell(sym(v, F.retractionDate))},${plainCell(v[F.flagged])},`
-    : ',,,,';
-  line += present(v, F.stratum) ? `${plainCell(v[F.nIn])},${t[F.stratum]!.cell(sym(v, F.stratum))},${num(F.weight)},` : ',,,';
-  if (labels.length === 0) line += ',,,,,';
+  const comma = () => s.byte(COMMA);
+  s.csvCell(ID_BYTES, 0, ID_BYTES.write(w.id));
+  comma();
+  wTextCell(s, w, F.doi);
+  comma();
+  wTextCell(s, w, F.title);
+  comma();
+  wPlain(s, v[F.year]);
+  for (const at of [F.lang, F.type, F.venue, F.topic, F.field]) {
+    comma();
+    s.bytes(t[at]!.cell(sym(v, at)));
+  }
+  for (const at of [F.citedBy, F.isRetracted, F.hasAbstract, F.aff, F.fund, F.venueRoute, F.about]) {
+    comma();
+    wPlain(s, v[at]);
+  }
+  comma();
+  s.bytes(routesOf(v).cell);
+  for (const at of [F.institutions, F.funders, F.keywords]) {
+    comma();
+    wCodesCell(s, t[at]!, v[at]);
+  }
+  comma();
+  wAuthorNamesCell(s, w);
+  comma();
+  // The JSON cells: exportCell leaves a text that starts with `[` or `{` as it is (no formula prefix), and the
+  // part is an object or a non-empty list of objects, whose keys are quoted: so the cell is quoted, its quotes
+  // doubled (CSV_TEXT). An empty list (`[]`) is the one form without quotes or commas.
+  if (w.authors.length === 0) s.ascii('[]');
+  else {
+    s.byte(QUOTE);
+    wAuthors(s, CSV_TEXT, w);
+    s.byte(QUOTE);
+  }
+  comma();
+  if (present(v, F.retracted)) {
+    s.bytes(t[F.nature]!.cell(sym(v, F.nature)));
+    comma();
+    wTextCell(s, w, F.reason);
+    comma();
+    s.bytes(t[F.retractionDate]!.cell(sym(v, F.retractionDate)));
+    comma();
+    wPlain(s, v[F.flagged]);
+    comma();
+  } else s.ascii(',,,,');
+  if (present(v, F.stratum)) {
+    wPlain(s, v[F.nIn]);
+    comma();
+    s.bytes(t[F.stratum]!.cell(sym(v, F.stratum)));
+    comma();
+    wNumCell(s, v[F.weight] as DecodedNumber);
+    comma();
+  } else s.ascii(',,,');
+  if (labels.length === 0) s.ascii(',,,,,');
   else {
     const categories = [...new Set(labels.flatMap((l) => list(l.categories, ';')))].sort().join(';');
-    line +=
-      `${c(labels.map((l) => l.model).join(';'))},${c(labelAgreement(labels))},${c(categories)},` +
-      `${c(DIRECT_LABEL_STATUS)},${jsonCell(labelsJson(CSV_TEXT, labels), false)},`;
+    wStringCell(s, labels.map((l) => l.model).join(';'));
+    comma();
+    wStringCell(s, labelAgreement(labels));
+    comma();
+    wStringCell(s, categories);
+    comma();
+    s.bytes(DIRECT_LABEL_STATUS_CELL);
+    comma();
+    s.byte(QUOTE);
+    s.utf8(labelsJson(CSV_TEXT, labels));
+    s.byte(QUOTE);
+    comma();
   }
-  line += present(v, F.modelVersion)
-    ? `${t[F.modelVersion]!.cell(sym(v, F.modelVersion))},${t[F.candidate]!.cell(sym(v, F.candidate))},${t[F.consensus]!.cell(sym(v, F.consensus))},` +
-      `${t[F.studyDesignCandidate]!.cell(sym(v, F.studyDesignCandidate))},${t[F.studyDesignConsensus]!.cell(sym(v, F.studyDesignConsensus))},` +
-      `${num(F.disagreement)},${num(F.uncertainty)},${t[F.predictionStatus]!.cell(sym(v, F.predictionStatus))},${jsonCell(predictionJson(CSV_TEXT, v, t), false)},`
-    : ',,,,,,,,,';
-  line += present(v, F.scoreA) ? `${num(F.scoreA)},${num(F.scoreB)},${num(F.spread)},${t[F.validation]!.cell(sym(v, F.validation))}\n` : ',,,\n';
-  return line;
+  if (present(v, F.modelVersion)) {
+    for (const at of [F.modelVersion, F.candidate, F.consensus, F.studyDesignCandidate, F.studyDesignConsensus]) {
+      s.bytes(t[at]!.cell(sym(v, at)));
+      comma();
+    }
+    wNumCell(s, v[F.disagreement] as DecodedNumber);
+    comma();
+    wNumCell(s, v[F.uncertainty] as DecodedNumber);
+    comma();
+    s.bytes(t[F.predictionStatus]!.cell(sym(v, F.predictionStatus)));
+    comma();
+    s.byte(QUOTE);
+    wPrediction(s, CSV_TEXT, w, t);
+    s.byte(QUOTE);
+    comma();
+  } else s.ascii(',,,,,,,,,');
+  if (present(v, F.scoreA)) {
+    wNumCell(s, v[F.scoreA] as DecodedNumber);
+    comma();
+    wNumCell(s, v[F.scoreB] as DecodedNumber);
+    comma();
+    wNumCell(s, v[F.spread] as DecodedNumber);
+    comma();
+    s.bytes(t[F.validation]!.cell(sym(v, F.validation)));
+    s.byte(0x0a);
+  } else s.ascii(',,,\n');
+}
+
+/** One sink for the string forms below (synchronous: never two at a time). */
+const sink = new ByteSink();
+
+/** The work item's JSON text: the same text as JSON.stringify(workItem(...)). */
+export function workItemJson(w: StoredWork): string {
+  writeWorkItem(sink, w);
+  return sink.text();
+}
+
+/** The work's CSV export line as text (LF-terminated). */
+export function workCsvLine(w: StoredWork): string {
+  writeWorkCsvLine(sink, w);
+  return sink.text();
 }

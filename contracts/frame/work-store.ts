@@ -13,8 +13,9 @@
  * (decodeWork), which the serializers of work-serialize.ts write out; their bytes are the same as workItem +
  * JSON.stringify and exportRow over the database's rows (test/pipeline/work-store.test.ts).
  */
+import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { SCREEN_MODELS } from './vocab.ts';
-import { type AuthorshipRow, type LabelRow, list, type WorkRow } from './work-record.ts';
+import { type LabelRow, list, type WorkRow } from './work-record.ts';
 
 /**
  * How a field is stored:
@@ -262,6 +263,21 @@ export class ByteReader {
     const s = this.buf.toString('utf8', this.pos, this.pos + n);
     this.pos += n;
     return s;
+  }
+  /** Passes over a text. */
+  skipText(): void {
+    const n = this.uvar();
+    this.pos += n;
+  }
+  /** Passes over a varint (signed or not). */
+  skipVar(): void {
+    while (this.buf[this.pos++]! >= 0x80);
+  }
+  /** Copies a text's UTF-8 bytes into a sink. */
+  textInto(out: ByteSink): void {
+    const n = this.uvar();
+    out.bytes(this.buf, this.pos, this.pos + n);
+    this.pos += n;
   }
 }
 
@@ -524,72 +540,161 @@ function readNumberText(r: ByteReader): DecodedNumber {
   return h >= SIGNED ? fixedText(r.svar(), h - SIGNED) : fixedText(r.uvar(), h - 1);
 }
 
-/**
- * A `numlist` field as decoded: the list's JSON text as scores() (work-record.ts) reads it and JSON.stringify
- * writes it (`[]` for null), built as it is read: the only thing the serializers make of a list, six of them
- * a work, so no array of texts is made and joined.
- */
-function readNumberList(r: ByteReader): string {
+/** fixedText's bytes, kept like its texts for small mantissas. */
+const fixedBytesOf: Uint8Array[][] = POW10.map(() => []);
+
+/** Passes over a `numlist` field. */
+function skipNumberList(r: ByteReader): void {
   const h = r.byte();
-  if (h === 0) return '[]';
-  // A list kept as text (a value fixed-point cannot hold): its numbers as Number() reads them.
-  if (h === RAW) return JSON.stringify(list(r.text(), ';').map(Number));
-  const n = r.uvar();
-  const signed = h >= SIGNED;
-  const s = signed ? h - SIGNED : h - 1;
-  let out = '[';
-  for (let k = 0; k < n; k++) out += (k > 0 ? ',' : '') + fixedText(signed ? r.svar() : r.uvar(), s);
-  return `${out}]`;
+  if (h === 0) return;
+  if (h === RAW) return r.skipText();
+  for (let n = r.uvar(); n > 0; n--) r.skipVar();
 }
 
 /**
- * One field's decoded value, by kind: `text`, `words` and `prefixed` as their text; `sym` as its symbol code
- * (0 for null: the serializers keep each symbol's JSON and CSV text, work-serialize.ts); `symlist` as the codes
- * of its elements; `int` as the number; `num` as its number's text (DecodedNumber); `numlist` as its JSON text; `bool`
- * as true/false; `self` as the work's id. Null stays null.
+ * Writes the JSON of the `numlist` field that starts at `at` in a decoded work's row: the list as scores()
+ * (work-record.ts) reads it and JSON.stringify writes it (`[]` for null), straight from the stored integers:
+ * the only thing the serializers make of a list, six of them a work.
  */
-function readField(r: ByteReader, kind: FieldKind, table: readonly string[] | undefined, id: string): unknown {
+export function writeNumberListJson(out: ByteSink, w: DecodedWork, at: number): void {
+  const bytes = w.bytes;
+  const h = bytes[at]!;
+  if (h === 0) return out.bytes(EMPTY_LIST);
+  const r = new ByteReader(bytes);
+  r.pos = at + 1;
+  // A list kept as text (a value fixed-point cannot hold): its numbers as Number() reads them.
+  if (h === RAW) return out.ascii(JSON.stringify(list(r.text(), ';').map(Number)));
+  const n = r.uvar();
+  const signed = h >= SIGNED;
+  const s = signed ? h - SIGNED : h - 1;
+  const cached = fixedBytesOf[s]!;
+  // Six lists a work of ~10–20 numbers each: written in one loop with room made once (a printed double takes
+  // at most 24 bytes), not through a call per number.
+  out.room(2 + 25 * n);
+  const buf = out.buf;
+  let p = out.n;
+  buf[p++] = 0x5b; // [
+  let pos = r.pos;
+  for (let k = 0; k < n; k++) {
+    if (k > 0) buf[p++] = 0x2c; // ,
+    // The varint, as ByteReader.uvar reads it.
+    let m = 0;
+    let mul = 1;
+    for (;;) {
+      const b = bytes[pos++]!;
+      m += (b & 0x7f) * mul;
+      if (b < 0x80) break;
+      mul *= 0x80;
+    }
+    if (signed) m = m % 2 === 1 ? -(m + 1) / 2 : m / 2;
+    const text = m >= 0 && m < SMALL_MANTISSA ? (cached[m] ??= utf8Bytes(fixedText(m, s))) : utf8Bytes(fixedText(m, s));
+    for (let i = 0; i < text.length; i++) buf[p++] = text[i]!;
+  }
+  buf[p++] = 0x5d; // ]
+  out.n = p;
+}
+const EMPTY_LIST = utf8Bytes('[]');
+
+/** Per build, the UTF-8 of each table's values, made on first use (the frequent words of titles, DOI prefixes). */
+const bytesOfTables = new WeakMap<readonly string[], Uint8Array[]>();
+function tableBytes(table: readonly string[], code: number): Uint8Array {
+  let b = bytesOfTables.get(table);
+  if (!b) bytesOfTables.set(table, (b = []));
+  return (b[code] ??= utf8Bytes(table[code]!));
+}
+
+/**
+ * Writes the UTF-8 of the `text`, `words` or `prefixed` field `k` of a decoded work (its value is where the
+ * field starts in the row: not null), as the text was before it was stored.
+ */
+export function writeText(out: ByteSink, w: DecodedWork, k: number): void {
+  const r = new ByteReader(w.bytes);
+  r.pos = w.values[k] as number;
+  switch (KINDS[k]) {
+    case TEXT:
+      return r.textInto(out);
+    case WORDS: {
+      const table = tablesAt(w.tables)[k]!;
+      const n = r.uvar();
+      for (let t = 0; t < n - 1; t++) {
+        if (t > 0) out.byte(WORD_SEPARATOR_BYTE);
+        const c = r.uvar();
+        if (c === 0) r.textInto(out);
+        else out.bytes(tableBytes(table, c - 1));
+      }
+      return;
+    }
+    case PREFIXED: {
+      const c = r.uvar();
+      if (c > 1) {
+        out.bytes(tableBytes(tablesAt(w.tables)[k]!, c - 2));
+        out.byte(PREFIX_SEPARATOR_BYTE);
+      }
+      return r.textInto(out);
+    }
+    default:
+      throw new Error(`work store: ${WORK_FIELDS[k]!.field} is not a text`);
+  }
+}
+
+/**
+ * One field's decoded value, by kind: `text`, `words`, `prefixed` and `numlist` as where the field starts in the
+ * row (null for a null text), written out by writeText and writeNumberListJson, never made into strings; `sym` as its
+ * symbol code (0 for null: the serializers keep each symbol's JSON and CSV bytes); `symlist` as the codes of its
+ * elements; `int` as the number; `num` as its number's text (DecodedNumber); `bool` as true/false; `self` as the
+ * work's id. Null stays null.
+ */
+function readField(r: ByteReader, kind: number, id: string): unknown {
   switch (kind) {
-    case 'text':
-      return r.uvar() === 0 ? null : r.text();
-    case 'words': {
+    case TEXT: {
+      if (r.uvar() === 0) return null;
+      const at = r.pos;
+      r.skipText();
+      return at;
+    }
+    case WORDS: {
+      const at = r.pos;
       const n = r.uvar();
       if (n === 0) return null;
-      let out = '';
-      for (let k = 0; k < n - 1; k++) {
-        const c = r.uvar();
-        out += (k > 0 ? WORD_SEPARATOR : '') + (c === 0 ? r.text() : table![c - 1]!);
-      }
-      return out;
+      for (let k = 0; k < n - 1; k++) if (r.uvar() === 0) r.skipText();
+      return at;
     }
-    case 'prefixed': {
-      const c = r.uvar();
-      if (c === 0) return null;
-      return c === 1 ? r.text() : table![c - 2]! + PREFIX_SEPARATOR + r.text();
+    case PREFIXED: {
+      const at = r.pos;
+      if (r.uvar() === 0) return null;
+      r.skipText();
+      return at;
     }
-    case 'sym':
+    case SYM:
       return r.uvar();
-    case 'symlist': {
+    case SYMLIST: {
       const n = r.uvar();
       if (n === 0) return null;
       const out = new Array<number>(n - 1);
       for (let k = 0; k < n - 1; k++) out[k] = r.uvar();
       return out;
     }
-    case 'int':
+    case INT:
       return r.uvar() === 0 ? null : r.svar();
-    case 'num':
+    case NUM:
       return readNumberText(r);
-    case 'numlist':
-      return readNumberList(r);
-    case 'bool': {
+    case NUMLIST: {
+      const at = r.pos;
+      skipNumberList(r);
+      return at;
+    }
+    case BOOL: {
       const b = r.byte();
       return b === 0 ? null : b === 2;
     }
-    case 'self':
+    case SELF:
       return r.byte() === 0 ? null : id;
+    default:
+      throw new Error(`work store: no field kind ${kind}`);
   }
 }
+const WORD_SEPARATOR_BYTE = WORD_SEPARATOR.charCodeAt(0);
+const PREFIX_SEPARATOR_BYTE = PREFIX_SEPARATOR.charCodeAt(0);
 
 // ---------------------------------------------------------------------------------------------------------
 // Works.
@@ -666,7 +771,27 @@ export const rowValues = (row: WorkRow): unknown[] => WORK_FIELDS.map((f) => row
 
 /** Where an authorship's author comes from when decoding: by numeric author id. */
 export interface AuthorLookup {
-  author(id: number): { id: string; name: string; orcid: string | null };
+  /** The author's row (-1: not held). */
+  row(id: number): number;
+  /** UTF-8 of the authors' names and ORCIDs by row ('' for no ORCID). */
+  readonly names: TextBytes;
+  readonly orcids: TextBytes;
+}
+/** Texts by row: row r's UTF-8 is bin[offsets[r]] up to bin[offsets[r + 1]]. */
+export interface TextBytes {
+  readonly bin: Uint8Array;
+  readonly offsets: Uint32Array;
+}
+
+/**
+ * An authorship as decoded: the numeric author id, its row in the author lookup (where its name and ORCID are),
+ * position and Canadian flag.
+ */
+export interface DecodedAuthorship {
+  id: number;
+  row: number;
+  position: number;
+  is_ca: boolean;
 }
 
 /** Every work field in stored order, with its kind and group; a decoded work's values are in this order. */
@@ -683,19 +808,23 @@ export function fieldPosition(field: string): number {
 
 /**
  * One work as decoded from its packed row: the work's values by field position (fieldPosition; each kind as
- * readField gives it), its authorships in position order and its direct labels in model order (as workItem
- * reads them), and the symbol tables its codes refer to.
+ * readField gives it), its authorships in position order (their names and ORCIDs in `people`) and its direct
+ * labels in model order (as workItem reads them), and the symbol tables its codes refer to.
  */
 export interface DecodedWork {
   id: string;
+  /** The packed row (where texts and number lists are read from when they are written). */
+  bytes: Buffer;
   values: unknown[];
   tables: SymbolTables;
-  authors: AuthorshipRow[];
+  authors: DecodedAuthorship[];
+  people: AuthorLookup;
   labels: LabelRow[];
 }
 
-/** Each field's kind by position, for the decoder's loop. */
-const KINDS = WORK_FIELDS.map((f) => f.kind);
+/** Each field's kind by position (a FIELD_KINDS code), for the decoder's loop. */
+const KINDS = Uint8Array.from(WORK_FIELDS, (f) => kindCode(f.kind));
+const LABEL_KINDS = LABEL_FIELDS.map(([, kind]) => kindCode(kind));
 /**
  * Per build, each field's symbol table by position (undefined for fields without one): looked up once, not by
  * name for each of a work's ~100 fields (the tables object has a key per table, too many for a fast shape).
@@ -714,33 +843,36 @@ function tablesAt(tables: SymbolTables): (readonly string[] | undefined)[] {
 export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): DecodedWork {
   const r = new ByteReader(bytes);
   const values = new Array<unknown>(WORK_FIELDS.length);
-  const byPosition = tablesAt(tables);
   let k = 0;
   for (let g = 0; g < GROUP_ENDS.length; g++) {
     const end = GROUP_ENDS[g]!;
     // Every group but the first starts with a byte saying whether it is there; an absent one is all null.
     if (g > 0 && r.byte() === 0) {
-      for (; k < end; k++) values[k] = KINDS[k] === 'sym' ? 0 : null;
+      for (; k < end; k++) values[k] = KINDS[k] === SYM ? 0 : null;
       continue;
     }
-    for (; k < end; k++) values[k] = readField(r, KINDS[k]!, byPosition[k], id);
+    for (; k < end; k++) values[k] = readField(r, KINDS[k]!, id);
   }
-  const authors: AuthorshipRow[] = [];
+  const authors: DecodedAuthorship[] = [];
   for (let n = r.uvar(); n > 0; n--) {
-    const who = people.author(r.uvar());
-    const position = readField(r, 'int', undefined, id) as number;
-    const isCa = readField(r, 'bool', undefined, id) as boolean;
-    authors.push({ id: who.id, name: who.name, orcid: who.orcid, position, is_ca: isCa });
+    const author = r.uvar();
+    const row = people.row(author);
+    if (row < 0) throw new Error(`the work store names author A${author}, which the author table does not hold`);
+    const position = readField(r, INT, id) as number;
+    const isCa = readField(r, BOOL, id) as boolean;
+    authors.push({ id: author, row, position, is_ca: isCa });
   }
   const labels: LabelRow[] = [];
   for (let n = r.uvar(); n > 0; n--) {
     const l = {} as Record<string, unknown>;
-    for (const [field, kind] of LABEL_FIELDS) {
-      const v = readField(r, kind, undefined, id);
+    for (let f = 0; f < LABEL_FIELDS.length; f++) {
+      const field = LABEL_FIELDS[f]![0];
+      const kind = LABEL_KINDS[f]!;
+      const v = readField(r, kind, id);
       // A label's symbols are its strings: a few labels per work, read as workItem reads them.
-      l[field] = kind === 'sym' ? (v === 0 ? null : tables[labelSymbols(field)]![(v as number) - 1]!) : v;
+      l[field] = kind === SYM ? (v === 0 ? null : tables[labelSymbols(field)]![(v as number) - 1]!) : v;
     }
     labels.push(l as unknown as LabelRow);
   }
-  return { id, values, tables, authors, labels };
+  return { id, bytes, values, tables, authors, people, labels };
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CohortIndex } from '../../api-dynamic/src/services/frame/cohort/cohort-index.ts';
+import { Texts } from '../../contracts/frame/author-table.ts';
 import { COHORT_DIR, file } from '../../contracts/frame/cohort-index.ts';
 import { exportRow } from '../../contracts/frame/export-columns.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workItem } from '../../contracts/frame/work-record.ts';
@@ -98,8 +99,9 @@ describe('the work store on a fixture frame', () => {
         empty: [],
       };
       for (const [name, rows] of Object.entries(lists)) {
-        expect([...index.serialized(rows.values(), 'csv')], name).toEqual(rows.map((r) => index.exportRow(r)));
-        expect([...index.serialized(rows.values(), 'record')], name).toEqual(rows.map((r) => index.record(r)));
+        const decoded = [...index.decodedRows(rows.values())];
+        expect(decoded.map(workCsvLine), name).toEqual(rows.map((r) => index.exportRow(r)));
+        expect(decoded.map(workItemJson), name).toEqual(rows.map((r) => index.record(r)));
       }
     } finally {
       index.close();
@@ -226,17 +228,16 @@ describe('the work store codec', () => {
         );
         const codes = symbolCodes(tables);
         const people = new Map(works.flatMap((w) => w[1]).map((a) => [Number(a.id.slice(1)), a]));
+        // The author table as the server holds it: names and ORCIDs as UTF-8 by row ('' for no ORCID).
+        const held = [...people.values()];
+        const rowOf = new Map(held.map((a, k) => [Number(a.id.slice(1)), k]));
+        const lookup = { row: (n: number) => rowOf.get(n) ?? -1, names: Texts.of(held.map((a) => a.name)), orcids: Texts.of(held.map((a) => a.orcid ?? '')) };
         for (const [row, authors, labels] of works) {
           // Authors are stored by id: the lookup gives back each id's name and ORCID (one per id, as in a frame).
           const canonical = authors.map((a) => ({ ...a, name: people.get(Number(a.id.slice(1)))!.name, orcid: people.get(Number(a.id.slice(1)))!.orcid }));
           const w = new ByteWriter();
           packWork(w, { row, authors: canonical, labels }, codes);
-          const back = decodeWork(w.slice(0), row.id as string, tables, {
-            author: (n) => {
-              const a = people.get(n)!;
-              return { id: a.id, name: a.name, orcid: a.orcid };
-            },
-          });
+          const back = decodeWork(w.slice(0), row.id as string, tables, lookup);
           const item = workItem(row, canonical, labels);
           expect(workItemJson(back)).toBe(JSON.stringify(item));
           expect(workCsvLine(back)).toBe(exportRow(item));

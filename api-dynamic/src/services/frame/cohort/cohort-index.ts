@@ -343,17 +343,16 @@ export class CohortIndex {
   }
 
   /**
-   * The work item JSON (`record`) or CSV export line (`csv`) of each row the iterator gives, in its order, the
-   * rows read READ_AHEAD at a time (WorkStore.getMany): what an export streams.
+   * Each row the iterator gives, decoded, in its order, the rows read READ_AHEAD at a time (WorkStore.getMany):
+   * what an export serializes. A decoded work's texts are views of the read: serialize it before the next.
    */
-  *serialized(rows: Iterator<number>, as: 'record' | 'csv'): Generator<string> {
-    const serialize = as === 'csv' ? workCsvLine : workItemJson;
+  *decodedRows(rows: Iterator<number>): Generator<StoredWork> {
     for (;;) {
       const batch: number[] = [];
       for (let r = rows.next(); !r.done; r = rows.next()) if (batch.push(r.value) === READ_AHEAD) break;
       if (batch.length === 0) return;
       const bytes = this.works.getMany(batch);
-      for (let k = 0; k < batch.length; k++) yield serialize(this.decoded(bytes[k]!, batch[k]!));
+      for (let k = 0; k < batch.length; k++) yield this.decoded(bytes[k]!, batch[k]!);
     }
   }
 

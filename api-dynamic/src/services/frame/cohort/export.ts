@@ -12,18 +12,20 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
 import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
+import { ByteSink } from '../../../../../contracts/frame/byte-sink.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
+import { type StoredWork, writeWorkCsvLine, writeWorkItem } from '../../../../../contracts/frame/work-serialize.ts';
 import type { Build } from '../../build-store.ts';
 import { PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
 /**
- * Characters per yielded chunk (about: a chunk ends with the row that reaches it). Below V8's large-object size
- * (128 KiB), so a chunk's string and the socket's Buffer of it die young: chunks of 500 rows (1.3 MB) went to
- * the large-object space, which only a full collection frees, and a 100,000-row export's RSS climbed by up to
- * 290 MiB between collections (docs/benchmarks.md, issue 24).
+ * Bytes per yielded chunk (about: a chunk ends with the row that reaches it). Chunks are Buffers written by the
+ * serializers; kept small so each is freed by a young-generation collection: chunks of 500 rows (1.3 MB, then
+ * strings) went to V8's large-object space, which only a full collection frees, and a 100,000-row export's RSS
+ * climbed by up to 290 MiB between collections (docs/benchmarks.md, issue 24).
  */
-const CHUNK_CHARS = 48 * 1024;
+const CHUNK_BYTES = 48 * 1024;
 /** Longest the export runs (producing and writing chunks) before it lets other requests in, ms. */
 const SLICE_MS = 20;
 
@@ -78,22 +80,25 @@ export async function* exportChunks(
   m: CohortMatch,
   hash: string,
   links: { permalink: string; api: string },
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   const index = build.cohort;
   const plan = exportPlan(m);
-  const rows = rowsInOrder(index, m, q.sort, null, plan.exported);
-  // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
+  // Each row is serialized from the work store as bytes as it is reached (contracts/frame/work-serialize.ts).
+  const works = index.decodedRows(rowsInOrder(index, m, q.sort, null, plan.exported));
+  const sink = new ByteSink(CHUNK_BYTES + (1 << 14));
   let sent = 0;
-  /** The next texts joined by `sep`, up to about CHUNK_CHARS and the export's row count ('' at the end). */
-  const take = (texts: Iterator<string>, sep: string): string => {
-    let out = '';
-    while (sent < plan.exported && out.length < CHUNK_CHARS) {
-      const t = texts.next();
-      if (t.done) break;
-      out += (out === '' ? '' : sep) + t.value;
+  /** The next works' bytes, each after `before(sent)`, up to about CHUNK_BYTES and the export's row count (null at the end). */
+  const take = (write: (s: ByteSink, w: StoredWork) => void, before: (k: number) => Uint8Array | null): Buffer | null => {
+    while (sent < plan.exported && sink.n < CHUNK_BYTES) {
+      // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
+      const w = works.next();
+      if (w.done) break;
+      const sep = before(sent);
+      if (sep) sink.bytes(sep);
+      write(sink, w.value);
       sent++;
     }
-    return out;
+    return sink.n === 0 ? null : sink.take();
   };
   const pause = slicer();
   if (q.format === 'json') {
@@ -111,11 +116,8 @@ export async function* exportChunks(
       api: links.api,
     };
     yield `{"meta":${JSON.stringify(meta)},"results":[`;
-    const records = index.serialized(rows, 'record');
-    for (let first = true; ; first = false) {
-      const chunk = take(records, ',\n');
-      if (chunk === '') break;
-      yield (first ? '\n' : ',\n') + chunk;
+    for (let chunk = take(writeWorkItem, recordSeparator); chunk; chunk = take(writeWorkItem, recordSeparator)) {
+      yield chunk;
       await pause();
     }
     yield '\n]}\n';
@@ -133,14 +135,16 @@ export async function* exportChunks(
         exported: plan.exported,
         total: m.total,
       });
-  // Each line is serialized from the work store as it is reached (contracts/frame/work-serialize.ts).
   yield EXPORT_HEADER;
-  const lines = index.serialized(rows, 'csv');
-  for (;;) {
-    const chunk = take(lines, '');
-    if (chunk === '') break;
+  for (let chunk = take(writeWorkCsvLine, noSeparator); chunk; chunk = take(writeWorkCsvLine, noSeparator)) {
     yield chunk;
     await pause();
   }
   if (plan.truncated) yield truncationLine(m.total);
 }
+
+/** What comes before a JSON export's k-th record: a new line, and a comma after the first. */
+const FIRST_RECORD = Buffer.from('\n');
+const NEXT_RECORD = Buffer.from(',\n');
+const recordSeparator = (k: number) => (k === 0 ? FIRST_RECORD : NEXT_RECORD);
+const noSeparator = () => null;
