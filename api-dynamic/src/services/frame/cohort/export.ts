@@ -20,12 +20,13 @@ import { PREDICTION_STATUS_TEXT, questionBlock } from './answers.ts';
 import { type CohortMatch, rowsInOrder } from './engine.ts';
 
 /**
- * Bytes per yielded chunk (about: a chunk ends with the row that reaches it). Chunks are Buffers written by the
- * serializers; kept small so each is freed by a young-generation collection: chunks of 500 rows (1.3 MB, then
- * strings) went to V8's large-object space, which only a full collection frees, and a 100,000-row export's RSS
- * climbed by up to 290 MiB between collections (docs/benchmarks.md, issue 24).
+ * Bytes per yielded chunk (about: a chunk ends with the row that reaches it). Chunks are Buffers the serializers
+ * write, held outside V8's heap and freed with their small wrapper by a young-generation collection; when they
+ * were strings, chunks of 500 rows (1.3 MB) went to V8's large-object space, which only a full collection frees,
+ * and a 100,000-row export's RSS climbed by up to 290 MiB between collections, so chunks were cut to 48 KiB.
+ * As Buffers, 256 KiB chunks halve the stream's cost per byte against 48 KiB (docs/benchmarks.md, issue 24).
  */
-const CHUNK_BYTES = 48 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 /** Longest the export runs (producing and writing chunks) before it lets other requests in, ms. */
 const SLICE_MS = 20;
 
