@@ -154,7 +154,7 @@ export class Csr {
 /** Most bytes between two rows read in one run (WorkStore.getMany), and most bytes of a run. */
 const RUN_GAP = 16 * 1024;
 const RUN_BYTES = 256 * 1024;
-/** Rows read ahead together by CohortIndex.serialized. */
+/** Rows read ahead together by CohortIndex.decodedRows. */
 const READ_AHEAD = 32;
 
 /**
