@@ -538,6 +538,11 @@ export function writeWorkItem(s: ByteSink, w: StoredWork): void {
 const ID_BYTES = Buffer.alloc(256);
 
 const DIRECT_LABEL_STATUS_CELL = utf8Bytes(csvField(exportCell(DIRECT_LABEL_STATUS)));
+/** Runs of export columns written alike. */
+const SYMBOL_COLUMNS = [F.lang, F.type, F.venue, F.topic, F.field];
+const PLAIN_COLUMNS = [F.citedBy, F.isRetracted, F.hasAbstract, F.aff, F.fund, F.venueRoute, F.about];
+const LIST_COLUMNS = [F.institutions, F.funders, F.keywords];
+const PREDICTION_COLUMNS = [F.modelVersion, F.candidate, F.consensus, F.studyDesignCandidate, F.studyDesignConsensus];
 
 /**
  * Writes the work's CSV export line: the same bytes as exportRow(workItem(...)) (columns: export-columns.ts), in
@@ -547,31 +552,30 @@ export function writeWorkCsvLine(s: ByteSink, w: StoredWork): void {
   const v = w.values;
   const t = symbolTexts(w.tables);
   const labels = w.labels;
-  const comma = () => s.byte(COMMA);
   s.csvCell(ID_BYTES, 0, ID_BYTES.write(w.id));
-  comma();
+  s.byte(COMMA);
   wTextCell(s, w, F.doi);
-  comma();
+  s.byte(COMMA);
   wTextCell(s, w, F.title);
-  comma();
+  s.byte(COMMA);
   wPlain(s, v[F.year]);
-  for (const at of [F.lang, F.type, F.venue, F.topic, F.field]) {
-    comma();
+  for (const at of SYMBOL_COLUMNS) {
+    s.byte(COMMA);
     s.bytes(t[at]!.cell(sym(v, at)));
   }
-  for (const at of [F.citedBy, F.isRetracted, F.hasAbstract, F.aff, F.fund, F.venueRoute, F.about]) {
-    comma();
+  for (const at of PLAIN_COLUMNS) {
+    s.byte(COMMA);
     wPlain(s, v[at]);
   }
-  comma();
+  s.byte(COMMA);
   s.bytes(routesOf(v).cell);
-  for (const at of [F.institutions, F.funders, F.keywords]) {
-    comma();
+  for (const at of LIST_COLUMNS) {
+    s.byte(COMMA);
     wCodesCell(s, t[at]!, v[at]);
   }
-  comma();
+  s.byte(COMMA);
   wAuthorNamesCell(s, w);
-  comma();
+  s.byte(COMMA);
   // The JSON cells: exportCell leaves a text that starts with `[` or `{` as it is (no formula prefix), and the
   // part is an object or a non-empty list of objects, whose keys are quoted: so the cell is quoted, its quotes
   // doubled (CSV_TEXT). An empty list (`[]`) is the one form without quotes or commas.
@@ -581,64 +585,64 @@ export function writeWorkCsvLine(s: ByteSink, w: StoredWork): void {
     wAuthors(s, CSV_TEXT, w);
     s.byte(QUOTE);
   }
-  comma();
+  s.byte(COMMA);
   if (present(v, F.retracted)) {
     s.bytes(t[F.nature]!.cell(sym(v, F.nature)));
-    comma();
+    s.byte(COMMA);
     wTextCell(s, w, F.reason);
-    comma();
+    s.byte(COMMA);
     s.bytes(t[F.retractionDate]!.cell(sym(v, F.retractionDate)));
-    comma();
+    s.byte(COMMA);
     wPlain(s, v[F.flagged]);
-    comma();
+    s.byte(COMMA);
   } else s.ascii(',,,,');
   if (present(v, F.stratum)) {
     wPlain(s, v[F.nIn]);
-    comma();
+    s.byte(COMMA);
     s.bytes(t[F.stratum]!.cell(sym(v, F.stratum)));
-    comma();
+    s.byte(COMMA);
     wNumCell(s, v[F.weight] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
   } else s.ascii(',,,');
   if (labels.length === 0) s.ascii(',,,,,');
   else {
     const categories = [...new Set(labels.flatMap((l) => list(l.categories, ';')))].sort().join(';');
     wStringCell(s, labels.map((l) => l.model).join(';'));
-    comma();
+    s.byte(COMMA);
     wStringCell(s, labelAgreement(labels));
-    comma();
+    s.byte(COMMA);
     wStringCell(s, categories);
-    comma();
+    s.byte(COMMA);
     s.bytes(DIRECT_LABEL_STATUS_CELL);
-    comma();
+    s.byte(COMMA);
     s.byte(QUOTE);
     s.utf8(labelsJson(CSV_TEXT, labels));
     s.byte(QUOTE);
-    comma();
+    s.byte(COMMA);
   }
   if (present(v, F.modelVersion)) {
-    for (const at of [F.modelVersion, F.candidate, F.consensus, F.studyDesignCandidate, F.studyDesignConsensus]) {
+    for (const at of PREDICTION_COLUMNS) {
       s.bytes(t[at]!.cell(sym(v, at)));
-      comma();
+      s.byte(COMMA);
     }
     wNumCell(s, v[F.disagreement] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
     wNumCell(s, v[F.uncertainty] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
     s.bytes(t[F.predictionStatus]!.cell(sym(v, F.predictionStatus)));
-    comma();
+    s.byte(COMMA);
     s.byte(QUOTE);
     wPrediction(s, CSV_TEXT, w, t);
     s.byte(QUOTE);
-    comma();
+    s.byte(COMMA);
   } else s.ascii(',,,,,,,,,');
   if (present(v, F.scoreA)) {
     wNumCell(s, v[F.scoreA] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
     wNumCell(s, v[F.scoreB] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
     wNumCell(s, v[F.spread] as DecodedNumber);
-    comma();
+    s.byte(COMMA);
     s.bytes(t[F.validation]!.cell(sym(v, F.validation)));
     s.byte(0x0a);
   } else s.ascii(',,,\n');
