@@ -69,7 +69,8 @@ export class ByteSink {
   /** A non-negative integer's decimal digits, as String() prints it (below 2^53). */
   uint(v: number): void {
     if (v < 10) return this.byte(0x30 + v);
-    if (v >= 1e21) return this.ascii(String(v));
+    // Past 2^53 division by 10 is no longer exact: String() prints such values.
+    if (v > Number.MAX_SAFE_INTEGER) return this.ascii(String(v));
     let digits = 1;
     for (let p = 10; p <= v; p *= 10) digits++;
     this.room(digits);

@@ -453,11 +453,15 @@ function routesOf(v: unknown[]) {
 
 /** Writes the work item's JSON: the same bytes as JSON.stringify(workItem(...)). */
 export function writeWorkItem(s: ByteSink, w: StoredWork): void {
+  // The scratch sink starts empty even if a write before this one threw half-way.
+  joined.n = 0;
   const v = w.values;
   const t = symbolTexts(w.tables);
   const d = JSON_TEXT;
   s.bytes(K.id!);
-  s.jsonString(ID_BYTES, 0, ID_BYTES.write(w.id), false);
+  joined.utf8(w.id);
+  s.jsonString(joined.buf, 0, joined.n, false);
+  joined.n = 0;
   s.bytes(K.doi!);
   wStrText(s, d, w, F.doi);
   s.bytes(K.title!);
@@ -534,8 +538,6 @@ export function writeWorkItem(s: ByteSink, w: StoredWork): void {
   } else s.bytes(NULL_BYTES);
   s.bytes(K.end!);
 }
-/** A work id's bytes, written here before they are escaped (ids are short ASCII). */
-const ID_BYTES = Buffer.alloc(256);
 
 const DIRECT_LABEL_STATUS_CELL = utf8Bytes(csvField(exportCell(DIRECT_LABEL_STATUS)));
 /** Runs of export columns written alike. */
@@ -549,10 +551,12 @@ const PREDICTION_COLUMNS = [F.modelVersion, F.candidate, F.consensus, F.studyDes
  * column order, each group of columns empty when its gate is.
  */
 export function writeWorkCsvLine(s: ByteSink, w: StoredWork): void {
+  joined.n = 0;
   const v = w.values;
   const t = symbolTexts(w.tables);
   const labels = w.labels;
-  s.csvCell(ID_BYTES, 0, ID_BYTES.write(w.id));
+  joined.utf8(w.id);
+  wJoinedCell(s);
   s.byte(COMMA);
   wTextCell(s, w, F.doi);
   s.byte(COMMA);
@@ -653,12 +657,16 @@ const sink = new ByteSink();
 
 /** The work item's JSON text: the same text as JSON.stringify(workItem(...)). */
 export function workItemJson(w: StoredWork): string {
+  // Empty even if a write before this one threw half-way (a build's files that do not match), so nothing of
+  // another work is ever sent.
+  sink.n = 0;
   writeWorkItem(sink, w);
   return sink.text();
 }
 
 /** The work's CSV export line as text (LF-terminated). */
 export function workCsvLine(w: StoredWork): string {
+  sink.n = 0;
   writeWorkCsvLine(sink, w);
   return sink.text();
 }

@@ -595,7 +595,11 @@ export function writeNumberListJson(out: ByteSink, w: DecodedWork, at: number): 
 }
 const EMPTY_LIST = utf8Bytes('[]');
 
-/** Per build, the UTF-8 of each table's values, made on first use (the frequent words of titles, DOI prefixes). */
+/**
+ * Per build, the UTF-8 of each table's values, made on first use (the frequent words of titles, DOI prefixes).
+ * The tables come from DuckDB, whose texts are valid UTF-8 (no lone surrogates, which JSON.stringify would
+ * escape and UTF-8 cannot hold).
+ */
 const bytesOfTables = new WeakMap<readonly string[], Uint8Array[]>();
 function tableBytes(table: readonly string[], code: number): Uint8Array {
   let b = bytesOfTables.get(table);

@@ -36,6 +36,13 @@ describe('ByteSink escapes', () => {
       }),
       { numRuns: 2000 },
     );
+    // The worst case for room: every byte a six-byte escape, written into a sink far too small.
+    for (const s of ['\u0000'.repeat(100), '\u001f"'.repeat(50)]) {
+      const sink = new ByteSink(8);
+      const b = Buffer.from(s);
+      sink.jsonString(b, 0, b.length, true);
+      expect(sink.text()).toBe(JSON.stringify(s).replaceAll('"', '""'));
+    }
   });
 
   it('csvCell gives csvField(exportCell(s)): formula guard, quoting and doubled quotes', () => {

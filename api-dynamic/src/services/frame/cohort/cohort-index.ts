@@ -344,7 +344,8 @@ export class CohortIndex {
 
   /**
    * Each row the iterator gives, decoded, in its order, the rows read READ_AHEAD at a time (WorkStore.getMany):
-   * what an export serializes. A decoded work's texts are views of the read: serialize it before the next.
+   * what an export serializes. A decoded work's texts are read from its row when it is serialized (each run is
+   * a fresh buffer, so a decoded work stays valid).
    */
   *decodedRows(rows: Iterator<number>): Generator<StoredWork> {
     for (;;) {
