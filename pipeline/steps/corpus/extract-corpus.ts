@@ -53,6 +53,11 @@ export interface CorpusExtraction {
   /** The whole article at `index` (listing order). */
   load: (index: number) => ExtractedArticle;
   /**
+   * `JSON.stringify(load(index))`, taken as it is from the cache when nothing was filled in from the file lists
+   * (the article's document is that text with its meta: documents.ts), so the article is not parsed again.
+   */
+  loadJson: (index: number) => string;
+  /**
    * Per article (same order): a key that changes whenever anything the build writes for the article could
    * (its extraction's cache key and what the file lists filled in), so the database and document writers can
    * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
@@ -121,6 +126,9 @@ export async function extractCorpus(
     load: () => {
       throw new Error('no articles yet');
     },
+    loadJson: () => {
+      throw new Error('no articles yet');
+    },
     keys: [],
     skipped: [],
     duplicates: [],
@@ -144,6 +152,8 @@ export async function extractCorpus(
     whole: ExtractedArticle | null;
     sha: string | null;
     row: FileListRow | undefined;
+    /** Whether the file-list row filled anything in (then the cached JSON is not the article's). */
+    filled: boolean;
     src: SourceRef;
     updated: string | null;
     key: string | null;
@@ -168,6 +178,7 @@ export async function extractCorpus(
       whole: whole && withFileList(whole, row),
       sha: contentSha256,
       row,
+      filled: article !== extracted,
       src,
       updated,
       key,
@@ -306,6 +317,7 @@ export async function extractCorpus(
   const pmcids = all.map((k) => k.pmcid);
   const shas = all.map((k) => k.sha);
   const rows = all.map((k) => k.row);
+  const filled = Uint8Array.from(all, (k) => (k.filled ? 1 : 0));
   const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
   for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
@@ -323,6 +335,14 @@ export async function extractCorpus(
     if (cached === null || 'error' in cached || cached.pmcid !== pmcids[i]) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
     // What the file lists fill in.
     return withFileList(cached, rows[i]);
+  };
+  out.loadJson = (i) => {
+    const sha = shas[i]!;
+    if (wholes?.[i] || filled[i] === 1 || sha === null) return JSON.stringify(out.load(i));
+    const json = cache.loadArticleJson(sha);
+    // The same check as `load`'s, on the text: an extraction (not an error) of this article.
+    if (json === null || !json.startsWith(`{"pmcid":${JSON.stringify(pmcids[i])},`)) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
+    return json;
   };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;

@@ -167,7 +167,7 @@ export class ExtractionCache {
   /** The summary only, without parsing the article's texts (a hit). */
   getSummary(contentSha256: string): CachedSummary | null {
     // Only the summary's bytes when the index says how many (a rebuild reads every article's summary).
-    const line = this.read(contentSha256, true);
+    const line = this.read(contentSha256, 'summary');
     if (line === null) return null;
     const tab = line.indexOf('\t');
     return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
@@ -213,8 +213,14 @@ export class ExtractionCache {
 
   /** The whole extraction of an article whose summary was a hit (not counted again). */
   loadArticle(contentSha256: string): CachedExtraction | null {
-    const line = this.read(contentSha256);
-    return line === null ? null : parseEntry<CachedExtraction>(line.slice(line.indexOf('\t') + 1));
+    const json = this.loadArticleJson(contentSha256);
+    return json === null ? null : parseEntry<CachedExtraction>(json);
+  }
+
+  /** The JSON text of the whole extraction (`loadArticle` without the parse), as `putArticle` was given it. */
+  loadArticleJson(contentSha256: string): string | null {
+    const line = this.read(contentSha256, 'whole');
+    return line === null ? null : line.slice(line.indexOf('\t') + 1);
   }
 
   private counted<T>(entry: T | null): T | null {
@@ -222,17 +228,22 @@ export class ExtractionCache {
     return entry;
   }
 
-  /** The entry's line (or, `summaryOnly`, its start up to the tab when the index knows where that is), marked used; null when there is none (or it cannot be read). */
-  private read(contentSha256: string, summaryOnly = false): string | null {
+  /**
+   * The entry's line, marked used; null when there is none (or it cannot be read). When the index knows where
+   * the summary ends, `summary` reads only the summary and its tab, `whole` only what follows the tab (so a
+   * caller that looks for the tab finds none and takes it all); otherwise both read the whole line.
+   */
+  private read(contentSha256: string, part: 'line' | 'summary' | 'whole' = 'line'): string | null {
     if (!this.dir) return null;
     const key = this.key(contentSha256);
     const at = this.index.get(key);
     if (!at) return null;
     if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
     const fd = this.fd(at.segment);
-    const length = summaryOnly && at.summary > 0 ? at.summary : at.length;
+    const skip = part === 'whole' ? at.summary : 0;
+    const length = part === 'summary' && at.summary > 0 ? at.summary : at.length - skip;
     const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
-    if (readSync(fd, buf, 0, length, at.offset) !== length) return null;
+    if (readSync(fd, buf, 0, length, at.offset + skip) !== length) return null;
     this.usedArticles.add(key);
     return buf.toString('utf8', 0, length);
   }
