@@ -118,7 +118,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
     phraseList: matcher.phrases,
     articleDocument: (i, path, json) => {
-      const key = keys[i];
+      const key = keys.get(i);
       const docKey = previous && key ? previous.documentKey(key, meta) : null;
       if (docKey && previous!.link(docKey, join(o.out, path))) return;
       writeFileSync(join(o.out, path), json());

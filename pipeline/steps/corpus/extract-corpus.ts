@@ -30,6 +30,7 @@ import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
+import { HashList } from './hash-list.ts';
 import { packageMembers } from './packages.ts';
 
 /** Where an article came from: a loose file (`package` null) or a member of a package. */
@@ -62,7 +63,7 @@ export interface CorpusExtraction {
    * (its extraction's cache key and what the file lists filled in), so the database and document writers can
    * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
    */
-  keys: (string | null)[];
+  keys: HashList;
   /** Inputs that could not be read as articles, with the reason (bad XML, not an article, a damaged archive). */
   skipped: (SourceRef & { reason: string })[];
   /** Copies of an article that were not kept, with the copy that was. */
@@ -129,7 +130,7 @@ export async function extractCorpus(
     loadJson: () => {
       throw new Error('no articles yet');
     },
-    keys: [],
+    keys: new HashList(),
     skipped: [],
     duplicates: [],
     generatedIds: [],
@@ -315,9 +316,12 @@ export async function extractCorpus(
   out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
   const handles = Int32Array.from(all, (k) => k.summary);
   const pmcids = all.map((k) => k.pmcid);
-  const shas = all.map((k) => k.sha);
-  const rows = all.map((k) => k.row);
-  const filled = Uint8Array.from(all, (k) => (k.filled ? 1 : 0));
+  const shas = HashList.from(all.map((k) => k.sha));
+  // A file-list row is needed again only where it filled something in (withFileList gives back the same article otherwise).
+  const rows = new Map<number, FileListRow>();
+  all.forEach((k, i) => {
+    if (k.filled && k.row) rows.set(i, k.row);
+  });
   const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
   for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
@@ -330,15 +334,15 @@ export async function extractCorpus(
   out.load = (i) => {
     const whole = wholes?.[i];
     if (whole) return whole;
-    const sha = shas[i]!;
+    const sha = shas.get(i);
     const cached = sha === null ? null : cache.loadArticle(sha);
     if (cached === null || 'error' in cached || cached.pmcid !== pmcids[i]) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
     // What the file lists fill in.
-    return withFileList(cached, rows[i]);
+    return withFileList(cached, rows.get(i));
   };
   out.loadJson = (i) => {
-    const sha = shas[i]!;
-    if (wholes?.[i] || filled[i] === 1 || sha === null) return JSON.stringify(out.load(i));
+    const sha = shas.get(i);
+    if (wholes?.[i] || rows.has(i) || sha === null) return JSON.stringify(out.load(i));
     const json = cache.loadArticleJson(sha);
     // The same check as `load`'s, on the text: an extraction (not an error) of this article.
     if (json === null || !json.startsWith(`{"pmcid":${JSON.stringify(pmcids[i])},`)) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
