@@ -222,14 +222,16 @@ export async function extractCorpus(
       } catch (err) {
         json = JSON.stringify({ error: firstLine(err) });
       }
-      const summary = extracted && JSON.stringify(summarize(extracted));
-      cache.putArticle(sha, json, summary ?? undefined);
+      const summary = extracted && summarize(extracted);
+      cache.putArticle(sha, json, summary ? JSON.stringify(summary) : undefined);
       // Through JSON and back: texts are slices of the article's whole text, and V8 keeps a sliced string's
       // parent alive, so an article held until the database is written would keep all of its text (measured:
-      // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole.
+      // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole. Of
+      // a summary the step keeps only the pmcid (the rest is copied into the summary store or dropped, and its
+      // phrases are the lexicon's strings): that string alone is made anew.
       if (summary === null) use(src, JSON.parse(json) as CachedSummary, sha);
-      else if (cache.dir) use(src, JSON.parse(summary) as ArticleSummary, sha);
-      else use(src, JSON.parse(summary) as ArticleSummary, sha, JSON.parse(json) as ExtractedArticle);
+      else if (cache.dir) use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha);
+      else use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha, JSON.parse(json) as ExtractedArticle);
       return sha;
     };
 
