@@ -1,7 +1,9 @@
 /**
  * Corpus step 3: the frozen JSON the API serves as is: `stats.json`, `phrases.json` and one
- * `articles/<id>.json` per article, under `corpus/api/v1/`. Each document is checked against its schema before it is written,
- * so a build can never publish a document the API's description does not allow.
+ * `articles/<id>.json` per article, under `corpus/api/v1/`. The corpus-wide documents are checked against their
+ * schemas before they are written, so a build can never publish a document the API's description does not allow;
+ * article documents are written from their extraction's JSON text, one in ARTICLE_CHECK_EVERY checked the same
+ * way (`articleDocJson`: what that still guarantees).
  *
  * Counting rules (docs/api-corpus.md): a sentence is counted once per article (extract.ts de-duplicates);
  * `excerpts` counts sentences with at least one verified occurrence, which is what `/excerpts` lists without
