@@ -113,15 +113,15 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   const docs = corpusDocuments({
     articles: extraction.summaries(),
-    load: extraction.load,
+    loadJson: extraction.loadJson,
     meta,
     lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
     phraseList: matcher.phrases,
-    articleDocument: (i, path, make) => {
-      const key = keys[i];
+    articleDocument: (i, path, json) => {
+      const key = keys.get(i);
       const docKey = previous && key ? previous.documentKey(key, meta) : null;
       if (docKey && previous!.link(docKey, join(o.out, path))) return;
-      writeFileSync(join(o.out, path), JSON.stringify(make()));
+      writeFileSync(join(o.out, path), json());
       if (docKey) previous!.store(docKey, join(o.out, path));
     },
   });

@@ -1,7 +1,9 @@
 /**
  * Corpus step 3: the frozen JSON the API serves as is: `stats.json`, `phrases.json` and one
- * `articles/<id>.json` per article, under `corpus/api/v1/`. Each document is checked against its schema before it is written,
- * so a build can never publish a document the API's description does not allow.
+ * `articles/<id>.json` per article, under `corpus/api/v1/`. The corpus-wide documents are checked against their
+ * schemas before they are written, so a build can never publish a document the API's description does not allow;
+ * article documents are written from their extraction's JSON text, one in ARTICLE_CHECK_EVERY checked the same
+ * way (`articleDocJson`: what that still guarantees).
  *
  * Counting rules (docs/api-corpus.md): a sentence is counted once per article (extract.ts de-duplicates);
  * `excerpts` counts sentences with at least one verified occurrence, which is what `/excerpts` lists without
@@ -9,7 +11,6 @@
  * (`p = v`) of verified occurrences only, since a bound ("p > 0.05") is not a value (hedged.md §2.2).
  */
 import {
-  type ArticleDoc,
   articleDocSchema,
   type PhraseDoc,
   phraseDocSchema,
@@ -20,7 +21,6 @@ import {
   type YearStats,
 } from '../../../contracts/corpus/documents.ts';
 import { BANDS, type Band, VERIFIED_BANDS } from '../../../contracts/corpus/vocab.ts';
-import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CountedSummary } from './summary-store.ts';
 
@@ -60,21 +60,49 @@ export interface CorpusDocsInput {
    * in listing order, visited once (they may be read as they are visited rather than held).
    */
   articles: Iterable<CountedSummary>;
-  load?: (index: number) => ExtractedArticle;
+  /** The JSON text of the whole article of an index (extract-corpus.ts: `loadJson`): given with summaries. */
+  loadJson?: (index: number) => string;
   meta: { snapshot: string; lexicon_version: string; synthetic: boolean };
   lexicon: { version: string; source: string; phrases: number };
   /** Every canonical phrase of the lexicon: each gets its `/phrases/{phrase}` document, occurring or not. */
   phraseList: readonly string[];
   /**
-   * Given: each article document is handed to it as it is reached (`make` builds and checks it; a caller that
-   * already holds the same document need not call it) instead of being kept in the map, so the documents of a
-   * large corpus are never all in memory at once.
+   * Given: each article document is handed to it as it is reached, as its JSON text (`json` makes it; a caller
+   * that already holds the same document need not call it), instead of being kept in the map, so the documents
+   * of a large corpus are never all in memory at once.
    */
-  articleDocument?: (index: number, path: string, make: () => ArticleDoc) => void;
+  articleDocument?: (index: number, path: string, json: () => string) => void;
+}
+
+/**
+ * One article document in how many is checked against the schema when documents are written as JSON text
+ * (`articleDocument`); see {@link articleDocJson}.
+ */
+export const ARTICLE_CHECK_EVERY = 64;
+
+/**
+ * An article's document as JSON text, from the JSON text of its extraction (`JSON.stringify` of an
+ * `ExtractedArticle`) and of the meta: the extraction with `meta` as its last member, which is where the schema
+ * puts it. The extraction is not parsed again (issue 21: parsing and checking every article document was about a
+ * tenth of a build's CPU time). What guards the boundary instead: the extraction's type is the schema's own
+ * (`ExtractedArticle = Omit<ArticleDoc, 'meta'>`), and with `check` the document is parsed with the schema and
+ * must come out of it as the same text (the same members in the same order, no value the schema would refuse or
+ * change). The step checks the first article and one in {@link ARTICLE_CHECK_EVERY} after it, which catches
+ * anything an extraction does to every article; the tests check every document of their corpora.
+ */
+export function articleDocJson(extractionJson: string, metaJson: string, check: boolean): string {
+  const json = `${extractionJson.slice(0, -1)},"meta":${metaJson}}`;
+  if (check) {
+    const parsed = articleDocSchema.safeParse(JSON.parse(json));
+    if (!parsed.success) throw new Error(`an article document does not match its schema: ${parsed.error.message.slice(0, 300)}`);
+    if (JSON.stringify(parsed.data) !== json) throw new Error(`an article document is not in its schema's form: ${json.slice(0, 120)}…`);
+  }
+  return json;
 }
 
 /** Builds every document; the map's keys are paths relative to the build directory. */
-export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDocument, load }: CorpusDocsInput): Map<string, unknown> {
+export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDocument, loadJson }: CorpusDocsInput): Map<string, unknown> {
+  const metaJson = JSON.stringify(meta);
   const docs = new Map<string, unknown>();
   const statusTotals = { verified: 0, rejected: 0, unverified: 0, indeterminate: 0 };
   const bandOcc = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
@@ -195,11 +223,10 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
         }
     }
     const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
-    // Without `load`, the articles are whole (the type cannot say which of the two a caller passes).
+    // Without `loadJson`, the articles are whole (the type cannot say which of the two a caller passes).
     const i = index;
-    const make = (): ArticleDoc => articleDocSchema.parse({ ...(load ? load(i) : a), meta });
-    if (articleDocument) articleDocument(i, path, make);
-    else docs.set(path, make());
+    if (articleDocument) articleDocument(i, path, () => articleDocJson(loadJson ? loadJson(i) : JSON.stringify(a), metaJson, i % ARTICLE_CHECK_EVERY === 0));
+    else docs.set(path, loadJson ? JSON.parse(articleDocJson(loadJson(i), metaJson, true)) : articleDocSchema.parse({ ...a, meta }));
   }
 
   const stats: StatsDoc = {

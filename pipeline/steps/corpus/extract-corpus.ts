@@ -30,6 +30,7 @@ import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
+import { HashList } from './hash-list.ts';
 import { packageMembers } from './packages.ts';
 
 /** Where an article came from: a loose file (`package` null) or a member of a package. */
@@ -53,11 +54,16 @@ export interface CorpusExtraction {
   /** The whole article at `index` (listing order). */
   load: (index: number) => ExtractedArticle;
   /**
+   * `JSON.stringify(load(index))`, taken as it is from the cache when nothing was filled in from the file lists
+   * (the article's document is that text with its meta: documents.ts), so the article is not parsed again.
+   */
+  loadJson: (index: number) => string;
+  /**
    * Per article (same order): a key that changes whenever anything the build writes for the article could
    * (its extraction's cache key and what the file lists filled in), so the database and document writers can
    * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
    */
-  keys: (string | null)[];
+  keys: HashList;
   /** Inputs that could not be read as articles, with the reason (bad XML, not an article, a damaged archive). */
   skipped: (SourceRef & { reason: string })[];
   /** Copies of an article that were not kept, with the copy that was. */
@@ -121,7 +127,10 @@ export async function extractCorpus(
     load: () => {
       throw new Error('no articles yet');
     },
-    keys: [],
+    loadJson: () => {
+      throw new Error('no articles yet');
+    },
+    keys: new HashList(),
     skipped: [],
     duplicates: [],
     generatedIds: [],
@@ -144,6 +153,8 @@ export async function extractCorpus(
     whole: ExtractedArticle | null;
     sha: string | null;
     row: FileListRow | undefined;
+    /** Whether the file-list row filled anything in (then the cached JSON is not the article's). */
+    filled: boolean;
     src: SourceRef;
     updated: string | null;
     key: string | null;
@@ -168,6 +179,7 @@ export async function extractCorpus(
       whole: whole && withFileList(whole, row),
       sha: contentSha256,
       row,
+      filled: article !== extracted,
       src,
       updated,
       key,
@@ -210,14 +222,16 @@ export async function extractCorpus(
       } catch (err) {
         json = JSON.stringify({ error: firstLine(err) });
       }
-      const summary = extracted && JSON.stringify(summarize(extracted));
-      cache.putArticle(sha, json, summary ?? undefined);
+      const summary = extracted && summarize(extracted);
+      cache.putArticle(sha, json, summary ? JSON.stringify(summary) : undefined);
       // Through JSON and back: texts are slices of the article's whole text, and V8 keeps a sliced string's
       // parent alive, so an article held until the database is written would keep all of its text (measured:
-      // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole.
+      // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole. Of
+      // a summary the step keeps only the pmcid (the rest is copied into the summary store or dropped, and its
+      // phrases are the lexicon's strings): that string alone is made anew.
       if (summary === null) use(src, JSON.parse(json) as CachedSummary, sha);
-      else if (cache.dir) use(src, JSON.parse(summary) as ArticleSummary, sha);
-      else use(src, JSON.parse(summary) as ArticleSummary, sha, JSON.parse(json) as ExtractedArticle);
+      else if (cache.dir) use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha);
+      else use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha, JSON.parse(json) as ExtractedArticle);
       return sha;
     };
 
@@ -304,8 +318,12 @@ export async function extractCorpus(
   out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
   const handles = Int32Array.from(all, (k) => k.summary);
   const pmcids = all.map((k) => k.pmcid);
-  const shas = all.map((k) => k.sha);
-  const rows = all.map((k) => k.row);
+  const shas = HashList.from(all.map((k) => k.sha));
+  // A file-list row is needed again only where it filled something in (withFileList gives back the same article otherwise).
+  const rows = new Map<number, FileListRow>();
+  all.forEach((k, i) => {
+    if (k.filled && k.row) rows.set(i, k.row);
+  });
   const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
   for (const { pmcid, generated, src, key } of all) {
     out.keys.push(key);
@@ -318,11 +336,19 @@ export async function extractCorpus(
   out.load = (i) => {
     const whole = wholes?.[i];
     if (whole) return whole;
-    const sha = shas[i]!;
+    const sha = shas.get(i);
     const cached = sha === null ? null : cache.loadArticle(sha);
     if (cached === null || 'error' in cached || cached.pmcid !== pmcids[i]) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
     // What the file lists fill in.
-    return withFileList(cached, rows[i]);
+    return withFileList(cached, rows.get(i));
+  };
+  out.loadJson = (i) => {
+    const sha = shas.get(i);
+    if (wholes?.[i] || rows.has(i) || sha === null) return JSON.stringify(out.load(i));
+    const json = cache.loadArticleJson(sha);
+    // The same check as `load`'s, on the text: an extraction (not an error) of this article.
+    if (json === null || !json.startsWith(`{"pmcid":${JSON.stringify(pmcids[i])},`)) throw new Error(`${pmcids[i]}: its extraction is no longer in the cache`);
+    return json;
   };
   out.generatedIds.sort((a, b) => compareArticleIds(a.id, b.id));
   out.seconds = (performance.now() - started) / 1000;

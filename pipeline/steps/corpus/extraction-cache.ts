@@ -29,6 +29,7 @@ import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
+import { CacheIndex, type Located } from './cache-index.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
@@ -91,20 +92,13 @@ export interface CacheStats {
   pruned: number;
 }
 
-interface Located {
-  segment: string;
-  offset: number;
-  length: number;
-  /** Bytes of the summary and the tab after it at the start of the line; 0: unknown (or no summary). */
-  summary: number;
-}
-
 export class ExtractionCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
   private readonly salt: string;
-  private readonly index = new Map<string, Located>();
-  private readonly keys = new Map<string, string>();
-  private readonly usedArticles = new Set<string>();
+  /** Every entry of the complete segments and of this run's, with the entries this run used marked. */
+  private readonly index = new CacheIndex();
+  /** The last article key computed (a hit and then its use ask for the same one in turn). */
+  private lastKey = { sha: '', key: Buffer.alloc(32) };
   private readonly usedPackages = new Set<string>();
   private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
@@ -113,7 +107,6 @@ export class ExtractionCache {
   private written = 0;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private readonly added: string[] = [];
   /** Reused for reads that fit: one allocation instead of one per article. */
   private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
 
@@ -143,16 +136,21 @@ export class ExtractionCache {
       }
       for (const line of readFileSync(join(this.segments, `${seg}.idx`), 'utf8').split('\n')) {
         const [key, offset, length, summary] = line.split(' ');
-        if (key && offset && length) this.index.set(key, { segment: seg, offset: Number(offset), length: Number(length), summary: Number(summary ?? 0) || 0 });
+        if (key && /^[0-9a-f]{64}$/.test(key) && offset && length)
+          this.index.set(Buffer.from(key, 'hex'), { segment: seg, offset: Number(offset), length: Number(length), summary: Number(summary ?? 0) || 0 });
       }
     }
   }
 
-  /** The key of an article's extraction given the sha256 of its bytes (each computed once a run: a rebuild asks twice per article). */
+  /** The key of an article's extraction given the sha256 of its bytes (hex). */
   key(contentSha256: string): string {
-    let key = this.keys.get(contentSha256);
-    if (key === undefined) this.keys.set(contentSha256, (key = sha256Text(`${contentSha256}\n${this.salt}`)));
-    return key;
+    return this.keyBytes(contentSha256).toString('hex');
+  }
+
+  /** `key` as its 32 bytes (what the index holds). */
+  private keyBytes(contentSha256: string): Buffer {
+    if (this.lastKey.sha !== contentSha256) this.lastKey = { sha: contentSha256, key: createHash('sha256').update(`${contentSha256}\n${this.salt}`).digest() };
+    return this.lastKey.key;
   }
 
   private packagePath(sha: string): string {
@@ -167,7 +165,7 @@ export class ExtractionCache {
   /** The summary only, without parsing the article's texts (a hit). */
   getSummary(contentSha256: string): CachedSummary | null {
     // Only the summary's bytes when the index says how many (a rebuild reads every article's summary).
-    const line = this.read(contentSha256, true);
+    const line = this.read(contentSha256, 'summary');
     if (line === null) return null;
     const tab = line.indexOf('\t');
     return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
@@ -181,9 +179,9 @@ export class ExtractionCache {
   getSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
     const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
     if (!this.dir) return out;
-    const wanted: { i: number; key: string; at: Located }[] = [];
+    const wanted: { i: number; key: Buffer; at: Located }[] = [];
     contentSha256s.forEach((sha, i) => {
-      const key = this.key(sha);
+      const key = this.keyBytes(sha);
       const at = this.index.get(key);
       if (at) wanted.push({ i, key, at });
     });
@@ -204,7 +202,7 @@ export class ExtractionCache {
           const line = span.toString('utf8', start, start + bytes(w));
           const tab = line.indexOf('\t');
           out[w.i] = this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
-          if (out[w.i] !== null) this.usedArticles.add(w.key);
+          if (out[w.i] !== null) this.index.markUsed(w.key);
         }
       g = end;
     }
@@ -213,8 +211,14 @@ export class ExtractionCache {
 
   /** The whole extraction of an article whose summary was a hit (not counted again). */
   loadArticle(contentSha256: string): CachedExtraction | null {
-    const line = this.read(contentSha256);
-    return line === null ? null : parseEntry<CachedExtraction>(line.slice(line.indexOf('\t') + 1));
+    const json = this.loadArticleJson(contentSha256);
+    return json === null ? null : parseEntry<CachedExtraction>(json);
+  }
+
+  /** The JSON text of the whole extraction (`loadArticle` without the parse), as `putArticle` was given it. */
+  loadArticleJson(contentSha256: string): string | null {
+    const line = this.read(contentSha256, 'whole');
+    return line === null ? null : line.slice(line.indexOf('\t') + 1);
   }
 
   private counted<T>(entry: T | null): T | null {
@@ -222,18 +226,23 @@ export class ExtractionCache {
     return entry;
   }
 
-  /** The entry's line (or, `summaryOnly`, its start up to the tab when the index knows where that is), marked used; null when there is none (or it cannot be read). */
-  private read(contentSha256: string, summaryOnly = false): string | null {
+  /**
+   * The entry's line, marked used; null when there is none (or it cannot be read). When the index knows where
+   * the summary ends, `summary` reads only the summary and its tab, `whole` only what follows the tab (so a
+   * caller that looks for the tab finds none and takes it all); otherwise both read the whole line.
+   */
+  private read(contentSha256: string, part: 'line' | 'summary' | 'whole' = 'line'): string | null {
     if (!this.dir) return null;
-    const key = this.key(contentSha256);
+    const key = this.keyBytes(contentSha256);
     const at = this.index.get(key);
     if (!at) return null;
     if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
     const fd = this.fd(at.segment);
-    const length = summaryOnly && at.summary > 0 ? at.summary : at.length;
+    const skip = part === 'whole' ? at.summary : 0;
+    const length = part === 'summary' && at.summary > 0 ? at.summary : at.length - skip;
     const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
-    if (readSync(fd, buf, 0, length, at.offset) !== length) return null;
-    this.usedArticles.add(key);
+    if (readSync(fd, buf, 0, length, at.offset + skip) !== length) return null;
+    this.index.markUsed(key);
     return buf.toString('utf8', 0, length);
   }
 
@@ -251,7 +260,7 @@ export class ExtractionCache {
   putArticle(contentSha256: string, article: CachedExtraction | string, summary?: string): void {
     this.stats.misses++;
     if (!this.dir) return;
-    const key = this.key(contentSha256);
+    const key = this.keyBytes(contentSha256);
     if (this.segment === null) {
       mkdirSync(this.segments, { recursive: true });
       this.segment = segmentName();
@@ -264,8 +273,7 @@ export class ExtractionCache {
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
     this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1, summary: Buffer.byteLength(head) });
-    this.usedArticles.add(key);
-    this.added.push(key);
+    this.index.markUsed(key);
     if (this.pendingBytes >= 4 << 20) this.flush();
   }
 
@@ -321,7 +329,7 @@ export class ExtractionCache {
   prune(): void {
     if (!this.dir) return;
     this.flush();
-    if (this.segment !== null) this.writeIndex(this.segment, this.added);
+    if (this.segment !== null) this.writeIndex(this.segment);
     for (const [sub, used] of [
       ['packages', this.usedPackages],
       ['filelists', this.usedFileLists],
@@ -334,17 +342,17 @@ export class ExtractionCache {
             this.stats.pruned++;
           }
     }
-    // Per segment: bytes of entries used by this run, and all its bytes.
-    const bySegment = new Map<string, { used: string[]; usedBytes: number; bytes: number; entries: number }>();
-    for (const [key, at] of this.index) {
+    // Per segment: entries and bytes used by this run, all its entries and all its bytes.
+    const bySegment = new Map<string, { used: number; usedBytes: number; bytes: number; entries: number }>();
+    for (const [, at, isUsed] of this.index.entries()) {
       let s = bySegment.get(at.segment);
       if (!s) {
-        s = { used: [], usedBytes: 0, bytes: statSync(join(this.segments, `${at.segment}.jsonl`)).size, entries: 0 };
+        s = { used: 0, usedBytes: 0, bytes: statSync(join(this.segments, `${at.segment}.jsonl`)).size, entries: 0 };
         bySegment.set(at.segment, s);
       }
       s.entries++;
-      if (this.usedArticles.has(key)) {
-        s.used.push(key);
+      if (isUsed) {
+        s.used++;
         s.usedBytes += at.length + 1;
       }
     }
@@ -359,48 +367,59 @@ export class ExtractionCache {
     let used = 0;
     let total = 0;
     for (const [seg, s] of bySegment) {
-      if (s.used.length === 0) drop(seg, s.entries);
+      if (s.used === 0) drop(seg, s.entries);
       else {
         used += s.usedBytes;
         total += s.bytes;
       }
     }
     if (total > 2 * used) {
-      // Compaction: every used extraction into one new segment, then the old segments go.
-      const keys = [...bySegment].flatMap(([, s]) => s.used);
-      const olds = [...bySegment].filter(([, s]) => s.used.length > 0);
+      // Compaction: every used extraction into one new segment (its entries now point there), then the old segments go.
+      const olds = [...bySegment].filter(([, s]) => s.used > 0);
       const seg = `${segmentName()}-c`;
       const fd = openSync(join(this.segments, `${seg}.jsonl`), 'w');
-      const located: [string, Located][] = [];
       let offset = 0;
       try {
-        for (const key of keys) {
-          const at = this.index.get(key)!;
+        for (const [key, at, isUsed] of this.index.entries()) {
+          if (!isUsed) continue;
           const buf = Buffer.allocUnsafe(at.length + 1);
           const src = this.fds.get(at.segment) ?? openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
           this.fds.set(at.segment, src);
           readSync(src, buf, 0, at.length + 1, at.offset);
           writeSync(fd, buf);
-          located.push([key, { segment: seg, offset, length: at.length, summary: at.summary }]);
+          this.index.set(key, { segment: seg, offset, length: at.length, summary: at.summary });
           offset += at.length + 1;
         }
       } finally {
         closeSync(fd);
       }
-      for (const [key, at] of located) this.index.set(key, at);
-      this.writeIndex(seg, keys);
-      for (const [old, s] of olds) drop(old, s.entries - s.used.length);
+      this.writeIndex(seg);
+      for (const [old, s] of olds) drop(old, s.entries - s.used);
     }
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
   }
 
-  private writeIndex(seg: string, keys: readonly string[]): void {
-    const lines = keys.map((k) => {
-      const at = this.index.get(k)!;
-      return `${k} ${at.offset} ${at.length} ${at.summary}`;
-    });
-    writeAtomic(join(this.segments, `${seg}.idx`), `${lines.join('\n')}\n`);
+  /** Writes the index of segment `seg`: its entries' lines, in pieces (never the whole index as one string). */
+  private writeIndex(seg: string): void {
+    const path = join(this.segments, `${seg}.idx`);
+    const tmp = `${path}.tmp-${process.pid}`;
+    const fd = openSync(tmp, 'w');
+    try {
+      let lines: string[] = [];
+      for (const [key, at] of this.index.entries()) {
+        if (at.segment !== seg) continue;
+        lines.push(`${Buffer.from(key).toString('hex')} ${at.offset} ${at.length} ${at.summary}\n`);
+        if (lines.length === 4096) {
+          writeSync(fd, lines.join(''));
+          lines = [];
+        }
+      }
+      writeSync(fd, lines.join(''));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
   }
 }
 

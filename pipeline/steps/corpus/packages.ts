@@ -10,7 +10,8 @@
  * read whole: the articles before the damage still count.
  */
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import type { TransformOptions } from 'node:stream';
+import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { extract } from 'tar-stream';
 
 /** Loose files and package members that are read as JATS articles (PMC ships `.nxml` and `.xml`). */
@@ -29,11 +30,21 @@ export function memberName(name: string): string {
   return name.replace(/^(\.\/)+/, '');
 }
 
+/**
+ * zlib's output piece size: 256 KiB instead of its default 16 KiB. Each piece is one round trip between the
+ * thread pool and the main thread and one chunk through tar-stream; measured on 10,000 generated articles (172 MB
+ * of XML), streaming the members took 0.45 CPU-s against 0.74 with the default. Up to 1 MiB of it is inflated
+ * ahead of the reader, so inflating overlaps with parsing instead of waiting for it.
+ */
+const GUNZIP_CHUNK = 256 << 10;
+const GUNZIP_AHEAD = 1 << 20;
+
 /** Streams the members of one `.tar.gz` package (see the file comment). */
 export async function* packageMembers(path: string): AsyncGenerator<PackageEvent> {
   const tar = extract();
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  const gunzip = createGunzip();
+  // zlib hands its options to its Transform stream too (Node's zlib.js), which @types/node's ZlibOptions does not say.
+  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK, readableHighWaterMark: GUNZIP_AHEAD } as ZlibOptions & TransformOptions);
   // Errors of the file or the gzip stream end the tar stream, so the loop below sees them.
   file.on('error', (err) => tar.destroy(err));
   gunzip.on('error', (err) => tar.destroy(err));

@@ -55,6 +55,12 @@ interface PreviousRecord {
   articles: [string, number][];
 }
 
+/** Per article in listing order, its key (extract-corpus.ts, `keys`), or null: never carried over. */
+export interface ArticleKeys {
+  readonly length: number;
+  get(index: number): string | null;
+}
+
 /** Where each new article's rows are in the previous database, for the ones that can be carried over. */
 export interface CarryOver {
   /** The previous database file, and the sha256 it had when recorded (checked as it is read). */
@@ -90,7 +96,7 @@ export class PreviousBuild {
   }
 
   /** The carry-over plan for articles with these keys, or null when the previous build has nothing to give. */
-  carryOver(keys: readonly (string | null)[], excerpts: (i: number) => number): CarryOver | null {
+  carryOver(keys: ArticleKeys, excerpts: (i: number) => number): CarryOver | null {
     const r = this.record;
     if (!r || r.articles.length === 0 || !existsSync(join(this.dir, 'corpus.sqlite'))) return null;
     const byKey = new Map<string, number>();
@@ -104,14 +110,15 @@ export class PreviousBuild {
     firstExcerpt[r.articles.length] = next;
     const from = new Int32Array(keys.length);
     let any = false;
-    keys.forEach((key, i) => {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys.get(i);
       const id = key === null ? undefined : byKey.get(key);
       // Same key, same rows; the excerpt count is checked as well, cheaply, against a damaged record.
       if (id !== undefined && r.articles[id - 1]![1] === excerpts(i)) {
         from[i] = id;
         any = true;
       }
-    });
+    }
     return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
   }
 
@@ -122,7 +129,9 @@ export class PreviousBuild {
 
   /** Links the stored document `docKey` to `path`; false when there is none (then the caller writes it and calls `store`). */
   link(docKey: string, path: string): boolean {
-    if (!this.linking) return false;
+    // Without a record the stored documents were removed (constructor): every link would fail, each with an
+    // exception, which cost ~20 µs per article in a full build.
+    if (!this.linking || !this.record) return false;
     try {
       linkSync(join(this.documents, `${docKey}.json`), path);
     } catch {
@@ -160,7 +169,7 @@ export class PreviousBuild {
    * the previous build used and this one did not are removed; so are documents a run that died left, the
    * next time their key comes up (`store`).
    */
-  save(dbPath: string, dbSha256: string, keys: readonly (string | null)[], excerpts: (i: number) => number, meta: unknown): void {
+  save(dbPath: string, dbSha256: string, keys: ArticleKeys, excerpts: (i: number) => number, meta: unknown): void {
     const tmp = `${this.dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
@@ -170,7 +179,7 @@ export class PreviousBuild {
       copyFileSync(dbPath, join(tmp, 'corpus.sqlite'));
     }
     // An article without a key (CSV input) gets one that matches nothing, keeping the positions.
-    const record: PreviousRecord = { writer: writerVersion(), meta: JSON.stringify(meta), db_sha256: dbSha256, articles: keys.map((k, i) => [k ?? `none:${i}`, excerpts(i)]) };
+    const record: PreviousRecord = { writer: writerVersion(), meta: JSON.stringify(meta), db_sha256: dbSha256, articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `none:${i}`, excerpts(i)]) };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
     const old = this.record;
     rmSync(this.dir, { recursive: true, force: true });

@@ -66,6 +66,19 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 const doc = (out: string, path: string) => JSON.parse(readFileSync(join(out, path), 'utf8'));
+/**
+ * Every article document of a build is in its schema's form: it parses, and the schema gives back the same text
+ * (the step writes them from the extraction's JSON and checks only one in ARTICLE_CHECK_EVERY: documents.ts).
+ */
+function expectSchemaForm(out: string): number {
+  const dir = join(out, 'corpus/api/v1/articles');
+  const files = readdirSync(dir);
+  for (const f of files) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    expect(JSON.stringify(articleDocSchema.parse(JSON.parse(text))), f).toBe(text);
+  }
+  return files.length;
+}
 const cacheLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('cache:'))!;
 /** The log line saying what was carried over from the previous build (previous-build.ts). */
 const carryLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('carried over from the previous build'))!;
@@ -93,6 +106,7 @@ describe.skipIf(!haveReal)('real articles in a bulk package', () => {
     delete ta['report.json'];
     delete tb['report.json'];
     expect(tb).toEqual(ta); // the database, stats, phrases and every article document, byte for byte
+    expect(expectSchemaForm(join(tmp.path, 'real-packed-out'))).toBe(names.length);
     const report = doc(join(tmp.path, 'real-packed-out'), CORPUS_REPORT_FILE);
     expect(report.skipped).toEqual([
       { package: pkg, file: 'PMC000xxxxxx/figure1.jpg', reason: expect.stringMatching(/not an XML article/) },
@@ -123,7 +137,9 @@ describe.skipIf(!haveReal)('real articles in a bulk package', () => {
         'PMC000xxxxxx/1471-2180-11-174.nxml,"BMC Microbiol. 2011; 11:174",PMC3166277,2026-01-01 00:00:00,21810267,CC BY-NC,no\n',
     );
     const out = join(tmp.path, 'real-filelist-out');
-    await build(join(tmp.path, 'real-filelist'), out);
+    // With a cache: the documents of articles the list filled in are written from the article, not the cached text.
+    await build(join(tmp.path, 'real-filelist'), out, { cacheDir: join(tmp.path, 'real-filelist-cache') });
+    expect(expectSchemaForm(out)).toBe(3);
     const articles = readdirSync(join(out, 'corpus/api/v1/articles')).map((f) => articleDocSchema.parse(doc(out, `corpus/api/v1/articles/${f}`)));
     const plos = articles.find((a) => a.doi === '10.1371/journal.pone.0067227')!;
     expect(plos).toMatchObject({ pmid: '23840826', licence: { url: null, type: 'CC BY' } });
@@ -181,6 +197,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(m1).toMatchObject({ input_packages: 2, articles: n, skipped_files: 0 });
     expect(cacheLine(p1)).toContain(`cache: 0 reused, ${n} extracted, 0 of 2 packages not reread`);
     expect(carryLine(p1)).toContain(`0 of ${n} articles' rows, 0 article documents`);
+    expect(expectSchemaForm(join(tmp.path, 'gen-1'))).toBe(n);
 
     // Nothing changed: nothing is extracted, no package decompressed, and the output is the same.
     const p2 = logProgress();

@@ -1,0 +1,139 @@
+/**
+ * The extraction cache's index (extraction-cache.ts) held in typed arrays: per entry its key (a sha256, 32
+ * bytes), its segment, offset, length and summary length, and whether this run used it, in one open-addressing
+ * hash table. About 55 bytes an entry at the table's fullest, ~110 at its emptiest, against ~370 bytes as a `Map`
+ * of hex strings to objects with a `Set` of the keys used and a second `Map` memoising each article's key (issue
+ * 21: peak RSS flat with input size; 100,000 articles held ~37 MB in those, 5 million would hold ~1.8 GB).
+ */
+
+export interface Located {
+  segment: string;
+  offset: number;
+  length: number;
+  /** Bytes of the summary and the tab after it at the start of the line; 0: unknown (or no summary). */
+  summary: number;
+}
+
+const KEY = 32;
+const EMPTY = -1;
+
+export class CacheIndex {
+  private segmentNames: string[] = [];
+  private readonly segmentIds = new Map<string, number>();
+  private keys: Uint8Array;
+  /** Per slot: its segment's id, or EMPTY. */
+  private segment: Int32Array;
+  private offset: Float64Array;
+  private length: Int32Array;
+  private summary: Int32Array;
+  private used: Uint8Array;
+  private mask: number;
+  private count = 0;
+
+  constructor(capacity = 1024) {
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    this.mask = size - 1;
+    this.keys = new Uint8Array(size * KEY);
+    this.segment = new Int32Array(size).fill(EMPTY);
+    this.offset = new Float64Array(size);
+    this.length = new Int32Array(size);
+    this.summary = new Int32Array(size);
+    this.used = new Uint8Array(size);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The slot holding `key` (32 bytes), or the empty slot where it would go. */
+  private slot(key: Uint8Array): number {
+    // The key is a sha256: any four of its bytes are as good a hash as any.
+    let i = (key[0]! | (key[1]! << 8) | (key[2]! << 16) | (key[3]! << 24)) & this.mask;
+    for (;;) {
+      if (this.segment[i] === EMPTY) return i;
+      const at = i * KEY;
+      let k = 0;
+      while (k < KEY && this.keys[at + k] === key[k]) k++;
+      if (k === KEY) return i;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  get(key: Uint8Array): Located | undefined {
+    const i = this.slot(key);
+    if (this.segment[i] === EMPTY) return undefined;
+    return { segment: this.segmentNames[this.segment[i]!]!, offset: this.offset[i]!, length: this.length[i]!, summary: this.summary[i]! };
+  }
+
+  has(key: Uint8Array): boolean {
+    return this.segment[this.slot(key)] !== EMPTY;
+  }
+
+  /** Adds or replaces the entry of `key`; a replaced entry keeps its used mark and its slot. */
+  set(key: Uint8Array, at: Located): void {
+    let i = this.slot(key);
+    if (this.segment[i] === EMPTY) {
+      // Only a new key grows the table (so `entries` may be walked while existing entries are moved).
+      if ((this.count + 1) * 4 > (this.mask + 1) * 3) {
+        this.grow();
+        i = this.slot(key);
+      }
+      this.count++;
+      this.keys.set(key.subarray(0, KEY), i * KEY);
+    }
+    let seg = this.segmentIds.get(at.segment);
+    if (seg === undefined) {
+      seg = this.segmentNames.push(at.segment) - 1;
+      this.segmentIds.set(at.segment, seg);
+    }
+    this.segment[i] = seg;
+    this.offset[i] = at.offset;
+    this.length[i] = at.length;
+    this.summary[i] = at.summary;
+  }
+
+  markUsed(key: Uint8Array): void {
+    const i = this.slot(key);
+    if (this.segment[i] !== EMPTY) this.used[i] = 1;
+  }
+
+  isUsed(key: Uint8Array): boolean {
+    const i = this.slot(key);
+    return this.segment[i] !== EMPTY && this.used[i] === 1;
+  }
+
+  /** Every entry: its key (a view, valid until the next `set`), where it is, and whether this run used it. */
+  *entries(): Generator<[key: Uint8Array, at: Located, used: boolean]> {
+    for (let i = 0; i <= this.mask; i++)
+      if (this.segment[i] !== EMPTY)
+        yield [
+          this.keys.subarray(i * KEY, (i + 1) * KEY),
+          { segment: this.segmentNames[this.segment[i]!]!, offset: this.offset[i]!, length: this.length[i]!, summary: this.summary[i]! },
+          this.used[i] === 1,
+        ];
+  }
+
+  private grow(): void {
+    const old = { keys: this.keys, segment: this.segment, offset: this.offset, length: this.length, summary: this.summary, used: this.used, size: this.mask + 1 };
+    const size = old.size * 2;
+    this.mask = size - 1;
+    this.keys = new Uint8Array(size * KEY);
+    this.segment = new Int32Array(size).fill(EMPTY);
+    this.offset = new Float64Array(size);
+    this.length = new Int32Array(size);
+    this.summary = new Int32Array(size);
+    this.used = new Uint8Array(size);
+    for (let j = 0; j < old.size; j++) {
+      if (old.segment[j] === EMPTY) continue;
+      const key = old.keys.subarray(j * KEY, (j + 1) * KEY);
+      const i = this.slot(key);
+      this.keys.set(key, i * KEY);
+      this.segment[i] = old.segment[j]!;
+      this.offset[i] = old.offset[j]!;
+      this.length[i] = old.length[j]!;
+      this.summary[i] = old.summary[j]!;
+      this.used[i] = old.used[j]!;
+    }
+  }
+}
