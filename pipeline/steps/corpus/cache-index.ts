@@ -20,19 +20,24 @@ const EMPTY = -1;
 export class CacheIndex {
   private segmentNames: string[] = [];
   private readonly segmentIds = new Map<string, number>();
-  private keys: Uint8Array;
+  private keys!: Uint8Array;
   /** Per slot: its segment's id, or EMPTY. */
-  private segment: Int32Array;
-  private offset: Float64Array;
-  private length: Int32Array;
-  private summary: Int32Array;
-  private used: Uint8Array;
-  private mask: number;
+  private segment!: Int32Array;
+  private offset!: Float64Array;
+  private length!: Int32Array;
+  private summary!: Int32Array;
+  private used!: Uint8Array;
+  private mask!: number;
   private count = 0;
 
   constructor(capacity = 1024) {
     let size = 16;
     while (size < capacity * 2) size *= 2;
+    this.allocate(size);
+  }
+
+  /** Empty slots for `size` entries (a power of two). */
+  private allocate(size: number): void {
     this.mask = size - 1;
     this.keys = new Uint8Array(size * KEY);
     this.segment = new Int32Array(size).fill(EMPTY);
@@ -116,14 +121,7 @@ export class CacheIndex {
 
   private grow(): void {
     const old = { keys: this.keys, segment: this.segment, offset: this.offset, length: this.length, summary: this.summary, used: this.used, size: this.mask + 1 };
-    const size = old.size * 2;
-    this.mask = size - 1;
-    this.keys = new Uint8Array(size * KEY);
-    this.segment = new Int32Array(size).fill(EMPTY);
-    this.offset = new Float64Array(size);
-    this.length = new Int32Array(size);
-    this.summary = new Int32Array(size);
-    this.used = new Uint8Array(size);
+    this.allocate(old.size * 2);
     for (let j = 0; j < old.size; j++) {
       if (old.segment[j] === EMPTY) continue;
       const key = old.keys.subarray(j * KEY, (j + 1) * KEY);
