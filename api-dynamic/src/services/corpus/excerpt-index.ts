@@ -22,7 +22,7 @@
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
-import type { ExcerptTags } from './bm25.ts';
+import type { ExcerptTags, RankedGroups } from './bm25.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -359,39 +359,42 @@ export class ExcerptIndex {
 
   /**
    * Counts the excerpts of `list` (a search's candidates, ascending) passing `f`, and returns those at positions
-   * [offset, offset + limit) of the order by `group` (per candidate, its rank among `groups`; ties by index: a
-   * search's bm25 groups, bm25.ts). One pass counts each group's passing candidates; a second, reading `group`
-   * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
-   * candidates were placed in full relevance order for a page of 25).
+   * [offset, offset + limit) of the order by bm25 group (`ranked`: per candidate the rank of its score among
+   * `groups`, stored or found from its key; ties by index: bm25.ts). The counts per group come from the search's
+   * histogram (band and status alone) or one pass; a second pass, in id order, collects the candidates of the
+   * groups the page reaches and stops as soon as it holds every position up to the page's end (issue 21: a
+   * common word's 500,000 candidates were placed in full relevance order for a page of 25; session 22: that
+   * pass read all 1.4M candidates for a first page whose group is met within the first thousands).
    */
-  pageRanked(
-    list: Int32Array,
-    group: Int32Array,
-    groups: number,
-    codeCounts: Int32Array | null,
-    f: OccurrenceFilter,
-    offset: number,
-    limit: number,
-  ): { total: number; indexes: number[] } {
+  pageRanked(list: Int32Array, ranked: RankedGroups, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
+    const { groups, tagCounts, group, keyGroup, freq, sizeCode, sizeKeys } = ranked;
     const counts = new Int32Array(groups);
     let total = 0;
-    if (codeCounts !== null && this.codesOnly(f)) {
+    if (tagCounts !== null && this.codesOnly(f)) {
       // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
       const codes = allowed.length;
       for (let g = 0; g < groups; g++) {
         let n = 0;
-        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += codeCounts[g * codes + c]!;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += tagCounts[g * codes + c]!;
         counts[g] = n;
         total += n;
       }
-    } else
+    } else if (group !== null) {
       for (let k = 0; k < list.length; k++)
         if (this.test(list[k]!, f, mask, allowed)) {
           counts[group[k]!]!++;
           total++;
         }
+    } else
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k]!;
+        if (this.test(i, f, mask, allowed)) {
+          counts[keyGroup![(freq![k]! - 1) * sizeKeys + sizeCode![i]!]!]!++;
+          total++;
+        }
+      }
     const end = Math.min(total, offset + limit);
     if (offset >= end) return { total, indexes: [] };
     // The groups holding positions offset … end − 1, and where the first of them starts.
@@ -401,12 +404,21 @@ export class ExcerptIndex {
     let last = first;
     let through = before + counts[first]!;
     while (through < end) through += counts[++last]!;
+    // Where each group's rows go, and how many of them the page needs (all but the last group's, of which the
+    // first `end − its start`): the pass stops when `needed` rows are placed.
     const next = new Int32Array(last - first + 2);
     for (let g = first; g <= last; g++) next[g - first + 1] = next[g - first]! + counts[g]!;
+    const room = new Int32Array(last - first + 1);
+    for (let g = first; g <= last; g++) room[g - first] = Math.min(counts[g]!, end - before - next[g - first]!);
+    let needed = end - before;
     const rows = new Int32Array(through - before);
-    for (let k = 0; k < list.length; k++) {
-      const g = group[k]!;
-      if (g >= first && g <= last && this.test(list[k]!, f, mask, allowed)) rows[next[g - first]!++] = list[k]!;
+    for (let k = 0; k < list.length && needed > 0; k++) {
+      const i = list[k]!;
+      const g = (group !== null ? group[k]! : keyGroup![(freq![k]! - 1) * sizeKeys + sizeCode![i]!]!) - first;
+      if (g < 0 || g > last - first || room[g] === 0 || !this.test(i, f, mask, allowed)) continue;
+      rows[next[g]!++] = i;
+      room[g]!--;
+      needed--;
     }
     return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
   }

@@ -16,7 +16,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import { bm25, bm25Groups, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ExcerptTags, type ScoreGroups, type ScoredMatch } from './bm25.ts';
+import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch } from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -360,8 +360,8 @@ export class SearchIndex {
   }
 
   /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts), with `tags` counted per group. */
-  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): ScoreGroups {
-    return bm25Groups(m, this.sizes, undefined, tags);
+  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): RankedGroups {
+    return bm25Ranked(m, this.sizes, tags);
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
