@@ -252,17 +252,19 @@ export class SearchIndex {
     /** Number of excerpts (FTS5's row count). */
     readonly rows: number,
     readonly sizes: DocumentSizes,
+    /** Two-token phrases with a token in at least this many excerpts are stored whole (search_bigrams); 0: none. */
+    private readonly bigramMinDocs: number,
   ) {
     this.tokenizer = new SearchTokenizer(db);
   }
 
   /** Reads the excerpts' token counts; term postings are read when a search first needs them. */
   static load(db: SqliteDb): SearchIndex {
-    const row = db.selectArray('SELECT excerpts, tokens, sizes FROM search_documents');
+    const row = db.selectArray('SELECT excerpts, tokens, sizes, bigram_min_docs FROM search_documents');
     if (!row) throw new Error('the corpus database has no search index (search_documents is empty): rebuild');
     const rows = Number(row[0]);
     const size = decodeVarints(row[2] as Uint8Array, rows);
-    const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+    const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])), Number(row[3]));
     index.warmUp();
     index.preload();
     return index;
@@ -383,10 +385,45 @@ export class SearchIndex {
   private phrase(term: SearchTerm): Postings {
     const tokens = this.tokenizer.tokens(term.text);
     if (tokens.length === 0) return EMPTY;
+    if (tokens.length === 2 && !term.prefix) {
+      const pair = this.bigram(tokens[0]!, tokens[1]!);
+      if (pair !== null) return pair;
+    }
     const last = tokens.length - 1;
     const single = tokens.length === 1;
     const slots = tokens.map((t, i) => (term.prefix && i === last ? this.prefix(t, !single) : this.term(t, !single)));
     return single ? slots[0]! : this.consecutive(slots);
+  }
+
+  /**
+   * A two-token phrase's postings from `search_bigrams` when it is stored there (one of its tokens common): the
+   * same excerpts and counts `consecutive` would find, read as one list. Null when neither token is common
+   * (then the phrase is matched from its tokens' offsets). Kept in the term cache under "first second" (a
+   * token never holds a space).
+   */
+  private bigram(first: string, second: string): Postings | null {
+    if (this.bigramMinDocs === 0) return null;
+    const key = `${first} ${second}`;
+    const cached = this.terms.get(key);
+    if (cached !== undefined) return cached;
+    const a = this.termDocs(first);
+    const b = this.termDocs(second);
+    if (a === 0 || b === 0) return EMPTY;
+    if (a < this.bigramMinDocs && b < this.bigramMinDocs) return null;
+    const row = this.db.selectArray('SELECT docs, postings FROM search_bigrams WHERE first = ? AND second = ?', [first, second]);
+    if (!row) return EMPTY;
+    const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
+    const p = postings(docs, freq);
+    if (docs.length >= this.rows * BITS_SHARE) p.bits = docBits(docs, this.rows);
+    this.terms.set(key, p);
+    return p;
+  }
+
+  /** How many excerpts hold a term (0 when none). */
+  private termDocs(term: string): number {
+    const p = this.terms.get(term);
+    if (p !== undefined) return p.docs.length;
+    return Number(this.db.selectValue('SELECT docs FROM search_terms WHERE term = ?', [term]) ?? 0);
   }
 
   /** One term's postings (decoded on first use; positions too when `positions`). */
