@@ -187,39 +187,51 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
 
 /**
  * A search's bm25 groups as its pages read them: each candidate's group either stored per candidate (`group`,
- * from bm25Groups) or, for a search of one phrase, found from the candidate's frequency and token-count code
- * through a table of the few distinct keys (`keyGroup[(freq[k] − 1) · sizeKeys + sizeCode[docs[k]]]`). The table
- * is made by one pass over the candidates that only counts keys and tags (bm25KeyGroups), where bm25Groups
- * writes and rewrites a group per candidate (issue 21 session 22: at 5M excerpts its four passes over a common
- * word's 1.4M candidates took 12–24 ms, a bare pass 3–4).
+ * from bm25Groups) or, for a search of one or two phrases, found from the candidate's frequencies and token-count
+ * code through a table of the few distinct keys (groupOf). The table is made by one pass over the candidates
+ * that only counts keys and tags (bm25KeyGroups), where bm25Groups writes and rewrites a group per candidate
+ * (issue 21 session 22: at 5M excerpts its four passes over a common word's 1.4M candidates took 12–24 ms, a
+ * bare pass 3–4).
  */
 export interface RankedGroups {
   groups: number;
   /** As ScoreGroups.tagCounts. */
   tagCounts: Int32Array | null;
-  /** Per candidate its group (several phrases, or too many keys); null when `keyGroup` gives it. */
+  /** Per candidate its group (three or more phrases, or too many keys); null when `keyGroup` gives it. */
   group: Int32Array | null;
-  /** Group of each key (−1 for keys no candidate has); null with `group`. */
+  /**
+   * Group of each key `((freq2[k] − 1) · radix + freq[k] − 1) · sizeKeys + sizeCode[docs[k]]` (freq2 taken as 1
+   * for one phrase); −1 for keys no candidate has. Null with `group`.
+   */
   keyGroup: Int32Array | null;
-  /** With `keyGroup`: the phrase's frequency per candidate, the excerpts' token-count codes and their number. */
+  /** With `keyGroup`: the phrases' frequencies per candidate, the largest of the first, the excerpts' token-count codes and their number. */
   freq: Int32Array | null;
+  freq2: Int32Array | null;
+  radix: number;
   sizeCode: Uint16Array | null;
   sizeKeys: number;
+}
+
+/** Candidate `k` (excerpt `doc`)'s group in `r`. */
+export function groupOf(r: RankedGroups, k: number, doc: number): number {
+  if (r.group !== null) return r.group[k]!;
+  const f2 = r.freq2 === null ? 0 : r.freq2[k]! - 1;
+  return r.keyGroup![(f2 * r.radix + r.freq![k]! - 1) * r.sizeKeys + r.sizeCode![doc]!]!;
 }
 
 /** Largest frequency the keyed one-pass grouping takes; a search with a higher one is grouped per candidate. */
 const KEY_FREQ_CAP = 64;
 
-/** The groups of a match as RankedGroups: keyed for one phrase when the key space allows, else bm25Groups. */
+/** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
 export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null): RankedGroups {
-  const keyed = m.freqs.length === 1 && tags !== null ? bm25KeyGroups(m, sizes, tags) : null;
+  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags) : null;
   if (keyed !== null) return keyed;
   const g = bm25Groups(m, sizes, undefined, tags);
-  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, sizeCode: null, sizeKeys: 0 };
+  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0 };
 }
 
 /**
- * bm25KeyGroups: one pass counts, per key (frequency, token-count code) and tag, the candidates carrying it;
+ * bm25KeyGroups: one pass counts, per key (frequencies, token-count code) and tag, the candidates carrying it;
  * each key present is scored once (bm25, as bm25Groups does), and keys of equal score form one group. Null
  * when the key space is too large (a frequency above the cap, or more keys × tags than MAX_KEYS).
  */
@@ -228,38 +240,61 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags):
   const L = sizes.sizeValues.length;
   const T = tags.tags;
   if (code === null) return null;
-  const fcap = Math.min(KEY_FREQ_CAP, Math.floor(MAX_KEYS / (L * T)));
+  const two = m.freqs.length === 2;
+  const room = Math.floor(MAX_KEYS / (L * T));
+  const fcap = Math.min(KEY_FREQ_CAP, two ? Math.floor(Math.sqrt(room)) : room);
   if (fcap < 1) return null;
   const { docs } = m;
   const f0 = m.freqs[0]!;
+  const f1 = two ? m.freqs[1]! : null;
   const tag = tags.tag;
   const n = docs.length;
-  const hist = new Int32Array(fcap * L * T);
-  let maxF = 1;
-  for (let r = 0; r < n; r++) {
-    const f = f0[r]!;
-    if (f > maxF) {
-      if (f > fcap) return null;
-      maxF = f;
-    }
-    const d = docs[r]!;
-    hist[((f - 1) * L + code[d]!) * T + tag[d]!]!++;
-  }
-  const space = maxF * L;
-  const used: number[] = [];
-  for (let k = 0; k < space; k++)
-    for (let t = 0; t < T; t++)
-      if (hist[k * T + t]! > 0) {
-        used.push(k);
-        break;
+  // Counted with radix fcap; the table below uses the largest frequencies met.
+  const hist = new Int32Array((two ? fcap * fcap : fcap) * L * T);
+  let max0 = 1;
+  let max1 = 1;
+  if (f1 === null)
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      if (f > max0) {
+        if (f > fcap) return null;
+        max0 = f;
       }
-  const f = new Float64Array(1);
-  const score = used.map((key) => {
-    f[0] = Math.floor(key / L) + 1;
-    return bm25(m.idfs, f, sizes.sizeValues[key % L]!, sizes.avgdl);
-  });
-  const byScore = Array.from(used.keys()).sort((a, b) => score[a]! - score[b]!);
-  const keyGroup = new Int32Array(space).fill(-1);
+      const d = docs[r]!;
+      hist[((f - 1) * L + code[d]!) * T + tag[d]!]!++;
+    }
+  else
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      const g = f1[r]!;
+      if (f > max0 || g > max1) {
+        if (f > fcap || g > fcap) return null;
+        if (f > max0) max0 = f;
+        if (g > max1) max1 = g;
+      }
+      const d = docs[r]!;
+      hist[(((g - 1) * fcap + f - 1) * L + code[d]!) * T + tag[d]!]!++;
+    }
+  // The keys present, in the table's layout (radix max0), each with its place in `hist`.
+  const used: number[] = [];
+  const at: number[] = [];
+  const f = new Float64Array(m.freqs.length);
+  const score: number[] = [];
+  for (let b = 0; b < max1; b++)
+    for (let a = 0; a < max0; a++)
+      for (let c = 0; c < L; c++) {
+        const h = ((b * fcap + a) * L + c) * T;
+        let any = false;
+        for (let t = 0; t < T && !any; t++) any = hist[h + t]! > 0;
+        if (!any) continue;
+        used.push((b * max0 + a) * L + c);
+        at.push(h);
+        f[0] = a + 1;
+        if (two) f[1] = b + 1;
+        score.push(bm25(m.idfs, f, sizes.sizeValues[c]!, sizes.avgdl));
+      }
+  const byScore = Array.from(used.keys()).sort((x, y) => score[x]! - score[y]!);
+  const keyGroup = new Int32Array(max1 * max0 * L).fill(-1);
   let groups = 0;
   byScore.forEach((u, j) => {
     if (j === 0 || score[u] !== score[byScore[j - 1]!]) groups++;
@@ -268,9 +303,11 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags):
   let tagCounts: Int32Array | null = null;
   if (groups * T <= MAX_TAG_COUNTS) {
     tagCounts = new Int32Array(groups * T);
-    for (const key of used) for (let t = 0; t < T; t++) tagCounts[keyGroup[key]! * T + t]! += hist[key * T + t]!;
+    used.forEach((key, u) => {
+      for (let t = 0; t < T; t++) tagCounts![keyGroup[key]! * T + t]! += hist[at[u]! + t]!;
+    });
   }
-  return { groups, tagCounts, group: null, keyGroup, freq: f0, sizeCode: code, sizeKeys: L };
+  return { groups, tagCounts, group: null, keyGroup, freq: f0, freq2: f1, radix: max0, sizeCode: code, sizeKeys: L };
 }
 
 /** `tagCounts` of groups made without tags (the comparison path). */

@@ -22,7 +22,7 @@
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
-import type { ExcerptTags, RankedGroups } from './bm25.ts';
+import { type ExcerptTags, groupOf, type RankedGroups } from './bm25.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -474,7 +474,7 @@ export class ExcerptIndex {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const bits = this.phraseBits(f);
-    const { groups, tagCounts, group, keyGroup, freq, sizeCode, sizeKeys } = ranked;
+    const { groups, tagCounts } = ranked;
     const counts = new Int32Array(groups);
     let total = 0;
     if (tagCounts !== null && this.codesOnly(f)) {
@@ -486,17 +486,11 @@ export class ExcerptIndex {
         counts[g] = n;
         total += n;
       }
-    } else if (group !== null) {
-      for (let k = 0; k < list.length; k++)
-        if (this.testIn(list[k]!, f, mask, allowed, bits)) {
-          counts[group[k]!]!++;
-          total++;
-        }
     } else
       for (let k = 0; k < list.length; k++) {
         const i = list[k]!;
         if (this.testIn(i, f, mask, allowed, bits)) {
-          counts[keyGroup![(freq![k]! - 1) * sizeKeys + sizeCode![i]!]!]!++;
+          counts[groupOf(ranked, k, i)]!++;
           total++;
         }
       }
@@ -519,7 +513,7 @@ export class ExcerptIndex {
     const rows = new Int32Array(through - before);
     for (let k = 0; k < list.length && needed > 0; k++) {
       const i = list[k]!;
-      const g = (group !== null ? group[k]! : keyGroup![(freq![k]! - 1) * sizeKeys + sizeCode![i]!]!) - first;
+      const g = groupOf(ranked, k, i) - first;
       if (g < 0 || g > last - first || room[g] === 0 || !this.testIn(i, f, mask, allowed, bits)) continue;
       rows[next[g]!++] = i;
       room[g]!--;
