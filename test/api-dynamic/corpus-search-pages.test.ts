@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
 import { ExcerptIndex, occurrenceFilter } from '../../api-dynamic/src/services/corpus/excerpt-index.ts';
+import { bm25, bm25Ranked } from '../../api-dynamic/src/services/corpus/bm25.ts';
 import { openReadOnly, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { type ExcerptQuery, ftsExpression, parseExcerptQuery } from '../../contracts/corpus/excerpts-query.ts';
 import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
@@ -223,5 +224,40 @@ describe('/excerpts deep pages without q against a scan of the rows', () => {
           }
       }
     expect(pages).toBeGreaterThan(100);
+  });
+});
+
+describe('relevance pages from the keys\' heads', () => {
+  it('are those of a plain sort by score, whether the heads suffice or run out (heads of 1 to 8 rows)', () => {
+    // Issue 21 session 22: a first page is collected from the first rows of each bm25 key when they suffice, else
+    // by a pass; tiny heads here make both happen. The oracle sorts every excerpt by its bm25 (ties by id).
+    const n = rows.size;
+    const docs = Int32Array.from({ length: n }, (_, i) => i);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const freqs = [Int32Array.from(docs, () => 1 + (next() % 7 === 0 ? 1 : 0)), Int32Array.from(docs, () => 1 + (next() % 5 === 0 ? 2 : 0))];
+    const sizes = corpus.search.sizes;
+    let pages = 0;
+    for (const phrases of [1, 2]) {
+      const m = { docs, freqs: freqs.slice(0, phrases), idfs: [0.9, 1.7].slice(0, phrases) };
+      const score = (d: number) => bm25(m.idfs, m.freqs.map((f) => f[d]!), sizes.size[d]!, sizes.avgdl);
+      for (const width of [1, 3, 8]) {
+        const ranked = bm25Ranked(m, sizes, corpus.index.codeTags(), width);
+        expect(ranked.heads).not.toBeNull();
+        for (const filter of ['', 'band=ns', 'status=rejected&status=verified', 'phrase=marginally%20significant']) {
+          const query = parseExcerptQuery(`/corpus/api/v1/excerpts?${filter}`, corpus.phrases);
+          const f = occurrenceFilter(query.phrase === null ? -1 : corpus.phrases.indexOf(query.phrase), query.bands, query.statuses, query);
+          const want = [...docs].filter((d) => rowPasses(rows.get(d + 1)!, query)).sort((a, b) => score(a) - score(b) || a - b);
+          for (const per of [5, 25])
+            for (let offset = 0; offset < want.length + per; offset += per * 7 + 3) {
+              const got = corpus.index.pageRanked(docs, ranked, f, offset, per);
+              expect(got.total).toBe(want.length);
+              expect(got.indexes, `${phrases} phrases, heads of ${width}, ${filter}, offset ${offset}`).toEqual(want.slice(offset, offset + per));
+              pages++;
+            }
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(50);
   });
 });

@@ -210,7 +210,31 @@ export interface RankedGroups {
   radix: number;
   sizeCode: Uint16Array | null;
   sizeKeys: number;
+  /** With `keyGroup`: the first candidates of each key, so a front page needs no pass (KeyHeads); else null. */
+  heads: KeyHeads | null;
 }
+
+/**
+ * The first HEAD_ROWS candidates (indexes into the match, ascending) of every key of a keyed grouping, and which
+ * keys make each group: the rows of a group in id order are the merge of its keys' heads, complete up to the
+ * page's end whenever no key of the group runs out of its head with more rows behind it (issue 21 session 22:
+ * the best groups are often rare, e.g. the shortest excerpts with the word twice, spread over the whole list,
+ * so collecting a first page read every candidate).
+ */
+export interface KeyHeads {
+  /** Candidates kept per head (HEAD_ROWS; fewer in tests). */
+  width: number;
+  /** Per head, its candidates: `rows[h · width …]`, `count[h]` of them; `more[h]` 1 when the key has more. */
+  rows: Int32Array;
+  count: Int32Array;
+  more: Uint8Array;
+  /** Per group, its heads: `heads[start[g] … start[g + 1])`. */
+  start: Int32Array;
+  heads: Int32Array;
+}
+
+/** Candidates kept per key in KeyHeads (enough for the first pages at any per_page up to 100, unfiltered). */
+export const HEAD_ROWS = 256;
 
 /** Candidate `k` (excerpt `doc`)'s group in `r`. */
 export function groupOf(r: RankedGroups, k: number, doc: number): number {
@@ -223,11 +247,11 @@ export function groupOf(r: RankedGroups, k: number, doc: number): number {
 const KEY_FREQ_CAP = 64;
 
 /** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
-export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null): RankedGroups {
-  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags) : null;
+export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS): RankedGroups {
+  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags, headRows) : null;
   if (keyed !== null) return keyed;
   const g = bm25Groups(m, sizes, undefined, tags);
-  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0 };
+  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0, heads: null };
 }
 
 /**
@@ -235,7 +259,7 @@ export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTa
  * each key present is scored once (bm25, as bm25Groups does), and keys of equal score form one group. Null
  * when the key space is too large (a frequency above the cap, or more keys × tags than MAX_KEYS).
  */
-function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags): RankedGroups | null {
+function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, W: number): RankedGroups | null {
   const code = sizes.sizeCode;
   const L = sizes.sizeValues.length;
   const T = tags.tags;
@@ -249,35 +273,48 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags):
   const f1 = two ? m.freqs[1]! : null;
   const tag = tags.tag;
   const n = docs.length;
-  // Counted with radix fcap; the table below uses the largest frequencies met.
+  // Counted with radix fcap; the table below uses the largest frequencies met. Each key's first rows are
+  // kept as it goes (a head per key met, numbered in the order met).
   const hist = new Int32Array((two ? fcap * fcap : fcap) * L * T);
+  const headOf = new Int32Array(hist.length / T).fill(-1);
+  let headRows = new Int32Array(64 * W);
+  let headCount = new Int32Array(64);
+  let heads = 0;
   let max0 = 1;
   let max1 = 1;
-  if (f1 === null)
-    for (let r = 0; r < n; r++) {
-      const f = f0[r]!;
-      if (f > max0) {
-        if (f > fcap) return null;
-        max0 = f;
-      }
-      const d = docs[r]!;
-      hist[((f - 1) * L + code[d]!) * T + tag[d]!]!++;
+  for (let r = 0; r < n; r++) {
+    const f = f0[r]!;
+    const g = f1 === null ? 1 : f1[r]!;
+    if (f > max0 || g > max1) {
+      if (f > fcap || g > fcap) return null;
+      if (f > max0) max0 = f;
+      if (g > max1) max1 = g;
     }
-  else
-    for (let r = 0; r < n; r++) {
-      const f = f0[r]!;
-      const g = f1[r]!;
-      if (f > max0 || g > max1) {
-        if (f > fcap || g > fcap) return null;
-        if (f > max0) max0 = f;
-        if (g > max1) max1 = g;
+    const d = docs[r]!;
+    const key = ((g - 1) * fcap + f - 1) * L + code[d]!;
+    hist[key * T + tag[d]!]!++;
+    let h = headOf[key]!;
+    if (h < 0) {
+      if (heads === headCount.length) {
+        const rows = new Int32Array(headRows.length * 2);
+        rows.set(headRows);
+        headRows = rows;
+        const count = new Int32Array(headCount.length * 2);
+        count.set(headCount);
+        headCount = count;
       }
-      const d = docs[r]!;
-      hist[(((g - 1) * fcap + f - 1) * L + code[d]!) * T + tag[d]!]!++;
+      h = headOf[key] = heads++;
     }
+    const c = headCount[h]!;
+    if (c < W) {
+      headRows[h * W + c] = r;
+      headCount[h] = c + 1;
+    }
+  }
   // The keys present, in the table's layout (radix max0), each with its place in `hist`.
   const used: number[] = [];
   const at: number[] = [];
+  const headAt: number[] = [];
   const f = new Float64Array(m.freqs.length);
   const score: number[] = [];
   for (let b = 0; b < max1; b++)
@@ -289,6 +326,7 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags):
         if (!any) continue;
         used.push((b * max0 + a) * L + c);
         at.push(h);
+        headAt.push(headOf[(b * fcap + a) * L + c]!);
         f[0] = a + 1;
         if (two) f[1] = b + 1;
         score.push(bm25(m.idfs, f, sizes.sizeValues[c]!, sizes.avgdl));
@@ -307,7 +345,31 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags):
       for (let t = 0; t < T; t++) tagCounts![keyGroup[key]! * T + t]! += hist[at[u]! + t]!;
     });
   }
-  return { groups, tagCounts, group: null, keyGroup, freq: f0, freq2: f1, radix: max0, sizeCode: code, sizeKeys: L };
+  // Each group's heads, and whether a key has rows beyond its head.
+  const start = new Int32Array(groups + 1);
+  for (const key of used) start[keyGroup[key]! + 1]!++;
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  const fill = start.slice(0, groups);
+  const groupHeads = new Int32Array(used.length);
+  const more = new Uint8Array(heads);
+  used.forEach((key, u) => {
+    let total = 0;
+    for (let t = 0; t < T; t++) total += hist[at[u]! + t]!;
+    more[headAt[u]!] = total > W ? 1 : 0;
+    groupHeads[fill[keyGroup[key]!]!++] = headAt[u]!;
+  });
+  return {
+    groups,
+    tagCounts,
+    group: null,
+    keyGroup,
+    freq: f0,
+    freq2: f1,
+    radix: max0,
+    sizeCode: code,
+    sizeKeys: L,
+    heads: { width: W, rows: headRows.slice(0, heads * W), count: headCount.slice(0, heads), more, start, heads: groupHeads },
+  };
 }
 
 /** `tagCounts` of groups made without tags (the comparison path). */

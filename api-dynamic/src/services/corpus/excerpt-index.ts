@@ -22,7 +22,7 @@
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
-import { type ExcerptTags, groupOf, type RankedGroups } from './bm25.ts';
+import { type ExcerptTags, groupOf, type KeyHeads, type RankedGroups } from './bm25.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -511,6 +511,8 @@ export class ExcerptIndex {
     for (let g = first; g <= last; g++) room[g - first] = Math.min(counts[g]!, end - before - next[g - first]!);
     let needed = end - before;
     const rows = new Int32Array(through - before);
+    if (ranked.heads !== null && this.fromHeads(list, ranked.heads, first, last, room.slice(), next.slice(), rows, f, mask, allowed, bits))
+      return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
     for (let k = 0; k < list.length && needed > 0; k++) {
       const i = list[k]!;
       const g = groupOf(ranked, k, i) - first;
@@ -520,6 +522,54 @@ export class ExcerptIndex {
       needed--;
     }
     return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+  }
+
+  /**
+   * pageRanked's collection from the keys' heads (bm25.ts, KeyHeads): for each group the page reaches, its keys'
+   * first candidates merged in id order, tested, until the group has the rows the page needs. False (rows
+   * half-filled, to be redone by the pass) when a key's head runs out with more candidates behind it first.
+   */
+  private fromHeads(
+    list: Int32Array,
+    h: KeyHeads,
+    first: number,
+    last: number,
+    room: Int32Array,
+    next: Int32Array,
+    rows: Int32Array,
+    f: OccurrenceFilter,
+    mask: number,
+    allowed: Uint8Array,
+    bits: Uint32Array | null,
+  ): boolean {
+    for (let g = first; g <= last; g++) {
+      const from = h.start[g]!;
+      const to = h.start[g + 1]!;
+      const cursor = new Int32Array(to - from);
+      let need = room[g - first]!;
+      while (need > 0) {
+        // The head whose next candidate comes first.
+        let best = -1;
+        let bestRow = 0;
+        for (let j = 0; j < cursor.length; j++) {
+          const head = h.heads[from + j]!;
+          if (cursor[j]! < h.count[head]!) {
+            const r = h.rows[head * h.width + cursor[j]!]!;
+            if (best < 0 || r < bestRow) {
+              best = j;
+              bestRow = r;
+            }
+          } else if (h.more[head] === 1) return false;
+        }
+        if (best < 0) return false; // (the counts say more rows pass than the heads hold: not expected)
+        cursor[best]!++;
+        const i = list[bestRow]!;
+        if (!this.testIn(i, f, mask, allowed, bits)) continue;
+        rows[next[g - first]!++] = i;
+        need--;
+      }
+    }
+    return true;
   }
 
   /**
