@@ -235,11 +235,12 @@ describe('relevance pages from the keys\' heads', () => {
     const docs = Int32Array.from({ length: n }, (_, i) => i);
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
-    const freqs = [Int32Array.from(docs, () => 1 + (next() % 7 === 0 ? 1 : 0)), Int32Array.from(docs, () => 1 + (next() % 5 === 0 ? 2 : 0))];
+    const freqs = [Int32Array.from(docs, () => 1 + (next() % 7 === 0 ? 1 : 0)), Int32Array.from(docs, () => 1 + (next() % 5 === 0 ? 1 : 0))];
     const sizes = corpus.search.sizes;
     let pages = 0;
-    for (const phrases of [1, 2]) {
-      const m = { docs, freqs: freqs.slice(0, phrases), idfs: [0.9, 1.7].slice(0, phrases) };
+    // Equal IDFs make keys of one score (f = 1, 2 and 2, 1), so a group has several heads.
+    for (const [phrases, idfs] of [[1, [0.9]], [2, [0.9, 1.7]], [2, [1.3, 1.3]]] as const) {
+      const m = { docs, freqs: freqs.slice(0, phrases), idfs: [...idfs] };
       const score = (d: number) => bm25(m.idfs, m.freqs.map((f) => f[d]!), sizes.size[d]!, sizes.avgdl);
       for (const width of [1, 3, 8]) {
         const ranked = bm25Ranked(m, sizes, corpus.index.codeTags(), width);
@@ -248,7 +249,7 @@ describe('relevance pages from the keys\' heads', () => {
           const query = parseExcerptQuery(`/corpus/api/v1/excerpts?${filter}`, corpus.phrases);
           const f = occurrenceFilter(query.phrase === null ? -1 : corpus.phrases.indexOf(query.phrase), query.bands, query.statuses, query);
           const want = [...docs].filter((d) => rowPasses(rows.get(d + 1)!, query)).sort((a, b) => score(a) - score(b) || a - b);
-          for (const per of [5, 25])
+          for (const per of [1, 2, 5, 25])
             for (let offset = 0; offset < want.length + per; offset += per * 7 + 3) {
               const got = corpus.index.pageRanked(docs, ranked, f, offset, per);
               expect(got.total).toBe(want.length);
