@@ -243,8 +243,13 @@ export function groupOf(r: RankedGroups, k: number, doc: number): number {
   return r.keyGroup![(f2 * r.radix + r.freq![k]! - 1) * r.sizeKeys + r.sizeCode![doc]!]!;
 }
 
-/** Largest frequency the keyed one-pass grouping takes; a search with a higher one is grouped per candidate. */
+/**
+ * Largest frequency the keyed one-pass grouping takes (of each phrase, with two); a search with a higher one is
+ * grouped per candidate. Lower for two phrases: their histogram has cap² × token counts × tags entries, zeroed
+ * per search.
+ */
 const KEY_FREQ_CAP = 64;
+const KEY_FREQ_CAP_TWO = 16;
 
 /** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
 export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS): RankedGroups {
@@ -266,7 +271,7 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, 
   if (code === null) return null;
   const two = m.freqs.length === 2;
   const room = Math.floor(MAX_KEYS / (L * T));
-  const fcap = Math.min(KEY_FREQ_CAP, two ? Math.floor(Math.sqrt(room)) : room);
+  const fcap = two ? Math.min(KEY_FREQ_CAP_TWO, Math.floor(Math.sqrt(room))) : Math.min(KEY_FREQ_CAP, room);
   if (fcap < 1) return null;
   const { docs } = m;
   const f0 = m.freqs[0]!;

@@ -145,7 +145,8 @@ function mergeTwo(a: Postings, b: Postings): Postings {
     docs[n] = b.docs[j]!;
     freq[n] = b.freq[j]!;
   }
-  return postings(docs.slice(0, n), freq.slice(0, n));
+  // Views, not copies: a prefix's union is made per search and kept only with its candidates.
+  return postings(docs.subarray(0, n), freq.subarray(0, n));
 }
 
 /** `values[at[r]]` for every r. */
@@ -345,13 +346,21 @@ export class SearchIndex {
       const seventh = made(7, 5);
       const rare = made(50, 0);
       const sparse = made(211, 3);
+      // Made-up tags, so the keyed grouping (one and two phrases) is compiled with the grouping per candidate.
+      const tags = { tag: Uint16Array.from({ length: n + 1 }, (_, i) => i % 5), tags: 5 };
       for (const slots of [[all, third], [rare, all], [sparse, third], [third, seventh], [all, third, rare]]) {
         const { docs, at } = intersect(slots);
         this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
+        if (slots.length === 2) {
+          const both = intersectFreqs(slots[0]!, slots[1]!);
+          this.relevanceGroups({ docs: both.docs, freqs: [both.freqA, both.freqB], idfs: [0.5, 1.5] }, tags);
+        }
         const phrase = this.consecutive(slots);
         this.relevanceOrder({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
+        this.relevanceGroups({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] }, tags);
       }
       this.relevanceOrder({ docs: all.docs, freqs: [all.freq], idfs: [0.5] });
+      this.relevanceGroups({ docs: all.docs, freqs: [all.freq], idfs: [0.5] }, tags);
       this.union([third, seventh], false);
       this.union([seventh, sparse, third], false);
       this.union([all, third, rare, seventh, sparse], false);
