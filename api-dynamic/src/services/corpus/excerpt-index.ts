@@ -23,6 +23,7 @@ import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '..
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
 import { type ExcerptTags, groupOf, type KeyHeads, type RankedGroups } from './bm25.ts';
+import { popcount } from './popcount.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -89,6 +90,15 @@ function pairMask(f: OccurrenceFilter): number {
  */
 const PAGE_BLOCK = 4096;
 
+/**
+ * A phrase's excerpts as one bit each (bit i of word i >>> 5), with, per word, the position in `phraseExcerpts`
+ * of its first set bit's excerpt: an excerpt's entry there is `before[w] + popcount(bits below it)`.
+ */
+interface PhraseBits {
+  words: Uint32Array;
+  before: Int32Array;
+}
+
 /** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
 const HEAP_PAGE = 2048;
 
@@ -144,7 +154,7 @@ export class ExcerptIndex {
   /** Per order (article order too), the mask-code histogram of each PAGE_BLOCK of positions, made on first use. */
   private readonly blockCountsMade = new Map<OrderName | 'article', Int32Array>();
   /** Per phrase, its excerpts as bits (bit i of word i >>> 5), made on first use: a search's candidates are tested against it first. */
-  private readonly phraseBitsMade: (Uint32Array | undefined)[] = [];
+  private readonly phraseBitsMade: (PhraseBits | undefined)[] = [];
 
   private constructor(
     data: ExcerptIndexData,
@@ -410,12 +420,19 @@ export class ExcerptIndex {
   }
 
   /** The excerpts of the filter's phrase as bits (made on first use), or null without a phrase filter. */
-  private phraseBits(f: OccurrenceFilter): Uint32Array | null {
+  private phraseBits(f: OccurrenceFilter): PhraseBits | null {
     if (f.phrase < 0 || f.phrase >= this.phraseStart.length - 1) return null;
     let bits = this.phraseBitsMade[f.phrase];
     if (bits === undefined) {
-      bits = new Uint32Array((this.size + 31) >>> 5);
-      for (let k = this.phraseStart[f.phrase]!, end = this.phraseStart[f.phrase + 1]!; k < end; k++) bits[this.phraseExcerpts[k]! >>> 5]! |= 1 << (this.phraseExcerpts[k]! & 31);
+      const words = new Uint32Array((this.size + 31) >>> 5);
+      const from = this.phraseStart[f.phrase]!;
+      for (let k = from, end = this.phraseStart[f.phrase + 1]!; k < end; k++) words[this.phraseExcerpts[k]! >>> 5]! |= 1 << (this.phraseExcerpts[k]! & 31);
+      const before = new Int32Array(words.length);
+      for (let w = 0, n = from; w < words.length; w++) {
+        before[w] = n;
+        n += popcount(words[w]!);
+      }
+      bits = { words, before };
       this.phraseBitsMade[f.phrase] = bits;
     }
     return bits;
@@ -423,12 +440,18 @@ export class ExcerptIndex {
 
   /**
    * `test` of a search's candidate, first against the phrase's bits (`phraseBits`): most candidates of a search
-   * with `phrase=` do not hold the phrase, and the bit says so without reading their occurrences (issue 21
-   * session 22: `mid word + phrase` read the occurrences of all 140,000 candidates).
+   * with `phrase=` do not hold the phrase, and the bit says so without reading their occurrences; one that holds
+   * it is tested, without a year or p range, by its pair bits of that phrase (`phrasePairs`, found through the
+   * bits' counts) instead of its occurrences (issue 21 session 22: `mid word + phrase` read the occurrences of
+   * all 140,000–190,000 candidates).
    */
-  private testIn(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array, bits: Uint32Array | null): boolean {
-    if (bits !== null && ((bits[i >>> 5]! >>> (i & 31)) & 1) === 0) return false;
-    return this.test(i, f, mask, allowed);
+  private testIn(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array, bits: PhraseBits | null): boolean {
+    if (bits === null) return this.test(i, f, mask, allowed);
+    const word = bits.words[i >>> 5]!;
+    const bit = 1 << (i & 31);
+    if ((word & bit) === 0) return false;
+    if (f.years || f.ps) return this.test(i, f, mask, allowed);
+    return (this.phrasePairs[bits.before[i >>> 5]! + popcount(word & (bit - 1))]! & mask) !== 0;
   }
 
   /**
@@ -477,6 +500,10 @@ export class ExcerptIndex {
     const { groups, tagCounts } = ranked;
     const counts = new Int32Array(groups);
     let total = 0;
+    // Candidates passing a filter the histogram cannot answer (phrase, year, p range), found by the counting
+    // pass: the collection then reads only those (issue 21 session 22: `mid word + phrase` read every candidate
+    // twice, the second time computing each one's group before its test).
+    let passing: Int32Array | null = null;
     if (tagCounts !== null && this.codesOnly(f)) {
       // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
       const codes = allowed.length;
@@ -486,14 +513,16 @@ export class ExcerptIndex {
         counts[g] = n;
         total += n;
       }
-    } else
+    } else {
+      passing = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
         const i = list[k]!;
         if (this.testIn(i, f, mask, allowed, bits)) {
           counts[groupOf(ranked, k, i)]!++;
-          total++;
+          passing[total++] = k;
         }
       }
+    }
     const end = Math.min(total, offset + limit);
     if (offset >= end) return { total, indexes: [] };
     // The groups holding positions offset … end − 1, and where the first of them starts.
@@ -511,6 +540,18 @@ export class ExcerptIndex {
     for (let g = first; g <= last; g++) room[g - first] = Math.min(counts[g]!, end - before - next[g - first]!);
     let needed = end - before;
     const rows = new Int32Array(through - before);
+    if (passing !== null) {
+      for (let p = 0; p < total && needed > 0; p++) {
+        const k = passing[p]!;
+        const i = list[k]!;
+        const g = groupOf(ranked, k, i) - first;
+        if (g < 0 || g > last - first || room[g] === 0) continue;
+        rows[next[g]!++] = i;
+        room[g]!--;
+        needed--;
+      }
+      return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+    }
     if (ranked.heads !== null && this.fromHeads(list, ranked.heads, first, last, room.slice(), next.slice(), rows, f, mask, allowed, bits))
       return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
     for (let k = 0; k < list.length && needed > 0; k++) {
@@ -540,7 +581,7 @@ export class ExcerptIndex {
     f: OccurrenceFilter,
     mask: number,
     allowed: Uint8Array,
-    bits: Uint32Array | null,
+    bits: PhraseBits | null,
   ): boolean {
     for (let g = first; g <= last; g++) {
       const from = h.start[g]!;

@@ -17,6 +17,7 @@ import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
 import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch } from './bm25.ts';
+import { popcount } from './popcount.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -81,12 +82,6 @@ function docBits(docs: Int32Array, rows: number): DocBits {
     n += popcount(words[w]!);
   }
   return { words, before };
-}
-
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) | 0;
 }
 
 /**
