@@ -137,6 +137,7 @@ const FILTERS = [
   'status=verified&status=rejected&status=unverified&status=indeterminate',
   'phrase=marginally%20significant',
   'phrase=marginally%20significant&band=ns&band=0.05-0.06&status=verified&status=rejected',
+  'phrase=marginally%20significant&status=rejected&status=unverified&status=indeterminate',
   'year_from=2015&year_to=2020',
   'p_min=0.06&p_max=0.08',
 ];
