@@ -247,9 +247,10 @@ function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: In
       fl[r] = long.freq[atB[r]!]!;
     }
   }
-  const freqShort = fs.slice(0, n);
-  const freqLong = fl.slice(0, n);
-  return { docs: docs.slice(0, n), freqA: swap ? freqLong : freqShort, freqB: swap ? freqShort : freqLong };
+  // Views, not copies (three copies of ~1M entries for two common words); the search cache counts their length.
+  const freqShort = fs.subarray(0, n);
+  const freqLong = fl.subarray(0, n);
+  return { docs: docs.subarray(0, n), freqA: swap ? freqLong : freqShort, freqB: swap ? freqShort : freqLong };
 }
 
 /**
