@@ -70,7 +70,7 @@ interface DocBits {
   before: Int32Array;
 }
 
-/** Lists in at least this share of the excerpts get DocBits when decoded (denser than a list of 32-bit ids). */
+/** Lists in at least this share of the excerpts get DocBits when first intersected (denser than a list of 32-bit ids). */
 const BITS_SHARE = 1 / 32;
 
 function docBits(docs: Int32Array, rows: number): DocBits {
@@ -278,7 +278,9 @@ function intersect(slots: readonly Postings[]): { docs: Int32Array; at: Int32Arr
 export class SearchIndex {
   private readonly terms = new LRUCache<string, Postings>({
     maxSize: TERM_CACHE_BYTES,
-    sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (p.bits === null ? 0 : p.bits.words.byteLength + p.bits.before.byteLength),
+    // A dense list's bits are counted whether made yet or not (they are made by its first intersection).
+    sizeCalculation: (p) =>
+      64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (this.dense(p) ? 8 * ((this.rows + 31) >>> 5) : 0),
   });
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
@@ -397,6 +399,7 @@ export class SearchIndex {
     const phrases = terms.map((t) => this.phrase(t));
     const idfs = phrases.map((p) => bm25Idf(this.rows, p.docs.length, this.ln));
     if (phrases.length === 1) return { docs: phrases[0]!.docs, freqs: [phrases[0]!.freq], idfs };
+    for (const p of phrases) this.withBits(p);
     if (phrases.length === 2) {
       const { docs, freqA, freqB } = intersectFreqs(phrases[0]!, phrases[1]!);
       return { docs, freqs: [freqA, freqB], idfs };
@@ -463,7 +466,6 @@ export class SearchIndex {
     if (!row) return EMPTY;
     const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
     const p = postings(docs, freq);
-    if (docs.length >= this.rows * BITS_SHARE) p.bits = docBits(docs, this.rows);
     this.terms.set(key, p);
     return p;
   }
@@ -475,6 +477,19 @@ export class SearchIndex {
     return Number(this.db.selectValue('SELECT docs FROM search_terms WHERE term = ?', [term]) ?? 0);
   }
 
+  /** True when a list is long enough to be intersected through its bits (DocBits). */
+  private dense(p: Postings): boolean {
+    return p.docs.length >= this.rows * BITS_SHARE;
+  }
+
+  /**
+   * Makes a dense list's bits on its first intersection (was: when a term was decoded, so a one-word search paid
+   * for bits it never used; issue 21 session 22). The term cache counted them from the start.
+   */
+  private withBits(p: Postings): void {
+    if (p.bits === null && p !== EMPTY && this.dense(p)) p.bits = docBits(p.docs, this.rows);
+  }
+
   /** One term's postings (decoded on first use; positions too when `positions`). */
   private term(term: string, positions: boolean): Postings {
     let p = this.terms.get(term);
@@ -483,8 +498,7 @@ export class SearchIndex {
       if (row) {
         const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
         p = postings(docs, freq);
-        if (docs.length >= this.rows * BITS_SHARE) p.bits = docBits(docs, this.rows);
-      } else p = EMPTY;
+          } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
     }
     if (positions && p.pos === null) {
@@ -578,6 +592,7 @@ export class SearchIndex {
   /** Excerpts where the slots' tokens follow one another, with the number of offsets each such run starts at. */
   private consecutive(slots: readonly Postings[]): Postings {
     if (slots.some((s) => s.docs.length === 0)) return EMPTY;
+    for (const p of slots) this.withBits(p);
     const { docs, at } = intersect(slots);
     const m = slots.length;
     const pos = slots.map((s) => s.pos!);
