@@ -384,7 +384,7 @@ export class SearchIndex {
     for (const [term, docs] of this.db.selectArrays('SELECT term, docs FROM search_terms ORDER BY docs DESC, term LIMIT 1000')) {
       bytes += Number(docs) * 8;
       if (bytes > PRELOAD_BYTES) break;
-      this.term(String(term), false);
+      this.withBits(this.term(String(term), false)); // bits too: these are the words most often intersected
     }
   }
 
