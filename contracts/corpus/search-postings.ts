@@ -1,5 +1,5 @@
 /**
- * The byte format of the corpus search index (tables `search_terms` and `search_documents`,
+ * The byte format of the corpus search index (tables `search_terms`, `search_documents` and `search_bigrams`,
  * contracts/corpus/database.ts): written by the pipeline from FTS5's own tokens, read by the server's search
  * index, so the two share one encoder and one decoder.
  *
@@ -11,7 +11,9 @@
  *     them), ascending, each a little-endian unsigned number of `offset_width` bytes (1 when every offset of
  *     the term is below 256, else 2, else 4). Fixed width rather than varints: a phrase search reads the
  *     offsets of its words in every excerpt they occur in, and a fixed-width array is copied, not decoded.
- * The token counts of the excerpts (FTS5's document sizes) are one blob of varints in id order.
+ * The token counts of the excerpts (FTS5's document sizes) are one blob of varints in id order. A two-token
+ * phrase of `search_bigrams` has a `postings` blob only, in the same format, its counts being the phrase's
+ * occurrences (offsets where the first token is followed by the second).
  *
  * Varints are LEB128: 7 bits per byte, low bits first, the high bit set on every byte but the last.
  */
