@@ -98,6 +98,19 @@ export interface ExcerptTags {
   tags: number;
 }
 
+/**
+ * Each excerpt's token-count code and tag as one number, `sizeCode · tags + tag` (null when that exceeds 16
+ * bits): the keyed grouping then reads one array per candidate instead of two, at scattered places (issue 21
+ * session 22).
+ */
+export function sizeTagsOf(sizes: DocumentSizes, tags: ExcerptTags): Uint16Array | null {
+  const code = sizes.sizeCode;
+  if (code === null || sizes.sizeValues.length * tags.tags > 0x10000) return null;
+  const out = new Uint16Array(code.length);
+  for (let i = 0; i < code.length; i++) out[i] = code[i]! * tags.tags + tags.tag[i]!;
+  return out;
+}
+
 /** Largest tag histogram made (groups × tags entries); beyond it `tagCounts` is null. */
 const MAX_TAG_COUNTS = 1 << 18;
 
@@ -252,8 +265,8 @@ const KEY_FREQ_CAP = 64;
 const KEY_FREQ_CAP_TWO = 16;
 
 /** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
-export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS): RankedGroups {
-  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags, headRows) : null;
+export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS, sizeTags: Uint16Array | null = null): RankedGroups {
+  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags, headRows, sizeTags) : null;
   if (keyed !== null) return keyed;
   const g = bm25Groups(m, sizes, undefined, tags);
   return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0, heads: null };
@@ -264,7 +277,7 @@ export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTa
  * each key present is scored once (bm25, as bm25Groups does), and keys of equal score form one group. Null
  * when the key space is too large (a frequency above the cap, or more keys × tags than MAX_KEYS).
  */
-function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, W: number): RankedGroups | null {
+function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, W: number, sizeTags: Uint16Array | null): RankedGroups | null {
   const code = sizes.sizeCode;
   const L = sizes.sizeValues.length;
   const T = tags.tags;
@@ -280,8 +293,11 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, 
   const n = docs.length;
   // Counted with radix fcap; the table below uses the largest frequencies met. Each key's first rows are
   // kept as it goes (a head per key met, numbered in the order met).
-  const hist = new Int32Array((two ? fcap * fcap : fcap) * L * T);
-  const headOf = new Int32Array(hist.length / T).fill(-1);
+  const LT = L * T;
+  const hist = new Int32Array((two ? fcap * fcap : fcap) * LT);
+  // The head of each key, and the same by (key, tag) so the loop finds it without dividing by T.
+  const keyHead = new Int32Array(hist.length / T).fill(-1);
+  const headOf = new Int32Array(hist.length).fill(-1);
   let headRows = new Int32Array(64 * W);
   let headCount = new Int32Array(64);
   let heads = 0;
@@ -296,19 +312,24 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, 
       if (g > max1) max1 = g;
     }
     const d = docs[r]!;
-    const key = ((g - 1) * fcap + f - 1) * L + code[d]!;
-    hist[key * T + tag[d]!]!++;
-    let h = headOf[key]!;
+    const at = ((g - 1) * fcap + f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
+    hist[at]!++;
+    let h = headOf[at]!;
     if (h < 0) {
-      if (heads === headCount.length) {
-        const rows = new Int32Array(headRows.length * 2);
-        rows.set(headRows);
-        headRows = rows;
-        const count = new Int32Array(headCount.length * 2);
-        count.set(headCount);
-        headCount = count;
+      const key = Math.floor(at / T);
+      h = keyHead[key]!;
+      if (h < 0) {
+        if (heads === headCount.length) {
+          const rows = new Int32Array(headRows.length * 2);
+          rows.set(headRows);
+          headRows = rows;
+          const count = new Int32Array(headCount.length * 2);
+          count.set(headCount);
+          headCount = count;
+        }
+        h = keyHead[key] = heads++;
       }
-      h = headOf[key] = heads++;
+      headOf[at] = h;
     }
     const c = headCount[h]!;
     if (c < W) {
@@ -331,7 +352,7 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, 
         if (!any) continue;
         used.push((b * max0 + a) * L + c);
         at.push(h);
-        headAt.push(headOf[(b * fcap + a) * L + c]!);
+        headAt.push(keyHead[(b * fcap + a) * L + c]!);
         f[0] = a + 1;
         if (two) f[1] = b + 1;
         score.push(bm25(m.idfs, f, sizes.sizeValues[c]!, sizes.avgdl));

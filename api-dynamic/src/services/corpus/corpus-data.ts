@@ -87,7 +87,10 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      return new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
+      const index = ExcerptIndex.load(db);
+      const search = SearchIndex.load(db);
+      search.useTags(index.codeTags());
+      return new CorpusData(db, index, search, phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;

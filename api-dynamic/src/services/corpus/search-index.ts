@@ -16,7 +16,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch } from './bm25.ts';
+import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch, sizeTagsOf } from './bm25.ts';
 import { popcount } from './popcount.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
@@ -282,6 +282,8 @@ export class SearchIndex {
     sizeCalculation: (p) =>
       64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (this.dense(p) ? 8 * ((this.rows + 31) >>> 5) : 0),
   });
+  /** useTags: the tags' own array (to know them again) and the combined array. */
+  private sizeTags: { tag: Uint16Array; combined: Uint16Array } | null = null;
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
   private readonly tokenizer: SearchTokenizer;
@@ -415,7 +417,13 @@ export class SearchIndex {
 
   /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts), with `tags` counted per group. */
   relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): RankedGroups {
-    return bm25Ranked(m, this.sizes, tags);
+    return bm25Ranked(m, this.sizes, tags, undefined, tags !== null && this.sizeTags?.tag === tags.tag ? this.sizeTags.combined : null);
+  }
+
+  /** Excerpt sizes and the server's tags in one array (bm25.ts sizeTagsOf), made once at open for the tags given. */
+  useTags(tags: ExcerptTags | null): void {
+    const combined = tags === null ? null : sizeTagsOf(this.sizes, tags);
+    this.sizeTags = tags === null || combined === null ? null : { tag: tags.tag, combined };
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
