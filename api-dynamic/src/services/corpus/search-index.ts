@@ -218,6 +218,7 @@ function intersectTwo(a: Int32Array, b: Int32Array, bBits: DocBits | null): { do
  * costs a few milliseconds).
  */
 function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
+  if (a.bits !== null && b.bits !== null) return intersectBits(a, b, a.bits, b.bits);
   const swap = a.docs.length > b.docs.length;
   const short = swap ? b : a;
   const long = swap ? a : b;
@@ -251,6 +252,41 @@ function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: In
   const freqShort = fs.subarray(0, n);
   const freqLong = fl.subarray(0, n);
   return { docs: docs.subarray(0, n), freqA: swap ? freqLong : freqShort, freqB: swap ? freqShort : freqLong };
+}
+
+/**
+ * `intersectFreqs` of two dense lists: their bitsets ANDed word by word, and only the excerpts in both visited,
+ * each one's count in either list found through that list's bits (issue 21 session 22: two common words at 5M
+ * probed every excerpt of the shorter list, 0.5–1M of them, for a median of 86,000 in common; the words are
+ * 157,000 whatever the lists' lengths).
+ */
+function intersectBits(a: Postings, b: Postings, x: DocBits, y: DocBits): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
+  const wa = x.words;
+  const wb = y.words;
+  let n = 0;
+  for (let w = 0; w < wa.length; w++) n += popcount(wa[w]! & wb[w]!);
+  const docs = new Int32Array(n);
+  const freqA = new Int32Array(n);
+  const freqB = new Int32Array(n);
+  let r = 0;
+  for (let w = 0; w < wa.length; w++) {
+    const xa = wa[w]!;
+    const xb = wb[w]!;
+    let both = xa & xb;
+    if (both === 0) continue;
+    const ba = x.before[w]!;
+    const bb = y.before[w]!;
+    while (both !== 0) {
+      const low = both & -both;
+      // Bits below this one, in each list (ToInt32 wraps low − 1 right for bit 31 too).
+      const below = low - 1;
+      docs[r] = (w << 5) | (31 - Math.clz32(low));
+      freqA[r] = a.freq[ba + popcount(xa & below)]!;
+      freqB[r++] = b.freq[bb + popcount(xb & below)]!;
+      both ^= low;
+    }
+  }
+  return { docs, freqA, freqB };
 }
 
 /**
