@@ -292,51 +292,67 @@ function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, 
   const tag = tags.tag;
   const n = docs.length;
   // Counted with radix fcap; the table below uses the largest frequencies met. Each key's first rows are
-  // kept as it goes (a head per key met, numbered in the order met).
+  // kept as it goes (a head per key met, numbered in the order met). The heads' arrays are made for every
+  // possible key at once: only the pages of those met are ever touched.
   const LT = L * T;
   const hist = new Int32Array((two ? fcap * fcap : fcap) * LT);
   // The head of each key, and the same by (key, tag) so the loop finds it without dividing by T.
   const keyHead = new Int32Array(hist.length / T).fill(-1);
   const headOf = new Int32Array(hist.length).fill(-1);
-  let headRows = new Int32Array(64 * W);
-  let headCount = new Int32Array(64);
+  const headRows = new Int32Array(keyHead.length * W);
+  const headCount = new Int32Array(keyHead.length);
   let heads = 0;
   let max0 = 1;
   let max1 = 1;
-  for (let r = 0; r < n; r++) {
-    const f = f0[r]!;
-    const g = f1 === null ? 1 : f1[r]!;
-    if (f > max0 || g > max1) {
-      if (f > fcap || g > fcap) return null;
-      if (f > max0) max0 = f;
-      if (g > max1) max1 = g;
-    }
-    const d = docs[r]!;
-    const at = ((g - 1) * fcap + f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
-    hist[at]!++;
-    let h = headOf[at]!;
-    if (h < 0) {
-      const key = Math.floor(at / T);
-      h = keyHead[key]!;
-      if (h < 0) {
-        if (heads === headCount.length) {
-          const rows = new Int32Array(headRows.length * 2);
-          rows.set(headRows);
-          headRows = rows;
-          const count = new Int32Array(headCount.length * 2);
-          count.set(headCount);
-          headCount = count;
-        }
-        h = keyHead[key] = heads++;
+  // Two copies of the loop (one phrase, two), each without a test per row of what does not change.
+  if (f1 === null)
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      if (f > max0) {
+        if (f > fcap) return null;
+        max0 = f;
       }
-      headOf[at] = h;
+      const d = docs[r]!;
+      const at = (f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
+      hist[at]!++;
+      let h = headOf[at]!;
+      if (h < 0) {
+        const key = Math.floor(at / T);
+        h = keyHead[key]!;
+        if (h < 0) h = keyHead[key] = heads++;
+        headOf[at] = h;
+      }
+      const c = headCount[h]!;
+      if (c < W) {
+        headRows[h * W + c] = r;
+        headCount[h] = c + 1;
+      }
     }
-    const c = headCount[h]!;
-    if (c < W) {
-      headRows[h * W + c] = r;
-      headCount[h] = c + 1;
+  else
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      const g = f1[r]!;
+      if (f > max0 || g > max1) {
+        if (f > fcap || g > fcap) return null;
+        if (f > max0) max0 = f;
+        if (g > max1) max1 = g;
+      }
+      const d = docs[r]!;
+      const at = ((g - 1) * fcap + f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
+      hist[at]!++;
+      let h = headOf[at]!;
+      if (h < 0) {
+        const key = Math.floor(at / T);
+        h = keyHead[key]!;
+        if (h < 0) h = keyHead[key] = heads++;
+        headOf[at] = h;
+      }
+      const c = headCount[h]!;
+      if (c < W) {
+        headRows[h * W + c] = r;
+        headCount[h] = c + 1;
+      }
     }
-  }
   // The keys present, in the table's layout (radix max0), each with its place in `hist`.
   const used: number[] = [];
   const at: number[] = [];
