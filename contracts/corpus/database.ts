@@ -12,7 +12,9 @@
  * token offsets, and every excerpt's token count, read from FTS5 itself at build time
  * (pipeline/steps/corpus/search-index.ts; byte format in search-postings.ts). `docs` is the number of
  * excerpts holding the term, `offset_width` the bytes per offset in `positions`. `search_documents` has one row: the excerpt count, the total token count and the
- * token count of each excerpt.
+ * token count of each excerpt, and `bigram_min_docs`. `search_bigrams` (version 5, issue 21 session 22) holds every
+ * two-token phrase of the excerpts with a token in at least `bigram_min_docs` excerpts: its excerpts and counts
+ * (postings format of search-postings.ts), so a quoted two-word phrase is one list (pipeline/steps/corpus/search-bigrams.ts).
  *
  * `excerpt_index` is the server's excerpt index (occurrence codes, masks, phrase lists, sort orders), computed
  * from the rows at build time and stored as binary chunks (format and version in excerpt-index-data.ts), so the
@@ -23,7 +25,7 @@
 export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 
 /** Bumped whenever a table changes; the server refuses a database of another version. */
-export const CORPUS_DB_VERSION = '4';
+export const CORPUS_DB_VERSION = '5';
 
 /** The full-text index's tokenizer (FTS5 `tokenize=` option): the search index holds exactly its tokens. */
 export const CORPUS_FTS_TOKENIZE = 'unicode61 remove_diacritics 2';
@@ -72,8 +74,16 @@ CREATE TABLE search_terms (
 CREATE TABLE search_documents (
   excerpts INTEGER NOT NULL,
   tokens INTEGER NOT NULL,
-  sizes BLOB NOT NULL
+  sizes BLOB NOT NULL,
+  bigram_min_docs INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE search_bigrams (
+  first TEXT NOT NULL,
+  second TEXT NOT NULL,
+  docs INTEGER NOT NULL,
+  postings BLOB NOT NULL,
+  PRIMARY KEY (first, second)
+) WITHOUT ROWID;
 CREATE TABLE excerpt_index (id INTEGER PRIMARY KEY, name TEXT NOT NULL, data BLOB NOT NULL);
 `;
 

@@ -1,5 +1,5 @@
 /**
- * The byte format of the corpus search index (tables `search_terms` and `search_documents`,
+ * The byte format of the corpus search index (tables `search_terms`, `search_documents` and `search_bigrams`,
  * contracts/corpus/database.ts): written by the pipeline from FTS5's own tokens, read by the server's search
  * index, so the two share one encoder and one decoder.
  *
@@ -11,10 +11,21 @@
  *     them), ascending, each a little-endian unsigned number of `offset_width` bytes (1 when every offset of
  *     the term is below 256, else 2, else 4). Fixed width rather than varints: a phrase search reads the
  *     offsets of its words in every excerpt they occur in, and a fixed-width array is copied, not decoded.
- * The token counts of the excerpts (FTS5's document sizes) are one blob of varints in id order.
+ * The token counts of the excerpts (FTS5's document sizes) are one blob of varints in id order. A two-token
+ * phrase of `search_bigrams` has a `postings` blob only, in the same format, its counts being the phrase's
+ * occurrences (offsets where the first token is followed by the second).
  *
  * Varints are LEB128: 7 bits per byte, low bits first, the high bit set on every byte but the last.
  */
+
+/**
+ * Terms in at least this many of `excerpts` excerpts are common: every two-token phrase with a common token is
+ * stored as its own posting list (`search_bigrams`, pipeline/steps/corpus/search-bigrams.ts); the number is
+ * stored with the index (`search_documents.bigram_min_docs`), so the server knows which pairs are there.
+ */
+export function bigramMinDocs(excerpts: number): number {
+  return Math.max(1, Math.ceil(excerpts / 32));
+}
 
 /** A growable byte buffer of varints. */
 export class VarintWriter {
@@ -70,22 +81,15 @@ export function encodeTermFlat(
   offsets: ArrayLike<number>,
   n: number,
 ): { postings: Uint8Array; positions: Uint8Array; offsetWidth: 1 | 2 | 4 } {
-  const postings = new VarintWriter();
   let total = 0;
   let max = 0;
-  let previous = 0;
   for (let k = 0; k < n; k++) {
-    const id = ids[k]!;
     const count = counts[k]!;
-    if (id <= previous || count === 0) throw new Error(`search postings: ids must ascend and have offsets (id ${id})`);
-    const many = count > 1 ? 1 : 0;
-    postings.write((id - previous) * 2 + many);
-    if (many) postings.write(count - 2);
-    for (let i = total + 1; i < total + count; i++) if (offsets[i]! <= offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (id ${id})`);
+    for (let i = total + 1; i < total + count; i++) if (offsets[i]! <= offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (id ${ids[k]})`);
     total += count;
-    max = Math.max(max, offsets[total - 1]!);
-    previous = id;
+    if (count > 0) max = Math.max(max, offsets[total - 1]!);
   }
+  const postings = encodePostings(ids, counts, n);
   const width = offsetWidth(max);
   const positions = new Uint8Array(total * width);
   const view = new DataView(positions.buffer);
@@ -95,7 +99,26 @@ export function encodeTermFlat(
     else if (width === 2) view.setUint16(at, o, true);
     else view.setUint32(at, o, true);
   }
-  return { postings: postings.finish(), positions, offsetWidth: width };
+  return { postings, positions, offsetWidth: width };
+}
+
+/**
+ * A `postings` blob alone: the first `n` excerpt ids (ascending) with their counts (at least 1). Also the
+ * format of a two-token phrase's postings (`search_bigrams`), where the count is the phrase's occurrences.
+ */
+export function encodePostings(ids: ArrayLike<number>, counts: ArrayLike<number>, n: number): Uint8Array {
+  const postings = new VarintWriter();
+  let previous = 0;
+  for (let k = 0; k < n; k++) {
+    const id = ids[k]!;
+    const count = counts[k]!;
+    if (id <= previous || count === 0) throw new Error(`search postings: ids must ascend and have offsets (id ${id})`);
+    const many = count > 1 ? 1 : 0;
+    postings.write((id - previous) * 2 + many);
+    if (many) postings.write(count - 2);
+    previous = id;
+  }
+  return postings.finish();
 }
 
 /**

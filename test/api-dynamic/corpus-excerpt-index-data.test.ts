@@ -3,10 +3,13 @@
  * against the index computed from the database's rows: every array equal, element for element. And a stored
  * index that is damaged (a chunk missing, another version, no rows) is refused with a reason, not half-read.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadOnly, sqlite3, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { computeExcerptIndex, EXCERPT_INDEX_VERSION, readExcerptIndex } from '../../contracts/corpus/excerpt-index-data.ts';
+import { CORPUS_DB_FILE, CORPUS_DB_VERSION } from '../../contracts/corpus/database.ts';
+import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
 import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
 
 const tmp = tempDir('corpus-excerpt-index');
@@ -64,5 +67,24 @@ describe('the stored excerpt index', () => {
         c.close();
       }
     }
+  });
+});
+
+describe('a corpus database of another version', () => {
+  it('is refused when opened, naming both versions (version 4 had no two-token phrases)', async () => {
+    const s = await sqlite3();
+    const c = await copy();
+    let bytes: Uint8Array;
+    try {
+      c.exec("UPDATE info SET value = '4' WHERE key = 'schema_version'");
+      bytes = s.capi.sqlite3_js_db_export(c);
+    } finally {
+      c.close();
+    }
+    const build = join(tmp.path, 'old-build');
+    mkdirSync(join(build, 'corpus'), { recursive: true });
+    writeFileSync(join(build, CORPUS_DB_FILE), bytes);
+    expect(CORPUS_DB_VERSION).toBe('5');
+    await expect(CorpusData.open(build)).rejects.toThrow(/has schema version 4; this server reads 5: rebuild/);
   });
 });

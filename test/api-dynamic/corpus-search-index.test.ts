@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bm25Groups, bm25Order, documentSizes, type ScoredMatch } from '../../api-dynamic/src/services/corpus/bm25.ts';
+import { bm25Groups, bm25Order, bm25Ranked, documentSizes, groupOf, type ScoredMatch } from '../../api-dynamic/src/services/corpus/bm25.ts';
 import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
 import { SearchTokenizer } from '../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
@@ -304,6 +304,29 @@ describe('relevance order', () => {
       };
       expect(Array.from(bm25Order(m, sizes))).toEqual(Array.from(bm25Order(m, sizes, 0)));
     }
+  });
+
+  it('keyed groups (one pass, one or two phrases) give each row the group and counts the comparison of scores gives', () => {
+    // Issue 21 session 22: bm25Ranked finds a row's group from its key; the comparison path scores every row.
+    const rng = new Rng(43);
+    const size = Int32Array.from({ length: 20_000 }, () => 1 + (rng.next() % 60));
+    const sizes = documentSizes(size, size.reduce((a, b) => a + b, 0));
+    const tags = { tag: Uint16Array.from(size, () => rng.next() % 5), tags: 5 };
+    for (const phrases of [1, 2, 3])
+      for (const idfs of [[0.7, 2.3, 1.1], [1e-6, 1e-6, 1e-6]]) {
+        const docs = Int32Array.from(new Set(Array.from({ length: 5000 }, () => rng.next() % size.length))).sort();
+        const m: ScoredMatch = {
+          docs,
+          freqs: Array.from({ length: phrases }, () => Int32Array.from(docs, () => 1 + (rng.next() % 3 === 0 ? rng.next() % 6 : 0))),
+          idfs: idfs.slice(0, phrases),
+        };
+        const ranked = bm25Ranked(m, sizes, tags);
+        expect(ranked.group === null, `keyed for ${phrases} phrases`).toBe(phrases <= 2);
+        const compared = bm25Groups(m, sizes, 0, tags);
+        expect(ranked.groups).toBe(compared.groups);
+        expect(Array.from(docs, (d, r) => groupOf(ranked, r, d))).toEqual(Array.from(compared.group));
+        expect(Array.from(ranked.tagCounts!)).toEqual(Array.from(compared.tagCounts!));
+      }
   });
 
   it('groups with tags: both ways agree, and each group counts its rows\' tags as a plain count does', () => {

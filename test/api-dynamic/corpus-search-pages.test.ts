@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
+import { ExcerptIndex, occurrenceFilter } from '../../api-dynamic/src/services/corpus/excerpt-index.ts';
+import { bm25, bm25Ranked } from '../../api-dynamic/src/services/corpus/bm25.ts';
 import { openReadOnly, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { type ExcerptQuery, ftsExpression, parseExcerptQuery } from '../../contracts/corpus/excerpts-query.ts';
 import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
@@ -86,9 +88,11 @@ function byKey(list: Row[], key: (r: Row) => number | null, dir: 1 | -1): Row[] 
 
 /** The oracle's whole answer: the excerpt keys passing, in the query's order. */
 function expected(q: ExcerptQuery): string[] {
-  const matched = fts
-    .selectValues('SELECT rowid FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid', [ftsExpression(q.terms)])
-    .map(Number);
+  // Without q: every excerpt, by id (the listing's relevance is article order).
+  const matched =
+    q.terms.length === 0
+      ? [...rows.keys()].sort((a, b) => a - b)
+      : fts.selectValues('SELECT rowid FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid', [ftsExpression(q.terms)]).map(Number);
   let list = matched.map((id) => rows.get(id)!).filter((r) => rowPasses(r, q));
   // A p key over the verified occurrences when only verified ones are listed, else over all (excerpt-index-data.ts).
   const verifiedOnly = q.statuses.length === 1 && q.statuses[0] === 'verified';
@@ -132,6 +136,8 @@ const FILTERS = [
   'status=rejected',
   'status=verified&status=rejected&status=unverified&status=indeterminate',
   'phrase=marginally%20significant',
+  'phrase=marginally%20significant&band=ns&band=0.05-0.06&status=verified&status=rejected',
+  'phrase=marginally%20significant&status=rejected&status=unverified&status=indeterminate',
   'year_from=2015&year_to=2020',
   'p_min=0.06&p_max=0.08',
 ];
@@ -145,7 +151,7 @@ function ask(qs: string): { total: number; keys: string[]; query: ExcerptQuery }
 
 /** Compares page 1, 2 and the last (and one past it) at 7 per page, and every excerpt at 100 per page. */
 function compare(q: string, filter: string, sort: string): number {
-  const base = `q=${encodeURIComponent(q)}${filter ? `&${filter}` : ''}&sort=${sort}`;
+  const base = `${q === '' ? '' : `q=${encodeURIComponent(q)}&`}${filter ? `${filter}&` : ''}sort=${sort}`;
   const first = ask(`${base}&per_page=7`);
   const want = expected(first.query);
   const label = `${base}`;
@@ -180,5 +186,80 @@ describe('/excerpts with q against a scan of the rows and FTS5', () => {
     expect(compared).toBe(2 * qs.length * FILTERS.length * SORTS.length);
     // The searches must exercise something: most of them find excerpts.
     expect(nonEmpty).toBeGreaterThan(compared / 2);
+  });
+});
+
+describe('/excerpts with phrase= and no q against a scan of the rows', () => {
+  it('gives the exact total and page for every phrase under band, status, year and p filters in every order', () => {
+    // Issue 21 session 22: a phrase's own list is paged through its per-excerpt pair bits and counted from their
+    // histogram; with a year or p range it is scanned; other orders walk the order and take the histogram's total.
+    const phrases = fts.selectValues('SELECT DISTINCT phrase FROM occurrences ORDER BY phrase').map(String);
+    expect(phrases.length).toBeGreaterThan(3);
+    const extra = ['', 'band=ns', 'band=0.05-0.06&band=%3E0.10', 'status=rejected', 'status=verified&status=unverified&band=none', 'year_from=2015', 'p_max=0.07'];
+    let nonEmpty = 0;
+    for (const phrase of phrases)
+      for (const filter of extra)
+        for (const sort of ['article', 'p_asc', 'year_desc'])
+          if (compare('', `phrase=${encodeURIComponent(phrase)}${filter ? `&${filter}` : ''}`, sort) > 0) nonEmpty++;
+    expect(nonEmpty).toBeGreaterThan(phrases.length * 3);
+  });
+});
+
+describe('/excerpts deep pages without q against a scan of the rows', () => {
+  it('skips whole blocks by their mask counts and lands on the same page in every order', () => {
+    // Issue 21 session 22: blocks of 64 here (4,096 in the server) so the fixture has many.
+    const index = ExcerptIndex.load(fts, 64);
+    const keyOf = (i: number) => rows.get(i + 1)!.key;
+    let pages = 0;
+    for (const filter of ['', 'band=ns', 'band=0.05-0.06&band=%3E0.10', 'status=rejected', 'status=verified&status=unverified&band=none'])
+      for (const sort of ['article', 'p_asc', 'p_desc', 'year_desc'] as const) {
+        const query = parseExcerptQuery(`/corpus/api/v1/excerpts?${filter}&sort=${sort}`, corpus.phrases);
+        const want = expected(query);
+        const f = occurrenceFilter(-1, query.bands, query.statuses, query);
+        for (const per of [7, 25, 100])
+          for (let offset = 0; offset <= want.length + per; offset += per * 3 + 1) {
+            const got = index.page(f, sort, offset, per);
+            expect(got.total, `${filter} ${sort} total`).toBe(want.length);
+            expect(got.indexes.map(keyOf), `${filter} ${sort} offset ${offset}`).toEqual(want.slice(offset, offset + per));
+            pages++;
+          }
+      }
+    expect(pages).toBeGreaterThan(100);
+  });
+});
+
+describe('relevance pages from the keys\' heads', () => {
+  it('are those of a plain sort by score, whether the heads suffice or run out (heads of 1 to 8 rows)', () => {
+    // Issue 21 session 22: a first page is collected from the first rows of each bm25 key when they suffice, else
+    // by a pass; tiny heads here make both happen. The oracle sorts every excerpt by its bm25 (ties by id).
+    const n = rows.size;
+    const docs = Int32Array.from({ length: n }, (_, i) => i);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const freqs = [Int32Array.from(docs, () => 1 + (next() % 7 === 0 ? 1 : 0)), Int32Array.from(docs, () => 1 + (next() % 5 === 0 ? 1 : 0))];
+    const sizes = corpus.search.sizes;
+    let pages = 0;
+    // Equal IDFs make keys of one score (f = 1, 2 and 2, 1), so a group has several heads.
+    for (const [phrases, idfs] of [[1, [0.9]], [2, [0.9, 1.7]], [2, [1.3, 1.3]]] as const) {
+      const m = { docs, freqs: freqs.slice(0, phrases), idfs: [...idfs] };
+      const score = (d: number) => bm25(m.idfs, m.freqs.map((f) => f[d]!), sizes.size[d]!, sizes.avgdl);
+      for (const width of [1, 3, 8]) {
+        const ranked = bm25Ranked(m, sizes, corpus.index.codeTags(), width);
+        expect(ranked.heads).not.toBeNull();
+        for (const filter of ['', 'band=ns', 'status=rejected&status=verified', 'phrase=marginally%20significant']) {
+          const query = parseExcerptQuery(`/corpus/api/v1/excerpts?${filter}`, corpus.phrases);
+          const f = occurrenceFilter(query.phrase === null ? -1 : corpus.phrases.indexOf(query.phrase), query.bands, query.statuses, query);
+          const want = [...docs].filter((d) => rowPasses(rows.get(d + 1)!, query)).sort((a, b) => score(a) - score(b) || a - b);
+          for (const per of [1, 2, 5, 25])
+            for (let offset = 0; offset < want.length + per; offset += per * 7 + 3) {
+              const got = corpus.index.pageRanked(docs, ranked, f, offset, per);
+              expect(got.total).toBe(want.length);
+              expect(got.indexes, `${phrases} phrases, heads of ${width}, ${filter}, offset ${offset}`).toEqual(want.slice(offset, offset + per));
+              pages++;
+            }
+        }
+      }
+    }
+    expect(pages).toBeGreaterThan(50);
   });
 });

@@ -8,11 +8,13 @@
  * over too (`carrySearchIndex`): the previous build's index, re-numbered, merged with the tokens of the new
  * excerpts only, which a small FTS5 table with the same tokenizer gives in a scratch database. Reading every
  * token back from the full index was most of what a rebuild spent on the whole corpus; the result is the
- * same rows in the same order (tested byte for byte against a full build).
+ * same rows in the same order (tested byte for byte against a full build). Either way ends with the two-token
+ * phrases (search-bigrams.ts), made from the terms just written.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
+import { writeSearchBigrams } from './search-bigrams.ts';
 
 /** Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term into ids and offsets per id. */
 function parseInstances(s: string): { ids: number[]; offsets: number[][] } {
@@ -74,6 +76,7 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
     .stepFinalize();
+  writeSearchBigrams(db);
   return { terms, tokens };
 }
 
@@ -248,5 +251,6 @@ export function carrySearchIndex(
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
     .stepFinalize();
+  writeSearchBigrams(db);
   return { terms, tokens };
 }

@@ -27,7 +27,8 @@ function database(s: Sqlite3, texts: readonly string[]): SqliteDb {
 
 const rows = (db: SqliteDb) => ({
   terms: db.selectArrays('SELECT rowid, term, docs, hex(postings), hex(positions), offset_width FROM search_terms ORDER BY rowid'),
-  documents: db.selectArrays('SELECT excerpts, tokens, hex(sizes) FROM search_documents'),
+  documents: db.selectArrays('SELECT excerpts, tokens, hex(sizes), bigram_min_docs FROM search_documents'),
+  bigrams: db.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second'),
 });
 
 describe('carrying the search index over', () => {
@@ -61,6 +62,7 @@ describe('carrying the search index over', () => {
     const result = carrySearchIndex(s, carried, readSearchIndex(prev, 'main'), remap, fresh, next.length);
     expect(result).toEqual(full);
     expect(rows(carried)).toEqual(rows(expected));
+    expect(rows(carried).bigrams.length).toBeGreaterThan(0);
     expect(rows(prev).terms.some((r) => r[1] === 'vanishing')).toBe(true);
     expect(rows(carried).terms.some((r) => r[1] === 'vanishing')).toBe(false);
     for (const db of [prev, expected, carried]) db.close();

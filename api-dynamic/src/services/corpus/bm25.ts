@@ -98,6 +98,19 @@ export interface ExcerptTags {
   tags: number;
 }
 
+/**
+ * Each excerpt's token-count code and tag as one number, `sizeCode · tags + tag` (null when that exceeds 16
+ * bits): the keyed grouping then reads one array per candidate instead of two, at scattered places (issue 21
+ * session 22).
+ */
+export function sizeTagsOf(sizes: DocumentSizes, tags: ExcerptTags): Uint16Array | null {
+  const code = sizes.sizeCode;
+  if (code === null || sizes.sizeValues.length * tags.tags > 0x10000) return null;
+  const out = new Uint16Array(code.length);
+  for (let i = 0; i < code.length; i++) out[i] = code[i]! * tags.tags + tags.tag[i]!;
+  return out;
+}
+
 /** Largest tag histogram made (groups × tags entries); beyond it `tagCounts` is null. */
 const MAX_TAG_COUNTS = 1 << 18;
 
@@ -183,6 +196,222 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
     }
   } else for (let r = 0; r < n; r++) group[r] = counts[group[r]!]!;
   return { group, groups, tagCounts };
+}
+
+/**
+ * A search's bm25 groups as its pages read them: each candidate's group either stored per candidate (`group`,
+ * from bm25Groups) or, for a search of one or two phrases, found from the candidate's frequencies and token-count
+ * code through a table of the few distinct keys (groupOf). The table is made by one pass over the candidates
+ * that only counts keys and tags (bm25KeyGroups), where bm25Groups writes and rewrites a group per candidate
+ * (issue 21 session 22: at 5M excerpts its four passes over a common word's 1.4M candidates took 12–24 ms, a
+ * bare pass 3–4).
+ */
+export interface RankedGroups {
+  groups: number;
+  /** As ScoreGroups.tagCounts. */
+  tagCounts: Int32Array | null;
+  /** Per candidate its group (three or more phrases, or too many keys); null when `keyGroup` gives it. */
+  group: Int32Array | null;
+  /**
+   * Group of each key `((freq2[k] − 1) · radix + freq[k] − 1) · sizeKeys + sizeCode[docs[k]]` (freq2 taken as 1
+   * for one phrase); −1 for keys no candidate has. Null with `group`.
+   */
+  keyGroup: Int32Array | null;
+  /** With `keyGroup`: the phrases' frequencies per candidate, the largest of the first, the excerpts' token-count codes and their number. */
+  freq: Int32Array | null;
+  freq2: Int32Array | null;
+  radix: number;
+  sizeCode: Uint16Array | null;
+  sizeKeys: number;
+  /** With `keyGroup`: the first candidates of each key, so a front page needs no pass (KeyHeads); else null. */
+  heads: KeyHeads | null;
+}
+
+/**
+ * The first HEAD_ROWS candidates (indexes into the match, ascending) of every key of a keyed grouping, and which
+ * keys make each group: the rows of a group in id order are the merge of its keys' heads, complete up to the
+ * page's end whenever no key of the group runs out of its head with more rows behind it (issue 21 session 22:
+ * the best groups are often rare, e.g. the shortest excerpts with the word twice, spread over the whole list,
+ * so collecting a first page read every candidate).
+ */
+export interface KeyHeads {
+  /** Candidates kept per head (HEAD_ROWS; fewer in tests). */
+  width: number;
+  /** Per head, its candidates: `rows[h · width …]`, `count[h]` of them; `more[h]` 1 when the key has more. */
+  rows: Int32Array;
+  count: Int32Array;
+  more: Uint8Array;
+  /** Per group, its heads: `heads[start[g] … start[g + 1])`. */
+  start: Int32Array;
+  heads: Int32Array;
+}
+
+/** Candidates kept per key in KeyHeads (enough for the first pages at any per_page up to 100, unfiltered). */
+export const HEAD_ROWS = 256;
+
+/** Candidate `k` (excerpt `doc`)'s group in `r`. */
+export function groupOf(r: RankedGroups, k: number, doc: number): number {
+  if (r.group !== null) return r.group[k]!;
+  const f2 = r.freq2 === null ? 0 : r.freq2[k]! - 1;
+  return r.keyGroup![(f2 * r.radix + r.freq![k]! - 1) * r.sizeKeys + r.sizeCode![doc]!]!;
+}
+
+/**
+ * Largest frequency the keyed one-pass grouping takes (of each phrase, with two); a search with a higher one is
+ * grouped per candidate. Lower for two phrases: their histogram has cap² × token counts × tags entries, zeroed
+ * per search.
+ */
+const KEY_FREQ_CAP = 64;
+const KEY_FREQ_CAP_TWO = 16;
+
+/** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
+export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS, sizeTags: Uint16Array | null = null): RankedGroups {
+  const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags, headRows, sizeTags) : null;
+  if (keyed !== null) return keyed;
+  const g = bm25Groups(m, sizes, undefined, tags);
+  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0, heads: null };
+}
+
+/**
+ * bm25KeyGroups: one pass counts, per key (frequencies, token-count code) and tag, the candidates carrying it;
+ * each key present is scored once (bm25, as bm25Groups does), and keys of equal score form one group. Null
+ * when the key space is too large (a frequency above the cap, or more keys × tags than MAX_KEYS).
+ */
+function bm25KeyGroups(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags, W: number, sizeTags: Uint16Array | null): RankedGroups | null {
+  const code = sizes.sizeCode;
+  const L = sizes.sizeValues.length;
+  const T = tags.tags;
+  if (code === null) return null;
+  const two = m.freqs.length === 2;
+  const room = Math.floor(MAX_KEYS / (L * T));
+  const fcap = two ? Math.min(KEY_FREQ_CAP_TWO, Math.floor(Math.sqrt(room))) : Math.min(KEY_FREQ_CAP, room);
+  if (fcap < 1) return null;
+  const { docs } = m;
+  const f0 = m.freqs[0]!;
+  const f1 = two ? m.freqs[1]! : null;
+  const tag = tags.tag;
+  const n = docs.length;
+  // Counted with radix fcap; the table below uses the largest frequencies met. Each key's first rows are
+  // kept as it goes (a head per key met, numbered in the order met). The heads' arrays are made for every
+  // possible key at once: only the pages of those met are ever touched.
+  const LT = L * T;
+  const hist = new Int32Array((two ? fcap * fcap : fcap) * LT);
+  // The head of each key, and the same by (key, tag) so the loop finds it without dividing by T.
+  const keyHead = new Int32Array(hist.length / T).fill(-1);
+  const headOf = new Int32Array(hist.length).fill(-1);
+  const headRows = new Int32Array(keyHead.length * W);
+  const headCount = new Int32Array(keyHead.length);
+  let heads = 0;
+  let max0 = 1;
+  let max1 = 1;
+  // Two copies of the loop (one phrase, two), each without a test per row of what does not change.
+  if (f1 === null)
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      if (f > max0) {
+        if (f > fcap) return null;
+        max0 = f;
+      }
+      const d = docs[r]!;
+      const at = (f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
+      hist[at]!++;
+      let h = headOf[at]!;
+      if (h < 0) {
+        const key = Math.floor(at / T);
+        h = keyHead[key]!;
+        if (h < 0) h = keyHead[key] = heads++;
+        headOf[at] = h;
+      }
+      const c = headCount[h]!;
+      if (c < W) {
+        headRows[h * W + c] = r;
+        headCount[h] = c + 1;
+      }
+    }
+  else
+    for (let r = 0; r < n; r++) {
+      const f = f0[r]!;
+      const g = f1[r]!;
+      if (f > max0 || g > max1) {
+        if (f > fcap || g > fcap) return null;
+        if (f > max0) max0 = f;
+        if (g > max1) max1 = g;
+      }
+      const d = docs[r]!;
+      const at = ((g - 1) * fcap + f - 1) * LT + (sizeTags !== null ? sizeTags[d]! : code[d]! * T + tag[d]!);
+      hist[at]!++;
+      let h = headOf[at]!;
+      if (h < 0) {
+        const key = Math.floor(at / T);
+        h = keyHead[key]!;
+        if (h < 0) h = keyHead[key] = heads++;
+        headOf[at] = h;
+      }
+      const c = headCount[h]!;
+      if (c < W) {
+        headRows[h * W + c] = r;
+        headCount[h] = c + 1;
+      }
+    }
+  // The keys present, in the table's layout (radix max0), each with its place in `hist`.
+  const used: number[] = [];
+  const at: number[] = [];
+  const headAt: number[] = [];
+  const f = new Float64Array(m.freqs.length);
+  const score: number[] = [];
+  for (let b = 0; b < max1; b++)
+    for (let a = 0; a < max0; a++)
+      for (let c = 0; c < L; c++) {
+        const h = ((b * fcap + a) * L + c) * T;
+        let any = false;
+        for (let t = 0; t < T && !any; t++) any = hist[h + t]! > 0;
+        if (!any) continue;
+        used.push((b * max0 + a) * L + c);
+        at.push(h);
+        headAt.push(keyHead[(b * fcap + a) * L + c]!);
+        f[0] = a + 1;
+        if (two) f[1] = b + 1;
+        score.push(bm25(m.idfs, f, sizes.sizeValues[c]!, sizes.avgdl));
+      }
+  const byScore = Array.from(used.keys()).sort((x, y) => score[x]! - score[y]!);
+  const keyGroup = new Int32Array(max1 * max0 * L).fill(-1);
+  let groups = 0;
+  byScore.forEach((u, j) => {
+    if (j === 0 || score[u] !== score[byScore[j - 1]!]) groups++;
+    keyGroup[used[u]!] = groups - 1;
+  });
+  let tagCounts: Int32Array | null = null;
+  if (groups * T <= MAX_TAG_COUNTS) {
+    tagCounts = new Int32Array(groups * T);
+    used.forEach((key, u) => {
+      for (let t = 0; t < T; t++) tagCounts![keyGroup[key]! * T + t]! += hist[at[u]! + t]!;
+    });
+  }
+  // Each group's heads, and whether a key has rows beyond its head.
+  const start = new Int32Array(groups + 1);
+  for (const key of used) start[keyGroup[key]! + 1]!++;
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  const fill = start.slice(0, groups);
+  const groupHeads = new Int32Array(used.length);
+  const more = new Uint8Array(heads);
+  used.forEach((key, u) => {
+    let total = 0;
+    for (let t = 0; t < T; t++) total += hist[at[u]! + t]!;
+    more[headAt[u]!] = total > W ? 1 : 0;
+    groupHeads[fill[keyGroup[key]!]!++] = headAt[u]!;
+  });
+  return {
+    groups,
+    tagCounts,
+    group: null,
+    keyGroup,
+    freq: f0,
+    freq2: f1,
+    radix: max0,
+    sizeCode: code,
+    sizeKeys: L,
+    heads: { width: W, rows: headRows.slice(0, heads * W), count: headCount.slice(0, heads), more, start, heads: groupHeads },
+  };
 }
 
 /** `tagCounts` of groups made without tags (the comparison path). */

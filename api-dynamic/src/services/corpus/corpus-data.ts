@@ -16,7 +16,7 @@ import { type ExcerptQuery, ftsExpression } from '../../../../contracts/corpus/e
 import type { ExcerptItem, ExcerptPage } from '../../../../contracts/corpus/responses.ts';
 import type { Band, OccurrenceStatus, Section } from '../../../../contracts/corpus/vocab.ts';
 import { ExcerptIndex, occurrenceFilter } from './excerpt-index.ts';
-import type { ScoreGroups } from './bm25.ts';
+import type { RankedGroups } from './bm25.ts';
 import { SearchIndex } from './search-index.ts';
 import { excerptsTokenizeClause } from './search-tokens.ts';
 import { openReadOnly, type SqliteDb } from './sqlite.ts';
@@ -54,7 +54,7 @@ const SEARCH_CACHE_IDS = 32_000_000;
  */
 interface Candidates {
   byId: Int32Array;
-  ranked: ScoreGroups | null;
+  ranked: RankedGroups | null;
   codes: Int32Array | null;
   members: Uint32Array | null;
 }
@@ -64,7 +64,7 @@ export class CorpusData {
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
     sizeCalculation: (c) =>
-      1 + c.byId.length + (c.ranked?.group.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
+      1 + c.byId.length + (c.ranked?.group?.length ?? 0) + (c.ranked?.keyGroup?.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
   });
 
   private constructor(
@@ -87,7 +87,10 @@ export class CorpusData {
       if (info.get('schema_version') !== CORPUS_DB_VERSION)
         throw new Error(`${path} has schema version ${info.get('schema_version')}; this server reads ${CORPUS_DB_VERSION}: rebuild`);
       const phrases = JSON.parse(info.get('phrases') ?? '[]') as string[];
-      return new CorpusData(db, ExcerptIndex.load(db), SearchIndex.load(db), phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
+      const index = ExcerptIndex.load(db);
+      const search = SearchIndex.load(db);
+      search.useTags(index.codeTags());
+      return new CorpusData(db, index, search, phrases, info.get('lexicon_version') ?? '', info.get('snapshot') ?? '');
     } catch (err) {
       db.close();
       throw err;
@@ -145,7 +148,7 @@ export class CorpusData {
       ({ total, indexes } = this.index.page(filter, query.sort === 'relevance' ? 'article' : query.sort, offset, query.per_page));
     } else if (query.sort === 'relevance') {
       const { byId, ranked } = this.candidates(query, true);
-      ({ total, indexes } = this.index.pageRanked(byId, ranked!.group, ranked!.groups, ranked!.tagCounts, filter, offset, query.per_page));
+      ({ total, indexes } = this.index.pageRanked(byId, ranked!, filter, offset, query.per_page));
     } else if (query.sort === 'article') {
       const { byId, codes } = this.candidates(query, false);
       ({ total, indexes } = this.index.pageList(byId, filter, offset, query.per_page, codes));

@@ -21,8 +21,9 @@
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
-import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
-import type { ExcerptTags } from './bm25.ts';
+import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
+import { type ExcerptTags, groupOf, type KeyHeads, type RankedGroups } from './bm25.ts';
+import { popcount } from './popcount.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -82,6 +83,22 @@ function pairMask(f: OccurrenceFilter): number {
   return mask;
 }
 
+/**
+ * Excerpts per block of an order whose mask-code histogram is kept (blockCounts): a deep page without a phrase,
+ * year or p filter skips whole blocks by their counts instead of testing every excerpt before it (issue 21
+ * session 22: page 73,456 of the default listing tested 1.8M excerpts, 14–18 ms at 5M).
+ */
+const PAGE_BLOCK = 4096;
+
+/**
+ * A phrase's excerpts as one bit each (bit i of word i >>> 5), with, per word, the position in `phraseExcerpts`
+ * of its first set bit's excerpt: an excerpt's entry there is `before[w] + popcount(bits below it)`.
+ */
+interface PhraseBits {
+  words: Uint32Array;
+  before: Int32Array;
+}
+
 /** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
 const HEAP_PAGE = 2048;
 
@@ -126,8 +143,24 @@ export class ExcerptIndex {
   private readonly pairs: Int32Array;
   private readonly phraseStart: Int32Array;
   private readonly phraseExcerpts: Int32Array;
+  /**
+   * Beside `phraseExcerpts`: the `pairBit`s of that phrase's own occurrences in each excerpt, and per phrase how
+   * many of its excerpts carry each distinct such mask. A phrase filter on band and status is then one test per
+   * listed excerpt and its total a sum over a few masks (issue 21 session 22: `phrase=` + band read every
+   * occurrence of ~400,000 excerpts at 5M, 14–18 ms, for a page of 25).
+   */
+  private readonly phrasePairs: Int32Array;
+  private readonly phraseMasks: { values: Int32Array; counts: Int32Array }[];
+  /** Per order (article order too), the mask-code histogram of each PAGE_BLOCK of positions, made on first use. */
+  private readonly blockCountsMade = new Map<OrderName | 'article', Int32Array>();
+  /** Per phrase, its excerpts as bits (bit i of word i >>> 5), made on first use: a search's candidates are tested against it first. */
+  private readonly phraseBitsMade: (PhraseBits | undefined)[] = [];
 
-  private constructor(data: ExcerptIndexData) {
+  private constructor(
+    data: ExcerptIndexData,
+    /** PAGE_BLOCK, smaller in tests (a fixture corpus has a few thousand excerpts). */
+    private readonly pageBlock: number,
+  ) {
     ({
       size: this.size,
       articleOf: this.articleOf,
@@ -175,6 +208,21 @@ export class ExcerptIndex {
       h.set(pairs[i]!, (h.get(pairs[i]!) ?? 0) + 1);
     }
     this.yearMasks = [...byYear].map(([year, h]) => ({ year, values: Int32Array.from(h.keys()), counts: Int32Array.from(h.values()) }));
+    // Each listed excerpt's pair bits of that phrase only, and their histogram per phrase.
+    const { occStart, occPhrase, occBand, occStatus, phraseStart, phraseExcerpts } = data;
+    this.phrasePairs = new Int32Array(phraseExcerpts.length);
+    this.phraseMasks = [];
+    for (let p = 0; p + 1 < phraseStart.length; p++) {
+      const h = new Map<number, number>();
+      for (let k = phraseStart[p]!, end = phraseStart[p + 1]!; k < end; k++) {
+        const i = phraseExcerpts[k]!;
+        let m = 0;
+        for (let o = occStart[i]!, last = occStart[i + 1]!; o < last; o++) if (occPhrase[o] === p) m |= pairBit(occStatus[o]!, occBand[o]!);
+        this.phrasePairs[k] = m;
+        h.set(m, (h.get(m) ?? 0) + 1);
+      }
+      this.phraseMasks.push({ values: Int32Array.from(h.keys()), counts: Int32Array.from(h.values()) });
+    }
     this.ranks = {
       p_asc: rank(orders.p_asc),
       p_desc: rank(orders.p_desc),
@@ -185,13 +233,13 @@ export class ExcerptIndex {
   }
 
   /** The index stored in the database by the pipeline (excerpt-index-data.ts), read in chunks. */
-  static load(db: SqliteDb): ExcerptIndex {
-    return new ExcerptIndex(readExcerptIndex(db));
+  static load(db: SqliteDb, pageBlock = PAGE_BLOCK): ExcerptIndex {
+    return new ExcerptIndex(readExcerptIndex(db), pageBlock);
   }
 
   /** The index computed from the database's rows (what the pipeline stores; tests compare the two). */
   static compute(db: SqliteDb, phrases: readonly string[]): ExcerptIndex {
-    return new ExcerptIndex(computeExcerptIndex(db, phrases));
+    return new ExcerptIndex(computeExcerptIndex(db, phrases), PAGE_BLOCK);
   }
 
   /** The permutation for `sort` under filter `f` (see OrderName). */
@@ -282,6 +330,9 @@ export class ExcerptIndex {
           for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
     } else if (f.phrase < 0) {
       for (let i = 0; i < this.size; i++) if (this.test(i, f, mask, allowed)) total++;
+    } else if (f.phrase < this.phraseStart.length - 1 && !f.years && !f.ps) {
+      const h = this.phraseMasks[f.phrase]!;
+      for (let m = 0; m < h.values.length; m++) if ((h.values[m]! & mask) !== 0) total += h.counts[m]!;
     } else if (f.phrase < this.phraseStart.length - 1) {
       for (let k = this.phraseStart[f.phrase]!, end = this.phraseStart[f.phrase + 1]!; k < end; k++)
         if (this.test(this.phraseExcerpts[k]!, f, mask, allowed)) total++;
@@ -300,18 +351,44 @@ export class ExcerptIndex {
     limit: number,
     within: Uint8Array | null = null,
   ): { total: number; indexes: number[] } {
-    const order = sort === 'article' ? null : this.orders[this.orderName(sort, f)];
+    const name = sort === 'article' ? 'article' : this.orderName(sort, f);
+    const order = name === 'article' ? null : this.orders[name];
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
     const indexes: number[] = [];
     if (within === null && f.phrase >= 0 && sort === 'article') {
-      // The phrase's own list is in article order: count and page in one pass over it.
-      const list = f.phrase < this.phraseStart.length - 1 ? this.phraseExcerpts.subarray(this.phraseStart[f.phrase]!, this.phraseStart[f.phrase + 1]!) : new Int32Array(0);
-      return this.pageList(list, f, offset, limit);
+      if (f.phrase >= this.phraseStart.length - 1) return { total: 0, indexes: [] };
+      const from = this.phraseStart[f.phrase]!;
+      const to = this.phraseStart[f.phrase + 1]!;
+      if (!f.years && !f.ps) {
+        // The phrase's own list is in article order, each excerpt with its pair bits of the phrase: the page
+        // by walking it until complete, the total from its histogram.
+        for (let k = from, seen = 0; k < to && indexes.length < limit; k++) {
+          if ((this.phrasePairs[k]! & mask) === 0) continue;
+          if (seen >= offset) indexes.push(this.phraseExcerpts[k]!);
+          seen++;
+        }
+        return { total: this.count(f, mask, allowed), indexes };
+      }
+      // With a year or p range: count and page in one pass over the list.
+      return this.pageList(this.phraseExcerpts.subarray(from, to), f, offset, limit);
     }
-    // The page: walk the order only until it is complete.
+    // The page: walk the order only until it is complete, from the block holding the offset when a block's
+    // count is known from its mask histogram (blockCounts).
     let seen = 0;
-    for (let pos = 0; pos < this.size && indexes.length < limit; pos++) {
+    let from = 0;
+    if (within === null && this.codesOnly(f) && offset >= this.pageBlock) {
+      const counts = this.blockCounts(name);
+      const codes = allowed.length;
+      for (let b = 0; (b + 1) * this.pageBlock <= this.size; b++) {
+        let n = 0;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += counts[b * codes + c]!;
+        if (seen + n > offset) break;
+        seen += n;
+        from += this.pageBlock;
+      }
+    }
+    for (let pos = from; pos < this.size && indexes.length < limit; pos++) {
       const i = order === null ? pos : order[pos]!;
       if (within !== null && within[i] === 0) continue;
       if (!this.test(i, f, mask, allowed)) continue;
@@ -328,6 +405,55 @@ export class ExcerptIndex {
     return { total, indexes };
   }
 
+  /** blockCountsMade of an order: blocks (of `pageBlock`) × codes counts, code-minor (needs pairCode: only used when codesOnly). */
+  private blockCounts(name: OrderName | 'article'): Int32Array {
+    let counts = this.blockCountsMade.get(name);
+    if (counts === undefined) {
+      const code = this.pairCode!;
+      const codes = this.maskValues.length;
+      const order = name === 'article' ? null : this.orders[name];
+      counts = new Int32Array(Math.ceil(this.size / this.pageBlock) * codes);
+      for (let pos = 0; pos < this.size; pos++) counts[Math.floor(pos / this.pageBlock) * codes + code[order === null ? pos : order[pos]!]!]!++;
+      this.blockCountsMade.set(name, counts);
+    }
+    return counts;
+  }
+
+  /** The excerpts of the filter's phrase as bits (made on first use), or null without a phrase filter. */
+  private phraseBits(f: OccurrenceFilter): PhraseBits | null {
+    if (f.phrase < 0 || f.phrase >= this.phraseStart.length - 1) return null;
+    let bits = this.phraseBitsMade[f.phrase];
+    if (bits === undefined) {
+      const words = new Uint32Array((this.size + 31) >>> 5);
+      const from = this.phraseStart[f.phrase]!;
+      for (let k = from, end = this.phraseStart[f.phrase + 1]!; k < end; k++) words[this.phraseExcerpts[k]! >>> 5]! |= 1 << (this.phraseExcerpts[k]! & 31);
+      const before = new Int32Array(words.length);
+      for (let w = 0, n = from; w < words.length; w++) {
+        before[w] = n;
+        n += popcount(words[w]!);
+      }
+      bits = { words, before };
+      this.phraseBitsMade[f.phrase] = bits;
+    }
+    return bits;
+  }
+
+  /**
+   * `test` of a search's candidate, first against the phrase's bits (`phraseBits`): most candidates of a search
+   * with `phrase=` do not hold the phrase, and the bit says so without reading their occurrences; one that holds
+   * it is tested, without a year or p range, by its pair bits of that phrase (`phrasePairs`, found through the
+   * bits' counts) instead of its occurrences (issue 21 session 22: `mid word + phrase` read the occurrences of
+   * all 140,000–190,000 candidates).
+   */
+  private testIn(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array, bits: PhraseBits | null): boolean {
+    if (bits === null) return this.test(i, f, mask, allowed);
+    const word = bits.words[i >>> 5]!;
+    const bit = 1 << (i & 31);
+    if ((word & bit) === 0) return false;
+    if (f.years || f.ps) return this.test(i, f, mask, allowed);
+    return (this.phrasePairs[bits.before[i >>> 5]! + popcount(word & (bit - 1))]! & mask) !== 0;
+  }
+
   /**
    * Counts the excerpts of `list` (excerpt indexes, in the order wanted: a phrase's excerpts or a search's
    * candidates, by id) passing `f`, and returns those at positions [offset, offset + limit) of the list.
@@ -335,13 +461,14 @@ export class ExcerptIndex {
   pageList(list: Int32Array, f: OccurrenceFilter, offset: number, limit: number, codeCounts: Int32Array | null = null): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
+    const bits = this.phraseBits(f);
     const indexes: number[] = [];
     if (codeCounts !== null && this.codesOnly(f)) {
       // The total from the list's histogram (codeCounts); the list walked only until the page is complete.
       let seen = 0;
       for (let k = 0; k < list.length && indexes.length < limit; k++) {
         const i = list[k]!;
-        if (!this.test(i, f, mask, allowed)) continue;
+        if (!this.testIn(i, f, mask, allowed, bits)) continue;
         if (seen >= offset) indexes.push(i);
         seen++;
       }
@@ -350,7 +477,7 @@ export class ExcerptIndex {
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
-      if (!this.test(i, f, mask, allowed)) continue;
+      if (!this.testIn(i, f, mask, allowed, bits)) continue;
       if (total >= offset && indexes.length < limit) indexes.push(i);
       total++;
     }
@@ -359,39 +486,43 @@ export class ExcerptIndex {
 
   /**
    * Counts the excerpts of `list` (a search's candidates, ascending) passing `f`, and returns those at positions
-   * [offset, offset + limit) of the order by `group` (per candidate, its rank among `groups`; ties by index: a
-   * search's bm25 groups, bm25.ts). One pass counts each group's passing candidates; a second, reading `group`
-   * in sequence, collects only the candidates of the groups the page reaches (issue 21: a common word's 500,000
-   * candidates were placed in full relevance order for a page of 25).
+   * [offset, offset + limit) of the order by bm25 group (`ranked`: per candidate the rank of its score among
+   * `groups`, stored or found from its key; ties by index: bm25.ts). The counts per group come from the search's
+   * histogram (band and status alone) or one pass; a second pass, in id order, collects the candidates of the
+   * groups the page reaches and stops as soon as it holds every position up to the page's end (issue 21: a
+   * common word's 500,000 candidates were placed in full relevance order for a page of 25; session 22: that
+   * pass read all 1.4M candidates for a first page whose group is met within the first thousands).
    */
-  pageRanked(
-    list: Int32Array,
-    group: Int32Array,
-    groups: number,
-    codeCounts: Int32Array | null,
-    f: OccurrenceFilter,
-    offset: number,
-    limit: number,
-  ): { total: number; indexes: number[] } {
+  pageRanked(list: Int32Array, ranked: RankedGroups, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
+    const bits = this.phraseBits(f);
+    const { groups, tagCounts } = ranked;
     const counts = new Int32Array(groups);
     let total = 0;
-    if (codeCounts !== null && this.codesOnly(f)) {
+    // Candidates passing a filter the histogram cannot answer (phrase, year, p range), found by the counting
+    // pass: the collection then reads only those (issue 21 session 22: `mid word + phrase` read every candidate
+    // twice, the second time computing each one's group before its test).
+    let passing: Int32Array | null = null;
+    if (tagCounts !== null && this.codesOnly(f)) {
       // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
       const codes = allowed.length;
       for (let g = 0; g < groups; g++) {
         let n = 0;
-        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += codeCounts[g * codes + c]!;
+        for (let c = 0; c < codes; c++) if (allowed[c] !== 0) n += tagCounts[g * codes + c]!;
         counts[g] = n;
         total += n;
       }
-    } else
-      for (let k = 0; k < list.length; k++)
-        if (this.test(list[k]!, f, mask, allowed)) {
-          counts[group[k]!]!++;
-          total++;
+    } else {
+      passing = new Int32Array(list.length);
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k]!;
+        if (this.testIn(i, f, mask, allowed, bits)) {
+          counts[groupOf(ranked, k, i)]!++;
+          passing[total++] = k;
         }
+      }
+    }
     const end = Math.min(total, offset + limit);
     if (offset >= end) return { total, indexes: [] };
     // The groups holding positions offset … end − 1, and where the first of them starts.
@@ -401,14 +532,85 @@ export class ExcerptIndex {
     let last = first;
     let through = before + counts[first]!;
     while (through < end) through += counts[++last]!;
+    // Where each group's rows go, and how many of them the page needs (all but the last group's, of which the
+    // first `end − its start`): the pass stops when `needed` rows are placed.
     const next = new Int32Array(last - first + 2);
     for (let g = first; g <= last; g++) next[g - first + 1] = next[g - first]! + counts[g]!;
+    const room = new Int32Array(last - first + 1);
+    for (let g = first; g <= last; g++) room[g - first] = Math.min(counts[g]!, end - before - next[g - first]!);
+    let needed = end - before;
     const rows = new Int32Array(through - before);
-    for (let k = 0; k < list.length; k++) {
-      const g = group[k]!;
-      if (g >= first && g <= last && this.test(list[k]!, f, mask, allowed)) rows[next[g - first]!++] = list[k]!;
+    if (passing !== null) {
+      for (let p = 0; p < total && needed > 0; p++) {
+        const k = passing[p]!;
+        const i = list[k]!;
+        const g = groupOf(ranked, k, i) - first;
+        if (g < 0 || g > last - first || room[g] === 0) continue;
+        rows[next[g]!++] = i;
+        room[g]!--;
+        needed--;
+      }
+      return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+    }
+    if (ranked.heads !== null && this.fromHeads(list, ranked.heads, first, last, room.slice(), next.slice(), rows, f, mask, allowed, bits))
+      return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+    for (let k = 0; k < list.length && needed > 0; k++) {
+      const i = list[k]!;
+      const g = groupOf(ranked, k, i) - first;
+      if (g < 0 || g > last - first || room[g] === 0 || !this.testIn(i, f, mask, allowed, bits)) continue;
+      rows[next[g]!++] = i;
+      room[g]!--;
+      needed--;
     }
     return { total, indexes: Array.from(rows.subarray(offset - before, end - before)) };
+  }
+
+  /**
+   * pageRanked's collection from the keys' heads (bm25.ts, KeyHeads): for each group the page reaches, its keys'
+   * first candidates merged in id order, tested, until the group has the rows the page needs. False (rows
+   * half-filled, to be redone by the pass) when a key's head runs out with more candidates behind it first.
+   */
+  private fromHeads(
+    list: Int32Array,
+    h: KeyHeads,
+    first: number,
+    last: number,
+    room: Int32Array,
+    next: Int32Array,
+    rows: Int32Array,
+    f: OccurrenceFilter,
+    mask: number,
+    allowed: Uint8Array,
+    bits: PhraseBits | null,
+  ): boolean {
+    for (let g = first; g <= last; g++) {
+      const from = h.start[g]!;
+      const to = h.start[g + 1]!;
+      const cursor = new Int32Array(to - from);
+      let need = room[g - first]!;
+      while (need > 0) {
+        // The head whose next candidate comes first.
+        let best = -1;
+        let bestRow = 0;
+        for (let j = 0; j < cursor.length; j++) {
+          const head = h.heads[from + j]!;
+          if (cursor[j]! < h.count[head]!) {
+            const r = h.rows[head * h.width + cursor[j]!]!;
+            if (best < 0 || r < bestRow) {
+              best = j;
+              bestRow = r;
+            }
+          } else if (h.more[head] === 1) return false;
+        }
+        if (best < 0) return false; // (the counts say more rows pass than the heads hold: not expected)
+        cursor[best]!++;
+        const i = list[bestRow]!;
+        if (!this.testIn(i, f, mask, allowed, bits)) continue;
+        rows[next[g - first]!++] = i;
+        need--;
+      }
+    }
+    return true;
   }
 
   /**
@@ -426,6 +628,7 @@ export class ExcerptIndex {
   ): { total: number; indexes: number[] } {
     const mask = pairMask(f);
     const allowed = this.allowedCodes(mask);
+    const bits = this.phraseBits(f);
     const name = this.orderName(sort, f);
     const order = this.orders[name];
     if (codeCounts !== null && members !== null && this.codesOnly(f)) {
@@ -435,11 +638,11 @@ export class ExcerptIndex {
       const end = Math.min(total, offset + limit);
       if (end <= offset) return { total, indexes: [] };
       if ((end / total) * this.size <= list.length) {
-        const bits = members();
+        const member = members();
         const indexes: number[] = [];
         for (let pos = 0, seen = 0; pos < this.size && seen < end; pos++) {
           const i = order[pos]!;
-          if (((bits[i >>> 5]! >>> (i & 31)) & 1) === 0 || !this.test(i, f, mask, allowed)) continue;
+          if (((member[i >>> 5]! >>> (i & 31)) & 1) === 0 || !this.test(i, f, mask, allowed)) continue;
           if (seen >= offset) indexes.push(i);
           seen++;
         }
@@ -451,7 +654,7 @@ export class ExcerptIndex {
       const rank = this.ranks[name];
       const keys = new Int32Array(list.length);
       let total = 0;
-      for (let k = 0; k < list.length; k++) if (this.test(list[k]!, f, mask, allowed)) keys[total++] = rank[list[k]!]!;
+      for (let k = 0; k < list.length; k++) if (this.testIn(list[k]!, f, mask, allowed, bits)) keys[total++] = rank[list[k]!]!;
       const sorted = keys.subarray(0, total).sort();
       const indexes: number[] = [];
       for (let k = offset; k < Math.min(total, offset + limit); k++) indexes.push(order[sorted[k]!]!);
@@ -460,7 +663,7 @@ export class ExcerptIndex {
     const within = new Uint8Array(this.size);
     let total = 0;
     for (let k = 0; k < list.length; k++)
-      if (this.test(list[k]!, f, mask, allowed)) {
+      if (this.testIn(list[k]!, f, mask, allowed, bits)) {
         within[list[k]!] = 1;
         total++;
       }
@@ -491,13 +694,14 @@ export class ExcerptIndex {
     offset: number,
     limit: number,
   ): { total: number; indexes: number[] } {
+    const bits = this.phraseBits(f);
     const want = offset + limit;
     const heap = new Int32Array(want);
     let size = 0;
     let total = 0;
     for (let k = 0; k < list.length; k++) {
       const i = list[k]!;
-      if (!this.test(i, f, mask, allowed)) continue;
+      if (!this.testIn(i, f, mask, allowed, bits)) continue;
       total++;
       const r = rank[i]!;
       if (size < want) {

@@ -16,7 +16,8 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
-import { bm25, bm25Groups, bm25Idf, bm25Order, type DocumentSizes, documentSizes, type ExcerptTags, type ScoreGroups, type ScoredMatch } from './bm25.ts';
+import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch, sizeTagsOf } from './bm25.ts';
+import { popcount } from './popcount.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -69,7 +70,7 @@ interface DocBits {
   before: Int32Array;
 }
 
-/** Lists in at least this share of the excerpts get DocBits when decoded (denser than a list of 32-bit ids). */
+/** Lists in at least this share of the excerpts get DocBits when first intersected (denser than a list of 32-bit ids). */
 const BITS_SHARE = 1 / 32;
 
 function docBits(docs: Int32Array, rows: number): DocBits {
@@ -81,12 +82,6 @@ function docBits(docs: Int32Array, rows: number): DocBits {
     n += popcount(words[w]!);
   }
   return { words, before };
-}
-
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) | 0;
 }
 
 /**
@@ -145,7 +140,8 @@ function mergeTwo(a: Postings, b: Postings): Postings {
     docs[n] = b.docs[j]!;
     freq[n] = b.freq[j]!;
   }
-  return postings(docs.slice(0, n), freq.slice(0, n));
+  // Views, not copies: a prefix's union is made per search and kept only with its candidates.
+  return postings(docs.subarray(0, n), freq.subarray(0, n));
 }
 
 /** `values[at[r]]` for every r. */
@@ -217,6 +213,83 @@ function intersectTwo(a: Int32Array, b: Int32Array, bBits: DocBits | null): { do
 }
 
 /**
+ * The excerpts in both lists, ascending, with the count of each list in them: `intersectTwo` and two gathers in
+ * one pass (issue 21 session 22: two common words at 5M have ~1M excerpts in common, and each pass over them
+ * costs a few milliseconds).
+ */
+function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
+  if (a.bits !== null && b.bits !== null) return intersectBits(a, b, a.bits, b.bits);
+  const swap = a.docs.length > b.docs.length;
+  const short = swap ? b : a;
+  const long = swap ? a : b;
+  const s = short.docs;
+  const docs = new Int32Array(s.length);
+  const fs = new Int32Array(s.length);
+  const fl = new Int32Array(s.length);
+  let n = 0;
+  if (long.bits !== null) {
+    const { words, before } = long.bits;
+    const lf = long.freq;
+    for (let k = 0; k < s.length; k++) {
+      const doc = s[k]!;
+      const word = words[doc >>> 5]!;
+      const bit = 1 << (doc & 31);
+      if ((word & bit) === 0) continue;
+      docs[n] = doc;
+      fs[n] = short.freq[k]!;
+      fl[n++] = lf[before[doc >>> 5]! + popcount(word & (bit - 1))]!;
+    }
+  } else {
+    const { docs: both, atA, atB } = intersectTwo(s, long.docs, null);
+    n = both.length;
+    docs.set(both);
+    for (let r = 0; r < n; r++) {
+      fs[r] = short.freq[atA[r]!]!;
+      fl[r] = long.freq[atB[r]!]!;
+    }
+  }
+  // Views, not copies (three copies of ~1M entries for two common words); the search cache counts their length.
+  const freqShort = fs.subarray(0, n);
+  const freqLong = fl.subarray(0, n);
+  return { docs: docs.subarray(0, n), freqA: swap ? freqLong : freqShort, freqB: swap ? freqShort : freqLong };
+}
+
+/**
+ * `intersectFreqs` of two dense lists: their bitsets ANDed word by word, and only the excerpts in both visited,
+ * each one's count in either list found through that list's bits (issue 21 session 22: two common words at 5M
+ * probed every excerpt of the shorter list, 0.5–1M of them, for a median of 86,000 in common; the words are
+ * 157,000 whatever the lists' lengths).
+ */
+function intersectBits(a: Postings, b: Postings, x: DocBits, y: DocBits): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
+  const wa = x.words;
+  const wb = y.words;
+  let n = 0;
+  for (let w = 0; w < wa.length; w++) n += popcount(wa[w]! & wb[w]!);
+  const docs = new Int32Array(n);
+  const freqA = new Int32Array(n);
+  const freqB = new Int32Array(n);
+  let r = 0;
+  for (let w = 0; w < wa.length; w++) {
+    const xa = wa[w]!;
+    const xb = wb[w]!;
+    let both = xa & xb;
+    if (both === 0) continue;
+    const ba = x.before[w]!;
+    const bb = y.before[w]!;
+    while (both !== 0) {
+      const low = both & -both;
+      // Bits below this one, in each list (ToInt32 wraps low − 1 right for bit 31 too).
+      const below = low - 1;
+      docs[r] = (w << 5) | (31 - Math.clz32(low));
+      freqA[r] = a.freq[ba + popcount(xa & below)]!;
+      freqB[r++] = b.freq[bb + popcount(xb & below)]!;
+      both ^= low;
+    }
+  }
+  return { docs, freqA, freqB };
+}
+
+/**
  * The excerpts in every list (two or more), ascending, and for each list the index in it of every one of
  * them. The lists are taken shortest first, so a rare word with a common one costs about the rare word's length.
  */
@@ -241,8 +314,12 @@ function intersect(slots: readonly Postings[]): { docs: Int32Array; at: Int32Arr
 export class SearchIndex {
   private readonly terms = new LRUCache<string, Postings>({
     maxSize: TERM_CACHE_BYTES,
-    sizeCalculation: (p) => 64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (p.bits === null ? 0 : p.bits.words.byteLength + p.bits.before.byteLength),
+    // A dense list's bits are counted whether made yet or not (they are made by its first intersection).
+    sizeCalculation: (p) =>
+      64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (this.dense(p) ? 8 * ((this.rows + 31) >>> 5) : 0),
   });
+  /** useTags: the tags' own array (to know them again) and the combined array. */
+  private sizeTags: { tag: Uint16Array; combined: Uint16Array } | null = null;
   /** A zeroed excerpt-sized scratch array for unions (zeroed again after each use). */
   private scratch: Int32Array | null = null;
   private readonly tokenizer: SearchTokenizer;
@@ -252,17 +329,19 @@ export class SearchIndex {
     /** Number of excerpts (FTS5's row count). */
     readonly rows: number,
     readonly sizes: DocumentSizes,
+    /** Two-token phrases with a token in at least this many excerpts are stored whole (search_bigrams); 0: none. */
+    private readonly bigramMinDocs: number,
   ) {
     this.tokenizer = new SearchTokenizer(db);
   }
 
   /** Reads the excerpts' token counts; term postings are read when a search first needs them. */
   static load(db: SqliteDb): SearchIndex {
-    const row = db.selectArray('SELECT excerpts, tokens, sizes FROM search_documents');
+    const row = db.selectArray('SELECT excerpts, tokens, sizes, bigram_min_docs FROM search_documents');
     if (!row) throw new Error('the corpus database has no search index (search_documents is empty): rebuild');
     const rows = Number(row[0]);
     const size = decodeVarints(row[2] as Uint8Array, rows);
-    const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])));
+    const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])), Number(row[3]));
     index.warmUp();
     index.preload();
     return index;
@@ -297,19 +376,37 @@ export class SearchIndex {
       if (step <= 3) p.bits = docBits(docs, n);
       return p;
     };
+    // Made-up tags over every excerpt, so the keyed grouping (one and two phrases, with and without the
+    // combined size-and-tag array) is compiled before the first search: a branch first taken by a request
+    // throws the compiled code away.
+    const tag = new Uint16Array(this.rows);
+    for (let i = 0; i < tag.length; i++) tag[i] = i % 5;
+    const tags = { tag, tags: 5 };
+    const combined = sizeTagsOf(this.sizes, tags);
+    const group = (m: ScoredMatch) => {
+      bm25Ranked(m, this.sizes, tags, undefined, combined);
+      bm25Ranked(m, this.sizes, tags);
+    };
     for (let round = 0; round < WARM_ROUNDS; round++) {
       const all = made(1, 0);
       const third = made(3, 1);
       const seventh = made(7, 5);
       const rare = made(50, 0);
       const sparse = made(211, 3);
+
       for (const slots of [[all, third], [rare, all], [sparse, third], [third, seventh], [all, third, rare]]) {
         const { docs, at } = intersect(slots);
         this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
+        if (slots.length === 2) {
+          const both = intersectFreqs(slots[0]!, slots[1]!);
+          group({ docs: both.docs, freqs: [both.freqA, both.freqB], idfs: [0.5, 1.5] });
+        }
         const phrase = this.consecutive(slots);
         this.relevanceOrder({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
+        group({ docs: phrase.docs, freqs: [phrase.freq], idfs: [0.5] });
       }
       this.relevanceOrder({ docs: all.docs, freqs: [all.freq], idfs: [0.5] });
+      group({ docs: all.docs, freqs: [all.freq], idfs: [0.5] });
       this.union([third, seventh], false);
       this.union([seventh, sparse, third], false);
       this.union([all, third, rare, seventh, sparse], false);
@@ -335,7 +432,7 @@ export class SearchIndex {
     for (const [term, docs] of this.db.selectArrays('SELECT term, docs FROM search_terms ORDER BY docs DESC, term LIMIT 1000')) {
       bytes += Number(docs) * 8;
       if (bytes > PRELOAD_BYTES) break;
-      this.term(String(term), false);
+      this.withBits(this.term(String(term), false)); // bits too: these are the words most often intersected
     }
   }
 
@@ -350,6 +447,11 @@ export class SearchIndex {
     const phrases = terms.map((t) => this.phrase(t));
     const idfs = phrases.map((p) => bm25Idf(this.rows, p.docs.length, this.ln));
     if (phrases.length === 1) return { docs: phrases[0]!.docs, freqs: [phrases[0]!.freq], idfs };
+    for (const p of phrases) this.withBits(p);
+    if (phrases.length === 2) {
+      const { docs, freqA, freqB } = intersectFreqs(phrases[0]!, phrases[1]!);
+      return { docs, freqs: [freqA, freqB], idfs };
+    }
     const { docs, at } = intersect(phrases);
     return { docs, freqs: phrases.map((p, i) => gather(p.freq, at[i]!)), idfs };
   }
@@ -360,8 +462,14 @@ export class SearchIndex {
   }
 
   /** The bm25 groups of a match's excerpts (that order without placing every excerpt; bm25.ts), with `tags` counted per group. */
-  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): ScoreGroups {
-    return bm25Groups(m, this.sizes, undefined, tags);
+  relevanceGroups(m: ScoredMatch, tags: ExcerptTags | null = null): RankedGroups {
+    return bm25Ranked(m, this.sizes, tags, undefined, tags !== null && this.sizeTags?.tag === tags.tag ? this.sizeTags.combined : null);
+  }
+
+  /** Excerpt sizes and the server's tags in one array (bm25.ts sizeTagsOf), made once at open for the tags given. */
+  useTags(tags: ExcerptTags | null): void {
+    const combined = tags === null ? null : sizeTagsOf(this.sizes, tags);
+    this.sizeTags = tags === null || combined === null ? null : { tag: tags.tag, combined };
   }
 
   /** bm25 of each excerpt of a match, as FTS5's bm25() would return it (for tests). */
@@ -383,10 +491,57 @@ export class SearchIndex {
   private phrase(term: SearchTerm): Postings {
     const tokens = this.tokenizer.tokens(term.text);
     if (tokens.length === 0) return EMPTY;
+    if (tokens.length === 2 && !term.prefix) {
+      const pair = this.bigram(tokens[0]!, tokens[1]!);
+      if (pair !== null) return pair;
+    }
     const last = tokens.length - 1;
     const single = tokens.length === 1;
     const slots = tokens.map((t, i) => (term.prefix && i === last ? this.prefix(t, !single) : this.term(t, !single)));
     return single ? slots[0]! : this.consecutive(slots);
+  }
+
+  /**
+   * A two-token phrase's postings from `search_bigrams` when it is stored there (one of its tokens common): the
+   * same excerpts and counts `consecutive` would find, read as one list. Null when neither token is common
+   * (then the phrase is matched from its tokens' offsets). Kept in the term cache under "first second" (a
+   * token never holds a space).
+   */
+  private bigram(first: string, second: string): Postings | null {
+    if (this.bigramMinDocs === 0) return null;
+    const key = `${first} ${second}`;
+    const cached = this.terms.get(key);
+    if (cached !== undefined) return cached;
+    const a = this.termDocs(first);
+    const b = this.termDocs(second);
+    if (a === 0 || b === 0) return EMPTY;
+    if (a < this.bigramMinDocs && b < this.bigramMinDocs) return null;
+    const row = this.db.selectArray('SELECT docs, postings FROM search_bigrams WHERE first = ? AND second = ?', [first, second]);
+    if (!row) return EMPTY;
+    const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
+    const p = postings(docs, freq);
+    this.terms.set(key, p);
+    return p;
+  }
+
+  /** How many excerpts hold a term (0 when none). */
+  private termDocs(term: string): number {
+    const p = this.terms.get(term);
+    if (p !== undefined) return p.docs.length;
+    return Number(this.db.selectValue('SELECT docs FROM search_terms WHERE term = ?', [term]) ?? 0);
+  }
+
+  /** True when a list is long enough to be intersected through its bits (DocBits). */
+  private dense(p: Postings): boolean {
+    return p.docs.length >= this.rows * BITS_SHARE;
+  }
+
+  /**
+   * Makes a dense list's bits on its first intersection (was: when a term was decoded, so a one-word search paid
+   * for bits it never used; issue 21 session 22). The term cache counted them from the start.
+   */
+  private withBits(p: Postings): void {
+    if (p.bits === null && p !== EMPTY && this.dense(p)) p.bits = docBits(p.docs, this.rows);
   }
 
   /** One term's postings (decoded on first use; positions too when `positions`). */
@@ -397,8 +552,7 @@ export class SearchIndex {
       if (row) {
         const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
         p = postings(docs, freq);
-        if (docs.length >= this.rows * BITS_SHARE) p.bits = docBits(docs, this.rows);
-      } else p = EMPTY;
+          } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
     }
     if (positions && p.pos === null) {
@@ -492,6 +646,7 @@ export class SearchIndex {
   /** Excerpts where the slots' tokens follow one another, with the number of offsets each such run starts at. */
   private consecutive(slots: readonly Postings[]): Postings {
     if (slots.some((s) => s.docs.length === 0)) return EMPTY;
+    for (const p of slots) this.withBits(p);
     const { docs, at } = intersect(slots);
     const m = slots.length;
     const pos = slots.map((s) => s.pos!);
