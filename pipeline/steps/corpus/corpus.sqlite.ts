@@ -11,12 +11,14 @@
  */
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
-import { computeExcerptIndex, writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
+import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
 import { attachDatabase, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
+import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { CarryOver } from './previous-build.ts';
 import { carrySearchIndex, type PreviousSearchIndex, readSearchIndex, writeSearchIndex } from './search-index.ts';
 
@@ -47,6 +49,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
+  const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
   const db = createDatabase(s, building, 4096);
@@ -54,6 +57,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   try {
     db.exec(CORPUS_DB_SCHEMA);
     if (carry) attachDatabase(db, 'prev', carry.db, carry.sha256);
+    // The server's excerpt index, gathered as the rows are written (excerpt-index-builder.ts).
+    const excerptIndex = new ExcerptIndexBuilder(info.phrases);
+    const previousExcerpts: PreviousExcerptIndex | null = carry ? readPreviousExcerptIndex(db, 'prev') : null;
     db.exec('BEGIN');
     const putInfo = db.prepare('INSERT INTO info (key, value) VALUES (?, ?)');
     for (const [k, v] of [
@@ -104,6 +110,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
         const articleDelta = i + 1 - fromId;
         const excerptDelta = excerptId + 1 - firstExcerpt;
         copyArticles!.bind([articleDelta, fromId, fromId + (j - i) - 1]).stepReset();
+        excerptIndex.addCarried(previousExcerpts!, firstExcerpt, endExcerpt, articleDelta);
         for (let e = firstExcerpt; e < endExcerpt; e++) remap![e - 1] = e + excerptDelta;
         if (endExcerpt > firstExcerpt) {
           copyExcerpts!.bind([excerptDelta, articleDelta, firstExcerpt, endExcerpt - 1]).stepReset();
@@ -131,6 +138,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
         excerptId++;
         if (remap) fresh.push({ id: excerptId, text: e.text });
         excerptRow.run([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)]);
+        excerptIndex.addExcerpt(i, a.year, e);
         e.occurrences.forEach((o, k) => {
           occurrenceRow.run([
             excerptId, k, o.phrase, o.start, o.end, o.status, o.band, o.at_threshold ? 1 : 0, o.inequality,
@@ -147,6 +155,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     putOccurrence.finalize();
     progress.update(articles.length);
     progress.stop();
+    clock.lap('rows');
     let previousIndex: PreviousSearchIndex | null = null;
     if (carry) {
       previousIndex = readSearchIndex(db, 'prev');
@@ -158,14 +167,19 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     }
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
+    clock.lap('full-text index');
     const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
     previousIndex = null;
     const search = carriedIndex ?? writeSearchIndex(db);
-    // The server's excerpt index, computed here once instead of at every start (excerpt-index-data.ts).
-    writeExcerptIndex(db, computeExcerptIndex(db, info.phrases));
+    clock.lap('search index');
+    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).
+    writeExcerptIndex(db, excerptIndex.finish());
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
+    clock.lap('excerpt index');
     vacuumInto(db, path);
+    clock.lap('compaction');
+    progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
   } finally {
     db.close();

@@ -14,6 +14,7 @@ import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
 import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
 import { sha256Text } from '../../lib/hash.ts';
+import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { extractCorpus } from './extract-corpus.ts';
@@ -79,6 +80,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const fileHashes = new Map<string, string>();
   const fingerprint = corpusFingerprint(input, fileHashes);
   const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
+  const clock = new PhaseClock();
   const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
   const articles = extraction.count;
   if (input.kind !== 'none')
@@ -91,6 +93,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     );
   for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
 
+  clock.lap('extraction');
   mkdirSync(join(o.out, 'corpus'), { recursive: true });
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
   const previous = o.cacheDir ? new PreviousBuild(o.cacheDir) : null;
@@ -108,6 +111,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
     db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
   }
+  clock.lap('database');
   const { excerpts, carried } = db;
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
@@ -129,6 +133,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     mkdirSync(dirname(join(o.out, path)), { recursive: true });
     writeFileSync(join(o.out, path), JSON.stringify(doc));
   }
+  clock.lap('documents');
   if (previous) {
     previous.save(dbPath, db.sha256, keys, excerptCount, meta);
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
@@ -145,6 +150,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   );
   cache.prune();
   if (extraction.cache.pruned > 0) progress.log(`corpus: removed ${extraction.cache.pruned} cache entries this build did not use`);
+  clock.lap('report and records');
+  progress.log(`corpus: step in ${clock}`);
   return {
     input: input.kind,
     fingerprint,
