@@ -20,7 +20,7 @@ import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
-import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
+import { articleDocumentJson, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -101,39 +101,52 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
-  const carry = previous?.carryOver(keys, excerptCount) ?? null;
-  let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
-  try {
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
-  } catch (err) {
-    if (!carry) throw err;
-    // Whatever is wrong with what the previous build left, the database is written from the articles alone.
-    progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
-  }
-  clock.lap('database');
-  const { excerpts, carried } = db;
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
-  const docs = corpusDocuments({
-    articles: extraction.summaries(),
-    loadJson: extraction.loadJson,
-    meta,
-    lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
-    phraseList: matcher.phrases,
-    articleDocument: (i, path, json) => {
-      const key = keys.get(i);
-      const docKey = previous && key ? previous.documentKey(key, meta) : null;
-      if (docKey && previous!.link(docKey, join(o.out, path))) return;
-      writeFileSync(join(o.out, path), json());
-      if (docKey) previous!.store(docKey, join(o.out, path));
-    },
-  });
-  for (const [path, doc] of docs) {
-    mkdirSync(dirname(join(o.out, path)), { recursive: true });
-    writeFileSync(join(o.out, path), JSON.stringify(doc));
+  // The documents first: the stored ones of unchanged articles are linked by a worker thread while this one
+  // writes the database (previous-build.ts, `startLinking`); the ones it could not link are written after.
+  previous?.startLinking(o.out);
+  let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
+  try {
+    const docs = corpusDocuments({
+      articles: extraction.summaries(),
+      loadJson: extraction.loadJson,
+      meta,
+      lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+      phraseList: matcher.phrases,
+      articleDocument: (i, path, json) => {
+        const key = keys.get(i);
+        const docKey = previous && key ? previous.documentKey(key, meta) : null;
+        if (docKey && (previous!.queueLink(docKey, path, i) || previous!.link(docKey, join(o.out, path)))) return;
+        writeFileSync(join(o.out, path), json());
+        if (docKey) previous!.store(docKey, join(o.out, path));
+      },
+    });
+    for (const [path, doc] of docs) {
+      mkdirSync(dirname(join(o.out, path)), { recursive: true });
+      writeFileSync(join(o.out, path), JSON.stringify(doc));
+    }
+    clock.lap('documents');
+    const carry = previous?.carryOver(keys, excerptCount) ?? null;
+    try {
+      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
+    } catch (err) {
+      if (!carry) throw err;
+      // Whatever is wrong with what the previous build left, the database is written from the articles alone.
+      progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
+      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
+    }
+    clock.lap('database');
+    const metaJson = JSON.stringify(meta);
+    for (const { docKey, path, index } of (await previous?.finishLinking()) ?? []) {
+      writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson));
+      previous!.store(docKey, join(o.out, path));
+    }
+    clock.lap('documents not linked');
+  } finally {
+    previous?.stopLinking();
   }
-  clock.lap('documents');
+  const { excerpts, carried } = db;
   if (previous) {
     previous.save(dbPath, db.sha256, keys, excerptCount, meta);
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
