@@ -102,6 +102,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
+  const metaJson = JSON.stringify(meta);
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   // The documents first: the stored ones of unchanged articles are linked by a worker thread while this one
   // writes the database (previous-build.ts, `startLinking`); the ones it could not link are written after.
@@ -116,7 +117,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       phraseList: matcher.phrases,
       articleDocument: (i, path, json) => {
         const key = keys.get(i);
-        const docKey = previous && key ? previous.documentKey(key, meta) : null;
+        const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
         if (docKey && (previous!.queueLink(docKey, path, i) || previous!.link(docKey, join(o.out, path)))) return;
         writeFileSync(join(o.out, path), json());
         if (docKey) previous!.store(docKey, join(o.out, path));
@@ -137,7 +138,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
     clock.lap('database');
-    const metaJson = JSON.stringify(meta);
     for (const { docKey, path, index } of (await previous?.finishLinking()) ?? []) {
       writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson));
       previous!.store(docKey, join(o.out, path));

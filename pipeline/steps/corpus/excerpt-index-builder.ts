@@ -27,13 +27,20 @@ export interface PreviousExcerptIndex {
 export function readPreviousExcerptIndex(db: SqliteDb, schema: string): PreviousExcerptIndex {
   const data = readExcerptIndex(db, `${schema}.excerpt_index`);
   const occPAny = data.occP.slice();
-  // Only the bounds (p < 0.05, p > 0.1): few rows, found by SQLite's scan, not stepped through from JS.
-  for (const [excerpt, ordinal, value] of db.selectArrays(
-    `SELECT excerpt, ordinal, p_value FROM ${schema}.occurrences WHERE p_exact = 0 AND p_value IS NOT NULL`,
-  ) as [number, number, number][]) {
-    const at = data.occStart[excerpt - 1]! + ordinal;
-    if (!(excerpt >= 1 && excerpt <= data.size && at < data.occStart[excerpt]!)) throw new Error(`previous occurrence ${excerpt}:${ordinal} is not in its excerpt index`);
-    occPAny[at] = Number(value);
+  // Only the bounds (p < 0.05, p > 0.1): a sixth of the rows, found by SQLite's scan, stepped through cell by cell
+  // (selectArrays' array per row cost three times as much).
+  const st = db.prepare(`SELECT excerpt, ordinal, p_value FROM ${schema}.occurrences WHERE p_exact = 0 AND p_value IS NOT NULL`);
+  try {
+    while (st.step()) {
+      const excerpt = st.getInt(0)!;
+      const ordinal = st.getInt(1)!;
+      const at = data.occStart[excerpt - 1]! + ordinal;
+      if (!(excerpt >= 1 && excerpt <= data.size && ordinal >= 0 && at < data.occStart[excerpt]!))
+        throw new Error(`previous occurrence ${excerpt}:${ordinal} is not in its excerpt index`);
+      occPAny[at] = st.getFloat(2)!;
+    }
+  } finally {
+    st.finalize();
   }
   return { data, occPAny };
 }
