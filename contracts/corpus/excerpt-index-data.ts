@@ -153,6 +153,36 @@ export function computeExcerptIndex(db: RowSource, phrases: readonly string[]): 
   return completeExcerptIndex({ size, occStart, occPhrase, occBand, occStatus, occP, occPAny, articleOf, yearOf }, phrases.length);
 }
 
+/**
+ * The excerpt indexes 0 … n − 1 ordered by `key` (ascending with `dir` 1, descending with -1), missing keys (NaN)
+ * last, ties by index (the article order), so every order is total and stable: what sorting the indexes with
+ * that comparator gives (tested against it), in linear time. The distinct keys are few (p-values have a few
+ * decimals, years are years) and are sorted alone; each excerpt then goes, in index order, to its key's bucket:
+ * five comparator sorts took 0.6 s at 413k excerpts.
+ */
+export function orderByKey(key: Float64Array, dir: 1 | -1): Int32Array {
+  const n = key.length;
+  // Key → rank; +0 and -0 are one key to a Map, as they are equal to the comparator.
+  const rank = new Map<number, number>();
+  for (let i = 0; i < n; i++) if (!Number.isNaN(key[i]!)) rank.set(key[i]!, 0);
+  const distinct = Float64Array.from(rank.keys()).sort();
+  if (dir === -1) distinct.reverse();
+  distinct.forEach((k, r) => rank.set(k, r));
+  const R = distinct.length;
+  // Bucket starts: one bucket per rank, then the missing keys.
+  const start = new Int32Array(R + 2);
+  const rankOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = Number.isNaN(key[i]!) ? R : rank.get(key[i]!)!;
+    rankOf[i] = r;
+    start[r + 1]!++;
+  }
+  for (let r = 0; r <= R; r++) start[r + 1]! += start[r]!;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[start[rankOf[i]!]!++] = i;
+  return order;
+}
+
 /** The index from what the rows say: the masks, the phrase lists and the orders derived. */
 export function completeExcerptIndex(rows: ExcerptIndexRows, phraseCount: number): ExcerptIndexData {
   const { size, occStart, occPhrase, occBand, occStatus, occPAny } = rows;
@@ -189,17 +219,6 @@ export function completeExcerptIndex(rows: ExcerptIndexRows, phraseCount: number
   for (let i = 0; i < size; i++)
     for (let k = occStart[i]!, end = occStart[i + 1]!; k < end; k++) if (firstOfPhrase(i, k)) phraseExcerpts[fill[occPhrase[k]!]!++] = i;
 
-  // Orders: missing keys last, ties by id (the article order), so every order is total and stable.
-  const ids = () => Int32Array.from({ length: size }, (_, i) => i);
-  const byKey = (key: Float64Array, dir: 1 | -1) =>
-    ids().sort((a, b) => {
-      const x = key[a]!;
-      const y = key[b]!;
-      const xm = Number.isNaN(x);
-      const ym = Number.isNaN(y);
-      if (xm !== ym) return xm ? 1 : -1;
-      return (xm ? 0 : dir * (x - y)) || a - b;
-    });
   const yearKey = Float64Array.from(rows.yearOf, (y) => (y < 0 ? NaN : y));
   return {
     size,
@@ -214,11 +233,11 @@ export function completeExcerptIndex(rows: ExcerptIndexRows, phraseCount: number
     phraseStart,
     phraseExcerpts,
     orders: {
-      p_asc: byKey(pMin, 1),
-      p_desc: byKey(pMax, -1),
-      year_desc: byKey(yearKey, -1),
-      p_asc_verified: byKey(pMinVerified, 1),
-      p_desc_verified: byKey(pMaxVerified, -1),
+      p_asc: orderByKey(pMin, 1),
+      p_desc: orderByKey(pMax, -1),
+      year_desc: orderByKey(yearKey, -1),
+      p_asc_verified: orderByKey(pMinVerified, 1),
+      p_desc_verified: orderByKey(pMaxVerified, -1),
     },
   };
 }
