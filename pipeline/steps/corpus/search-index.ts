@@ -12,22 +12,45 @@
  * phrases (search-bigrams.ts), made from the terms just written.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
-import { decodePositions, decodePostings, decodeVarints, encodeTerm, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
+import { decodePositions, decodePostings, decodeVarints, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
 import { writeSearchBigrams } from './search-bigrams.ts';
 
-/** Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term into ids and offsets per id. */
-function parseInstances(s: string): { ids: number[]; offsets: number[][] } {
-  const ids: number[] = [];
-  const offsets: number[][] = [];
+/** One term's instances, flat: excerpt ids ascending, each one's count, and the offsets excerpt after excerpt. */
+interface FlatInstances {
+  ids: Int32Array;
+  counts: Int32Array;
+  offsets: Int32Array;
+  /** Excerpts (entries of `ids` and `counts` in use). */
+  n: number;
+}
+
+/**
+ * Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term (doc ascending, then offset) into flat
+ * arrays, reusing `into`'s when they are large enough (an array of offsets per excerpt made most of the garbage
+ * of a full build's search index).
+ */
+function parseInstances(s: string, into: FlatInstances): FlatInstances {
+  let instances = s.length > 0 ? 1 : 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) instances++;
+  let { ids, counts, offsets } = into;
+  if (offsets.length < instances) {
+    const size = Math.max(instances, offsets.length * 2);
+    ids = new Int32Array(size);
+    counts = new Int32Array(size);
+    offsets = new Int32Array(size);
+  }
+  let n = 0;
+  let k = 0;
   let doc = 0;
   let v = 0;
   const end = (offset: number) => {
-    if (ids.length > 0 && ids[ids.length - 1] === doc) offsets[offsets.length - 1]!.push(offset);
+    if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
     else {
-      ids.push(doc);
-      offsets.push([offset]);
+      ids[n] = doc;
+      counts[n++] = 1;
     }
+    offsets[k++] = offset;
   };
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -40,7 +63,7 @@ function parseInstances(s: string): { ids: number[]; offsets: number[][] } {
     } else v = v * 10 + (c - 48);
   }
   if (s.length > 0) end(v);
-  return { ids, offsets };
+  return { ids, counts, offsets, n };
 }
 
 /** Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. */
@@ -56,16 +79,17 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
   try {
     // One aggregate per term: stepping the instance rows one by one from JS costs several times as much.
+    let flat: FlatInstances = { ids: new Int32Array(0), counts: new Int32Array(0), offsets: new Int32Array(0), n: 0 };
     for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
       read.bind([term]).step();
-      const occurrences = parseInstances(read.getString(0) ?? '');
+      flat = parseInstances(read.getString(0) ?? '', flat);
       read.reset();
-      const { postings, positions, offsetWidth } = encodeTerm(occurrences);
-      occurrences.ids.forEach((id, k) => {
-        sizes[id - 1]! += occurrences.offsets[k]!.length;
-        tokens += occurrences.offsets[k]!.length;
-      });
-      put.bind([term, occurrences.ids.length, postings, positions, offsetWidth]).stepReset();
+      const { postings, positions, offsetWidth } = encodeTermFlat(flat.ids, flat.counts, flat.offsets, flat.n);
+      for (let k = 0; k < flat.n; k++) {
+        sizes[flat.ids[k]! - 1]! += flat.counts[k]!;
+        tokens += flat.counts[k]!;
+      }
+      put.bind([term, flat.n, postings, positions, offsetWidth]).stepReset();
       terms++;
     }
   } finally {
