@@ -160,9 +160,11 @@ export function eachBigram(
   }
 }
 
-/** Fills `search_bigrams` from the search tables; returns the number of pairs written. */
-export function writeSearchBigrams(db: SqliteDb, budget = PAIR_BUDGET): { bigrams: number; minDocs: number } {
-  const tokens = placeTokens(db);
+/**
+ * Fills `search_bigrams` from the search tables, or from `tokens` when the caller placed them while writing those
+ * tables (the carried-over index); returns the number of pairs written.
+ */
+export function writeSearchBigrams(db: SqliteDb, budget = PAIR_BUDGET, tokens: PlacedTokens = placeTokens(db)): { bigrams: number; minDocs: number } {
   let bigrams = 0;
   const put = db.prepare('INSERT INTO search_bigrams (first, second, docs, postings) VALUES (?, ?, ?, ?)');
   try {

@@ -12,9 +12,9 @@
  * phrases (search-bigrams.ts), made from the terms just written.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
-import { decodePositions, decodePostings, decodeVarints, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
+import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
-import { writeSearchBigrams } from './search-bigrams.ts';
+import { PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
 
 /** One term's instances, flat: excerpt ids ascending, each one's count, and the offsets excerpt after excerpt. */
 interface FlatInstances {
@@ -225,6 +225,12 @@ export function carrySearchIndex(
   const byTerm = new Map(previous.terms.map((p) => [p.term, p]));
   const order = [...previous.terms.map((p) => p.term), ...[...freshTerms.keys()].filter((t) => !byTerm.has(t))].sort(compareCodePoints);
 
+  // The tokens put in place as the terms are written, for the two-word phrases (search-bigrams.ts), which
+  // would otherwise decode every term again from the rows just written.
+  const minDocs = bigramMinDocs(excerpts);
+  const start = new Float64Array(excerpts + 1);
+  for (let i = 0; i < excerpts; i++) start[i + 1] = start[i]! + sizes[i]!;
+  const placed: PlacedTokens = { names: [], common: new Uint8Array(order.length), minDocs, start, tokenAt: new Int32Array(start[excerpts]!).fill(-1) };
   let terms = 0;
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
   try {
@@ -265,6 +271,12 @@ export function carrySearchIndex(
       if (n === 0) continue; // every excerpt holding it is gone, and FTS5 rebuilt from the rows no longer has it
       const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
       put.bind([term, n, postings, positions, offsetWidth]).stepReset();
+      placed.common[terms] = n >= minDocs ? 1 : 0;
+      placed.names.push(term);
+      for (let k = 0, o = 0; k < n; k++) {
+        const at = start[ids[k]! - 1]!;
+        for (let c = 0; c < counts[k]!; c++) placed.tokenAt[at + offsets[o++]!] = terms;
+      }
       terms++;
     }
   } finally {
@@ -275,6 +287,6 @@ export function carrySearchIndex(
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
     .stepFinalize();
-  writeSearchBigrams(db);
+  writeSearchBigrams(db, PAIR_BUDGET, { ...placed, common: placed.common.subarray(0, terms) });
   return { terms, tokens };
 }
