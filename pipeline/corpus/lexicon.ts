@@ -356,42 +356,53 @@ const SEP = 0x20;
 
 /**
  * The trie as flat typed arrays, which is what the walk reads (the Map-based TrieNode tree is only how it is
- * built): node 0 is the root; `next[node * width + alpha[c]]` is the child of `node` by code unit `c`, 0 for
- * none (the root is nobody's child), and `alpha[c]` is 0 for a code unit no form contains. Measured on
- * generated articles, the walk over Map lookups was a tenth of the extraction's CPU time (issue 21, session 23).
+ * built, and is dropped after): nodes numbered breadth first, node 0 the root, 0 also meaning "no node" (the
+ * root is nobody's child). The edges of node i are `codes`/`targets` [first[i], first[i + 1]), in a row, and
+ * most nodes have one; the root's, asked at every word start, are a table by code unit. Measured on generated
+ * articles (issue 21, session 23): the walk takes 16% less time than over Map lookups, and the default lexicon's
+ * 150,000 nodes take 1.8 MB instead of a Map object each.
  */
 interface FlatTrie {
-  alpha: Uint16Array;
-  width: number;
-  next: Int32Array;
+  root: Int32Array;
+  first: Int32Array;
+  codes: Uint16Array;
+  targets: Int32Array;
   /** Per node: index into `phrases` when a form ends here, else -1. */
   entry: Int32Array;
 }
 
 /** Numbers the nodes breadth first and lays the tree out as a {@link FlatTrie}. */
 function flatten(root: TrieNode): FlatTrie {
-  const alpha = new Uint16Array(0x10000);
   const nodes: TrieNode[] = [root];
-  let width = 1;
-  for (let i = 0; i < nodes.length; i++)
+  const first: number[] = [];
+  const codes: number[] = [];
+  const targets: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    first.push(codes.length);
     for (const [c, child] of nodes[i]!.next) {
-      if (alpha[c] === 0) alpha[c] = width++;
+      codes.push(c);
+      targets.push(nodes.length);
       nodes.push(child);
     }
-  const id = new Map(nodes.map((n, i) => [n, i]));
-  const next = new Int32Array(nodes.length * width);
-  const entry = new Int32Array(nodes.length);
-  nodes.forEach((n, i) => {
-    entry[i] = n.entry;
-    for (const [c, child] of n.next) next[i * width + alpha[c]!] = id.get(child)!;
-  });
-  return { alpha, width, next, entry };
+  }
+  first.push(codes.length);
+  const table = new Int32Array(0x10000);
+  for (let e = first[0]!; e < first[1]!; e++) table[codes[e]!] = targets[e]!;
+  return {
+    root: table,
+    first: Int32Array.from(first),
+    codes: Uint16Array.from(codes),
+    targets: Int32Array.from(targets),
+    entry: Int32Array.from(nodes, (n) => n.entry),
+  };
 }
 
 /** The child of `node` by code unit `c`, 0 for none. */
 function step(trie: FlatTrie, node: number, c: number): number {
-  const a = trie.alpha[c]!;
-  return a === 0 ? 0 : trie.next[node * trie.width + a]!;
+  if (node === 0) return trie.root[c]!;
+  const end = trie.first[node + 1]!;
+  for (let e = trie.first[node]!; e < end; e++) if (trie.codes[e] === c) return trie.targets[e]!;
+  return 0;
 }
 
 /** The longest form a walk has found: where it ends, and its entry. */
