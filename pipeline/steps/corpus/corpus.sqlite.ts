@@ -20,7 +20,8 @@ import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { CarryOver } from './previous-build.ts';
-import { carrySearchIndex, type PreviousSearchIndex, readSearchIndex, writeSearchIndex } from './search-index.ts';
+import { type SearchRows, writeSearchIndex, writeSearchRows } from './search-index.ts';
+import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -53,6 +54,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
   const clock = new PhaseClock();
+  let stopSearchWorker = () => {};
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
   const db = createDatabase(s, building, 4096);
@@ -97,40 +99,63 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const articleRow = new RowInserter(s, db, putArticle);
     const excerptRow = new RowInserter(s, db, putExcerpt);
     const occurrenceRow = new RowInserter(s, db, putOccurrence);
-    // For carrying the search index over: each previous excerpt's new id (0: not carried), and the new excerpts' texts.
-    const remap = carry ? new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1) : null;
-    const fresh: { id: number; text: string }[] = [];
+    /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
+    const runs = function* (): Generator<{ i: number; j: number; fromId: number }> {
+      for (let i = 0; i < articles.length; ) {
+        const fromId = carry?.from[i] ?? 0;
+        let j = i + 1;
+        if (fromId > 0) while (j < articles.length && carry!.from[j] === fromId + (j - i)) j++;
+        yield { i, j, fromId };
+        i = j;
+      }
+    };
+    // The carried-over search index is made in a worker thread while this one writes the rows and the full-text
+    // index (search-index-worker.ts): it needs each previous excerpt's new id (0: not carried) and the new
+    // excerpts' texts, known before any row is written.
+    let searchWorker: Promise<SearchWorkerAnswer> | null = null;
+    let freshExcerpts = 0;
+    let plannedExcerpts = 0;
+    if (carry) {
+      const remap = new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1);
+      const fresh: { id: number; text: string }[] = [];
+      let id = 0;
+      for (const { i, j, fromId } of runs()) {
+        if (fromId > 0) {
+          const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
+          const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
+          for (let e = firstExcerpt; e < endExcerpt; e++) remap[e - 1] = ++id;
+        } else for (const e of (load ? load(i) : (articles[i] as unknown as ExtractedArticle)).excerpts) fresh.push({ id: ++id, text: e.text });
+      }
+      freshExcerpts = fresh.length;
+      plannedExcerpts = id;
+      const worker = startSearchWorker({ previousDb: carry.db, remap, fresh, excerpts: id });
+      searchWorker = worker.answer;
+      stopSearchWorker = worker.stop;
+    }
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
     let reported = 0;
-    for (let i = 0; i < articles.length; ) {
-      const fromId = carry?.from[i] ?? 0;
+    for (const { i, j, fromId } of runs()) {
       if (carry && fromId > 0) {
-        let j = i + 1;
-        while (j < articles.length && carry.from[j] === fromId + (j - i)) j++;
         const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
         const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
         const articleDelta = i + 1 - fromId;
         const excerptDelta = excerptId + 1 - firstExcerpt;
         copyArticles!.bind([articleDelta, fromId, fromId + (j - i) - 1]).stepReset();
         excerptIndex.addCarried(previousExcerpts!, firstExcerpt, endExcerpt, articleDelta);
-        for (let e = firstExcerpt; e < endExcerpt; e++) remap![e - 1] = e + excerptDelta;
         if (endExcerpt > firstExcerpt) {
           copyExcerpts!.bind([excerptDelta, articleDelta, firstExcerpt, endExcerpt - 1]).stepReset();
           copyOccurrences!.bind([excerptDelta, firstExcerpt, endExcerpt - 1]).stepReset();
         }
         excerptId += endExcerpt - firstExcerpt;
         carried += j - i;
-        i = j;
-      } else {
-        excerptId = insertArticle(i, excerptId);
-        i++;
-      }
-      if (i - reported >= 1000) progress.update((reported = i));
+      } else excerptId = insertArticle(i, excerptId);
+      if (j - reported >= 1000) progress.update((reported = j));
     }
     copyArticles?.finalize();
     copyExcerpts?.finalize();
     copyOccurrences?.finalize();
+    if (searchWorker && excerptId !== plannedExcerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plannedExcerpts}`);
     /** Inserts article `i` from JS; returns the last excerpt id used. */
     function insertArticle(i: number, lastExcerpt: number): number {
       const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
@@ -139,7 +164,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       articleRow.run([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]);
       for (const e of a.excerpts) {
         excerptId++;
-        if (remap) fresh.push({ id: excerptId, text: e.text });
         excerptRow.run([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)]);
         excerptIndex.addExcerpt(i, a.year, e);
         e.occurrences.forEach((o, k) => {
@@ -159,9 +183,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.update(articles.length);
     progress.stop();
     clock.lap('rows');
-    let previousIndex: PreviousSearchIndex | null = null;
     if (carry) {
-      previousIndex = readSearchIndex(db, 'prev');
       // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
       // cache is freed for theirs.
       db.exec('COMMIT');
@@ -175,13 +197,14 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
     clock.lap('full-text index');
-    const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
-    previousIndex = null;
+    const answer = searchWorker && (await searchWorker);
+    if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
+    const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
     const search = carriedIndex ?? writeSearchIndex(db);
     clock.lap('search index');
     // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).
     writeExcerptIndex(db, excerptIndex.finish());
-    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${freshExcerpts} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     clock.lap('excerpt index');
     vacuumInto(db, path);
@@ -189,7 +212,24 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
   } finally {
+    stopSearchWorker();
     db.close();
     if (existsSync(building)) unlinkSync(building);
   }
+}
+
+type SearchWorkerAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
+
+/** Starts search-index-worker.ts on a rebuild's plan; its answer (an exit without one is an error answer). */
+function startSearchWorker(data: { previousDb: string; remap: Int32Array; fresh: { id: number; text: string }[]; excerpts: number }): {
+  answer: Promise<SearchWorkerAnswer>;
+  stop: () => void;
+} {
+  const worker = spawnTsWorker(new URL('./search-index-worker.ts', import.meta.url), data);
+  const answer = new Promise<SearchWorkerAnswer>((resolve) => {
+    worker.once('message', resolve);
+    worker.once('error', (err) => resolve({ error: String(err) }));
+    worker.once('exit', (code) => resolve({ error: `the search-index worker exited (${code})` }));
+  });
+  return { answer, stop: () => void worker.terminate() };
 }
