@@ -67,9 +67,11 @@ export interface CorpusStepOptions {
 
 export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest> {
   const { progress } = o;
+  const clock = new PhaseClock();
   const input = corpusInput(o.snapshot);
   const { lexicon, sha256 } = readLexicon(o.lexiconPath);
   const matcher = compileLexicon(lexicon);
+  clock.lap('lexicon');
   for (const c of matcher.collisions) progress.log(`corpus: lexicon form "${c.form}" belongs to "${c.kept}"; dropped from "${c.dropped}"`);
   if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
   else
@@ -79,8 +81,9 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     );
   const fileHashes = new Map<string, string>();
   const fingerprint = corpusFingerprint(input, fileHashes);
+  clock.lap('input hashes');
   const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
-  const clock = new PhaseClock();
+  clock.lap('cache index');
   const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
   const articles = extraction.count;
   if (input.kind !== 'none')
