@@ -19,9 +19,9 @@ import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
-import type { CarryOver } from './previous-build.ts';
-import { type SearchRows, writeSearchIndex, writeSearchRows } from './search-index.ts';
-import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
+import type { CarryOver, SearchAnswer } from './previous-build.ts';
+import type { SearchPlan } from './rebuild-worker.ts';
+import { carrySearchRows, collectSearchRows, readSearchIndex, writeSearchIndex, writeSearchRows } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -54,7 +54,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
   const clock = new PhaseClock();
-  let stopSearchWorker = () => {};
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
   const db = createDatabase(s, building, 4096);
@@ -109,10 +108,11 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
         i = j;
       }
     };
-    // The carried-over search index is made in a worker thread while this one writes the rows and the full-text
-    // index (search-index-worker.ts): it needs each previous excerpt's new id (0: not carried) and the new
-    // excerpts' texts, known before any row is written.
-    let searchWorker: Promise<SearchWorkerAnswer> | null = null;
+    // The carried-over search index is made by the rebuild's worker thread while this one writes the rows and the
+    // full-text index (rebuild-worker.ts; here, after them, when there is none): it needs each previous excerpt's
+    // new id (0: not carried) and the new excerpts' texts, known before any row is written.
+    let searchAnswer: Promise<SearchAnswer> | null = null;
+    let inlinePlan: SearchPlan | null = null;
     let freshExcerpts = 0;
     let plannedExcerpts = 0;
     if (carry) {
@@ -128,9 +128,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       }
       freshExcerpts = fresh.length;
       plannedExcerpts = id;
-      const worker = startSearchWorker({ previousDb: carry.db, remap, fresh, excerpts: id });
-      searchWorker = worker.answer;
-      stopSearchWorker = worker.stop;
+      const plan: SearchPlan = { previousDb: carry.db, remap, fresh, excerpts: id };
+      searchAnswer = carry.search?.(plan) ?? null;
+      if (!searchAnswer) inlinePlan = plan;
     }
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
@@ -155,7 +155,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     copyArticles?.finalize();
     copyExcerpts?.finalize();
     copyOccurrences?.finalize();
-    if (searchWorker && excerptId !== plannedExcerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plannedExcerpts}`);
+    if (carry && excerptId !== plannedExcerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plannedExcerpts}`);
     /** Inserts article `i` from JS; returns the last excerpt id used. */
     function insertArticle(i: number, lastExcerpt: number): number {
       const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
@@ -183,6 +183,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.update(articles.length);
     progress.stop();
     clock.lap('rows');
+    // Without the worker, the previous search index is read before the previous database goes.
+    const previousIndex = inlinePlan ? readSearchIndex(db, 'prev') : null;
     if (carry) {
       // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
       // cache is freed for theirs.
@@ -197,7 +199,12 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
     clock.lap('full-text index');
-    const answer = searchWorker && (await searchWorker);
+    let answer = searchAnswer && (await searchAnswer);
+    if (inlinePlan && previousIndex) {
+      const out = collectSearchRows();
+      const result = carrySearchRows(s, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts, out);
+      answer = result ? { rows: out.rows, result } : { result: null };
+    }
     if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
     const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
     const search = carriedIndex ?? writeSearchIndex(db);
@@ -212,24 +219,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
   } finally {
-    stopSearchWorker();
     db.close();
     if (existsSync(building)) unlinkSync(building);
   }
 }
 
-type SearchWorkerAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
-
-/** Starts search-index-worker.ts on a rebuild's plan; its answer (an exit without one is an error answer). */
-function startSearchWorker(data: { previousDb: string; remap: Int32Array; fresh: { id: number; text: string }[]; excerpts: number }): {
-  answer: Promise<SearchWorkerAnswer>;
-  stop: () => void;
-} {
-  const worker = spawnTsWorker(new URL('./search-index-worker.ts', import.meta.url), data);
-  const answer = new Promise<SearchWorkerAnswer>((resolve) => {
-    worker.once('message', resolve);
-    worker.once('error', (err) => resolve({ error: String(err) }));
-    worker.once('exit', (code) => resolve({ error: `the search-index worker exited (${code})` }));
-  });
-  return { answer, stop: () => void worker.terminate() };
-}

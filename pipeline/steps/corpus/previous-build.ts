@@ -24,6 +24,11 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
+import type { SearchPlan } from './rebuild-worker.ts';
+import type { SearchRows } from './search-index.ts';
+
+/** The rebuild worker's answer to a search plan (rebuild-worker.ts). */
+export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** The code that decides what the database and the article documents hold for an article. */
@@ -75,6 +80,8 @@ export interface CarryOver {
   from: Int32Array;
   /** Per previous article id (index id - 1): its first excerpt id; one entry more for the end. */
   firstExcerpt: Float64Array;
+  /** Has the rebuild's worker thread make the carried search index's rows; null when there is none (`carrySearch`). */
+  search?: (plan: SearchPlan) => Promise<SearchAnswer> | null;
 }
 
 export class PreviousBuild {
@@ -85,8 +92,13 @@ export class PreviousBuild {
   private readonly usedDocs = new Set<string>();
   private linking = true;
   private madeDocuments = false;
-  /** Background linking (`startLinking`): the worker and the batch being filled. */
-  private linker: { worker: Worker; batch: string[]; result: Promise<{ linked: number; failed: string[] }> } | null = null;
+  /** Background linking (`startLinking`): the worker, the batch being filled, and its two answers. */
+  private linker: {
+    worker: Worker;
+    batch: string[];
+    links: Promise<{ linked: number; failed: string[] }>;
+    search: Promise<SearchAnswer>;
+  } | null = null;
   readonly stats = { docsLinked: 0 };
 
   constructor(cacheDir: string) {
@@ -127,7 +139,7 @@ export class PreviousBuild {
         any = true;
       }
     }
-    return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
+    return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt, search: (plan) => this.carrySearch(plan) } : null;
   }
 
   /** A document's key: the writers' version, the article's key and the meta every article document carries. */
@@ -157,16 +169,41 @@ export class PreviousBuild {
    */
   startLinking(out: string): boolean {
     if (!this.linking || !this.record || this.linker) return false;
-    const worker = spawnTsWorker(new URL('./document-links-worker.ts', import.meta.url), { documents: this.documents, out });
-    // Its one answer (after `end`), or its error or exit, whenever it comes: `finishLinking` awaits it.
-    const result = new Promise<{ linked: number; failed: string[] }>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the document-linking worker exited (${code})`)));
+    const worker = spawnTsWorker(new URL('./rebuild-worker.ts', import.meta.url), { documents: this.documents, out });
+    // Its answers, or its error or exit, whenever they come: `finishLinking` and `carrySearch` await them.
+    let onLinks!: (a: { linked: number; failed: string[] }) => void;
+    let onSearch!: (a: SearchAnswer) => void;
+    let fail!: (err: Error) => void;
+    const links = new Promise<{ linked: number; failed: string[] }>((resolve, reject) => {
+      onLinks = resolve;
+      fail = reject;
     });
-    result.catch(() => {}); // not unhandled before `finishLinking` awaits it
-    this.linker = { worker, batch: [], result };
+    links.catch(() => {}); // not unhandled before `finishLinking` awaits it
+    const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
+    worker.on('message', (m: ({ kind: 'links' } & { linked: number; failed: string[] }) | ({ kind: 'search' } & SearchAnswer)) => {
+      if (m.kind === 'links') onLinks(m);
+      else onSearch(m);
+    });
+    const died = (why: string) => {
+      fail(new Error(why));
+      onSearch({ error: why });
+    };
+    worker.once('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
+    worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
+    this.linker = { worker, batch: [], links, search };
     return true;
+  }
+
+  /**
+   * Has the linking worker make the carried-over search index's rows (rebuild-worker.ts) after the links queued so
+   * far; null when not linking (the caller makes them itself).
+   */
+  carrySearch(plan: SearchPlan): Promise<SearchAnswer> | null {
+    const l = this.linker;
+    if (!l) return null;
+    this.flush();
+    l.worker.postMessage({ search: plan });
+    return l.search;
   }
 
   /** Queues linking the stored document `docKey` to `path` (relative to `out`) of article `index`; false when not linking. */
@@ -197,7 +234,7 @@ export class PreviousBuild {
     l.worker.postMessage({ end: true });
     let answer: { linked: number; failed: string[] };
     try {
-      answer = await l.result;
+      answer = await l.links;
     } finally {
       this.stopLinking();
     }
