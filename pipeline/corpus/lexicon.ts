@@ -354,6 +354,57 @@ interface TrieNode {
 }
 const SEP = 0x20;
 
+/**
+ * The trie as flat typed arrays, which is what the walk reads (the Map-based TrieNode tree is only how it is
+ * built, and is dropped after): nodes numbered breadth first, node 0 the root, 0 also meaning "no node" (the
+ * root is nobody's child). The edges of node i are `codes`/`targets` [first[i], first[i + 1]), in a row, and
+ * most nodes have one; the root's, asked at every word start, are a table by code unit. Measured on generated
+ * articles (issue 21, session 23): the walk takes 16% less time than over Map lookups, and the default lexicon's
+ * 150,000 nodes take 1.8 MB instead of a Map object each.
+ */
+interface FlatTrie {
+  root: Int32Array;
+  first: Int32Array;
+  codes: Uint16Array;
+  targets: Int32Array;
+  /** Per node: index into `phrases` when a form ends here, else -1. */
+  entry: Int32Array;
+}
+
+/** Numbers the nodes breadth first and lays the tree out as a {@link FlatTrie}. */
+function flatten(root: TrieNode): FlatTrie {
+  const nodes: TrieNode[] = [root];
+  const first: number[] = [];
+  const codes: number[] = [];
+  const targets: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    first.push(codes.length);
+    for (const [c, child] of nodes[i]!.next) {
+      codes.push(c);
+      targets.push(nodes.length);
+      nodes.push(child);
+    }
+  }
+  first.push(codes.length);
+  const table = new Int32Array(0x10000);
+  for (let e = first[0]!; e < first[1]!; e++) table[codes[e]!] = targets[e]!;
+  return {
+    root: table,
+    first: Int32Array.from(first),
+    codes: Uint16Array.from(codes),
+    targets: Int32Array.from(targets),
+    entry: Int32Array.from(nodes, (n) => n.entry),
+  };
+}
+
+/** The child of `node` by code unit `c`, 0 for none. */
+function step(trie: FlatTrie, node: number, c: number): number {
+  if (node === 0) return trie.root[c]!;
+  const end = trie.first[node + 1]!;
+  for (let e = trie.first[node]!; e < end; e++) if (trie.codes[e] === c) return trie.targets[e]!;
+  return 0;
+}
+
 /** The longest form a walk has found: where it ends, and its entry. */
 interface Best {
   pos: number;
@@ -381,23 +432,23 @@ function closableRun(t: string, i: number, j: number): boolean {
  * A hyphen between two letters in the text may also be skipped, so the walk branches there (rarely more than
  * once or twice per start). A module function rather than a closure made per sentence: this is the hot loop.
  */
-function walkTrie(t: string, from: TrieNode, at: number, best: Best): void {
-  let node: TrieNode | undefined = from;
+function walkTrie(t: string, trie: FlatTrie, from: number, at: number, best: Best): void {
+  let node = from;
   let pos = at;
-  while (node !== undefined && pos < t.length) {
+  while (node !== 0 && pos < t.length) {
     const c = t.charCodeAt(pos);
     if (isSeparator(c)) {
       const j = separatorRunEnd(t, pos);
-      if (closableRun(t, pos, j)) walkTrie(t, node, j, best);
-      node = node.next.get(SEP);
+      if (closableRun(t, pos, j)) walkTrie(t, trie, node, j, best);
+      node = step(trie, node, SEP);
       pos = j;
     } else {
-      node = node.next.get(c);
+      node = step(trie, node, c);
       pos++;
     }
-    if (node !== undefined && node.entry !== -1 && !isWordCharAt(t, pos) && pos > best.pos) {
+    if (node !== 0 && trie.entry[node] !== -1 && !isWordCharAt(t, pos) && pos > best.pos) {
       best.pos = pos;
-      best.entry = node.entry;
+      best.entry = trie.entry[node]!;
     }
   }
 }
@@ -449,10 +500,7 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
       }
   }
 
-  // The root's children as a table indexed by code unit: the start loop below asks it at every word start of
-  // every sentence (one array of 2^16 slots; per-node arrays would cost ~1 KB for each of the trie's nodes).
-  const startsForm: (TrieNode | undefined)[] = new Array<TrieNode | undefined>(0x10000).fill(undefined);
-  for (const [c, child] of root.next) startsForm[c] = child;
+  const trie = flatten(root);
 
   /** The longest form found by the current walk (one object per matcher: `match` is not re-entered). */
   const best: Best = { pos: -1, entry: -1 };
@@ -466,17 +514,17 @@ export function compileLexicon(lexicon: Lexicon): LexiconMatcher {
     for (let s = 0; s < t.length; s++) {
       const c = t.charCodeAt(s);
       const word = c < 0x80 ? ASCII_WORD[c] === 1 : isWordCharAt(t, s);
-      const first = word && !prevWord ? startsForm[c] : undefined;
+      const first = word && !prevWord ? step(trie, 0, c) : 0;
       prevWord = word;
-      if (first === undefined) continue;
+      if (first === 0) continue;
       // The walk's first step (a word character, so never a separator), then the rest of the walk.
       best.pos = -1;
       best.entry = -1;
-      if (first.entry !== -1 && !isWordCharAt(t, s + 1)) {
+      if (trie.entry[first] !== -1 && !isWordCharAt(t, s + 1)) {
         best.pos = s + 1;
-        best.entry = first.entry;
+        best.entry = trie.entry[first]!;
       }
-      walkTrie(t, first, s + 1, best);
+      walkTrie(t, trie, first, s + 1, best);
       if (best.pos !== -1) found.push({ s, e: best.pos, entry: best.entry });
     }
     if (found.length === 0) return [];

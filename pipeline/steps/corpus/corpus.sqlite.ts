@@ -11,14 +11,17 @@
  */
 import { existsSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
-import { computeExcerptIndex, writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
+import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
 import { attachDatabase, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
-import type { CarryOver } from './previous-build.ts';
-import { carrySearchIndex, type PreviousSearchIndex, readSearchIndex, writeSearchIndex } from './search-index.ts';
+import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
+import type { CarryOver, SearchAnswer } from './previous-build.ts';
+import type { SearchPlan } from './rebuild-worker.ts';
+import { carrySearchRows, collectSearchRows, readSearchIndex, writeSearchIndex, writeSearchRows } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -31,6 +34,9 @@ export interface CorpusDbInfo {
 const ARTICLE_COLUMNS = 'pmcid, id_kind, pmid, doi, title, journal, year';
 const EXCERPT_COLUMNS = 'key, section, section_title, label, paragraph, sentence, text, also_in';
 const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact';
+
+/** FTS5's pending-terms limit while the full-text index is rebuilt: 32 MiB of the wasm heap. */
+const FTS_PENDING_BYTES = 32 << 20;
 
 /**
  * Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count, the
@@ -47,6 +53,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
+  const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
   const db = createDatabase(s, building, 4096);
@@ -54,6 +61,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   try {
     db.exec(CORPUS_DB_SCHEMA);
     if (carry) attachDatabase(db, 'prev', carry.db, carry.sha256);
+    // The server's excerpt index, gathered as the rows are written (excerpt-index-builder.ts).
+    const excerptIndex = new ExcerptIndexBuilder(info.phrases);
+    const previousExcerpts: PreviousExcerptIndex | null = carry ? readPreviousExcerptIndex(db, 'prev') : null;
     db.exec('BEGIN');
     const putInfo = db.prepare('INSERT INTO info (key, value) VALUES (?, ?)');
     for (const [k, v] of [
@@ -88,39 +98,64 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const articleRow = new RowInserter(s, db, putArticle);
     const excerptRow = new RowInserter(s, db, putExcerpt);
     const occurrenceRow = new RowInserter(s, db, putOccurrence);
-    // For carrying the search index over: each previous excerpt's new id (0: not carried), and the new excerpts' texts.
-    const remap = carry ? new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1) : null;
-    const fresh: { id: number; text: string }[] = [];
+    /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
+    const runs = function* (): Generator<{ i: number; j: number; fromId: number }> {
+      for (let i = 0; i < articles.length; ) {
+        const fromId = carry?.from[i] ?? 0;
+        let j = i + 1;
+        if (fromId > 0) while (j < articles.length && carry!.from[j] === fromId + (j - i)) j++;
+        yield { i, j, fromId };
+        i = j;
+      }
+    };
+    // The carried-over search index is made by the rebuild's worker thread while this one writes the rows and the
+    // full-text index (rebuild-worker.ts; here, after them, when there is none): it needs each previous excerpt's
+    // new id (0: not carried) and the new excerpts' texts, known before any row is written.
+    let searchAnswer: Promise<SearchAnswer> | null = null;
+    let inlinePlan: SearchPlan | null = null;
+    let freshExcerpts = 0;
+    let plannedExcerpts = 0;
+    if (carry) {
+      const remap = new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1);
+      const fresh: { id: number; text: string }[] = [];
+      let id = 0;
+      for (const { i, j, fromId } of runs()) {
+        if (fromId > 0) {
+          const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
+          const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
+          for (let e = firstExcerpt; e < endExcerpt; e++) remap[e - 1] = ++id;
+        } else for (const e of (load ? load(i) : (articles[i] as unknown as ExtractedArticle)).excerpts) fresh.push({ id: ++id, text: e.text });
+      }
+      freshExcerpts = fresh.length;
+      plannedExcerpts = id;
+      const plan: SearchPlan = { previousDb: carry.db, remap, fresh, excerpts: id };
+      searchAnswer = carry.search?.(plan) ?? null;
+      if (!searchAnswer) inlinePlan = plan;
+    }
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
     let reported = 0;
-    for (let i = 0; i < articles.length; ) {
-      const fromId = carry?.from[i] ?? 0;
+    for (const { i, j, fromId } of runs()) {
       if (carry && fromId > 0) {
-        let j = i + 1;
-        while (j < articles.length && carry.from[j] === fromId + (j - i)) j++;
         const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
         const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
         const articleDelta = i + 1 - fromId;
         const excerptDelta = excerptId + 1 - firstExcerpt;
         copyArticles!.bind([articleDelta, fromId, fromId + (j - i) - 1]).stepReset();
-        for (let e = firstExcerpt; e < endExcerpt; e++) remap![e - 1] = e + excerptDelta;
+        excerptIndex.addCarried(previousExcerpts!, firstExcerpt, endExcerpt, articleDelta);
         if (endExcerpt > firstExcerpt) {
           copyExcerpts!.bind([excerptDelta, articleDelta, firstExcerpt, endExcerpt - 1]).stepReset();
           copyOccurrences!.bind([excerptDelta, firstExcerpt, endExcerpt - 1]).stepReset();
         }
         excerptId += endExcerpt - firstExcerpt;
         carried += j - i;
-        i = j;
-      } else {
-        excerptId = insertArticle(i, excerptId);
-        i++;
-      }
-      if (i - reported >= 1000) progress.update((reported = i));
+      } else excerptId = insertArticle(i, excerptId);
+      if (j - reported >= 1000) progress.update((reported = j));
     }
     copyArticles?.finalize();
     copyExcerpts?.finalize();
     copyOccurrences?.finalize();
+    if (carry && excerptId !== plannedExcerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plannedExcerpts}`);
     /** Inserts article `i` from JS; returns the last excerpt id used. */
     function insertArticle(i: number, lastExcerpt: number): number {
       const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
@@ -129,8 +164,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       articleRow.run([articleId, a.pmcid, a.id_kind, a.pmid, a.doi, a.title, a.journal, a.year]);
       for (const e of a.excerpts) {
         excerptId++;
-        if (remap) fresh.push({ id: excerptId, text: e.text });
         excerptRow.run([excerptId, articleId, e.id, e.section, e.section_title, e.label, e.paragraph, e.sentence, e.text, JSON.stringify(e.also_in)]);
+        excerptIndex.addExcerpt(i, a.year, e);
         e.occurrences.forEach((o, k) => {
           occurrenceRow.run([
             excerptId, k, o.phrase, o.start, o.end, o.status, o.band, o.at_threshold ? 1 : 0, o.inequality,
@@ -147,28 +182,45 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     putOccurrence.finalize();
     progress.update(articles.length);
     progress.stop();
-    let previousIndex: PreviousSearchIndex | null = null;
+    clock.lap('rows');
+    // Without the worker, the previous search index is read before the previous database goes.
+    const previousIndex = inlinePlan ? readSearchIndex(db, 'prev') : null;
     if (carry) {
-      previousIndex = readSearchIndex(db, 'prev');
       // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
       // cache is freed for theirs.
       db.exec('COMMIT');
       db.exec('DETACH prev');
       db.exec('BEGIN');
     }
+    // FTS5 writes its pending terms out as a new segment every `hashsize` bytes (1 MiB by default) and the
+    // optimize merges the segments: with FTS_PENDING_BYTES there are few to merge (issue 21 session 23: rebuild
+    // and optimize 2.5 → 1.2 s at 413k excerpts). A setting, kept in the table's config: the index is the same.
+    db.exec(`INSERT INTO excerpts_fts (excerpts_fts, rank) VALUES ('hashsize', ${FTS_PENDING_BYTES})`);
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
-    const carriedIndex = previousIndex && carrySearchIndex(s, db, previousIndex, remap!, fresh, excerptId);
-    previousIndex = null;
+    clock.lap('full-text index');
+    let answer = searchAnswer && (await searchAnswer);
+    if (inlinePlan && previousIndex) {
+      const out = collectSearchRows();
+      const result = carrySearchRows(s, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts, out);
+      answer = result ? { rows: out.rows, result } : { result: null };
+    }
+    if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
+    const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
     const search = carriedIndex ?? writeSearchIndex(db);
-    // The server's excerpt index, computed here once instead of at every start (excerpt-index-data.ts).
-    writeExcerptIndex(db, computeExcerptIndex(db, info.phrases));
-    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${fresh.length} new excerpts tokenized)` : ''}`);
+    clock.lap('search index');
+    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).
+    writeExcerptIndex(db, excerptIndex.finish());
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${freshExcerpts} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
+    clock.lap('excerpt index');
     vacuumInto(db, path);
+    clock.lap('compaction');
+    progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
   } finally {
     db.close();
     if (existsSync(building)) unlinkSync(building);
   }
 }
+

@@ -14,12 +14,13 @@ import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
 import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
 import { sha256Text } from '../../lib/hash.ts';
+import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { writeCorpusDatabase } from './corpus.sqlite.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
-import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
+import { articleDocumentJson, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -66,9 +67,11 @@ export interface CorpusStepOptions {
 
 export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest> {
   const { progress } = o;
+  const clock = new PhaseClock();
   const input = corpusInput(o.snapshot);
   const { lexicon, sha256 } = readLexicon(o.lexiconPath);
   const matcher = compileLexicon(lexicon);
+  clock.lap('lexicon');
   for (const c of matcher.collisions) progress.log(`corpus: lexicon form "${c.form}" belongs to "${c.kept}"; dropped from "${c.dropped}"`);
   if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
   else
@@ -78,7 +81,9 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     );
   const fileHashes = new Map<string, string>();
   const fingerprint = corpusFingerprint(input, fileHashes);
+  clock.lap('input hashes');
   const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
+  clock.lap('cache index');
   const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
   const articles = extraction.count;
   if (input.kind !== 'none')
@@ -91,6 +96,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     );
   for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
 
+  clock.lap('extraction');
   mkdirSync(join(o.out, 'corpus'), { recursive: true });
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
   const previous = o.cacheDir ? new PreviousBuild(o.cacheDir) : null;
@@ -98,37 +104,52 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
-  const carry = previous?.carryOver(keys, excerptCount) ?? null;
+  const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
+  const metaJson = JSON.stringify(meta);
+  mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
+  // The documents first: the stored ones of unchanged articles are linked by a worker thread while this one
+  // writes the database (previous-build.ts, `startLinking`); the ones it could not link are written after.
+  previous?.startLinking(o.out);
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
-  } catch (err) {
-    if (!carry) throw err;
-    // Whatever is wrong with what the previous build left, the database is written from the articles alone.
-    progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
-    db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
+    const docs = corpusDocuments({
+      articles: extraction.summaries(),
+      loadJson: extraction.loadJson,
+      meta,
+      lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+      phraseList: matcher.phrases,
+      articleDocument: (i, path, json) => {
+        const key = keys.get(i);
+        const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
+        if (docKey && (previous!.queueLink(docKey, path, i) || previous!.link(docKey, join(o.out, path)))) return;
+        writeFileSync(join(o.out, path), json());
+        if (docKey) previous!.store(docKey, join(o.out, path));
+      },
+    });
+    for (const [path, doc] of docs) {
+      mkdirSync(dirname(join(o.out, path)), { recursive: true });
+      writeFileSync(join(o.out, path), JSON.stringify(doc));
+    }
+    clock.lap('documents');
+    const carry = previous?.carryOver(keys, excerptCount) ?? null;
+    try {
+      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
+    } catch (err) {
+      if (!carry) throw err;
+      // Whatever is wrong with what the previous build left, the database is written from the articles alone.
+      progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
+      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
+    }
+    clock.lap('database');
+    for (const { docKey, path, index } of (await previous?.finishLinking()) ?? []) {
+      writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson));
+      previous!.store(docKey, join(o.out, path));
+    }
+    clock.lap('documents not linked');
+  } finally {
+    previous?.stopLinking();
   }
   const { excerpts, carried } = db;
-  const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
-  mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
-  const docs = corpusDocuments({
-    articles: extraction.summaries(),
-    loadJson: extraction.loadJson,
-    meta,
-    lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
-    phraseList: matcher.phrases,
-    articleDocument: (i, path, json) => {
-      const key = keys.get(i);
-      const docKey = previous && key ? previous.documentKey(key, meta) : null;
-      if (docKey && previous!.link(docKey, join(o.out, path))) return;
-      writeFileSync(join(o.out, path), json());
-      if (docKey) previous!.store(docKey, join(o.out, path));
-    },
-  });
-  for (const [path, doc] of docs) {
-    mkdirSync(dirname(join(o.out, path)), { recursive: true });
-    writeFileSync(join(o.out, path), JSON.stringify(doc));
-  }
   if (previous) {
     previous.save(dbPath, db.sha256, keys, excerptCount, meta);
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
@@ -145,6 +166,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   );
   cache.prune();
   if (extraction.cache.pruned > 0) progress.log(`corpus: removed ${extraction.cache.pruned} cache entries this build did not use`);
+  clock.lap('report and records');
+  progress.log(`corpus: step in ${clock}`);
   return {
     input: input.kind,
     fingerprint,

@@ -100,6 +100,11 @@ export function articleDocJson(extractionJson: string, metaJson: string, check: 
   return json;
 }
 
+/** The document of the article of listing index `index`, from its extraction's JSON text; checked for one index in ARTICLE_CHECK_EVERY. */
+export function articleDocumentJson(index: number, extractionJson: string, metaJson: string): string {
+  return articleDocJson(extractionJson, metaJson, index % ARTICLE_CHECK_EVERY === 0);
+}
+
 /** Builds every document; the map's keys are paths relative to the build directory. */
 export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDocument, loadJson }: CorpusDocsInput): Map<string, unknown> {
   const metaJson = JSON.stringify(meta);
@@ -225,7 +230,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
     const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
     // Without `loadJson`, the articles are whole (the type cannot say which of the two a caller passes).
     const i = index;
-    if (articleDocument) articleDocument(i, path, () => articleDocJson(loadJson ? loadJson(i) : JSON.stringify(a), metaJson, i % ARTICLE_CHECK_EVERY === 0));
+    if (articleDocument) articleDocument(i, path, () => articleDocumentJson(i, loadJson ? loadJson(i) : JSON.stringify(a), metaJson));
     else docs.set(path, loadJson ? JSON.parse(articleDocJson(loadJson(i), metaJson, true)) : articleDocSchema.parse({ ...a, meta }));
   }
 

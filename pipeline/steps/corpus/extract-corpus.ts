@@ -31,6 +31,7 @@ import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMembe
 import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
 import { HashList } from './hash-list.ts';
+import { KeptCopies } from './kept-copies.ts';
 import { packageMembers } from './packages.ts';
 
 /** Where an article came from: a loose file (`package` null) or a member of a package. */
@@ -140,26 +141,8 @@ export async function extractCorpus(
     seconds: 0,
     cache: cache.stats,
   };
-  /**
-   * Per article id, the copy kept: its summary (in `store`), the hash of its bytes, its file-list row, and the
-   * whole article when the cache does not keep it.
-   */
-  interface Kept {
-    pmcid: string;
-    generated: boolean;
-    excerpts: number;
-    /** Its handle in `store`. */
-    summary: number;
-    whole: ExtractedArticle | null;
-    sha: string | null;
-    row: FileListRow | undefined;
-    /** Whether the file-list row filled anything in (then the cached JSON is not the article's). */
-    filled: boolean;
-    src: SourceRef;
-    updated: string | null;
-    key: string | null;
-  }
-  const kept = new Map<string, Kept>();
+  /** Per article id, the copy kept: its summary (in `store`), hashes, file-list row, source (kept-copies.ts). */
+  const kept = new KeptCopies();
   let read = 0;
 
   const store = new SummaryStore();
@@ -170,8 +153,8 @@ export async function extractCorpus(
     const updated = row?.updated ?? null;
     // The extraction follows from the cache key; withFileList is the only change made to it after.
     const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
-    const prev = kept.get(article.pmcid);
-    const entry: Kept = {
+    const prev = kept.current(article.pmcid);
+    const copy = {
       pmcid: article.pmcid,
       generated: article.id_kind === 'generated',
       excerpts: article.excerpts.length,
@@ -181,17 +164,16 @@ export async function extractCorpus(
       row,
       filled: article !== extracted,
       src,
-      updated,
       key,
     };
-    if (prev === undefined) {
-      kept.set(article.pmcid, entry);
+    if (prev === null) {
+      kept.keep(copy);
       return;
     }
     const newer = updated !== null && (prev.updated === null || updated > prev.updated);
     const [winner, loser] = newer ? [src, prev.src] : [prev.src, src];
     out.duplicates.push({ ...loser, id: article.pmcid, kept_package: winner.package, kept_file: winner.file });
-    if (newer) kept.set(article.pmcid, entry);
+    if (newer) kept.keep(copy);
   };
 
   if (input.kind === 'jats') {
@@ -309,27 +291,14 @@ export async function extractCorpus(
     progress.update(papers.length);
     progress.stop();
   }
-  const all = [...kept.values()].sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
-  kept.clear();
   // Held from here on, per article in listing order: only what loading it and its summary need (no sources,
   // dates or per-article objects: issue 21, memory flat with the corpus).
-  const n = all.length;
+  const { pmcids, excerptCounts, handles, shas, keys, rows, wholes, generated } = kept.drain(compareArticleIds);
+  const n = pmcids.length;
   out.count = n;
-  out.excerptCounts = Int32Array.from(all, (k) => k.excerpts);
-  const handles = Int32Array.from(all, (k) => k.summary);
-  const pmcids = all.map((k) => k.pmcid);
-  const shas = HashList.from(all.map((k) => k.sha));
-  // A file-list row is needed again only where it filled something in (withFileList gives back the same article otherwise).
-  const rows = new Map<number, FileListRow>();
-  all.forEach((k, i) => {
-    if (k.filled && k.row) rows.set(i, k.row);
-  });
-  const wholes = all.some((k) => k.whole) ? all.map((k) => k.whole) : null;
-  for (const { pmcid, generated, src, key } of all) {
-    out.keys.push(key);
-    if (generated) out.generatedIds.push({ ...src, id: pmcid });
-  }
-  all.length = 0;
+  out.excerptCounts = excerptCounts;
+  out.keys = keys;
+  out.generatedIds.push(...generated);
   out.summaries = function* () {
     for (let i = 0; i < n; i++) yield store.get(handles[i]!);
   };

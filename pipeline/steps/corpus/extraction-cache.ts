@@ -99,6 +99,11 @@ export class ExtractionCache {
   private readonly index = new CacheIndex();
   /** The last article key computed (a hit and then its use ask for the same one in turn). */
   private lastKey = { sha: '', key: Buffer.alloc(32) };
+  /**
+   * The keys `getSummaries` computed for its package, asked for again as each article is used (a sha256 each:
+   * 0.15 s of a rebuild at 100,000 articles).
+   */
+  private batchKeys = new Map<string, Buffer>();
   private readonly usedPackages = new Set<string>();
   private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
@@ -149,6 +154,8 @@ export class ExtractionCache {
 
   /** `key` as its 32 bytes (what the index holds). */
   private keyBytes(contentSha256: string): Buffer {
+    const batched = this.batchKeys.get(contentSha256);
+    if (batched) return batched;
     if (this.lastKey.sha !== contentSha256) this.lastKey = { sha: contentSha256, key: createHash('sha256').update(`${contentSha256}\n${this.salt}`).digest() };
     return this.lastKey.key;
   }
@@ -180,8 +187,10 @@ export class ExtractionCache {
     const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
     if (!this.dir) return out;
     const wanted: { i: number; key: Buffer; at: Located }[] = [];
+    this.batchKeys = new Map();
     contentSha256s.forEach((sha, i) => {
       const key = this.keyBytes(sha);
+      this.batchKeys.set(sha, key);
       const at = this.index.get(key);
       if (at) wanted.push({ i, key, at });
     });

@@ -25,11 +25,19 @@ export class HashList {
       present.set(this.present);
       this.present = present;
     }
-    if (hex !== null) {
-      Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.count * HASH, HASH).write(hex, 'hex');
-      this.present[this.count] = 1;
-    }
-    this.count++;
+    this.write(this.count++, hex);
+  }
+
+  /** Replaces the hash at `i` (one already pushed) with a hash or null. */
+  set(i: number, hex: string | null): void {
+    if (i < 0 || i >= this.count) throw new RangeError(`hash ${i} of ${this.count}`);
+    if (hex !== null && !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`not a sha256 in hex: ${hex.slice(0, 80)}`);
+    this.write(i, hex);
+  }
+
+  private write(i: number, hex: string | null): void {
+    if (hex !== null) Buffer.from(this.bytes.buffer, this.bytes.byteOffset + i * HASH, HASH).write(hex, 'hex');
+    this.present[i] = hex === null ? 0 : 1;
   }
 
   get(i: number): string | null {

@@ -12,22 +12,45 @@
  * phrases (search-bigrams.ts), made from the terms just written.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
-import { decodePositions, decodePostings, decodeVarints, encodeTerm, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
+import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
-import { writeSearchBigrams } from './search-bigrams.ts';
+import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
 
-/** Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term into ids and offsets per id. */
-function parseInstances(s: string): { ids: number[]; offsets: number[][] } {
-  const ids: number[] = [];
-  const offsets: number[][] = [];
+/** One term's instances, flat: excerpt ids ascending, each one's count, and the offsets excerpt after excerpt. */
+interface FlatInstances {
+  ids: Int32Array;
+  counts: Int32Array;
+  offsets: Int32Array;
+  /** Excerpts (entries of `ids` and `counts` in use). */
+  n: number;
+}
+
+/**
+ * Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term (doc ascending, then offset) into flat
+ * arrays, reusing `into`'s when they are large enough (an array of offsets per excerpt made most of the garbage
+ * of a full build's search index).
+ */
+function parseInstances(s: string, into: FlatInstances): FlatInstances {
+  let instances = s.length > 0 ? 1 : 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) instances++;
+  let { ids, counts, offsets } = into;
+  if (offsets.length < instances) {
+    const size = Math.max(instances, offsets.length * 2);
+    ids = new Int32Array(size);
+    counts = new Int32Array(size);
+    offsets = new Int32Array(size);
+  }
+  let n = 0;
+  let k = 0;
   let doc = 0;
   let v = 0;
   const end = (offset: number) => {
-    if (ids.length > 0 && ids[ids.length - 1] === doc) offsets[offsets.length - 1]!.push(offset);
+    if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
     else {
-      ids.push(doc);
-      offsets.push([offset]);
+      ids[n] = doc;
+      counts[n++] = 1;
     }
+    offsets[k++] = offset;
   };
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -40,7 +63,7 @@ function parseInstances(s: string): { ids: number[]; offsets: number[][] } {
     } else v = v * 10 + (c - 48);
   }
   if (s.length > 0) end(v);
-  return { ids, offsets };
+  return { ids, counts, offsets, n };
 }
 
 /** Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. */
@@ -56,16 +79,17 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
   try {
     // One aggregate per term: stepping the instance rows one by one from JS costs several times as much.
+    let flat: FlatInstances = { ids: new Int32Array(0), counts: new Int32Array(0), offsets: new Int32Array(0), n: 0 };
     for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
       read.bind([term]).step();
-      const occurrences = parseInstances(read.getString(0) ?? '');
+      flat = parseInstances(read.getString(0) ?? '', flat);
       read.reset();
-      const { postings, positions, offsetWidth } = encodeTerm(occurrences);
-      occurrences.ids.forEach((id, k) => {
-        sizes[id - 1]! += occurrences.offsets[k]!.length;
-        tokens += occurrences.offsets[k]!.length;
-      });
-      put.bind([term, occurrences.ids.length, postings, positions, offsetWidth]).stepReset();
+      const { postings, positions, offsetWidth } = encodeTermFlat(flat.ids, flat.counts, flat.offsets, flat.n);
+      for (let k = 0; k < flat.n; k++) {
+        sizes[flat.ids[k]! - 1]! += flat.counts[k]!;
+        tokens += flat.counts[k]!;
+      }
+      put.bind([term, flat.n, postings, positions, offsetWidth]).stepReset();
       terms++;
     }
   } finally {
@@ -178,6 +202,55 @@ export function carrySearchIndex(
   fresh: readonly { id: number; text: string }[],
   excerpts: number,
 ): { terms: number; tokens: number } | null {
+  const rows = collectSearchRows();
+  const result = carrySearchRows(s, previous, remap, fresh, excerpts, rows);
+  if (result) writeSearchRows(db, rows.rows);
+  return result;
+}
+
+/** The search tables' rows, in the order they are written (search_terms' rowids follow it). */
+export interface SearchRows {
+  terms: [term: string, docs: number, postings: Uint8Array, positions: Uint8Array, width: number][];
+  documents: [excerpts: number, tokens: number, sizes: Uint8Array];
+  bigrams: [first: string, second: string, docs: number, postings: Uint8Array][];
+  bigramMinDocs: number;
+}
+
+/** A list of search rows being made (by `carrySearchRows`, possibly in another thread), then written whole. */
+export function collectSearchRows(): { rows: SearchRows } {
+  return { rows: { terms: [], documents: [0, 0, new Uint8Array(0)], bigrams: [], bigramMinDocs: 0 } };
+}
+
+/** Writes rows made by `carrySearchRows` into the (empty) search tables. */
+export function writeSearchRows(db: SqliteDb, rows: SearchRows): void {
+  const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
+  try {
+    for (const r of rows.terms) put.bind(r).stepReset();
+  } finally {
+    put.finalize();
+  }
+  db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)').bind(rows.documents).stepFinalize();
+  const pair = db.prepare('INSERT INTO search_bigrams (first, second, docs, postings) VALUES (?, ?, ?, ?)');
+  try {
+    for (const r of rows.bigrams) pair.bind(r).stepReset();
+  } finally {
+    pair.finalize();
+  }
+  db.prepare('UPDATE search_documents SET bigram_min_docs = ?').bind([rows.bigramMinDocs]).stepFinalize();
+}
+
+/**
+ * `carrySearchIndex`'s work without a database: the rows it would write go to `out`. Needs no connection to the
+ * database being built, so it can run in a worker thread while that database is written (corpus.sqlite.ts).
+ */
+export function carrySearchRows(
+  s: Sqlite3,
+  previous: PreviousSearchIndex,
+  remap: Int32Array,
+  fresh: readonly { id: number; text: string }[],
+  excerpts: number,
+  out: { rows: SearchRows },
+): { terms: number; tokens: number } | null {
   if (remap.length !== previous.sizes.length) return null;
   const sizes = new Int32Array(excerpts);
   const seen = new Uint8Array(excerpts + 1);
@@ -201,56 +274,64 @@ export function carrySearchIndex(
   const byTerm = new Map(previous.terms.map((p) => [p.term, p]));
   const order = [...previous.terms.map((p) => p.term), ...[...freshTerms.keys()].filter((t) => !byTerm.has(t))].sort(compareCodePoints);
 
+  // The tokens put in place as the terms are written, for the two-word phrases (search-bigrams.ts), which
+  // would otherwise decode every term again from the rows just written.
+  const minDocs = bigramMinDocs(excerpts);
+  const start = new Float64Array(excerpts + 1);
+  for (let i = 0; i < excerpts; i++) start[i + 1] = start[i]! + sizes[i]!;
+  const placed: PlacedTokens = { names: [], common: new Uint8Array(order.length), minDocs, start, tokenAt: new Int32Array(start[excerpts]!).fill(-1) };
   let terms = 0;
-  const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
-  try {
-    for (const term of order) {
-      const old = byTerm.get(term);
-      const add = freshTerms.get(term);
-      const oldDocs = old ? decodePostings(old.postings, old.docs) : null;
-      const oldOffsets = old ? decodePositions(old.positions, old.width) : null;
-      const addN = add ? add.ids.length : 0;
-      const cap = (old?.docs ?? 0) + addN;
-      const ids = new Int32Array(cap);
-      const counts = new Int32Array(cap);
-      const offsets = new Int32Array((oldOffsets?.length ?? 0) + (add?.offsets.length ?? 0));
-      let n = 0;
-      let total = 0;
-      let oi = 0; // next previous excerpt of the term
-      let op = 0; // its first offset
-      let fi = 0; // next fresh excerpt of the term
-      let fp = 0;
-      const oldN = old?.docs ?? 0;
-      for (;;) {
-        while (oi < oldN && remap[oldDocs!.docs[oi]!] === 0) op += oldDocs!.freq[oi++]!;
-        const oldId = oi < oldN ? remap[oldDocs!.docs[oi]!]! : Infinity;
-        const addId = fi < addN ? add!.ids[fi]! : Infinity;
-        if (oldId === Infinity && addId === Infinity) break;
-        if (oldId < addId) {
-          const c = oldDocs!.freq[oi++]!;
-          ids[n] = oldId;
-          counts[n++] = c;
-          for (let k = 0; k < c; k++) offsets[total++] = oldOffsets![op++]!; // (a subarray per excerpt costs more than the copy)
-        } else {
-          const c = add!.counts[fi++]!;
-          ids[n] = addId;
-          counts[n++] = c;
-          for (let k = 0; k < c; k++) offsets[total++] = add!.offsets[fp++]!;
-        }
+  for (const term of order) {
+    const old = byTerm.get(term);
+    const add = freshTerms.get(term);
+    const oldDocs = old ? decodePostings(old.postings, old.docs) : null;
+    const oldOffsets = old ? decodePositions(old.positions, old.width) : null;
+    const addN = add ? add.ids.length : 0;
+    const cap = (old?.docs ?? 0) + addN;
+    const ids = new Int32Array(cap);
+    const counts = new Int32Array(cap);
+    const offsets = new Int32Array((oldOffsets?.length ?? 0) + (add?.offsets.length ?? 0));
+    let n = 0;
+    let total = 0;
+    let oi = 0; // next previous excerpt of the term
+    let op = 0; // its first offset
+    let fi = 0; // next fresh excerpt of the term
+    let fp = 0;
+    const oldN = old?.docs ?? 0;
+    for (;;) {
+      while (oi < oldN && remap[oldDocs!.docs[oi]!] === 0) op += oldDocs!.freq[oi++]!;
+      const oldId = oi < oldN ? remap[oldDocs!.docs[oi]!]! : Infinity;
+      const addId = fi < addN ? add!.ids[fi]! : Infinity;
+      if (oldId === Infinity && addId === Infinity) break;
+      if (oldId < addId) {
+        const c = oldDocs!.freq[oi++]!;
+        ids[n] = oldId;
+        counts[n++] = c;
+        for (let k = 0; k < c; k++) offsets[total++] = oldOffsets![op++]!; // (a subarray per excerpt costs more than the copy)
+      } else {
+        const c = add!.counts[fi++]!;
+        ids[n] = addId;
+        counts[n++] = c;
+        for (let k = 0; k < c; k++) offsets[total++] = add!.offsets[fp++]!;
       }
-      if (n === 0) continue; // every excerpt holding it is gone, and FTS5 rebuilt from the rows no longer has it
-      const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
-      put.bind([term, n, postings, positions, offsetWidth]).stepReset();
-      terms++;
     }
-  } finally {
-    put.finalize();
+    if (n === 0) continue; // every excerpt holding it is gone, and FTS5 rebuilt from the rows no longer has it
+    const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
+    out.rows.terms.push([term, n, postings, positions, offsetWidth]);
+    placed.common[terms] = n >= minDocs ? 1 : 0;
+    placed.names.push(term);
+    for (let k = 0, o = 0; k < n; k++) {
+      const at = start[ids[k]! - 1]!;
+      for (let c = 0; c < counts[k]!; c++) placed.tokenAt[at + offsets[o++]!] = terms;
+    }
+    terms++;
   }
   let tokens = 0;
   for (const v of sizes) tokens += v;
-  db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
-    .bind([excerpts, tokens, encodeVarints(sizes)])
-    .stepFinalize();
-  writeSearchBigrams(db);
+  out.rows.documents = [excerpts, tokens, encodeVarints(sizes)];
+  eachBigram({ ...placed, common: placed.common.subarray(0, terms) }, PAIR_BUDGET, (a, b, ids, counts, n) => {
+    out.rows.bigrams.push([placed.names[a]!, placed.names[b]!, n, encodePostings(ids, counts, n)]);
+  });
+  out.rows.bigramMinDocs = minDocs;
   return { terms, tokens };
 }

@@ -251,6 +251,18 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(doc(other, 'corpus/api/v1/stats.json').meta.snapshot).toBe('another-snapshot');
   });
 
+  it('writes the documents its worker could not link (stored ones gone), keeps them for next time, and still equals a full rebuild', async () => {
+    const stored = readdirSync(join(cacheDir, 'documents'));
+    expect(stored).toHaveLength(n + 1);
+    for (const name of stored.slice(0, 3)) rmSync(join(cacheDir, 'documents', name));
+    const p = logProgress();
+    const again = join(tmp.path, 'gen-other-id-again');
+    await buildCorpus({ snapshot: snap, out: again, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1 - 3} article documents`);
+    expect(tree(again)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    expect(readdirSync(join(cacheDir, 'documents')).sort()).toEqual([...stored].sort());
+  });
+
   it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
     // Replaced, not written in place: the cache's file is a hard link to the last build's database.
     const prevDb = join(cacheDir, 'previous', 'corpus.sqlite');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchTokenizer } from '../../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../../api-dynamic/src/services/corpus/sqlite.ts';
 import { bigramMinDocs, decodePostings } from '../../../contracts/corpus/search-postings.ts';
+import { eachBigram, PAIR_BUDGET, placeTokens } from '../../../pipeline/steps/corpus/search-bigrams.ts';
 import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('search-bigrams');
@@ -49,5 +50,18 @@ describe('search_bigrams', () => {
     for (const [key, m] of want) expect([...got.get(key)!], key).toEqual([...m]);
     // Some pairs occur twice in one excerpt, so the counts are tested too.
     expect([...want.values()].some((m) => [...m.values()].some((c) => c > 1))).toBe(true);
+  });
+
+  it('gives the same pairs whatever the number of pairs sorted at a time', () => {
+    const tokens = placeTokens(db as Parameters<typeof placeTokens>[0]);
+    const pairs = (budget: number) => {
+      const out: string[] = [];
+      eachBigram(tokens, budget, (a, b, ids, counts, n) => out.push(`${a} ${b}: ${ids.subarray(0, n).join(',')} / ${counts.subarray(0, n).join(',')}`));
+      return out;
+    };
+    const whole = pairs(PAIR_BUDGET);
+    expect(whole.length).toBe(Number(db.selectValue('SELECT count(*) FROM search_bigrams')));
+    // One first term at a time (every term over the budget), and ranges of a few terms.
+    for (const budget of [1, 40, 1000]) expect(pairs(budget), `budget ${budget}`).toEqual(whole);
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The columns extraction keeps its article copies in (pipeline/steps/corpus/kept-copies.ts): a later copy takes
+ * over its id's place, a deleted id is gone, and `drain` gives the copies in id order with what the step holds.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
+import { compareArticleIds } from '../../../pipeline/steps/corpus/extract-corpus.ts';
+import type { FileListRow } from '../../../pipeline/steps/corpus/file-lists.ts';
+import { HashList } from '../../../pipeline/steps/corpus/hash-list.ts';
+import { type Copy, KeptCopies } from '../../../pipeline/steps/corpus/kept-copies.ts';
+
+const hex = (c: string) => c.repeat(64);
+const row = (updated: string) => ({ updated }) as unknown as FileListRow;
+function copy(pmcid: string, n: number, extra: Partial<Copy> = {}): Copy {
+  return { pmcid, generated: false, excerpts: n, summary: n * 10, whole: null, sha: hex(String(n % 10)), row: undefined, filled: false, src: { package: 'p.tar.gz', file: `${pmcid}.nxml` }, key: hex('f'), ...extra };
+}
+
+describe('KeptCopies', () => {
+  it('keeps one copy per id, replaced in place, in id order when drained, columns released', () => {
+    const k = new KeptCopies();
+    k.keep(copy('PMC30', 1));
+    k.keep(copy('nopmc-b', 2, { generated: true, src: { package: null, file: 'b.xml' } }));
+    k.keep(copy('PMC4', 3, { row: row('2026-01-01'), filled: true, sha: null, key: null }));
+    k.keep(copy('PMC200', 4));
+    expect(k.current('PMC4')).toEqual({ src: { package: 'p.tar.gz', file: 'PMC4.nxml' }, updated: '2026-01-01' });
+    expect(k.current('PMC5')).toBeNull();
+    // A later copy of PMC30 replaces the first one; PMC200 is deleted.
+    const whole = { pmcid: 'PMC30' } as ExtractedArticle;
+    k.keep(copy('PMC30', 5, { whole, src: { package: 'q.tar.gz', file: 'x/PMC30.nxml' } }));
+    expect(k.delete('PMC200')).toBe(true);
+    expect(k.delete('PMC200')).toBe(false);
+    const d = k.drain(compareArticleIds);
+    expect(d.pmcids).toEqual(['PMC4', 'PMC30', 'nopmc-b']);
+    expect([...d.excerptCounts]).toEqual([3, 5, 2]);
+    expect([...d.handles]).toEqual([30, 50, 20]);
+    expect([0, 1, 2].map((i) => d.shas.get(i))).toEqual([null, hex('5'), hex('2')]);
+    expect([0, 1, 2].map((i) => d.keys.get(i))).toEqual([null, hex('f'), hex('f')]);
+    expect([...d.rows.keys()]).toEqual([0]);
+    expect(d.wholes).toEqual([null, whole, null]);
+    expect(d.generated).toEqual([{ package: null, file: 'b.xml', id: 'nopmc-b' }]);
+    expect(k.drain(compareArticleIds).pmcids).toEqual([]);
+  });
+
+  it('gives no wholes when no kept copy has one (a replaced or deleted one does not count)', () => {
+    const k = new KeptCopies();
+    k.keep(copy('PMC1', 1, { whole: { pmcid: 'PMC1' } as ExtractedArticle }));
+    k.keep(copy('PMC1', 2));
+    k.keep(copy('PMC2', 3, { whole: { pmcid: 'PMC2' } as ExtractedArticle }));
+    k.delete('PMC2');
+    expect(k.drain(compareArticleIds).wholes).toBeNull();
+  });
+});
+
+describe('HashList.set', () => {
+  it('replaces a hash or a null in place and refuses what is not one', () => {
+    const l = HashList.from([hex('a'), null, hex('b')]);
+    l.set(0, null);
+    l.set(1, hex('c'));
+    expect([0, 1, 2].map((i) => l.get(i))).toEqual([null, hex('c'), hex('b')]);
+    expect(() => l.set(3, hex('a'))).toThrow(RangeError);
+    expect(() => l.set(0, 'xyz')).toThrow(/not a sha256/);
+    expect(l.get(0)).toBeNull();
+  });
+});
