@@ -66,19 +66,10 @@ export interface RowSource {
  * derived from it (`completeExcerptIndex`). Read from the database (`computeExcerptIndex`) or gathered while the
  * rows are written (pipeline/steps/corpus/excerpt-index-builder.ts): both must give the same.
  */
-export interface ExcerptIndexRows {
-  size: number;
-  occStart: Int32Array;
-  occPhrase: Uint16Array;
-  occBand: Uint8Array;
-  occStatus: Uint8Array;
-  /** Exact p-value of each occurrence (NaN: a bound, "n.s." or none). */
-  occP: Float64Array;
+export type ExcerptIndexRows = Pick<ExcerptIndexData, 'size' | 'occStart' | 'occPhrase' | 'occBand' | 'occStatus' | 'occP' | 'articleOf' | 'yearOf'> & {
   /** The p-value of each occurrence, exact or a bound (NaN: none stated), for the p orders. */
   occPAny: Float64Array;
-  articleOf: Int32Array;
-  yearOf: Int16Array;
-}
+};
 
 /** The codes of an occurrence's phrase, band and status; an unknown phrase or status is an error, named. */
 export function occurrenceCodes(phrases: readonly string[]) {
