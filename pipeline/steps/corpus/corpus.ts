@@ -7,7 +7,7 @@
  * documents of articles unchanged since the previous build are carried over from it (previous-build.ts); the
  * output does not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CorpusManifest } from '../../../contracts/common/build-manifest.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
@@ -63,6 +63,8 @@ export interface CorpusStepOptions {
   /** The extraction cache's directory, kept between builds; none: every article is extracted. */
   cacheDir?: string;
   progress: Progress;
+  /** The rebuild worker's module (previous-build.ts; tests give one that dies). */
+  rebuildWorker?: URL;
 }
 
 export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest> {
@@ -99,7 +101,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   clock.lap('extraction');
   mkdirSync(join(o.out, 'corpus'), { recursive: true });
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
-  const previous = o.cacheDir ? new PreviousBuild(o.cacheDir) : null;
+  const previous = o.cacheDir ? new PreviousBuild(o.cacheDir, o.rebuildWorker) : null;
   const { keys } = extraction;
   const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const dbPath = join(o.out, CORPUS_DB_FILE);
@@ -141,7 +143,11 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
     clock.lap('database');
-    for (const { docKey, path, index } of (await previous?.finishLinking()) ?? []) {
+    const unlinked = (await previous?.finishLinking()) ?? { failed: [], error: null };
+    if (unlinked.error) progress.log(`corpus: ${unlinked.error}; its ${unlinked.failed.length} article documents are written here`);
+    for (const { docKey, path, index } of unlinked.failed) {
+      // A link the worker made before it died is removed, not written through: it shares the stored file.
+      rmSync(join(o.out, path), { force: true });
       writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson));
       previous!.store(docKey, join(o.out, path));
     }

@@ -92,16 +92,21 @@ export class PreviousBuild {
   private readonly usedDocs = new Set<string>();
   private linking = true;
   private madeDocuments = false;
-  /** Background linking (`startLinking`): the worker, the batch being filled, and its two answers. */
+  /** Background linking (`startLinking`): the worker, the batch being filled, the batches sent, and its two answers. */
   private linker: {
     worker: Worker;
     batch: string[];
+    sent: string[];
     links: Promise<{ linked: number; failed: string[] }>;
     search: Promise<SearchAnswer>;
   } | null = null;
   readonly stats = { docsLinked: 0 };
 
-  constructor(cacheDir: string) {
+  /** `worker`: the rebuild worker's module (tests give one that dies); rebuild-worker.ts by default. */
+  constructor(
+    cacheDir: string,
+    private readonly worker: URL = new URL('./rebuild-worker.ts', import.meta.url),
+  ) {
     this.dir = join(cacheDir, 'previous');
     this.documents = join(cacheDir, 'documents');
     const text = readText(join(this.dir, 'articles.json'));
@@ -169,7 +174,7 @@ export class PreviousBuild {
    */
   startLinking(out: string): boolean {
     if (!this.linking || !this.record || this.linker) return false;
-    const worker = spawnTsWorker(new URL('./rebuild-worker.ts', import.meta.url), { documents: this.documents, out });
+    const worker = spawnTsWorker(this.worker, { documents: this.documents, out });
     // Its answers, or its error or exit, whenever they come: `finishLinking` and `carrySearch` await them.
     let onLinks!: (a: { linked: number; failed: string[] }) => void;
     let onSearch!: (a: SearchAnswer) => void;
@@ -190,7 +195,7 @@ export class PreviousBuild {
     };
     worker.once('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
     worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
-    this.linker = { worker, batch: [], links, search };
+    this.linker = { worker, batch: [], sent: [], links, search };
     return true;
   }
 
@@ -219,22 +224,32 @@ export class PreviousBuild {
 
   private flush(): void {
     const l = this.linker!;
-    if (l.batch.length > 0) l.worker.postMessage({ jobs: l.batch.join('\n') });
+    if (l.batch.length > 0) {
+      const jobs = l.batch.join('\n');
+      l.sent.push(jobs);
+      l.worker.postMessage({ jobs });
+    }
     l.batch = [];
   }
 
   /**
    * Waits for the queued links; returns the documents that were not linked (with their article index and path),
-   * for the caller to write and `store`.
+   * for the caller to write and `store`. When the worker died, that is every document queued, with the reason:
+   * the caller replaces any the worker linked before it died (removing the link first, never writing through it
+   * into the stored file).
    */
-  async finishLinking(): Promise<{ docKey: string; path: string; index: number }[]> {
+  async finishLinking(): Promise<{ failed: { docKey: string; path: string; index: number }[]; error: string | null }> {
     const l = this.linker;
-    if (!l) return [];
+    if (!l) return { failed: [], error: null };
     this.flush();
     l.worker.postMessage({ end: true });
     let answer: { linked: number; failed: string[] };
+    let error: string | null = null;
     try {
       answer = await l.links;
+    } catch (err) {
+      error = (err as Error).message;
+      answer = { linked: 0, failed: l.sent.flatMap((jobs) => jobs.split('\n')) };
     } finally {
       this.stopLinking();
     }
@@ -245,7 +260,7 @@ export class PreviousBuild {
       return { docKey, path, index: Number(index) };
     });
     for (const f of failures) this.usedDocs.delete(f.docKey);
-    return failures;
+    return { failed: failures, error };
   }
 
   /** Stops the worker (after `finishLinking`, or when the build fails before it). */

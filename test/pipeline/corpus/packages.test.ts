@@ -263,6 +263,25 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(readdirSync(join(cacheDir, 'documents')).sort()).toEqual([...stored].sort());
   });
 
+  it('writes every document itself when its worker dies after linking some, without touching the stored ones, and still equals a full rebuild', async () => {
+    const stored = tree(join(cacheDir, 'documents'));
+    // The last build's documents share their files with the stored ones (hard links): none may be written to.
+    const lastBuild = join(tmp.path, 'gen-other-id-again', 'corpus/api/v1/articles');
+    const times = () => readdirSync(lastBuild).map((f) => [f, statSync(join(lastBuild, f)).mtimeMs]);
+    const before = times();
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-worker-died');
+    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
+    expect(p.lines.find((l) => l.includes('are written here'))).toMatch(/the rebuild worker exited \(3\); its \d+ article documents are written here/);
+    expect(p.lines.find((l) => l.includes('search index not carried over'))).toMatch(/rebuild worker exited \(3\)/);
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // The five documents it linked were replaced, not written through: the stored files are as they were.
+    expect(tree(join(cacheDir, 'documents'))).toEqual(stored);
+    expect(times()).toEqual(before);
+  });
+
   it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
     // Replaced, not written in place: the cache's file is a hard link to the last build's database.
     const prevDb = join(cacheDir, 'previous', 'corpus.sqlite');
