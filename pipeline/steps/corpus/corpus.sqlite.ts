@@ -2,8 +2,8 @@
  * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in a
  * file with sqlite-wasm through the file VFS (on disk as it grows, not in the wasm heap; pipeline/lib/sqlite.ts)
  * in one transaction, the full-text index rebuilt and optimised once at the end (cheaper than indexing row by
- * row), the server's search index read from it (search-index.ts) and its excerpt index computed from the rows
- * (contracts/corpus/excerpt-index-data.ts), then compacted into the output file with
+ * row), the server's search index read from it or carried over (search-index.ts) and its excerpt index gathered
+ * as the rows are written (excerpt-index-builder.ts), then compacted into the output file with
  * VACUUM INTO. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
  * from the previous build's database, attached, run by run of consecutive articles, renumbered inside SQLite:
  * the rows are the same and are inserted in the same order, so the file is the same as when every row is
@@ -64,6 +64,10 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     // The server's excerpt index, gathered as the rows are written (excerpt-index-builder.ts).
     const excerptIndex = new ExcerptIndexBuilder(info.phrases);
     const previousExcerpts: PreviousExcerptIndex | null = carry ? readPreviousExcerptIndex(db, 'prev') : null;
+    // The record's excerpt counts and the previous database's own index must agree (a mismatch would read past
+    // its arrays, silently): the caller then writes the database from the articles alone.
+    if (carry && previousExcerpts!.data.size !== carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1)
+      throw new Error(`the previous database's excerpt index has ${previousExcerpts!.data.size} excerpts; its record says ${carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1}`);
     db.exec('BEGIN');
     const putInfo = db.prepare('INSERT INTO info (key, value) VALUES (?, ?)');
     for (const [k, v] of [

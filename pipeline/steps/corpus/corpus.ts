@@ -112,6 +112,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   // The documents first: the stored ones of unchanged articles are linked by a worker thread while this one
   // writes the database (previous-build.ts, `startLinking`); the ones it could not link are written after.
   previous?.startLinking(o.out);
+  const linkDocuments = previous?.linksFor(metaJson) ?? false;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
     const docs = corpusDocuments({
@@ -123,8 +124,10 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       articleDocument: (i, path, json) => {
         const key = keys.get(i);
         const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
-        if (docKey && (previous!.queueLink(docKey, path, i) || previous!.link(docKey, join(o.out, path)))) return;
-        writeFileSync(join(o.out, path), json());
+        if (docKey && linkDocuments && previous!.queueLink(docKey, path, i)) return;
+        // 'wx': a new file, never written through an existing one (a document in the build shares its file
+        // with the stored one and with earlier builds when it is linked).
+        writeFileSync(join(o.out, path), json(), { flag: 'wx' });
         if (docKey) previous!.store(docKey, join(o.out, path));
       },
     });
@@ -148,12 +151,12 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     for (const { docKey, path, index } of unlinked.failed) {
       // A link the worker made before it died is removed, not written through: it shares the stored file.
       rmSync(join(o.out, path), { force: true });
-      writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson));
+      writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson), { flag: 'wx' });
       previous!.store(docKey, join(o.out, path));
     }
     clock.lap('documents not linked');
   } finally {
-    previous?.stopLinking();
+    await previous?.stopLinking();
   }
   const { excerpts, carried } = db;
   if (previous) {

@@ -19,8 +19,8 @@
  * never modified in place once written.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
@@ -43,14 +43,21 @@ const WRITER_SOURCES = [
   'contracts/corpus/database.ts',
   'contracts/corpus/search-postings.ts',
   'contracts/corpus/documents.ts',
+  'pipeline/lib/sqlite.ts',
 ];
+/**
+ * SQLite's own build: its unicode61 tokenizer made the carried search terms, while the full-text index (and a
+ * full build) uses the one installed now.
+ */
+const SQLITE_PACKAGE = 'node_modules/@sqlite.org/sqlite-wasm/package.json';
 
 let writerHash: string | null = null;
-/** A hash of the writers' code: any change of it and nothing is carried over. */
+/** A hash of the writers' code and SQLite's version: any change of them and nothing is carried over. */
 export function writerVersion(): string {
   if (writerHash) return writerHash;
   const h = createHash('sha256');
   for (const rel of WRITER_SOURCES) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
+  h.update(`sqlite-wasm ${readText(join(ROOT, SQLITE_PACKAGE)) ?? 'unknown'}\n`);
   writerHash = h.digest('hex');
   return writerHash;
 }
@@ -61,6 +68,8 @@ interface PreviousRecord {
   meta: string;
   /** sha256 of its database file. */
   db_sha256: string;
+  /** False when its documents could not be hard-linked into the cache (another file system): none are linked. */
+  linkable?: boolean;
   /** Per article in database order: [key, excerpts]. */
   articles: [string, number][];
 }
@@ -116,6 +125,7 @@ export class PreviousBuild {
     } catch {
       // damaged: nothing is carried over
     }
+    if (this.record?.linkable === false) this.linking = false;
     // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
     if (!this.record) rmSync(this.documents, { recursive: true, force: true });
   }
@@ -152,19 +162,13 @@ export class PreviousBuild {
     return docKey(articleKey, typeof meta === 'string' ? meta : JSON.stringify(meta));
   }
 
-  /** Links the stored document `docKey` to `path`; false when there is none (then the caller writes it and calls `store`). */
-  link(docKey: string, path: string): boolean {
-    // Without a record the stored documents were removed (constructor): every link would fail, each with an
-    // exception, which cost ~20 µs per article in a full build.
-    if (!this.linking || !this.record) return false;
-    try {
-      linkSync(join(this.documents, `${docKey}.json`), path);
-    } catch {
-      return false;
-    }
-    this.usedDocs.add(docKey);
-    this.stats.docsLinked++;
-    return true;
+  /**
+   * Whether documents with this meta can be linked from the store: the previous build stored them with the same
+   * meta (a new snapshot id changes every document) on a file system with hard links. Otherwise each link would
+   * fail, with an exception each, and the document be written after the database instead of as it comes.
+   */
+  linksFor(metaJson: string): boolean {
+    return this.linking && this.record !== null && this.record.meta === metaJson;
   }
 
   /**
@@ -193,7 +197,8 @@ export class PreviousBuild {
       fail(new Error(why));
       onSearch({ error: why });
     };
-    worker.once('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
+    worker.on('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
+    worker.on('messageerror', (err) => died(`a message of the rebuild worker could not be read: ${String(err)}`));
     worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
     this.linker = { worker, batch: [], sent: [], links, search };
     return true;
@@ -251,7 +256,7 @@ export class PreviousBuild {
       error = (err as Error).message;
       answer = { linked: 0, failed: l.sent.flatMap((jobs) => jobs.split('\n')) };
     } finally {
-      this.stopLinking();
+      await this.stopLinking();
     }
     const { linked, failed } = answer;
     this.stats.docsLinked += linked;
@@ -263,11 +268,12 @@ export class PreviousBuild {
     return { failed: failures, error };
   }
 
-  /** Stops the worker (after `finishLinking`, or when the build fails before it). */
-  stopLinking(): void {
-    if (!this.linker) return;
-    void this.linker.worker.terminate();
+  /** Stops the worker and waits until it is gone (after `finishLinking`, or when the build fails before it: the build's directory is then removed, and no link may be made into it meanwhile). */
+  async stopLinking(): Promise<void> {
+    const l = this.linker;
+    if (!l) return;
     this.linker = null;
+    await l.worker.terminate();
   }
 
   /** Keeps the document just written at `path` for the next build. */
@@ -281,7 +287,8 @@ export class PreviousBuild {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
-        // Left by a run that died before recording it: replace it with the file just checked and written.
+        // Stored under this key by a run that died before its record, or linked by this run's worker before it
+        // died: the file just written (the same text) replaces it.
         unlinkSync(target);
         linkSync(path, target);
       } else {
@@ -294,9 +301,9 @@ export class PreviousBuild {
   }
 
   /**
-   * Records this build for the next one (after it is written): its database and its articles' keys. Documents
-   * the previous build used and this one did not are removed; so are documents a run that died left, the
-   * next time their key comes up (`store`).
+   * Records this build for the next one (after it is written): its database and its articles' keys. Stored
+   * documents this build did not use are removed (whoever stored them: the previous build, or a run that died
+   * before its record), and so are the record directories such runs left.
    */
   save(dbPath: string, dbSha256: string, keys: ArticleKeys, excerpts: (i: number) => number, meta: unknown): void {
     const tmp = `${this.dir}.tmp-${process.pid}`;
@@ -308,17 +315,23 @@ export class PreviousBuild {
       copyFileSync(dbPath, join(tmp, 'corpus.sqlite'));
     }
     // An article without a key (CSV input) gets one that matches nothing, keeping the positions.
-    const record: PreviousRecord = { writer: writerVersion(), meta: JSON.stringify(meta), db_sha256: dbSha256, articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `none:${i}`, excerpts(i)]) };
+    const record: PreviousRecord = {
+      writer: writerVersion(),
+      meta: JSON.stringify(meta),
+      db_sha256: dbSha256,
+      linkable: this.linking,
+      articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `none:${i}`, excerpts(i)]),
+    };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
-    const old = this.record;
     rmSync(this.dir, { recursive: true, force: true });
     renameSync(tmp, this.dir);
     this.record = record;
-    if (old)
-      for (const [key] of old.articles) {
-        const k = docKey(key, old.meta);
-        if (!this.usedDocs.has(k)) rmSync(join(this.documents, `${k}.json`), { force: true });
-      }
+    for (const name of readNames(this.documents))
+      if (name.endsWith('.json') && !this.usedDocs.has(name.slice(0, -'.json'.length))) rmSync(join(this.documents, name), { force: true });
+    // Record directories of runs that died in `save` (their pid gone): each holds a link to a whole database.
+    const stale = `${basename(this.dir)}.tmp-`;
+    for (const name of readNames(dirname(this.dir)))
+      if (name.startsWith(stale) && !processAlive(Number(name.slice(stale.length)))) rmSync(join(dirname(this.dir), name), { recursive: true, force: true });
   }
 }
 
@@ -336,6 +349,24 @@ function versionOf(metaJson: string): string {
   let v = versions.get(metaJson);
   if (v === undefined) versions.set(metaJson, (v = sha256Text(`${writerVersion()}\n${metaJson}`).slice(0, 32)));
   return v;
+}
+
+function readNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function readText(path: string): string | null {

@@ -7,8 +7,9 @@
  * 22: at 5M excerpts a first `"was marginally"` took 35–100 ms, most of it those two steps over lists of
  * 0.5–4M excerpts). Pairs of two rarer terms are left out: their lists are short and cheap to intersect.
  *
- * Made from `search_terms` and `search_documents` once they are written (by either way: read from FTS5 or
- * carried over), so it holds exactly their tokens and both ways give the same bytes. Every excerpt's tokens
+ * Made from the search terms' own tokens: read back from `search_terms` and `search_documents` once written
+ * (`placeTokens`, a full build), or placed as a rebuild's carried terms are made (search-index.ts); so it holds
+ * exactly their tokens and both ways give the same bytes. Every excerpt's tokens
  * are put back in place (one 32-bit term number per token), then the pairs are put in (first, second) order by
  * counting sorts (`eachBigram`); rows are written in that order.
  */

@@ -5,11 +5,12 @@
  * Runs after the FTS5 rebuild, on the database being built.
  *
  * A rebuild that carries unchanged articles over (corpus.sqlite.ts, previous-build.ts) carries their postings
- * over too (`carrySearchIndex`): the previous build's index, re-numbered, merged with the tokens of the new
- * excerpts only, which a small FTS5 table with the same tokenizer gives in a scratch database. Reading every
- * token back from the full index was most of what a rebuild spent on the whole corpus; the result is the
- * same rows in the same order (tested byte for byte against a full build). Either way ends with the two-token
- * phrases (search-bigrams.ts), made from the terms just written.
+ * over too (`carrySearchRows`, in the rebuild's worker thread: rebuild-worker.ts): the previous build's index,
+ * re-numbered, merged with the tokens of the new excerpts only, which a small FTS5 table with the same tokenizer
+ * gives in a scratch database. Reading every token back from the full index was most of what a rebuild spent on
+ * the whole corpus; the result is the same rows in the same order (tested byte for byte against a full build).
+ * Either way ends with the two-token phrases (search-bigrams.ts): from the terms just written, or for carried
+ * rows from the tokens placed as the terms are made.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';

@@ -282,6 +282,17 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(times()).toEqual(before);
   });
 
+  it('removes stored documents it did not use and the record directories of runs that died while saving', async () => {
+    writeFileSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'), '{}');
+    const deadRun = join(cacheDir, 'previous.tmp-2147483646');
+    mkdirSync(deadRun);
+    writeFileSync(join(deadRun, 'corpus.sqlite'), 'a link to a whole database');
+    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-tidy'), snapshotId: 'another-snapshot', synthetic: true, progress: silentProgress, cacheDir });
+    expect(existsSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'))).toBe(false);
+    expect(existsSync(deadRun)).toBe(false);
+    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
+  });
+
   it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
     // Replaced, not written in place: the cache's file is a hard link to the last build's database.
     const prevDb = join(cacheDir, 'previous', 'corpus.sqlite');
