@@ -110,6 +110,9 @@ export class PreviousBuild {
     search: Promise<SearchAnswer>;
   } | null = null;
   readonly stats = { docsLinked: 0 };
+  /** This run's mark in the cache (removed by `save`), and those of runs that died before theirs. */
+  private readonly running: string;
+  private readonly deadRuns: string[];
 
   /** `worker`: the rebuild worker's module (tests give one that dies); rebuild-worker.ts by default. */
   constructor(
@@ -128,6 +131,12 @@ export class PreviousBuild {
     if (this.record?.linkable === false) this.linking = false;
     // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
     if (!this.record) rmSync(this.documents, { recursive: true, force: true });
+    // A run that died may have stored documents no record names: `save` then looks through all of them.
+    const cache = dirname(this.dir);
+    this.deadRuns = readNames(cache).filter((n) => n.startsWith(RUNNING) && !processAlive(Number(n.slice(RUNNING.length))));
+    mkdirSync(cache, { recursive: true });
+    this.running = join(cache, `${RUNNING}${process.pid}`);
+    writeFileSync(this.running, '');
   }
 
   /** The carry-over plan for articles with these keys, or null when the previous build has nothing to give. */
@@ -302,8 +311,9 @@ export class PreviousBuild {
 
   /**
    * Records this build for the next one (after it is written): its database and its articles' keys. Stored
-   * documents this build did not use are removed (whoever stored them: the previous build, or a run that died
-   * before its record), and so are the record directories such runs left.
+   * documents this build did not use are removed: those of the previous build's articles, and after a run that
+   * died (its mark is left), every one in the store (reading a directory of 100,000 names costs 0.25 s, so only
+   * then), with the record directories such runs left while saving.
    */
   save(dbPath: string, dbSha256: string, keys: ArticleKeys, excerpts: (i: number) => number, meta: unknown): void {
     const tmp = `${this.dir}.tmp-${process.pid}`;
@@ -323,17 +333,29 @@ export class PreviousBuild {
       articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `none:${i}`, excerpts(i)]),
     };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
+    const old = this.record;
     rmSync(this.dir, { recursive: true, force: true });
     renameSync(tmp, this.dir);
     this.record = record;
-    for (const name of readNames(this.documents))
-      if (name.endsWith('.json') && !this.usedDocs.has(name.slice(0, -'.json'.length))) rmSync(join(this.documents, name), { force: true });
-    // Record directories of runs that died in `save` (their pid gone): each holds a link to a whole database.
-    const stale = `${basename(this.dir)}.tmp-`;
-    for (const name of readNames(dirname(this.dir)))
-      if (name.startsWith(stale) && !processAlive(Number(name.slice(stale.length)))) rmSync(join(dirname(this.dir), name), { recursive: true, force: true });
+    const unused = (key: string) => !this.usedDocs.has(key);
+    if (this.deadRuns.length > 0) {
+      for (const name of readNames(this.documents)) if (name.endsWith('.json') && unused(name.slice(0, -'.json'.length))) rmSync(join(this.documents, name), { force: true });
+      // Record directories of runs that died in `save`: each holds a link to a whole database.
+      const cache = dirname(this.dir);
+      const stale = `${basename(this.dir)}.tmp-`;
+      for (const name of readNames(cache)) if (name.startsWith(stale) && !processAlive(Number(name.slice(stale.length)))) rmSync(join(cache, name), { recursive: true, force: true });
+      for (const name of this.deadRuns) rmSync(join(cache, name), { force: true });
+    } else if (old)
+      for (const [key] of old.articles) {
+        const k = docKey(key, old.meta);
+        if (unused(k)) rmSync(join(this.documents, `${k}.json`), { force: true });
+      }
+    rmSync(this.running, { force: true });
   }
 }
+
+/** The name of a run's mark in the cache directory, followed by its pid. */
+const RUNNING = 'corpus-build.running-';
 
 /** Link jobs per message to the linking worker. */
 const LINK_BATCH = 4096;

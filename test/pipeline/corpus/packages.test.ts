@@ -282,7 +282,9 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(times()).toEqual(before);
   });
 
-  it('removes stored documents it did not use and the record directories of runs that died while saving', async () => {
+  it('after a run that died, removes the documents it stored and the record directory it left', async () => {
+    // What a run with this (unused) pid leaves when it dies in `save`: its mark, a stored document, a record directory.
+    writeFileSync(join(cacheDir, 'corpus-build.running-2147483646'), '');
     writeFileSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'), '{}');
     const deadRun = join(cacheDir, 'previous.tmp-2147483646');
     mkdirSync(deadRun);
@@ -291,6 +293,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(existsSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'))).toBe(false);
     expect(existsSync(deadRun)).toBe(false);
     expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('corpus-build.running-'))).toEqual([]);
   });
 
   it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
