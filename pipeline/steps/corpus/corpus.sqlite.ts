@@ -21,7 +21,7 @@ import type { ArticleSummary } from './article-summary.ts';
 import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { CarryOver, SearchAnswer } from './previous-build.ts';
 import type { SearchPlan } from './rebuild-worker.ts';
-import { carrySearchRows, collectSearchRows, readSearchIndex, writeSearchIndex, writeSearchRows } from './search-index.ts';
+import { carrySearchIndex, readSearchIndex, writeSearchIndex, writeSearchRows } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -203,14 +203,14 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
     clock.lap('full-text index');
-    let answer = searchAnswer && (await searchAnswer);
-    if (inlinePlan && previousIndex) {
-      const out = collectSearchRows();
-      const result = carrySearchRows(s, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts, out);
-      answer = result ? { rows: out.rows, result } : { result: null };
-    }
+    const answer = searchAnswer && (await searchAnswer);
     if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
-    const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
+    const carriedIndex =
+      answer && 'rows' in answer
+        ? (writeSearchRows(db, answer.rows), answer.result)
+        : inlinePlan && previousIndex
+          ? carrySearchIndex(s, db, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts)
+          : null;
     const search = carriedIndex ?? writeSearchIndex(db);
     clock.lap('search index');
     // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).

@@ -99,7 +99,10 @@ export class PreviousBuild {
   private record: PreviousRecord | null = null;
   /** Document keys linked or stored this run. */
   private readonly usedDocs = new Set<string>();
+  /** Hard links into the store work here (false once one failed: documents are then written, not kept). */
   private linking = true;
+  /** The previous build could keep its documents: links from the store are worth trying. */
+  private linkable = true;
   private madeDocuments = false;
   /** Background linking (`startLinking`): the worker, the batch being filled, the batches sent, and its two answers. */
   private linker: {
@@ -128,7 +131,8 @@ export class PreviousBuild {
     } catch {
       // damaged: nothing is carried over
     }
-    if (this.record?.linkable === false) this.linking = false;
+    // Storing is still tried (and recorded), so a cache moved to a file system with hard links links again.
+    if (this.record?.linkable === false) this.linkable = false;
     // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
     if (!this.record) rmSync(this.documents, { recursive: true, force: true });
     // A run that died may have stored documents no record names: `save` then looks through all of them.
@@ -177,7 +181,7 @@ export class PreviousBuild {
    * fail, with an exception each, and the document be written after the database instead of as it comes.
    */
   linksFor(metaJson: string): boolean {
-    return this.linking && this.record !== null && this.record.meta === metaJson;
+    return this.linking && this.linkable && this.record !== null && this.record.meta === metaJson;
   }
 
   /**
@@ -186,7 +190,7 @@ export class PreviousBuild {
    * False when there is nothing to link from; then `queueLink` queues nothing.
    */
   startLinking(out: string): boolean {
-    if (!this.linking || !this.record || this.linker) return false;
+    if (!this.linking || !this.linkable || !this.record || this.linker) return false;
     const worker = spawnTsWorker(this.worker, { documents: this.documents, out });
     // Its answers, or its error or exit, whenever they come: `finishLinking` and `carrySearch` await them.
     let onLinks!: (a: { linked: number; failed: string[] }) => void;

@@ -193,7 +193,8 @@ function tokenize(s: Sqlite3, texts: readonly { id: number; text: string }[]): M
  * Fills the search tables from the previous build's index and the new excerpts' texts: `remap[i]` is the new
  * id of previous excerpt i + 1 (0: not carried over), ascending wherever it is not 0; `fresh` are the excerpts
  * written anew. Returns null (writing nothing) when the two do not make up excerpts 1 … `excerpts` exactly;
- * the caller then reads the index from FTS5 (`writeSearchIndex`).
+ * the caller then reads the index from FTS5 (`writeSearchIndex`). A rebuild's worker thread makes the same rows
+ * (`carrySearchRows`) without the database; this is the rebuild without a worker.
  */
 export function carrySearchIndex(
   s: Sqlite3,

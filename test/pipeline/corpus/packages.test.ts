@@ -282,6 +282,20 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(times()).toEqual(before);
   });
 
+  it('after a build whose hard links failed (recorded), links nothing, carries rows and search terms without a worker, and still equals a full rebuild', async () => {
+    const record = join(cacheDir, 'previous', 'articles.json');
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), linkable: false }));
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-unlinkable');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
+    expect(p.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized)');
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // Storing was tried again and worked here: recorded, so the next build links.
+    expect(JSON.parse(readFileSync(record, 'utf8')).linkable).toBe(true);
+    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
+  });
+
   it('after a run that died, removes the documents it stored and the record directory it left', async () => {
     // What a run with this (unused) pid leaves when it dies in `save`: its mark, a stored document, a record directory.
     writeFileSync(join(cacheDir, 'corpus-build.running-2147483646'), '');
