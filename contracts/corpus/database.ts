@@ -30,6 +30,12 @@ export const CORPUS_DB_VERSION = '5';
 /** The full-text index's tokenizer (FTS5 `tokenize=` option): the search index holds exactly its tokens. */
 export const CORPUS_FTS_TOKENIZE = 'unicode61 remove_diacritics 2';
 
+/**
+ * The full-text index: external content over `excerpts.text`. Its own statement, because a rebuild also makes it
+ * in a scratch file beside an `excerpts (id, text)` table (pipeline/steps/corpus/fts-index.ts).
+ */
+export const CORPUS_FTS_TABLE = `CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='${CORPUS_FTS_TOKENIZE}');`;
+
 export const CORPUS_DB_SCHEMA = `
 CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE articles (
@@ -63,7 +69,7 @@ CREATE TABLE occurrences (
   p_text TEXT, p_start INTEGER, p_end INTEGER, p_operator TEXT, p_value REAL, p_exact INTEGER,
   PRIMARY KEY (excerpt, ordinal)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE excerpts_fts USING fts5(text, content='excerpts', content_rowid='id', tokenize='${CORPUS_FTS_TOKENIZE}');
+${CORPUS_FTS_TABLE}
 CREATE TABLE search_terms (
   term TEXT PRIMARY KEY,
   docs INTEGER NOT NULL,

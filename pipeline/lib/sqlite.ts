@@ -63,6 +63,11 @@ const VACUUM_CACHE_KIB = 32768;
  */
 export function attachDatabase(db: SqliteDb, schema: string, path: string, expected: string): void {
   if (sha256FileSync(path) !== expected) throw new Error(`${path}: not the database that was recorded (sha256 differs)`);
+  attachReadOnly(db, schema, path);
+}
+
+/** Attaches the database file at `path`, read-only, as `schema`, unchecked (outside a transaction). */
+export function attachReadOnly(db: SqliteDb, schema: string, path: string): void {
   // A URI for mode=ro (sqlite-wasm is built with SQLITE_USE_URI); the attached file uses the connection's VFS.
   const uri = `file:${path.replace(/[%?#]/g, (c) => encodeURIComponent(c))}?mode=ro`;
   db.exec({ sql: `ATTACH ? AS ${schema}`, bind: [uri] });

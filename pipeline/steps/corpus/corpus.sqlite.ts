@@ -1,8 +1,8 @@
 /**
  * Corpus step 2: the corpus database (contracts/corpus/database.ts) from the extracted articles. Built in a
  * file with sqlite-wasm through the file VFS (on disk as it grows, not in the wasm heap; pipeline/lib/sqlite.ts)
- * in one transaction, the full-text index rebuilt and optimised once at the end (cheaper than indexing row by
- * row), the server's search index read from it or carried over (search-index.ts) and its excerpt index gathered
+ * in one transaction, the full-text index rebuilt and optimised once at the end (fts-index.ts; in a rebuild, by
+ * its worker thread), the server's search index read from it or carried over (search-index.ts) and its excerpt index gathered
  * as the rows are written (excerpt-index-builder.ts), then compacted into the output file with
  * VACUUM INTO. With a carry-over plan (previous-build.ts), the rows of unchanged articles are copied
  * from the previous build's database, attached, run by run of consecutive articles, renumbered inside SQLite:
@@ -19,9 +19,10 @@ import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
-import type { CarryOver, SearchAnswer } from './previous-build.ts';
+import { buildFtsIndex, copyFtsIndex } from './fts-index.ts';
+import type { CarryOver, WorkerAnswers } from './previous-build.ts';
 import type { SearchPlan } from './rebuild-worker.ts';
-import { carrySearchIndex, readSearchIndex, writeSearchIndex, writeSearchRows } from './search-index.ts';
+import { writeSearchIndex, writeSearchRows } from './search-index.ts';
 
 export interface CorpusDbInfo {
   snapshot: string;
@@ -35,8 +36,44 @@ const ARTICLE_COLUMNS = 'pmcid, id_kind, pmid, doi, title, journal, year';
 const EXCERPT_COLUMNS = 'key, section, section_title, label, paragraph, sentence, text, also_in';
 const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_threshold, inequality, p_text, p_start, p_end, p_operator, p_value, p_exact';
 
-/** FTS5's pending-terms limit while the full-text index is rebuilt: 32 MiB of the wasm heap. */
-const FTS_PENDING_BYTES = 32 << 20;
+/**
+ * A carry-over whose indexes the rebuild's worker thread makes (corpus.ts): the plan it was sent (`carryPlan`), the
+ * scratch file of its full-text index (fts-index.ts) or null, and its answers.
+ */
+export interface CarryHelp {
+  plan: SearchPlan;
+  ftsFile: string | null;
+  answers: WorkerAnswers;
+}
+
+/** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
+function* carriedRuns(carry: CarryOver | null, count: number): Generator<{ i: number; j: number; fromId: number }> {
+  for (let i = 0; i < count; ) {
+    const fromId = carry?.from[i] ?? 0;
+    let j = i + 1;
+    if (fromId > 0) while (j < count && carry!.from[j] === fromId + (j - i)) j++;
+    yield { i, j, fromId };
+    i = j;
+  }
+}
+
+/**
+ * What a carry-over makes of the excerpts, known before any row is written: each previous excerpt's new id (0: not
+ * carried) and the new excerpts' texts, with their ids. `load` gives the articles not carried over.
+ */
+export function carryPlan(carry: CarryOver, count: number, load: (index: number) => ExtractedArticle): SearchPlan {
+  const remap = new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1);
+  const fresh: { id: number; text: string }[] = [];
+  let id = 0;
+  for (const { i, j, fromId } of carriedRuns(carry, count)) {
+    if (fromId > 0) {
+      const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
+      const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
+      for (let e = firstExcerpt; e < endExcerpt; e++) remap[e - 1] = ++id;
+    } else for (const e of load(i).excerpts) fresh.push({ id: ++id, text: e.text });
+  }
+  return { previousDb: carry.db, remap, fresh, excerpts: id };
+}
 
 /**
  * Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count, the
@@ -49,7 +86,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   articles: ArrayLike<A>,
   info: CorpusDbInfo,
   progress: Progress,
-  carry: CarryOver | null = null,
+  carry: (CarryOver & { help?: CarryHelp }) | null = null,
   ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
 ): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
   const s = await sqlite3();
@@ -102,44 +139,14 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const articleRow = new RowInserter(s, db, putArticle);
     const excerptRow = new RowInserter(s, db, putExcerpt);
     const occurrenceRow = new RowInserter(s, db, putOccurrence);
-    /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
-    const runs = function* (): Generator<{ i: number; j: number; fromId: number }> {
-      for (let i = 0; i < articles.length; ) {
-        const fromId = carry?.from[i] ?? 0;
-        let j = i + 1;
-        if (fromId > 0) while (j < articles.length && carry!.from[j] === fromId + (j - i)) j++;
-        yield { i, j, fromId };
-        i = j;
-      }
-    };
-    // The carried-over search index is made by the rebuild's worker thread while this one writes the rows and the
-    // full-text index (rebuild-worker.ts; here, after them, when there is none): it needs each previous excerpt's
-    // new id (0: not carried) and the new excerpts' texts, known before any row is written.
-    let searchAnswer: Promise<SearchAnswer> | null = null;
-    let inlinePlan: SearchPlan | null = null;
-    let freshExcerpts = 0;
-    let plannedExcerpts = 0;
-    if (carry) {
-      const remap = new Int32Array(carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1);
-      const fresh: { id: number; text: string }[] = [];
-      let id = 0;
-      for (const { i, j, fromId } of runs()) {
-        if (fromId > 0) {
-          const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
-          const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
-          for (let e = firstExcerpt; e < endExcerpt; e++) remap[e - 1] = ++id;
-        } else for (const e of (load ? load(i) : (articles[i] as unknown as ExtractedArticle)).excerpts) fresh.push({ id: ++id, text: e.text });
-      }
-      freshExcerpts = fresh.length;
-      plannedExcerpts = id;
-      const plan: SearchPlan = { previousDb: carry.db, remap, fresh, excerpts: id };
-      searchAnswer = carry.search?.(plan) ?? null;
-      if (!searchAnswer) inlinePlan = plan;
-    }
+    // The carried-over indexes are made by the rebuild's worker thread while this one writes the rows (corpus.ts
+    // sent it the plan): the full-text index and the search index. Without it, both are made here from the rows.
+    const help = carry?.help ?? null;
+    const plan = help?.plan ?? null;
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
     let reported = 0;
-    for (const { i, j, fromId } of runs()) {
+    for (const { i, j, fromId } of carriedRuns(carry, articles.length)) {
       if (carry && fromId > 0) {
         const firstExcerpt = carry.firstExcerpt[fromId - 1]!;
         const endExcerpt = carry.firstExcerpt[fromId - 1 + (j - i)]!;
@@ -159,7 +166,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     copyArticles?.finalize();
     copyExcerpts?.finalize();
     copyOccurrences?.finalize();
-    if (carry && excerptId !== plannedExcerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plannedExcerpts}`);
+    if (plan && excerptId !== plan.excerpts) throw new Error(`the rows have ${excerptId} excerpts; the search index was planned for ${plan.excerpts}`);
     /** Inserts article `i` from JS; returns the last excerpt id used. */
     function insertArticle(i: number, lastExcerpt: number): number {
       const a = load ? load(i) : (articles[i] as unknown as ExtractedArticle);
@@ -187,8 +194,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.update(articles.length);
     progress.stop();
     clock.lap('rows');
-    // Without the worker, the previous search index is read before the previous database goes.
-    const previousIndex = inlinePlan ? readSearchIndex(db, 'prev') : null;
     if (carry) {
       // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
       // cache is freed for theirs.
@@ -196,28 +201,27 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       db.exec('DETACH prev');
       db.exec('BEGIN');
     }
-    // FTS5 writes its pending terms out as a new segment every `hashsize` bytes (1 MiB by default) and the
-    // optimize merges the segments: with FTS_PENDING_BYTES there are few to merge (issue 21 session 23: rebuild
-    // and optimize 2.5 → 1.2 s at 413k excerpts). A setting, kept in the table's config: the index is the same.
-    db.exec(`INSERT INTO excerpts_fts (excerpts_fts, rank) VALUES ('hashsize', ${FTS_PENDING_BYTES})`);
-    db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
-    db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
-    clock.lap('full-text index');
-    const answer = searchAnswer && (await searchAnswer);
-    if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
-    const carriedIndex =
-      answer && 'rows' in answer
-        ? (writeSearchRows(db, answer.rows), answer.result)
-        : inlinePlan && previousIndex
-          ? carrySearchIndex(s, db, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts)
-          : null;
-    const search = carriedIndex ?? writeSearchIndex(db);
-    clock.lap('search index');
-    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).
+    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts);
+    // before the full-text index, which the worker may still be building.
     writeExcerptIndex(db, excerptIndex.finish());
-    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${freshExcerpts} new excerpts tokenized)` : ''}`);
-    db.exec('COMMIT');
     clock.lap('excerpt index');
+    const fts = help?.answers.fts && (await help.answers.fts);
+    if (fts && !fts.error) {
+      db.exec('COMMIT');
+      copyFtsIndex(db, help!.ftsFile!);
+      db.exec('BEGIN');
+    } else {
+      if (fts?.error) progress.log(`corpus: full-text index not built by the rebuild worker (${fts.error.split('\n')[0]}); built here`);
+      buildFtsIndex(db);
+    }
+    clock.lap('full-text index');
+    const answer = help && (await help.answers.search);
+    if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
+    const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
+    const search = carriedIndex ?? writeSearchIndex(db);
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
+    db.exec('COMMIT');
+    clock.lap('search index');
     vacuumInto(db, path);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);

@@ -16,11 +16,11 @@ import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOt
 import { sha256Text } from '../../lib/hash.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
-import { writeCorpusDatabase } from './corpus.sqlite.ts';
+import { type CarryHelp, carryPlan, writeCorpusDatabase } from './corpus.sqlite.ts';
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
-import { articleDocumentJson, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
+import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -86,35 +86,44 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   clock.lap('input hashes');
   const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
   clock.lap('cache index');
-  const extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
-  const articles = extraction.count;
-  if (input.kind !== 'none')
-    progress.log(
-      `corpus: ${articles} articles in ${extraction.seconds.toFixed(1)} s ` +
-        `(${(articles / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
-        `${extraction.skipped.length} inputs skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID, ` +
-        `${extraction.deleted.filter((d) => d.found).length} deleted; cache: ${extraction.cache.hits} reused, ${extraction.cache.misses} extracted, ` +
-        `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread`,
-    );
-  for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
-
-  clock.lap('extraction');
-  mkdirSync(join(o.out, 'corpus'), { recursive: true });
-  // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
-  const previous = o.cacheDir ? new PreviousBuild(o.cacheDir, o.rebuildWorker) : null;
-  const { keys } = extraction;
-  const excerptCount = (i: number) => extraction.excerptCounts[i]!;
-  const dbPath = join(o.out, CORPUS_DB_FILE);
-  const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   const metaJson = JSON.stringify(meta);
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
-  // The documents first: the stored ones of unchanged articles are linked by a worker thread while this one
-  // writes the database (previous-build.ts, `startLinking`); the ones it could not link are written after.
-  previous?.startLinking(o.out);
-  const linkDocuments = previous?.linksFor(metaJson) ?? false;
+  // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
+  // Its worker thread starts now, linking the previous build's documents while this one extracts.
+  const previous = o.cacheDir ? new PreviousBuild(o.cacheDir, o.rebuildWorker) : null;
+  previous?.startWorker(o.out, metaJson);
+  const dbPath = join(o.out, CORPUS_DB_FILE);
+  const ftsFile = `${dbPath}.fts`;
+  let extraction: Awaited<ReturnType<typeof extractCorpus>>;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
+  /** Per article, its document's path: recorded for the next build, which links it before extracting. */
+  const documentPaths: string[] = [];
   try {
+    extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
+    const articles = extraction.count;
+    if (input.kind !== 'none')
+      progress.log(
+        `corpus: ${articles} articles in ${extraction.seconds.toFixed(1)} s ` +
+          `(${(articles / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
+          `${extraction.skipped.length} inputs skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID, ` +
+          `${extraction.deleted.filter((d) => d.found).length} deleted; cache: ${extraction.cache.hits} reused, ${extraction.cache.misses} extracted, ` +
+          `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread`,
+      );
+    for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
+    clock.lap('extraction');
+
+    const { keys } = extraction;
+    const excerptCount = (i: number) => extraction.excerptCounts[i]!;
+    const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
+    // The plan of the carry-over goes to the worker first: it builds the full-text index and the search index's
+    // rows while this thread makes the documents and writes the rows.
+    const carry = previous?.carryOver(keys, excerptCount) ?? null;
+    const plan = carry && carryPlan(carry, articles, extraction.load);
+    const answers = plan && previous!.sendPlan({ ...plan, ftsFile });
+    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers } : undefined;
+    const unlinked = await previous?.linkedDocuments();
+    if (unlinked) progress.log(`corpus: ${unlinked}`);
     const docs = corpusDocuments({
       articles: extraction.summaries(),
       loadJson: extraction.loadJson,
@@ -122,23 +131,24 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
       phraseList: matcher.phrases,
       articleDocument: (i, path, json) => {
+        documentPaths[i] = path;
         const key = keys.get(i);
         const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
-        if (docKey && linkDocuments && previous!.queueLink(docKey, path, i)) return;
+        if (docKey && previous!.reuseDocument(docKey, path)) return;
         // 'wx': a new file, never written through an existing one (a document in the build shares its file
         // with the stored one and with earlier builds when it is linked).
         writeFileSync(join(o.out, path), json(), { flag: 'wx' });
         if (docKey) previous!.store(docKey, join(o.out, path));
       },
     });
+    previous?.dropUnclaimed();
     for (const [path, doc] of docs) {
       mkdirSync(dirname(join(o.out, path)), { recursive: true });
       writeFileSync(join(o.out, path), JSON.stringify(doc));
     }
     clock.lap('documents');
-    const carry = previous?.carryOver(keys, excerptCount) ?? null;
     try {
-      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry, extraction.load);
+      db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry && { ...carry, help }, extraction.load);
     } catch (err) {
       if (!carry) throw err;
       // Whatever is wrong with what the previous build left, the database is written from the articles alone.
@@ -146,21 +156,16 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
     clock.lap('database');
-    const unlinked = (await previous?.finishLinking()) ?? { failed: [], error: null };
-    if (unlinked.error) progress.log(`corpus: ${unlinked.error}; its ${unlinked.failed.length} article documents are written here`);
-    for (const { docKey, path, index } of unlinked.failed) {
-      // A link the worker made before it died is removed, not written through: it shares the stored file.
-      rmSync(join(o.out, path), { force: true });
-      writeFileSync(join(o.out, path), articleDocumentJson(index, extraction.loadJson(index), metaJson), { flag: 'wx' });
-      previous!.store(docKey, join(o.out, path));
-    }
-    clock.lap('documents not linked');
   } finally {
-    await previous?.stopLinking();
+    await previous?.stopWorker();
+    rmSync(ftsFile, { force: true });
   }
+  const articles = extraction.count;
+  const { keys } = extraction;
+  const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const { excerpts, carried } = db;
   if (previous) {
-    previous.save(dbPath, db.sha256, keys, excerptCount, meta);
+    previous.save(dbPath, db.sha256, keys, excerptCount, meta, (i) => documentPaths[i]);
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
   writeFileSync(

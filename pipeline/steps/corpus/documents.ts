@@ -101,7 +101,7 @@ export function articleDocJson(extractionJson: string, metaJson: string, check: 
 }
 
 /** The document of the article of listing index `index`, from its extraction's JSON text; checked for one index in ARTICLE_CHECK_EVERY. */
-export function articleDocumentJson(index: number, extractionJson: string, metaJson: string): string {
+function articleDocumentJson(index: number, extractionJson: string, metaJson: string): string {
   return articleDocJson(extractionJson, metaJson, index % ARTICLE_CHECK_EVERY === 0);
 }
 

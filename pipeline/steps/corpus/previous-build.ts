@@ -5,14 +5,16 @@
  *
  *   previous/corpus.sqlite   the last build's database: a hard link to the build's file (a copy where the
  *                            cache and the build are on different file systems)
- *   previous/articles.json   its articles in database order: each one's key (extract-corpus.ts, `keys`) and
- *                            number of excerpts, with the version of the writers that made it
+ *   previous/articles.json   its articles in database order: each one's key (extract-corpus.ts, `keys`),
+ *                            number of excerpts and document path, with the version of the writers that made it
  *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
  *                            the documents' meta: hard links to files of the builds that wrote them (all
  *                            removed when the record is unusable: nothing then says which are wanted)
  *
  * The next build copies the rows of every article whose key is unchanged from the previous database (inside
- * SQLite: no row passes through JS) and links the unchanged documents instead of writing them. The output does
+ * SQLite: no row passes through JS) and links the unchanged documents instead of writing them: a worker thread
+ * (rebuild-worker.ts) links every document of the previous build while the articles are extracted, and the
+ * documents that changed or went are then replaced or removed. The output does
  * not depend on any of it (tested byte for byte against a build without a cache): a key names exactly what is
  * written, the writers' own code is part of the version, and whatever is missing, damaged or of another
  * version is simply not carried over. Hard links make the files share storage with the builds, which are
@@ -24,11 +26,18 @@ import { basename, dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
-import type { SearchPlan } from './rebuild-worker.ts';
+import type { WorkerPlan } from './rebuild-worker.ts';
 import type { SearchRows } from './search-index.ts';
 
-/** The rebuild worker's answer to a search plan (rebuild-worker.ts). */
+/** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
 export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
+export type FtsAnswer = { error?: string };
+
+/** What the rebuild worker makes of a plan, as it comes; the full-text index null when it was not asked for. */
+export interface WorkerAnswers {
+  fts: Promise<FtsAnswer> | null;
+  search: Promise<SearchAnswer>;
+}
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** The code that decides what the database and the article documents hold for an article. */
@@ -70,8 +79,8 @@ interface PreviousRecord {
   db_sha256: string;
   /** False when its documents could not be hard-linked into the cache (another file system): none are linked. */
   linkable?: boolean;
-  /** Per article in database order: [key, excerpts]. */
-  articles: [string, number][];
+  /** Per article in database order: [key, excerpts, document path (relative to the build) or ""]. */
+  articles: [string, number, string][];
 }
 
 /** Per article in listing order, its key (extract-corpus.ts, `keys`), or null: never carried over. */
@@ -89,8 +98,6 @@ export interface CarryOver {
   from: Int32Array;
   /** Per previous article id (index id - 1): its first excerpt id; one entry more for the end. */
   firstExcerpt: Float64Array;
-  /** Has the rebuild's worker thread make the carried search index's rows; null when there is none (`carrySearch`). */
-  search?: (plan: SearchPlan) => Promise<SearchAnswer> | null;
 }
 
 export class PreviousBuild {
@@ -104,14 +111,20 @@ export class PreviousBuild {
   /** The previous build could keep its documents: links from the store are worth trying. */
   private linkable = true;
   private madeDocuments = false;
-  /** Background linking (`startLinking`): the worker, the batch being filled, the batches sent, and its two answers. */
-  private linker: {
+  /** The worker (`startWorker`) and its answers: the paths it could not link, the full-text index, the search rows. */
+  private helper: {
     worker: Worker;
-    batch: string[];
-    sent: string[];
-    links: Promise<{ linked: number; failed: string[] }>;
+    links: Promise<string[]>;
+    fts: Promise<FtsAnswer>;
     search: Promise<SearchAnswer>;
   } | null = null;
+  /** The build directory the worker links into. */
+  private out = '';
+  /**
+   * The previous build's documents linked into the build, by path: their document keys. An entry goes when the
+   * build claims its link (`reuseDocument`) or removes it; what is left at the end is removed (`dropUnclaimed`).
+   */
+  private readonly linked = new Map<string, string>();
   readonly stats = { docsLinked: 0 };
   /** This run's mark in the cache (removed by `save`), and those of runs that died before theirs. */
   private readonly running: string;
@@ -167,7 +180,7 @@ export class PreviousBuild {
         any = true;
       }
     }
-    return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt, search: (plan) => this.carrySearch(plan) } : null;
+    return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
   }
 
   /** A document's key: the writers' version, the article's key and the meta every article document carries. */
@@ -178,115 +191,125 @@ export class PreviousBuild {
   /**
    * Whether documents with this meta can be linked from the store: the previous build stored them with the same
    * meta (a new snapshot id changes every document) on a file system with hard links. Otherwise each link would
-   * fail, with an exception each, and the document be written after the database instead of as it comes.
+   * fail, with an exception each, and be removed again.
    */
-  linksFor(metaJson: string): boolean {
+  private linksFor(metaJson: string): boolean {
     return this.linking && this.linkable && this.record !== null && this.record.meta === metaJson;
   }
 
   /**
-   * Starts linking stored documents into the build directory `out` in a worker thread, so that it goes on while
-   * the database is written (issue 21 session 23: 99,000 links took 2.1 s of a 21 s rebuild on the main thread).
-   * False when there is nothing to link from; then `queueLink` queues nothing.
+   * Starts the rebuild's worker thread (rebuild-worker.ts), before the articles are extracted, when there is a
+   * previous build to carry over; it links every document of the previous build into the build directory `out`
+   * at once (issue 21 session 24: on the main thread, or queued after extraction, the links were 1.9 s of the
+   * second core's time in the database phase) when they carry the documents' meta `metaJson`. The articles
+   * directories must exist. False when there is no worker.
    */
-  startLinking(out: string): boolean {
-    if (!this.linking || !this.linkable || !this.record || this.linker) return false;
+  startWorker(out: string, metaJson: string): boolean {
+    const r = this.record;
+    if (!r || r.articles.length === 0 || this.helper || !existsSync(join(this.dir, 'corpus.sqlite'))) return false;
+    this.out = out;
     const worker = spawnTsWorker(this.worker, { documents: this.documents, out });
-    // Its answers, or its error or exit, whenever they come: `finishLinking` and `carrySearch` await them.
-    let onLinks!: (a: { linked: number; failed: string[] }) => void;
+    // Its answers, or its error or exit, whenever they come: `linkedDocuments` and the plan's caller await them.
+    let onLinks!: (failed: string[]) => void;
+    let onFts!: (a: FtsAnswer) => void;
     let onSearch!: (a: SearchAnswer) => void;
     let fail!: (err: Error) => void;
-    const links = new Promise<{ linked: number; failed: string[] }>((resolve, reject) => {
+    const links = new Promise<string[]>((resolve, reject) => {
       onLinks = resolve;
       fail = reject;
     });
-    links.catch(() => {}); // not unhandled before `finishLinking` awaits it
+    links.catch(() => {}); // not unhandled before `linkedDocuments` awaits it
+    const fts = new Promise<FtsAnswer>((resolve) => (onFts = resolve));
     const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
-    worker.on('message', (m: ({ kind: 'links' } & { linked: number; failed: string[] }) | ({ kind: 'search' } & SearchAnswer)) => {
-      if (m.kind === 'links') onLinks(m);
+    worker.on('message', (m: { kind: 'links'; failed: string[] } | ({ kind: 'fts' } & FtsAnswer) | ({ kind: 'search' } & SearchAnswer)) => {
+      if (m.kind === 'links') onLinks(m.failed);
+      else if (m.kind === 'fts') onFts(m);
       else onSearch(m);
     });
     const died = (why: string) => {
       fail(new Error(why));
+      onFts({ error: why });
       onSearch({ error: why });
     };
     worker.on('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
     worker.on('messageerror', (err) => died(`a message of the rebuild worker could not be read: ${String(err)}`));
     worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
-    this.linker = { worker, batch: [], sent: [], links, search };
+    this.helper = { worker, links, fts, search };
+    if (this.linksFor(metaJson)) {
+      const lines: string[] = [];
+      for (const [key, , path] of r.articles) {
+        // Articles without a key (`save`) or a path never had a document stored.
+        if (key.startsWith(NO_KEY) || !path) continue;
+        const k = docKey(key, r.meta);
+        this.linked.set(path, k);
+        lines.push(`${k}\t${path}`);
+      }
+      if (lines.length > 0) worker.postMessage({ links: lines.join('\n') });
+      else onLinks([]);
+    } else onLinks([]);
     return true;
   }
 
   /**
-   * Has the linking worker make the carried-over search index's rows (rebuild-worker.ts) after the links queued so
-   * far; null when not linking (the caller makes them itself).
+   * Waits for the links the worker was asked for; returns null, or why none can be used: the worker died, and
+   * every link it may have made is removed (never written through: it shares its file with the stored document
+   * and with earlier builds), so the caller writes those documents.
    */
-  carrySearch(plan: SearchPlan): Promise<SearchAnswer> | null {
-    const l = this.linker;
-    if (!l) return null;
-    this.flush();
-    l.worker.postMessage({ search: plan });
-    return l.search;
-  }
-
-  /** Queues linking the stored document `docKey` to `path` (relative to `out`) of article `index`; false when not linking. */
-  queueLink(docKey: string, path: string, index: number): boolean {
-    const l = this.linker;
-    if (!l) return false;
-    l.batch.push(`${docKey}\t${path}\t${index}`);
-    // In use unless its link fails (`finishLinking`): the next `save` keeps it.
-    this.usedDocs.add(docKey);
-    if (l.batch.length === LINK_BATCH) this.flush();
-    return true;
-  }
-
-  private flush(): void {
-    const l = this.linker!;
-    if (l.batch.length > 0) {
-      const jobs = l.batch.join('\n');
-      l.sent.push(jobs);
-      l.worker.postMessage({ jobs });
-    }
-    l.batch = [];
-  }
-
-  /**
-   * Waits for the queued links; returns the documents that were not linked (with their article index and path),
-   * for the caller to write and `store`. When the worker died, that is every document queued, with the reason:
-   * the caller replaces any the worker linked before it died (removing the link first, never writing through it
-   * into the stored file).
-   */
-  async finishLinking(): Promise<{ failed: { docKey: string; path: string; index: number }[]; error: string | null }> {
-    const l = this.linker;
-    if (!l) return { failed: [], error: null };
-    this.flush();
-    l.worker.postMessage({ end: true });
-    let answer: { linked: number; failed: string[] };
-    let error: string | null = null;
+  async linkedDocuments(): Promise<string | null> {
+    const h = this.helper;
+    if (!h) return null;
     try {
-      answer = await l.links;
+      for (const path of await h.links) this.linked.delete(path);
+      return null;
     } catch (err) {
-      error = (err as Error).message;
-      answer = { linked: 0, failed: l.sent.flatMap((jobs) => jobs.split('\n')) };
-    } finally {
-      await this.stopLinking();
+      for (const path of this.linked.keys()) rmSync(join(this.out, path), { force: true });
+      const why = `${(err as Error).message}; its ${this.linked.size} article documents are written here`;
+      this.linked.clear();
+      return why;
     }
-    const { linked, failed } = answer;
-    this.stats.docsLinked += linked;
-    const failures = failed.map((line) => {
-      const [docKey, path, index] = line.split('\t') as [string, string, string];
-      return { docKey, path, index: Number(index) };
-    });
-    for (const f of failures) this.usedDocs.delete(f.docKey);
-    return { failed: failures, error };
   }
 
-  /** Stops the worker and waits until it is gone (after `finishLinking`, or when the build fails before it: the build's directory is then removed, and no link may be made into it meanwhile). */
-  async stopLinking(): Promise<void> {
-    const l = this.linker;
-    if (!l) return;
-    this.linker = null;
-    await l.worker.terminate();
+  /**
+   * Whether the document `docKey` at `path` is already in the build, linked by the worker (after
+   * `linkedDocuments`). When not, and another document of the previous build is linked there (the article
+   * changed), that link is removed: the caller writes the document, then `store`s it.
+   */
+  reuseDocument(docKey: string, path: string): boolean {
+    const linked = this.linked.get(path);
+    if (linked === undefined) return false;
+    this.linked.delete(path);
+    if (linked === docKey) {
+      this.usedDocs.add(docKey);
+      this.stats.docsLinked++;
+      return true;
+    }
+    unlinkSync(join(this.out, path));
+    return false;
+  }
+
+  /** Removes the links of documents no article of this build claimed (withdrawn, or no longer written). */
+  dropUnclaimed(): void {
+    for (const path of this.linked.keys()) rmSync(join(this.out, path), { force: true });
+    this.linked.clear();
+  }
+
+  /**
+   * Has the worker make the carried-over database's indexes from `plan` (rebuild-worker.ts) while the caller writes
+   * the rows; null when there is no worker (the caller makes them itself).
+   */
+  sendPlan(plan: WorkerPlan): WorkerAnswers | null {
+    const h = this.helper;
+    if (!h) return null;
+    h.worker.postMessage({ plan });
+    return { fts: plan.ftsFile ? h.fts : null, search: h.search };
+  }
+
+  /** Stops the worker and waits until it is gone (at the end, or when the build fails: the build's directory is then removed, and no link may be made into it meanwhile). */
+  async stopWorker(): Promise<void> {
+    const h = this.helper;
+    if (!h) return;
+    this.helper = null;
+    await h.worker.terminate();
   }
 
   /** Keeps the document just written at `path` for the next build. */
@@ -319,7 +342,7 @@ export class PreviousBuild {
    * died (its mark is left), every one in the store (reading a directory of 100,000 names costs 0.25 s, so only
    * then), with the record directories such runs left while saving.
    */
-  save(dbPath: string, dbSha256: string, keys: ArticleKeys, excerpts: (i: number) => number, meta: unknown): void {
+  save(dbPath: string, dbSha256: string, keys: ArticleKeys, excerpts: (i: number) => number, meta: unknown, paths: (i: number) => string | undefined): void {
     const tmp = `${this.dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
@@ -334,7 +357,7 @@ export class PreviousBuild {
       meta: JSON.stringify(meta),
       db_sha256: dbSha256,
       linkable: this.linking,
-      articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `none:${i}`, excerpts(i)]),
+      articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `${NO_KEY}${i}`, excerpts(i), paths(i) ?? '']),
     };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
     const old = this.record;
@@ -358,11 +381,11 @@ export class PreviousBuild {
   }
 }
 
+/** The start of the key recorded for an article without one (it matches no article). */
+const NO_KEY = 'none:';
+
 /** The name of a run's mark in the cache directory, followed by its pid. */
 const RUNNING = 'corpus-build.running-';
-
-/** Link jobs per message to the linking worker. */
-const LINK_BATCH = 4096;
 
 /**
  * A document's key: the article's key (itself a sha256) and a hash of the writers' version and the meta, hashed

@@ -1,52 +1,71 @@
 /**
- * The worker thread of a rebuild (previous-build.ts, `startLinking`): the second core's share of carrying the
- * previous build over, while the main thread makes the documents and writes the database. Messages, handled in
- * the order they come:
+ * The worker thread of a rebuild (previous-build.ts, `startWorker`): the second core's share of carrying the
+ * previous build over. It starts before extraction, which leaves it nothing else to do, and handles, in the order
+ * they come:
  *
- *   { jobs }    hard-link stored article documents into the build: lines `<document key>\t<path>\t<index>`
- *   { end }     answer `{ kind: 'links', linked, failed }`: the lines that could not be linked (no such stored
- *               document, no hard links here), for the main thread to write those documents
- *   { search }  make the carried-over search index's rows (search-index.ts, `carrySearchRows`) from the
- *               previous database, read-only through the file VFS in this thread's own sqlite3 module; answer
- *               `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }` when the previous index
- *               does not fit (the main thread then reads the index from FTS5), or `{ kind: 'search', error }`
+ *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`;
+ *               answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
+ *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
+ *               index in the scratch file `plan.ftsFile` (fts-index.ts, `writeFtsFile`), answered
+ *               `{ kind: 'fts' }` or `{ kind: 'fts', error }`; then the search index's rows (search-index.ts,
+ *               `carrySearchRows`) from the previous database, read-only through the file VFS in this thread's own
+ *               sqlite3 module, answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
+ *               when the previous index does not fit (the main thread then reads the index from FTS5), or
+ *               `{ kind: 'search', error }`
  *
- * One thread for both, rather than one each: the main thread is the rebuild's critical path, and a third busy
- * thread on two cores slowed it more than the second one sped it up.
+ * One thread for all of it, rather than one each: the main thread is the rebuild's critical path, and a third busy
+ * thread on two cores slowed it more than the second one sped it up (session 23).
  */
 import { linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
+import { writeFtsFile } from './fts-index.ts';
 import { carrySearchRows, collectSearchRows, readSearchIndex } from './search-index.ts';
 
+/** What the main thread knows of the rebuild's excerpts once the articles are extracted (corpus.sqlite.ts, `carryPlan`). */
 export interface SearchPlan {
   previousDb: string;
+  /** Per previous excerpt (id - 1), its new id, or 0 when it is not carried over. */
   remap: Int32Array;
+  /** The new excerpts, with their ids. */
   fresh: { id: number; text: string }[];
   excerpts: number;
 }
 
-const { documents, out } = workerData as { documents: string; out: string };
-const failed: string[] = [];
-let linked = 0;
+/** The plan sent to this thread: with the scratch file for the full-text index, or null for none. */
+export type WorkerPlan = SearchPlan & { ftsFile: string | null };
 
-function link(jobs: string): void {
-  for (const line of jobs.split('\n')) {
+const { documents, out } = workerData as { documents: string; out: string };
+// Compiled while the main thread extracts, not when the plan comes.
+void sqlite3();
+
+function link(lines: string): string[] {
+  const failed: string[] = [];
+  for (const line of lines.split('\n')) {
     const tab = line.indexOf('\t');
+    const path = line.slice(tab + 1);
     try {
-      linkSync(join(documents, `${line.slice(0, tab)}.json`), join(out, line.slice(tab + 1, line.lastIndexOf('\t'))));
-      linked++;
+      linkSync(join(documents, `${line.slice(0, tab)}.json`), join(out, path));
     } catch {
-      failed.push(line);
+      failed.push(path);
     }
   }
+  return failed;
 }
 
-async function search(plan: SearchPlan): Promise<void> {
+async function indexes(plan: WorkerPlan): Promise<void> {
+  const s = await sqlite3();
+  if (plan.ftsFile) {
+    try {
+      writeFtsFile(s, plan.ftsFile, plan.previousDb, plan.remap, plan.fresh);
+      parentPort!.postMessage({ kind: 'fts' });
+    } catch (err) {
+      parentPort!.postMessage({ kind: 'fts', error: String((err as Error).stack ?? err) });
+    }
+  }
   try {
-    const s = await sqlite3();
     const db = openDatabaseFile(s, plan.previousDb, 'read');
     let previous;
     try {
@@ -62,8 +81,7 @@ async function search(plan: SearchPlan): Promise<void> {
   }
 }
 
-parentPort!.on('message', (message: { jobs: string } | { end: true } | { search: SearchPlan }) => {
-  if ('jobs' in message) link(message.jobs);
-  else if ('end' in message) parentPort!.postMessage({ kind: 'links', linked, failed });
-  else void search(message.search);
+parentPort!.on('message', (message: { links: string } | { plan: WorkerPlan }) => {
+  if ('links' in message) parentPort!.postMessage({ kind: 'links', failed: link(message.links) });
+  else void indexes(message.plan);
 });

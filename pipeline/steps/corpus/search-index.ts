@@ -189,27 +189,6 @@ function tokenize(s: Sqlite3, texts: readonly { id: number; text: string }[]): M
   return out;
 }
 
-/**
- * Fills the search tables from the previous build's index and the new excerpts' texts: `remap[i]` is the new
- * id of previous excerpt i + 1 (0: not carried over), ascending wherever it is not 0; `fresh` are the excerpts
- * written anew. Returns null (writing nothing) when the two do not make up excerpts 1 … `excerpts` exactly;
- * the caller then reads the index from FTS5 (`writeSearchIndex`). A rebuild's worker thread makes the same rows
- * (`carrySearchRows`) without the database; this is the rebuild without a worker.
- */
-export function carrySearchIndex(
-  s: Sqlite3,
-  db: SqliteDb,
-  previous: PreviousSearchIndex,
-  remap: Int32Array,
-  fresh: readonly { id: number; text: string }[],
-  excerpts: number,
-): { terms: number; tokens: number } | null {
-  const rows = collectSearchRows();
-  const result = carrySearchRows(s, previous, remap, fresh, excerpts, rows);
-  if (result) writeSearchRows(db, rows.rows);
-  return result;
-}
-
 /** The search tables' rows, in the order they are written (search_terms' rowids follow it). */
 export interface SearchRows {
   terms: [term: string, docs: number, postings: Uint8Array, positions: Uint8Array, width: number][];
@@ -242,8 +221,12 @@ export function writeSearchRows(db: SqliteDb, rows: SearchRows): void {
 }
 
 /**
- * `carrySearchIndex`'s work without a database: the rows it would write go to `out`. Needs no connection to the
- * database being built, so it can run in a worker thread while that database is written (corpus.sqlite.ts).
+ * The search tables' rows from the previous build's index and the new excerpts' texts, into `out` (written whole
+ * by `writeSearchRows`): `remap[i]` is the new id of previous excerpt i + 1 (0: not carried over), ascending
+ * wherever it is not 0; `fresh` are the excerpts written anew. Returns null (making no rows) when the two do not
+ * make up excerpts 1 … `excerpts` exactly; the caller then reads the index from FTS5 (`writeSearchIndex`). Needs no
+ * connection to the database being built: a rebuild's worker thread makes them while that database is written
+ * (rebuild-worker.ts).
  */
 export function carrySearchRows(
   s: Sqlite3,

@@ -1,5 +1,5 @@
 /**
- * Carrying the search index over (pipeline/steps/corpus/search-index.ts, `carrySearchIndex`): the previous
+ * Carrying the search index over (pipeline/steps/corpus/search-index.ts, `carrySearchRows`): the previous
  * build's postings re-numbered and merged with the new excerpts' tokens must give exactly the rows that reading
  * every token back from FTS5 gives (`writeSearchIndex`, the independent way), including the cases a rebuild
  * meets: excerpts dropped (and with them a term, and the only offsets that needed two bytes), excerpts shifted,
@@ -8,7 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { CORPUS_DB_SCHEMA } from '../../../contracts/corpus/database.ts';
 import { sqlite3, type Sqlite3, type SqliteDb } from '../../../pipeline/lib/sqlite.ts';
-import { carrySearchIndex, compareCodePoints, readSearchIndex, writeSearchIndex } from '../../../pipeline/steps/corpus/search-index.ts';
+import {
+  carrySearchRows,
+  collectSearchRows,
+  compareCodePoints,
+  type PreviousSearchIndex,
+  readSearchIndex,
+  writeSearchIndex,
+  writeSearchRows,
+} from '../../../pipeline/steps/corpus/search-index.ts';
 import { mulberry32 } from '../../helpers/random.ts';
 
 /** A corpus database holding `texts` as excerpts 1 … n, its full-text index built. */
@@ -23,6 +31,14 @@ function database(s: Sqlite3, texts: readonly string[]): SqliteDb {
   db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
   db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
   return db;
+}
+
+/** What a rebuild does with the carried rows: made apart (`carrySearchRows`), then written, when they fit. */
+function carrySearchIndex(s: Sqlite3, db: SqliteDb, previous: PreviousSearchIndex, remap: Int32Array, fresh: { id: number; text: string }[], excerpts: number) {
+  const made = collectSearchRows();
+  const result = carrySearchRows(s, previous, remap, fresh, excerpts, made);
+  if (result) writeSearchRows(db, made.rows);
+  return result;
 }
 
 const rows = (db: SqliteDb) => ({
