@@ -14,7 +14,7 @@ import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/d
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { attachDatabase, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { attachDatabase, attachReadOnly, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -97,10 +97,21 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   let carried = 0;
   try {
     db.exec(CORPUS_DB_SCHEMA);
-    if (carry) attachDatabase(db, 'prev', carry.db, carry.sha256);
+    // The carried-over indexes are made by the rebuild's worker thread while this one writes the rows (corpus.ts
+    // sent it the plan): the full-text index and the search index. Without it, both are made here from the rows.
+    const help = carry?.help ?? null;
+    const plan = help?.plan ?? null;
+    // The previous database, checked against its record, and its excerpt index: read by the worker, or here.
+    let previousExcerpts: PreviousExcerptIndex | null = null;
+    if (carry) {
+      const read = help && (await help.answers.previous);
+      if (read && 'error' in read) throw new Error(read.error);
+      if (read) attachReadOnly(db, 'prev', carry.db);
+      else attachDatabase(db, 'prev', carry.db, carry.sha256);
+      previousExcerpts = read ? read.index : readPreviousExcerptIndex(db, 'prev');
+    }
     // The server's excerpt index, gathered as the rows are written (excerpt-index-builder.ts).
     const excerptIndex = new ExcerptIndexBuilder(info.phrases);
-    const previousExcerpts: PreviousExcerptIndex | null = carry ? readPreviousExcerptIndex(db, 'prev') : null;
     // The record's excerpt counts and the previous database's own index must agree (a mismatch would read past
     // its arrays, silently): the caller then writes the database from the articles alone.
     if (carry && previousExcerpts!.data.size !== carry.firstExcerpt[carry.firstExcerpt.length - 1]! - 1)
@@ -139,10 +150,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const articleRow = new RowInserter(s, db, putArticle);
     const excerptRow = new RowInserter(s, db, putExcerpt);
     const occurrenceRow = new RowInserter(s, db, putOccurrence);
-    // The carried-over indexes are made by the rebuild's worker thread while this one writes the rows (corpus.ts
-    // sent it the plan): the full-text index and the search index. Without it, both are made here from the rows.
-    const help = carry?.help ?? null;
-    const plan = help?.plan ?? null;
     progress.start('corpus: database', articles.length);
     let excerptId = 0;
     let reported = 0;

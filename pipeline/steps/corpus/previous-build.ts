@@ -26,15 +26,19 @@ import { basename, dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
+import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { WorkerPlan } from './rebuild-worker.ts';
 import type { SearchRows } from './search-index.ts';
 
 /** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
 export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
 export type FtsAnswer = { error?: string };
+/** Its answer about the previous database: its excerpt index, why it cannot be used, or null when the worker died (the caller reads it). */
+export type PreviousAnswer = { index: PreviousExcerptIndex } | { error: string } | null;
 
-/** What the rebuild worker makes of a plan, as it comes; the full-text index null when it was not asked for. */
+/** What the rebuild worker makes for the database, as it comes; the full-text index null when it was not asked for. */
 export interface WorkerAnswers {
+  previous: Promise<PreviousAnswer>;
   fts: Promise<FtsAnswer> | null;
   search: Promise<SearchAnswer>;
 }
@@ -115,6 +119,7 @@ export class PreviousBuild {
   private helper: {
     worker: Worker;
     links: Promise<string[]>;
+    previous: Promise<PreviousAnswer>;
     fts: Promise<FtsAnswer>;
     search: Promise<SearchAnswer>;
   } | null = null;
@@ -211,6 +216,7 @@ export class PreviousBuild {
     const worker = spawnTsWorker(this.worker, { documents: this.documents, out });
     // Its answers, or its error or exit, whenever they come: `linkedDocuments` and the plan's caller await them.
     let onLinks!: (failed: string[]) => void;
+    let onPrevious!: (a: PreviousAnswer) => void;
     let onFts!: (a: FtsAnswer) => void;
     let onSearch!: (a: SearchAnswer) => void;
     let fail!: (err: Error) => void;
@@ -219,22 +225,26 @@ export class PreviousBuild {
       fail = reject;
     });
     links.catch(() => {}); // not unhandled before `linkedDocuments` awaits it
+    const previous = new Promise<PreviousAnswer>((resolve) => (onPrevious = resolve));
     const fts = new Promise<FtsAnswer>((resolve) => (onFts = resolve));
     const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
-    worker.on('message', (m: { kind: 'links'; failed: string[] } | ({ kind: 'fts' } & FtsAnswer) | ({ kind: 'search' } & SearchAnswer)) => {
+    type Message = { kind: 'links'; failed: string[] } | ({ kind: 'previous' } & NonNullable<PreviousAnswer>) | ({ kind: 'fts' } & FtsAnswer) | ({ kind: 'search' } & SearchAnswer);
+    worker.on('message', (m: Message) => {
       if (m.kind === 'links') onLinks(m.failed);
+      else if (m.kind === 'previous') onPrevious(m);
       else if (m.kind === 'fts') onFts(m);
       else onSearch(m);
     });
     const died = (why: string) => {
       fail(new Error(why));
+      onPrevious(null);
       onFts({ error: why });
       onSearch({ error: why });
     };
     worker.on('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
     worker.on('messageerror', (err) => died(`a message of the rebuild worker could not be read: ${String(err)}`));
     worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
-    this.helper = { worker, links, fts, search };
+    this.helper = { worker, links, previous, fts, search };
     if (this.linksFor(metaJson)) {
       const lines: string[] = [];
       for (const [key, , path] of r.articles) {
@@ -247,6 +257,8 @@ export class PreviousBuild {
       if (lines.length > 0) worker.postMessage({ links: lines.join('\n') });
       else onLinks([]);
     } else onLinks([]);
+    // Then the previous database's check and excerpt index (0.4 + 0.6 s of the main thread at 100,000 articles).
+    worker.postMessage({ previous: { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256 } });
     return true;
   }
 
@@ -301,7 +313,7 @@ export class PreviousBuild {
     const h = this.helper;
     if (!h) return null;
     h.worker.postMessage({ plan });
-    return { fts: plan.ftsFile ? h.fts : null, search: h.search };
+    return { previous: h.previous, fts: plan.ftsFile ? h.fts : null, search: h.search };
   }
 
   /** Stops the worker and waits until it is gone (at the end, or when the build fails: the build's directory is then removed, and no link may be made into it meanwhile). */

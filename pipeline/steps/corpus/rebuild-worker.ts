@@ -3,6 +3,9 @@
  * previous build over. It starts before extraction, which leaves it nothing else to do, and handles, in the order
  * they come:
  *
+ *   { previous } check the previous database file against the sha256 recorded and read its excerpt index
+ *               (excerpt-index-builder.ts, `readPreviousExcerptIndex`); answer `{ kind: 'previous', index }` or
+ *               `{ kind: 'previous', error }`
  *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`;
  *               answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
  *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
@@ -20,7 +23,9 @@ import { linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
+import { sha256FileSync } from '../../lib/hash.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
+import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
 import { carrySearchRows, collectSearchRows, readSearchIndex } from './search-index.ts';
 
@@ -55,6 +60,20 @@ function link(lines: string): string[] {
   return failed;
 }
 
+async function previous(path: string, sha256: string): Promise<void> {
+  try {
+    if (sha256FileSync(path) !== sha256) throw new Error(`${path}: not the database that was recorded (sha256 differs)`);
+    const db = openDatabaseFile(await sqlite3(), path, 'read');
+    try {
+      parentPort!.postMessage({ kind: 'previous', index: readPreviousExcerptIndex(db, 'main') });
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    parentPort!.postMessage({ kind: 'previous', error: (err as Error).message });
+  }
+}
+
 async function indexes(plan: WorkerPlan): Promise<void> {
   const s = await sqlite3();
   if (plan.ftsFile) {
@@ -81,7 +100,12 @@ async function indexes(plan: WorkerPlan): Promise<void> {
   }
 }
 
-parentPort!.on('message', (message: { links: string } | { plan: WorkerPlan }) => {
-  if ('links' in message) parentPort!.postMessage({ kind: 'links', failed: link(message.links) });
-  else void indexes(message.plan);
+// Handled one after the other, in the order they came (the next only once the one before has answered).
+let queue = Promise.resolve();
+parentPort!.on('message', (message: { previous: { db: string; sha256: string } } | { links: string } | { plan: WorkerPlan }) => {
+  queue = queue.then(() => {
+    if ('previous' in message) return previous(message.previous.db, message.previous.sha256);
+    if ('links' in message) parentPort!.postMessage({ kind: 'links', failed: link(message.links) });
+    else return indexes(message.plan);
+  });
 });
