@@ -179,6 +179,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     }),
   );
   cache.prune();
+  await previous?.settled();
   if (extraction.cache.pruned > 0) progress.log(`corpus: removed ${extraction.cache.pruned} cache entries this build did not use`);
   clock.lap('report and records');
   progress.log(`corpus: step in ${clock}`);

@@ -22,6 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
@@ -134,6 +135,8 @@ export class PreviousBuild {
   /** This run's mark in the cache (removed by `save`), and those of runs that died before theirs. */
   private readonly running: string;
   private readonly deadRuns: string[];
+  /** The removal of the record directories earlier builds replaced (`save`), in the thread pool. */
+  private readonly retiring: Promise<unknown>;
 
   /** `worker`: the rebuild worker's module (tests give one that dies); rebuild-worker.ts by default. */
   constructor(
@@ -157,6 +160,13 @@ export class PreviousBuild {
     const cache = dirname(this.dir);
     this.deadRuns = readNames(cache).filter((n) => n.startsWith(RUNNING) && !processAlive(Number(n.slice(RUNNING.length))));
     mkdirSync(cache, { recursive: true });
+    const retired = `${basename(this.dir)}${RETIRED}`;
+    this.retiring = Promise.all(
+      readNames(cache)
+        .filter((n) => n.startsWith(retired))
+        // Whatever stops one (another process's files), the build goes on: the next one tries again.
+        .map((n) => rm(join(cache, n), { recursive: true, force: true }).catch(() => {})),
+    );
     this.running = join(cache, `${RUNNING}${process.pid}`);
     writeFileSync(this.running, '');
   }
@@ -373,7 +383,15 @@ export class PreviousBuild {
     };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
     const old = this.record;
-    rmSync(this.dir, { recursive: true, force: true });
+    // The previous record directory is moved aside, for the next build to remove in the background from its start
+    // (the constructor): its database is often the last link to a whole file (the build it belonged to is gone),
+    // which took the file system 0.3 s to free at 100,000 articles.
+    const retired = `${this.dir}${RETIRED}${process.pid}-${++retiredCount}`;
+    try {
+      renameSync(this.dir, retired);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
     renameSync(tmp, this.dir);
     this.record = record;
     const unused = (key: string) => !this.usedDocs.has(key);
@@ -391,10 +409,20 @@ export class PreviousBuild {
       }
     rmSync(this.running, { force: true });
   }
+
+  /** Waits until the record directories replaced by earlier builds are removed (started by the constructor). */
+  async settled(): Promise<void> {
+    await this.retiring;
+  }
 }
 
 /** The start of the key recorded for an article without one (it matches no article). */
 const NO_KEY = 'none:';
+
+/** Between the record directory's name and a pid (and a count): a replaced one, being removed. */
+const RETIRED = '.old-';
+/** Record directories replaced by this process so far (each gets its own name). */
+let retiredCount = 0;
 
 /** The name of a run's mark in the cache directory, followed by its pid. */
 const RUNNING = 'corpus-build.running-';
