@@ -109,7 +109,7 @@ export class PreviousBuild {
   private readonly dir: string;
   private readonly documents: string;
   private record: PreviousRecord | null = null;
-  /** Document keys linked or stored this run. */
+  /** Document keys stored this run (`store`); the previous build's documents reused are in `reused`. */
   private readonly usedDocs = new Set<string>();
   /** Hard links into the store work here (false once one failed: documents are then written, not kept). */
   private linking = true;
@@ -127,16 +127,19 @@ export class PreviousBuild {
   /** The build directory the worker links into. */
   private out = '';
   /**
-   * The previous build's documents linked into the build, by path: their document keys. An entry goes when the
-   * build claims its link (`reuseDocument`) or removes it; what is left at the end is removed (`dropUnclaimed`).
+   * Per previous article (id - 1): 1 while its document is linked into the build (asked of the worker, then kept
+   * by `linkedDocuments` for an article carried over, else removed); and 1 once the build reused that link.
    */
-  private readonly linked = new Map<string, string>();
+  private linked = new Uint8Array(0);
+  private reused = new Uint8Array(0);
+  /** Per article of this build, the previous article holding the same rows and document (`carryOver`), or 0. */
+  private from = new Int32Array(0);
+  /** File removals under way in the thread pool (`settled` waits for them). */
+  private readonly removals: Promise<unknown>[] = [];
   readonly stats = { docsLinked: 0 };
   /** This run's mark in the cache (removed by `save`), and those of runs that died before theirs. */
   private readonly running: string;
   private readonly deadRuns: string[];
-  /** The removal of the record directories earlier builds replaced (`save`), in the thread pool. */
-  private readonly retiring: Promise<unknown>;
 
   /** `worker`: the rebuild worker's module (tests give one that dies); rebuild-worker.ts by default. */
   constructor(
@@ -161,12 +164,7 @@ export class PreviousBuild {
     this.deadRuns = readNames(cache).filter((n) => n.startsWith(RUNNING) && !processAlive(Number(n.slice(RUNNING.length))));
     mkdirSync(cache, { recursive: true });
     const retired = `${basename(this.dir)}${RETIRED}`;
-    this.retiring = Promise.all(
-      readNames(cache)
-        .filter((n) => n.startsWith(retired))
-        // Whatever stops one (another process's files), the build goes on: the next one tries again.
-        .map((n) => rm(join(cache, n), { recursive: true, force: true }).catch(() => {})),
-    );
+    for (const name of readNames(cache)) if (name.startsWith(retired)) this.remove(join(cache, name));
     this.running = join(cache, `${RUNNING}${process.pid}`);
     writeFileSync(this.running, '');
   }
@@ -195,6 +193,7 @@ export class PreviousBuild {
         any = true;
       }
     }
+    this.from = from;
     return any ? { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256, from, firstExcerpt } : null;
   }
 
@@ -255,15 +254,16 @@ export class PreviousBuild {
     worker.on('messageerror', (err) => died(`a message of the rebuild worker could not be read: ${String(err)}`));
     worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
     this.helper = { worker, links, previous, fts, search };
+    this.linked = new Uint8Array(r.articles.length);
+    this.reused = new Uint8Array(r.articles.length);
     if (this.linksFor(metaJson)) {
       const lines: string[] = [];
-      for (const [key, , path] of r.articles) {
+      r.articles.forEach(([key, , path], j) => {
         // Articles without a key (`save`) or a path never had a document stored.
-        if (key.startsWith(NO_KEY) || !path) continue;
-        const k = docKey(key, r.meta);
-        this.linked.set(path, k);
-        lines.push(`${k}\t${path}`);
-      }
+        if (key.startsWith(NO_KEY) || !path) return;
+        this.linked[j] = 1;
+        lines.push(`${docKey(key, r.meta)}\t${path}`);
+      });
       if (lines.length > 0) worker.postMessage({ links: lines.join('\n') });
       else onLinks([]);
     } else onLinks([]);
@@ -273,46 +273,66 @@ export class PreviousBuild {
   }
 
   /**
-   * Waits for the links the worker was asked for; returns null, or why none can be used: the worker died, and
-   * every link it may have made is removed (never written through: it shares its file with the stored document
-   * and with earlier builds), so the caller writes those documents.
+   * Waits for the links the worker was asked for, and keeps those of the previous articles carried over
+   * (`carryOver`, called before): an article with the same key has the same document, at the same path (its id is
+   * the extraction's). The links of the others (changed, withdrawn) are removed, so their paths are free for the
+   * documents written now. Returns null, or why no link can be used: the worker died, and every link it may have
+   * made is removed (never written through: it shares its file with the stored document and with earlier
+   * builds), so the caller writes those documents.
    */
   async linkedDocuments(): Promise<string | null> {
     const h = this.helper;
-    if (!h) return null;
+    const r = this.record;
+    if (!h || !r) return null;
+    const path = (j: number) => join(this.out, r.articles[j]![2]);
+    let failed: string[];
     try {
-      for (const path of await h.links) this.linked.delete(path);
-      return null;
+      failed = await h.links;
     } catch (err) {
-      for (const path of this.linked.keys()) rmSync(join(this.out, path), { force: true });
-      const why = `${(err as Error).message}; its ${this.linked.size} article documents are written here`;
-      this.linked.clear();
-      return why;
+      let n = 0;
+      for (let j = 0; j < this.linked.length; j++)
+        if (this.linked[j]) {
+          rmSync(path(j), { force: true });
+          n++;
+        }
+      this.linked.fill(0);
+      return `${(err as Error).message}; its ${n} article documents are written here`;
     }
+    if (failed.length > 0) {
+      const notLinked = new Set(failed);
+      r.articles.forEach(([, , p], j) => {
+        if (notLinked.has(p)) this.linked[j] = 0;
+      });
+    }
+    const carried = new Uint8Array(r.articles.length);
+    for (const id of this.from) if (id > 0) carried[id - 1] = 1;
+    for (let j = 0; j < this.linked.length; j++)
+      if (this.linked[j] && !carried[j]) {
+        unlinkSync(path(j));
+        this.linked[j] = 0;
+      }
+    return null;
   }
 
   /**
-   * Whether the document `docKey` at `path` is already in the build, linked by the worker (after
-   * `linkedDocuments`). When not, and another document of the previous build is linked there (the article
-   * changed), that link is removed: the caller writes the document, then `store`s it.
+   * Whether article `index`'s document is already in the build, linked by the worker (after `linkedDocuments`):
+   * it is carried over from the previous build. When not, the caller writes it, then `store`s it.
    */
-  reuseDocument(docKey: string, path: string): boolean {
-    const linked = this.linked.get(path);
-    if (linked === undefined) return false;
-    this.linked.delete(path);
-    if (linked === docKey) {
-      this.usedDocs.add(docKey);
-      this.stats.docsLinked++;
-      return true;
-    }
-    unlinkSync(join(this.out, path));
-    return false;
+  reuseDocument(index: number): boolean {
+    const j = (this.from[index] ?? 0) - 1;
+    if (j < 0 || !this.linked[j]) return false;
+    this.reused[j] = 1;
+    this.stats.docsLinked++;
+    return true;
   }
 
-  /** Removes the links of documents no article of this build claimed (withdrawn, or no longer written). */
+  /** Removes the links no article of this build reused (none, when every carried article asked `reuseDocument`). */
   dropUnclaimed(): void {
-    for (const path of this.linked.keys()) rmSync(join(this.out, path), { force: true });
-    this.linked.clear();
+    for (let j = 0; j < this.linked.length; j++)
+      if (this.linked[j] && !this.reused[j]) {
+        rmSync(join(this.out, this.record!.articles[j]![2]), { force: true });
+        this.linked[j] = 0;
+      }
   }
 
   /**
@@ -383,6 +403,7 @@ export class PreviousBuild {
     };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
     const old = this.record;
+    const reused = this.reused;
     // The previous record directory is moved aside, for the next build to remove in the background from its start
     // (the constructor): its database is often the last link to a whole file (the build it belonged to is gone),
     // which took the file system 0.3 s to free at 100,000 articles.
@@ -394,25 +415,34 @@ export class PreviousBuild {
     }
     renameSync(tmp, this.dir);
     this.record = record;
-    const unused = (key: string) => !this.usedDocs.has(key);
     if (this.deadRuns.length > 0) {
-      for (const name of readNames(this.documents)) if (name.endsWith('.json') && unused(name.slice(0, -'.json'.length))) rmSync(join(this.documents, name), { force: true });
+      const used = new Set(this.usedDocs);
+      old?.articles.forEach(([key], j) => {
+        if (reused[j]) used.add(docKey(key, old.meta));
+      });
+      for (const name of readNames(this.documents)) if (name.endsWith('.json') && !used.has(name.slice(0, -'.json'.length))) rmSync(join(this.documents, name), { force: true });
       // Record directories of runs that died in `save`: each holds a link to a whole database.
       const cache = dirname(this.dir);
       const stale = `${basename(this.dir)}.tmp-`;
       for (const name of readNames(cache)) if (name.startsWith(stale) && !processAlive(Number(name.slice(stale.length)))) rmSync(join(cache, name), { recursive: true, force: true });
       for (const name of this.deadRuns) rmSync(join(cache, name), { force: true });
     } else if (old)
-      for (const [key] of old.articles) {
+      old.articles.forEach(([key], j) => {
+        if (reused[j] || key.startsWith(NO_KEY)) return;
         const k = docKey(key, old.meta);
-        if (unused(k)) rmSync(join(this.documents, `${k}.json`), { force: true });
-      }
+        if (!this.usedDocs.has(k)) this.remove(join(this.documents, `${k}.json`));
+      });
     rmSync(this.running, { force: true });
   }
 
-  /** Waits until the record directories replaced by earlier builds are removed (started by the constructor). */
+  /** Removes `path` (a file or a directory) in the thread pool; whatever stops it, the build goes on. */
+  private remove(path: string): void {
+    this.removals.push(rm(path, { recursive: true, force: true }).catch(() => {}));
+  }
+
+  /** Waits for the removals under way: of the record directories earlier builds replaced, and of unused stored documents. */
   async settled(): Promise<void> {
-    await this.retiring;
+    await Promise.all(this.removals);
   }
 }
 

@@ -308,6 +308,8 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(existsSync(deadRun)).toBe(false);
     expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
     expect(readdirSync(cacheDir).filter((f) => f.startsWith('corpus-build.running-'))).toEqual([]);
+    // The record directory each build replaces is left for the next build to remove: only the last one is there.
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('previous.old-'))).toHaveLength(1);
   });
 
   it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
