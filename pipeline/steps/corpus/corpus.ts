@@ -157,6 +157,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     }
     clock.lap('database');
   } finally {
+    const times = previous?.workerTimes();
+    if (times) progress.log(`corpus: rebuild worker answered (s from its start): ${times}`);
     await previous?.stopWorker();
     rmSync(ftsFile, { force: true });
   }

@@ -137,6 +137,8 @@ export class PreviousBuild {
   /** File removals under way in the thread pool (`settled` waits for them). */
   private readonly removals: Promise<unknown>[] = [];
   readonly stats = { docsLinked: 0 };
+  /** When the worker's answers came, for the log (`workerTimes`). */
+  private answered: string[] = [];
   /** This run's mark in the cache (removed by `save`), and those of runs that died before theirs. */
   private readonly running: string;
   private readonly deadRuns: string[];
@@ -238,7 +240,11 @@ export class PreviousBuild {
     const fts = new Promise<FtsAnswer>((resolve) => (onFts = resolve));
     const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
     type Message = { kind: 'links'; failed: string[] } | ({ kind: 'previous' } & NonNullable<PreviousAnswer>) | ({ kind: 'fts' } & FtsAnswer) | ({ kind: 'search' } & SearchAnswer);
+    const started = performance.now();
+    const answered: string[] = [];
+    this.answered = answered;
     worker.on('message', (m: Message) => {
+      answered.push(`${ANSWER_NAMES[m.kind]} ${((performance.now() - started) / 1000).toFixed(1)}`);
       if (m.kind === 'links') onLinks(m.failed);
       else if (m.kind === 'previous') onPrevious(m);
       else if (m.kind === 'fts') onFts(m);
@@ -344,6 +350,11 @@ export class PreviousBuild {
     if (!h) return null;
     h.worker.postMessage({ plan });
     return { previous: h.previous, fts: plan.ftsFile ? h.fts : null, search: h.search };
+  }
+
+  /** When the worker's answers came, in seconds from its start (for the log), or null without a worker. */
+  workerTimes(): string | null {
+    return this.answered.length > 0 ? this.answered.join(', ') : null;
   }
 
   /** Stops the worker and waits until it is gone (at the end, or when the build fails: the build's directory is then removed, and no link may be made into it meanwhile). */
@@ -453,6 +464,9 @@ const NO_KEY = 'none:';
 const RETIRED = '.old-';
 /** Record directories replaced by this process so far (each gets its own name). */
 let retiredCount = 0;
+
+/** The worker's answers as the log names them. */
+const ANSWER_NAMES = { links: 'links', previous: 'previous database', fts: 'full-text index', search: 'search index' } as const;
 
 /** The name of a run's mark in the cache directory, followed by its pid. */
 const RUNNING = 'corpus-build.running-';
