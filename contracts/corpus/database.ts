@@ -24,6 +24,9 @@
 /** Path of the database inside a build directory. */
 export const CORPUS_DB_FILE = 'corpus/corpus.sqlite';
 
+/** The database file's page size (the server reads it page by page through its file VFS). */
+export const CORPUS_DB_PAGE_SIZE = 4096;
+
 /** Bumped whenever a table changes; the server refuses a database of another version. */
 export const CORPUS_DB_VERSION = '5';
 

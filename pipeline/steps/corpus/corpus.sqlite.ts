@@ -10,7 +10,7 @@
  * written from JS (tested byte for byte), at a fraction of the cost.
  */
 import { existsSync, statSync, unlinkSync } from 'node:fs';
-import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
+import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
@@ -93,7 +93,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
-  const db = createDatabase(s, building, 4096);
+  const db = createDatabase(s, building);
   let carried = 0;
   try {
     db.exec(CORPUS_DB_SCHEMA);
@@ -229,7 +229,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');
-    vacuumInto(db, path);
+    vacuumInto(db, path, CORPUS_DB_PAGE_SIZE);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };

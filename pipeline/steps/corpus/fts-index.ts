@@ -35,7 +35,7 @@ export function buildFtsIndex(db: SqliteDb): void {
  * `fresh` ones. The caller checked `previousDb` (its sha256) or does not use the result.
  */
 export function writeFtsFile(s: Sqlite3, path: string, previousDb: string, remap: Int32Array, fresh: readonly { id: number; text: string }[]): void {
-  const db = createDatabase(s, path, 4096);
+  const db = createDatabase(s, path);
   try {
     db.exec(`CREATE TABLE excerpts (id INTEGER PRIMARY KEY, text TEXT NOT NULL); ${CORPUS_FTS_TABLE}`);
     attachReadOnly(db, 'prev', previousDb);
