@@ -44,6 +44,8 @@ export interface CarryHelp {
   plan: SearchPlan;
   ftsFile: string | null;
   answers: WorkerAnswers;
+  /** The caller's own work, done once the rows are written, while the worker finishes (it must not touch the database). */
+  meanwhile?: () => Promise<void>;
 }
 
 /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
@@ -212,6 +214,10 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     // before the full-text index, which the worker may still be building.
     writeExcerptIndex(db, excerptIndex.finish());
     clock.lap('excerpt index');
+    if (help?.meanwhile) {
+      await help.meanwhile();
+      clock.lap("the caller's work");
+    }
     const fts = help?.answers.fts && (await help.answers.fts);
     if (fts && !fts.error) {
       db.exec('COMMIT');

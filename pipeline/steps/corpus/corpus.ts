@@ -116,46 +116,59 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const { keys } = extraction;
     const excerptCount = (i: number) => extraction.excerptCounts[i]!;
     const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
+    /** The article documents (those carried over are linked already) and the corpus-wide ones. */
+    // Set from inside writeDocuments: a wider type than the initial value, so the checks after a call are not narrowed away.
+    let documents = 'to write' as 'to write' | 'writing' | 'written';
+    const writeDocuments = async () => {
+      if (documents !== 'to write') return;
+      documents = 'writing';
+      const unlinked = await previous?.linkedDocuments();
+      if (unlinked) progress.log(`corpus: ${unlinked}`);
+      const docs = corpusDocuments({
+        articles: extraction.summaries(),
+        loadJson: extraction.loadJson,
+        meta,
+        lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+        phraseList: matcher.phrases,
+        articleDocument: (i, path, json) => {
+          documentPaths[i] = path;
+          const key = keys.get(i);
+          const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
+          if (docKey && previous!.reuseDocument(i)) return;
+          // 'wx': a new file, never written through an existing one (a document in the build shares its file
+          // with the stored one and with earlier builds when it is linked).
+          writeFileSync(join(o.out, path), json(), { flag: 'wx' });
+          if (docKey) previous!.store(docKey, join(o.out, path));
+        },
+      });
+      previous?.dropUnclaimed();
+      for (const [path, doc] of docs) {
+        mkdirSync(dirname(join(o.out, path)), { recursive: true });
+        writeFileSync(join(o.out, path), JSON.stringify(doc));
+      }
+      documents = 'written';
+    };
     // The plan of the carry-over goes to the worker first: it builds the full-text index and the search index's
-    // rows while this thread makes the documents and writes the rows.
+    // rows while this thread writes the rows, then the documents (`meanwhile`: the worker's part is the longer).
     const carry = previous?.carryOver(keys, excerptCount) ?? null;
     const plan = carry && carryPlan(carry, articles, extraction.load);
     const answers = plan && previous!.sendPlan({ ...plan, ftsFile });
-    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers } : undefined;
-    const unlinked = await previous?.linkedDocuments();
-    if (unlinked) progress.log(`corpus: ${unlinked}`);
-    const docs = corpusDocuments({
-      articles: extraction.summaries(),
-      loadJson: extraction.loadJson,
-      meta,
-      lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
-      phraseList: matcher.phrases,
-      articleDocument: (i, path, json) => {
-        documentPaths[i] = path;
-        const key = keys.get(i);
-        const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
-        if (docKey && previous!.reuseDocument(i)) return;
-        // 'wx': a new file, never written through an existing one (a document in the build shares its file
-        // with the stored one and with earlier builds when it is linked).
-        writeFileSync(join(o.out, path), json(), { flag: 'wx' });
-        if (docKey) previous!.store(docKey, join(o.out, path));
-      },
-    });
-    previous?.dropUnclaimed();
-    for (const [path, doc] of docs) {
-      mkdirSync(dirname(join(o.out, path)), { recursive: true });
-      writeFileSync(join(o.out, path), JSON.stringify(doc));
+    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: writeDocuments } : undefined;
+    if (!help) {
+      await writeDocuments();
+      clock.lap('documents');
     }
-    clock.lap('documents');
     try {
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, carry && { ...carry, help }, extraction.load);
     } catch (err) {
-      if (!carry) throw err;
+      // A failure while the documents were written is the build's (`meanwhile`), not the carry-over's.
+      if (!carry || documents === 'writing') throw err;
       // Whatever is wrong with what the previous build left, the database is written from the articles alone.
       progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
+      await writeDocuments();
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
-    clock.lap('database');
+    clock.lap(help ? 'database and documents' : 'database');
   } finally {
     const times = previous?.workerTimes();
     if (times) progress.log(`corpus: rebuild worker answered (s from its start): ${times}`);
