@@ -10,6 +10,8 @@
  *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
  *                            the documents' meta: hard links to files of the builds that wrote them (all
  *                            removed when the record is unusable: nothing then says which are wanted)
+ *   previous.old-<pid>-<n>/  a record directory a build replaced: removed by the next build, from its start
+ *                            (its database is often the last link to a whole file, slow to free)
  *
  * The next build copies the rows of every article whose key is unchanged from the previous database (inside
  * SQLite: no row passes through JS) and links the unchanged documents instead of writing them: a worker thread
