@@ -282,7 +282,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(times()).toEqual(before);
   });
 
-  it('after a build whose hard links failed (recorded), links nothing, carries rows and search terms without a worker, and still equals a full rebuild', async () => {
+  it('after a build whose hard links failed (recorded), links nothing (its worker makes only the indexes), carries rows and search terms, and still equals a full rebuild', async () => {
     const record = join(cacheDir, 'previous', 'articles.json');
     writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), linkable: false }));
     const p = logProgress();
