@@ -90,12 +90,28 @@ export interface ExtractOptions {
 
 /** Numeric PMCIDs first, in number order; generated ids after them, by text. */
 export function compareArticleIds(a: string, b: string): number {
-  const na = /^PMC(\d+)$/.exec(a);
-  const nb = /^PMC(\d+)$/.exec(b);
-  if (na && nb) return Number(na[1]) - Number(nb[1]);
-  if (na) return -1;
-  if (nb) return 1;
+  const na = pmcNumber(a);
+  const nb = pmcNumber(b);
+  if (na >= 0 && nb >= 0) return na - nb;
+  if (na >= 0) return -1;
+  if (nb >= 0) return 1;
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The number of a PMCID (`PMC` and digits), or -1 for another id. By character codes, not a regular expression:
+ * sorting 100,000 ids compares them 1.7 million times (0.3 s with two regular expressions a comparison).
+ */
+function pmcNumber(id: string): number {
+  if (id.length < 4 || id.charCodeAt(0) !== 80 || id.charCodeAt(1) !== 77 || id.charCodeAt(2) !== 67) return -1;
+  let n = 0;
+  for (let i = 3; i < id.length; i++) {
+    const d = id.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  // Beyond 15 digits the sum could round otherwise than the number the digits name.
+  return id.length > 18 ? Number(id.slice(3)) : n;
 }
 
 const firstLine = (err: unknown) => ((err as Error)?.message ?? String(err)).split('\n')[0]!.slice(0, 300);

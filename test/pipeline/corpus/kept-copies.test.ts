@@ -2,6 +2,7 @@
  * The columns extraction keeps its article copies in (pipeline/steps/corpus/kept-copies.ts): a later copy takes
  * over its id's place, a deleted id is gone, and `drain` gives the copies in id order with what the step holds.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
 import { compareArticleIds } from '../../../pipeline/steps/corpus/extract-corpus.ts';
@@ -60,5 +61,26 @@ describe('HashList.set', () => {
     expect(() => l.set(3, hex('a'))).toThrow(RangeError);
     expect(() => l.set(0, 'xyz')).toThrow(/not a sha256/);
     expect(l.get(0)).toBeNull();
+  });
+});
+
+describe('compareArticleIds (listing order)', () => {
+  /** The rule as written before it was made fast: two regular expressions a comparison. */
+  function oracle(a: string, b: string): number {
+    const na = /^PMC(\d+)$/.exec(a);
+    const nb = /^PMC(\d+)$/.exec(b);
+    if (na && nb) return Number(na[1]) - Number(nb[1]);
+    if (na) return -1;
+    if (nb) return 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  const id = fc.oneof(
+    fc.stringMatching(/^PMC\d{1,24}$/),
+    fc.stringMatching(/^nopmc-[0-9a-f]{12}$/),
+    fc.constantFrom('PMC', 'PMC1x', 'pmc12', 'PMC-1', 'PMC٣', ''),
+    fc.string({ maxLength: 8 }),
+  );
+  it('orders any two ids as the regular-expression rule does', () => {
+    fc.assert(fc.property(id, id, (a, b) => Math.sign(compareArticleIds(a, b)) === Math.sign(oracle(a, b))), { numRuns: 5000 });
   });
 });
