@@ -167,8 +167,14 @@ export async function extractCorpus(
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
-    // The extraction follows from the cache key; withFileList is the only change made to it after.
-    const key = contentSha256 === null || cache.dir === null ? null : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
+    // The extraction follows from the cache key; withFileList is the only change made to it after, so an article
+    // it left alone is named by the cache key itself (a sha256 less per article).
+    const key =
+      contentSha256 === null || cache.dir === null
+        ? null
+        : article === extracted
+          ? cache.key(contentSha256)
+          : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.current(article.pmcid);
     const copy = {
       pmcid: article.pmcid,
