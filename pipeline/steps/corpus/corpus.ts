@@ -132,9 +132,9 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
         phraseList: matcher.phrases,
         articleDocument: (i, path, json) => {
           documentPaths[i] = path;
+          if (previous?.reuseDocument(i)) return;
           const key = keys.get(i);
           const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
-          if (docKey && previous!.reuseDocument(i)) return;
           // 'wx': a new file, never written through an existing one (a document in the build shares its file
           // with the stored one and with earlier builds when it is linked).
           writeFileSync(join(o.out, path), json(), { flag: 'wx' });
