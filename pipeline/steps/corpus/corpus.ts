@@ -24,6 +24,8 @@ import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
+import { tokenizeExcerpts } from './search-index.ts';
+import { sqlite3 } from '../../lib/sqlite.ts';
 
 export const CORPUS_REPORT_FILE = 'corpus/report.json';
 
@@ -153,6 +155,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const carry = previous?.carryOver(keys, excerptCount) ?? null;
     const plan = carry && carryPlan(carry, articles, extraction.load);
     const answers = plan && previous!.sendPlan({ ...plan, ftsFile });
+    // The new excerpts' tokens, made here while the worker builds the full-text index (its part is the longer).
+    if (answers) previous!.sendTokens(tokenizeExcerpts(await sqlite3(), plan.fresh));
     const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: writeDocuments } : undefined;
     if (!help) {
       await writeDocuments();

@@ -31,7 +31,7 @@ import { sha256Text } from '../../lib/hash.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { WorkerPlan } from './rebuild-worker.ts';
-import type { SearchRows } from './search-index.ts';
+import type { FreshTerm, SearchRows } from './search-index.ts';
 
 /** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
 export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
@@ -352,6 +352,11 @@ export class PreviousBuild {
     if (!h) return null;
     h.worker.postMessage({ plan });
     return { previous: h.previous, fts: plan.ftsFile ? h.fts : null, search: h.search };
+  }
+
+  /** Sends the worker the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), after `sendPlan`. */
+  sendTokens(tokens: Map<string, FreshTerm>): void {
+    this.helper?.worker.postMessage({ tokens });
   }
 
   /** When the worker's answers came, in seconds from its start (for the log), or null without a worker. */

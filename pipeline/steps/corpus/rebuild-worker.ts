@@ -12,9 +12,11 @@
  *               index in the scratch file `plan.ftsFile` (fts-index.ts, `writeFtsFile`), answered
  *               `{ kind: 'fts' }` or `{ kind: 'fts', error }`; then the search index's rows (search-index.ts,
  *               `carrySearchRows`) from the previous database, read-only through the file VFS in this thread's own
- *               sqlite3 module, answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
+ *               sqlite3 module, and the new excerpts' tokens (the next message), answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
  *               when the previous index does not fit (the main thread then reads the index from FTS5), or
  *               `{ kind: 'search', error }`
+ *   { tokens }  the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), made by the main thread meanwhile
+ *               (taken as they come, not after the plan's work)
  *
  * One thread for all of it, rather than one each: the main thread is the rebuild's critical path, and a third busy
  * thread on two cores slowed it more than the second one sped it up (session 23).
@@ -27,7 +29,7 @@ import { sha256FileSync } from '../../lib/hash.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
 import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
-import { carrySearchRows, collectSearchRows, readSearchIndex } from './search-index.ts';
+import { carrySearchRows, collectSearchRows, type FreshTerm, readSearchIndex } from './search-index.ts';
 
 /** What the main thread knows of the rebuild's excerpts once the articles are extracted (corpus.sqlite.ts, `carryPlan`). */
 export interface SearchPlan {
@@ -74,6 +76,9 @@ async function previous(path: string, sha256: string): Promise<void> {
   }
 }
 
+let onTokens!: (tokens: Map<string, FreshTerm>) => void;
+const tokens = new Promise<Map<string, FreshTerm>>((resolve) => (onTokens = resolve));
+
 async function indexes(plan: WorkerPlan): Promise<void> {
   const s = await sqlite3();
   if (plan.ftsFile) {
@@ -93,7 +98,7 @@ async function indexes(plan: WorkerPlan): Promise<void> {
       db.close();
     }
     const rows = collectSearchRows();
-    const result = carrySearchRows(s, previous, plan.remap, plan.fresh, plan.excerpts, rows);
+    const result = carrySearchRows(s, previous, plan.remap, plan.fresh, plan.excerpts, rows, await tokens);
     parentPort!.postMessage(result ? { kind: 'search', rows: rows.rows, result } : { kind: 'search', result: null });
   } catch (err) {
     parentPort!.postMessage({ kind: 'search', error: String((err as Error).stack ?? err) });
@@ -102,7 +107,8 @@ async function indexes(plan: WorkerPlan): Promise<void> {
 
 // Handled one after the other, in the order they came (the next only once the one before has answered).
 let queue = Promise.resolve();
-parentPort!.on('message', (message: { previous: { db: string; sha256: string } } | { links: string } | { plan: WorkerPlan }) => {
+parentPort!.on('message', (message: { previous: { db: string; sha256: string } } | { links: string } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> }) => {
+  if ('tokens' in message) return onTokens(message.tokens);
   queue = queue.then(() => {
     if ('previous' in message) return previous(message.previous.db, message.previous.sha256);
     if ('links' in message) parentPort!.postMessage({ kind: 'links', failed: link(message.links) });

@@ -140,14 +140,18 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /** Per term, the tokens of some excerpts: ids ascending, counts, offsets excerpt after excerpt. */
-interface FreshTerm {
+export interface FreshTerm {
   ids: number[];
   counts: number[];
   offsets: number[];
 }
 
-/** The FTS5 tokens of `texts` (excerpt id → text), tokenized by FTS5 itself in a scratch database. */
-function tokenize(s: Sqlite3, texts: readonly { id: number; text: string }[]): Map<string, FreshTerm> {
+/**
+ * The FTS5 tokens of `texts` (excerpt id → text), tokenized by FTS5 itself in a scratch database. A rebuild's main
+ * thread makes them for its worker (rebuild-worker.ts) while the worker builds the full-text index: the worker's
+ * part is the longer.
+ */
+export function tokenizeExcerpts(s: Sqlite3, texts: readonly { id: number; text: string }[]): Map<string, FreshTerm> {
   const scratch = new s.oo1.DB(':memory:');
   const rows = new Map<string, [number, number][]>();
   try {
@@ -238,6 +242,8 @@ export function carrySearchRows(
   fresh: readonly { id: number; text: string }[],
   excerpts: number,
   out: { rows: SearchRows },
+  /** `fresh`'s tokens, when made already (`tokenizeExcerpts`). */
+  freshTokens?: Map<string, FreshTerm>,
 ): { terms: number; tokens: number } | null {
   if (remap.length !== previous.sizes.length) return null;
   const sizes = new Int32Array(excerpts);
@@ -257,7 +263,7 @@ export function carrySearchRows(
   }
   if (seen.reduce((n, v) => n + v, 0) !== excerpts) return null;
 
-  const freshTerms = tokenize(s, fresh);
+  const freshTerms = freshTokens ?? tokenizeExcerpts(s, fresh);
   for (const t of freshTerms.values()) t.ids.forEach((id, k) => (sizes[id - 1]! += t.counts[k]!));
   const byTerm = new Map(previous.terms.map((p) => [p.term, p]));
   const order = [...previous.terms.map((p) => p.term), ...[...freshTerms.keys()].filter((t) => !byTerm.has(t))].sort(compareCodePoints);
