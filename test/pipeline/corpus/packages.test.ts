@@ -282,6 +282,26 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(times()).toEqual(before);
   });
 
+  it('builds the indexes itself when its worker dies once the links are made, and still equals a full rebuild', async () => {
+    const stored = tree(join(cacheDir, 'documents'));
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-worker-died-at-plan');
+    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
+    process.env.REBUILD_WORKER_DIES_AT = 'plan';
+    try {
+      await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
+    } finally {
+      delete process.env.REBUILD_WORKER_DIES_AT;
+    }
+    expect(p.lines.find((l) => l.includes('full-text index not built'))).toMatch(/the rebuild worker exited \(3\)\); built here/);
+    expect(p.lines.find((l) => l.includes('search index not carried over'))).toMatch(/rebuild worker exited \(3\)/);
+    // The links and the previous database's check came before it died: rows and documents are carried.
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    expect(tree(join(cacheDir, 'documents'))).toEqual(stored);
+    expect(existsSync(join(out, 'corpus/corpus.sqlite.fts'))).toBe(false);
+  });
+
   it('after a build whose hard links failed (recorded), links nothing (its worker makes only the indexes), carries rows and search terms, and still equals a full rebuild', async () => {
     const record = join(cacheDir, 'previous', 'articles.json');
     writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), linkable: false }));
