@@ -17,6 +17,19 @@ export class HashList {
   /** Appends a hash (64 hex digits) or null. */
   push(hex: string | null): void {
     if (hex !== null && !/^[0-9a-f]{64}$/.test(hex)) throw new Error(`not a sha256 in hex: ${hex.slice(0, 80)}`);
+    this.grow();
+    this.write(this.count++, hex);
+  }
+
+  /** Appends `other`'s hash at `i` (or null), as bytes: no text made, nothing to check again. */
+  pushFrom(other: HashList, i: number): void {
+    if (i < 0 || i >= other.count) throw new RangeError(`hash ${i} of ${other.count}`);
+    this.grow();
+    this.bytes.set(other.bytes.subarray(i * HASH, (i + 1) * HASH), this.count * HASH);
+    this.present[this.count++] = other.present[i]!;
+  }
+
+  private grow(): void {
     if (this.count === this.present.length) {
       const bytes = new Uint8Array(this.bytes.length * 2);
       bytes.set(this.bytes);
@@ -25,7 +38,6 @@ export class HashList {
       present.set(this.present);
       this.present = present;
     }
-    this.write(this.count++, hex);
   }
 
   /** Replaces the hash at `i` (one already pushed) with a hash or null. */

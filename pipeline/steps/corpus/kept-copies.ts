@@ -113,8 +113,8 @@ export class KeptCopies {
     order.forEach((s, i) => {
       const row = this.row[s];
       if (this.flags[s]! & FILLED && row) rows.set(i, row);
-      shas.push(this.sha.get(s));
-      keys.push(this.key.get(s));
+      shas.pushFrom(this.sha, s);
+      keys.pushFrom(this.key, s);
       if (this.flags[s]! & GENERATED) generated.push({ package: this.srcPackage[s]!, file: this.srcFile[s]!, id: this.pmcid[s]! });
     });
     const out = {
