@@ -1,5 +1,5 @@
 /** Streamed SHA-256 of a file (hex). */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
 export async function sha256File(path: string): Promise<string> {
@@ -8,8 +8,9 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** SHA-256 of a text or bytes (hex): one-shot `crypto.hash`, about twice as fast as a Hash object for short inputs. */
 export function sha256Text(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** SHA-256 of a file read in 4 MiB pieces, synchronously (for `--if-stale`, which is): never the whole file in memory. */
