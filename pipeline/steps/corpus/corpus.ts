@@ -118,9 +118,9 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const { keys } = extraction;
     const excerptCount = (i: number) => extraction.excerptCounts[i]!;
     const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
-    /** The article documents (those carried over are linked already) and the corpus-wide ones. */
     // Set from inside writeDocuments: a wider type than the initial value, so the checks after a call are not narrowed away.
     let documents = 'to write' as 'to write' | 'writing' | 'written';
+    /** The article documents (those carried over are linked already) and the corpus-wide ones. */
     const writeDocuments = async () => {
       if (documents !== 'to write') return;
       documents = 'writing';
