@@ -5,8 +5,10 @@
  *
  *   previous/corpus.sqlite   the last build's database: a hard link to the build's file (a copy where the
  *                            cache and the build are on different file systems)
- *   previous/articles.json   its articles in database order: each one's key (extract-corpus.ts, `keys`),
- *                            number of excerpts and document path, with the version of the writers that made it
+ *   previous/articles.json   the version of the writers that made it, its documents' meta, its database's sha256
+ *                            and its number of articles; in `articles.tsv`, a line per article in database order:
+ *                            its key (extract-corpus.ts, `keys`), number of excerpts and document path (a file of
+ *                            lines, written and read in pieces: millions of articles do not fit in one string)
  *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
  *                            the documents' meta: hard links to files of the builds that wrote them (all
  *                            removed when the record is unusable: nothing then says which are wanted)
@@ -28,6 +30,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sha256Text } from '../../lib/hash.ts';
+import { readLineFile, writeLineFile } from '../../lib/line-file.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { WorkerPlan } from './rebuild-worker.ts';
@@ -86,8 +89,30 @@ interface PreviousRecord {
   db_sha256: string;
   /** False when its documents could not be hard-linked into the cache (another file system): none are linked. */
   linkable?: boolean;
-  /** Per article in database order: [key, excerpts, document path (relative to the build) or ""]. */
+  /** Per article in database order: [key, excerpts, document path (relative to the build) or ""] (articles.tsv). */
   articles: [string, number, string][];
+}
+
+/** articles.json: the record without its articles, and how many lines articles.tsv has. */
+type RecordHeader = Omit<PreviousRecord, 'articles'> & { articles: number };
+
+/** Reads the record in `dir`, or null when it is missing, damaged or of other writers. */
+function readRecord(dir: string): PreviousRecord | null {
+  try {
+    const text = readText(join(dir, 'articles.json'));
+    const h = text === null ? null : (JSON.parse(text) as RecordHeader);
+    if (!h || h.writer !== writerVersion() || typeof h.meta !== 'string' || typeof h.db_sha256 !== 'string' || !Number.isInteger(h.articles)) return null;
+    const articles: [string, number, string][] = [];
+    readLineFile(join(dir, 'articles.tsv'), (line) => {
+      const [key, n, path] = line.split('\t');
+      const excerpts = Number(n);
+      if (!key || !Number.isInteger(excerpts) || excerpts < 0 || path === undefined) throw new Error('damaged');
+      articles.push([key, excerpts, path]);
+    });
+    return articles.length === h.articles ? { ...h, articles } : null;
+  } catch {
+    return null; // damaged: nothing is carried over
+  }
 }
 
 /** Per article in listing order, its key (extract-corpus.ts, `keys`), or null: never carried over. */
@@ -152,13 +177,7 @@ export class PreviousBuild {
   ) {
     this.dir = join(cacheDir, 'previous');
     this.documents = join(cacheDir, 'documents');
-    const text = readText(join(this.dir, 'articles.json'));
-    try {
-      const r = text === null ? null : (JSON.parse(text) as PreviousRecord);
-      if (r && r.writer === writerVersion() && typeof r.meta === 'string' && typeof r.db_sha256 === 'string' && Array.isArray(r.articles)) this.record = r;
-    } catch {
-      // damaged: nothing is carried over
-    }
+    this.record = readRecord(this.dir);
     // Storing is still tried (and recorded), so a cache moved to a file system with hard links links again.
     if (this.record?.linkable === false) this.linkable = false;
     // Without a record of this writer, nothing says which stored documents are still wanted: none are kept.
@@ -265,15 +284,20 @@ export class PreviousBuild {
     this.linked = new Uint8Array(r.articles.length);
     this.reused = new Uint8Array(r.articles.length);
     if (this.linksFor(metaJson)) {
-      const lines: string[] = [];
+      // In batches: a message of every line would not fit in one string at millions of articles.
+      let batch: string[] = [];
       r.articles.forEach(([key, , path], j) => {
         // Articles without a key (`save`) or a path never had a document stored.
         if (key.startsWith(NO_KEY) || !path) return;
         this.linked[j] = 1;
-        lines.push(`${docKey(key, r.meta)}\t${path}`);
+        batch.push(`${docKey(key, r.meta)}\t${path}`);
+        if (batch.length === LINK_BATCH) {
+          worker.postMessage({ links: batch.join('\n') });
+          batch = [];
+        }
       });
-      if (lines.length > 0) worker.postMessage({ links: lines.join('\n') });
-      else onLinks([]);
+      if (batch.length > 0) worker.postMessage({ links: batch.join('\n') });
+      worker.postMessage({ linksEnd: true });
     } else onLinks([]);
     // Then the previous database's check and excerpt index (0.4 + 0.6 s of the main thread at 100,000 articles).
     worker.postMessage({ previous: { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256 } });
@@ -411,15 +435,21 @@ export class PreviousBuild {
     } catch {
       copyFileSync(dbPath, join(tmp, 'corpus.sqlite'));
     }
-    // An article without a key (CSV input) gets one that matches nothing, keeping the positions.
+    // An article without a key (CSV input) gets one that matches nothing, keeping the positions; a path that would
+    // break its line (none does: ids are PMC and digits, or generated hex) is left out, and the document not linked.
     const record: PreviousRecord = {
       writer: writerVersion(),
       meta: JSON.stringify(meta),
       db_sha256: dbSha256,
       linkable: this.linking,
-      articles: Array.from({ length: keys.length }, (_, i) => [keys.get(i) ?? `${NO_KEY}${i}`, excerpts(i), paths(i) ?? '']),
+      articles: Array.from({ length: keys.length }, (_, i) => {
+        const path = paths(i) ?? '';
+        return [keys.get(i) ?? `${NO_KEY}${i}`, excerpts(i), /[\t\n\r]/.test(path) ? '' : path];
+      }),
     };
-    writeFileSync(join(tmp, 'articles.json'), JSON.stringify(record));
+    writeLineFile(join(tmp, 'articles.tsv'), record.articles.length, (i) => record.articles[i]!.join('\t'));
+    const header: RecordHeader = { ...record, articles: record.articles.length };
+    writeFileSync(join(tmp, 'articles.json'), JSON.stringify(header));
     const old = this.record;
     const reused = this.reused;
     // The previous record directory is moved aside, for the next build to remove in the background from its start
@@ -471,6 +501,9 @@ const NO_KEY = 'none:';
 const RETIRED = '.old-';
 /** Record directories replaced by this process so far (each gets its own name). */
 let retiredCount = 0;
+
+/** Link jobs per message to the worker. */
+const LINK_BATCH = 4096;
 
 /** The worker's answers as the log names them. */
 const ANSWER_NAMES = { links: 'links', previous: 'previous database', fts: 'full-text index', search: 'search index' } as const;

@@ -6,8 +6,8 @@
  *   { previous } check the previous database file against the sha256 recorded and read its excerpt index
  *               (excerpt-index-builder.ts, `readPreviousExcerptIndex`); answer `{ kind: 'previous', index }` or
  *               `{ kind: 'previous', error }`
- *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`;
- *               answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
+ *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`
+ *   { linksEnd } answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
  *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
  *               index in the scratch file `plan.ftsFile` (fts-index.ts, `writeFtsFile`), answered
  *               `{ kind: 'fts' }` or `{ kind: 'fts', error }`; then the search index's rows (search-index.ts,
@@ -48,8 +48,10 @@ const { documents, out } = workerData as { documents: string; out: string };
 // Compiled while the main thread extracts, not when the plan comes.
 void sqlite3();
 
-function link(lines: string): string[] {
-  const failed: string[] = [];
+/** The paths the links asked for so far could not be made at. */
+const failed: string[] = [];
+
+function link(lines: string): void {
   for (const line of lines.split('\n')) {
     const tab = line.indexOf('\t');
     const path = line.slice(tab + 1);
@@ -59,7 +61,6 @@ function link(lines: string): string[] {
       failed.push(path);
     }
   }
-  return failed;
 }
 
 async function previous(path: string, sha256: string): Promise<void> {
@@ -107,11 +108,13 @@ async function indexes(plan: WorkerPlan): Promise<void> {
 
 // Handled one after the other, in the order they came (the next only once the one before has answered).
 let queue = Promise.resolve();
-parentPort!.on('message', (message: { previous: { db: string; sha256: string } } | { links: string } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> }) => {
+type Message = { previous: { db: string; sha256: string } } | { links: string } | { linksEnd: true } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> };
+parentPort!.on('message', (message: Message) => {
   if ('tokens' in message) return onTokens(message.tokens);
   queue = queue.then(() => {
     if ('previous' in message) return previous(message.previous.db, message.previous.sha256);
-    if ('links' in message) parentPort!.postMessage({ kind: 'links', failed: link(message.links) });
+    if ('links' in message) link(message.links);
+    else if ('linksEnd' in message) parentPort!.postMessage({ kind: 'links', failed });
     else return indexes(message.plan);
   });
 });
