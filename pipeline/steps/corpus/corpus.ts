@@ -20,7 +20,7 @@ import { type CarryHelp, carryPlan, writeCorpusDatabase } from './corpus.sqlite.
 import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
-import { CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
+import { articleDocumentPath, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
@@ -99,8 +99,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const ftsFile = `${dbPath}.fts`;
   let extraction: Awaited<ReturnType<typeof extractCorpus>>;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
-  /** Per article, its document's path: recorded for the next build, which links it before extracting. */
-  const documentPaths: string[] = [];
   try {
     extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
     const articles = extraction.count;
@@ -133,7 +131,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
         lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
         phraseList: matcher.phrases,
         articleDocument: (i, path, json) => {
-          documentPaths[i] = path;
           if (previous?.reuseDocument(i)) return;
           const key = keys.get(i);
           const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
@@ -184,7 +181,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const { excerpts, carried } = db;
   if (previous) {
-    previous.save(dbPath, db.sha256, keys, excerptCount, meta, (i) => documentPaths[i]);
+    // Each document's path is recorded for the next build, which links it before extracting.
+    previous.save(dbPath, db.sha256, keys, excerptCount, meta, (i) => articleDocumentPath(extraction.pmcid(i)));
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
   writeFileSync(

@@ -31,6 +31,9 @@ import type { CountedSummary } from './summary-store.ts';
 export const CORPUS_STATS_FILE = 'corpus/api/v1/stats.json';
 export const CORPUS_PHRASES_FILE = 'corpus/api/v1/phrases.json';
 export const CORPUS_ARTICLES_DIR = 'corpus/api/v1/articles';
+
+/** An article document's path inside a build directory. */
+export const articleDocumentPath = (id: string) => `${CORPUS_ARTICLES_DIR}/${id}.json`;
 /** One document per lexicon phrase, named by the canonical phrase as written (spaces included), so the URL path decodes to the file. */
 export const CORPUS_PHRASE_DIR = 'corpus/api/v1/phrases';
 
@@ -228,7 +231,7 @@ export function corpusDocuments({ articles, meta, lexicon, phraseList, articleDo
           yr.bands[BANDS[i]!]++;
         }
     }
-    const path = `${CORPUS_ARTICLES_DIR}/${a.pmcid}.json`;
+    const path = articleDocumentPath(a.pmcid);
     // Without `loadJson`, the articles are whole (the type cannot say which of the two a caller passes).
     const i = index;
     if (articleDocument) articleDocument(i, path, () => articleDocumentJson(i, loadJson ? loadJson(i) : JSON.stringify(a), metaJson));

@@ -52,6 +52,8 @@ export interface CorpusExtraction {
   summaries: () => Iterable<CountedSummary>;
   /** Per article (same order): its number of excerpts. */
   excerptCounts: Int32Array;
+  /** The id of the article at `index` (listing order). */
+  pmcid: (index: number) => string;
   /** The whole article at `index` (listing order). */
   load: (index: number) => ExtractedArticle;
   /**
@@ -140,6 +142,9 @@ export async function extractCorpus(
   const out: CorpusExtraction = {
     count: 0,
     summaries: () => [],
+    pmcid: () => {
+      throw new RangeError('no articles');
+    },
     excerptCounts: new Int32Array(0),
     load: () => {
       throw new Error('no articles yet');
@@ -318,6 +323,7 @@ export async function extractCorpus(
   const { pmcids, excerptCounts, handles, shas, keys, rows, wholes, generated } = kept.drain(compareArticleIds);
   const n = pmcids.length;
   out.count = n;
+  out.pmcid = (i) => pmcids[i]!;
   out.excerptCounts = excerptCounts;
   out.keys = keys;
   out.generatedIds.push(...generated);
