@@ -24,7 +24,7 @@ import { articleDocumentPath, CORPUS_ARTICLES_DIR, corpusDocuments } from './doc
 import { readFileLists } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
-import { tokenizeExcerpts } from './search-index.ts';
+import { type FreshTerm, tokenizeExcerpts } from './search-index.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
 
 export const CORPUS_REPORT_FILE = 'corpus/report.json';
@@ -152,8 +152,17 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const carry = previous?.carryOver(keys, excerptCount) ?? null;
     const plan = carry && carryPlan(carry, articles, extraction.load);
     const answers = plan && previous!.sendPlan({ ...plan, ftsFile });
-    // The new excerpts' tokens, made here while the worker builds the full-text index (its part is the longer).
-    if (answers) previous!.sendTokens(tokenizeExcerpts(await sqlite3(), plan.fresh));
+    // The new excerpts' tokens, made here while the worker builds the full-text index (its part is the longer);
+    // should that fail, the worker makes them (and its own failure leaves the search index to FTS5).
+    if (answers) {
+      let tokens: Map<string, FreshTerm> | null = null;
+      try {
+        tokens = tokenizeExcerpts(await sqlite3(), plan.fresh);
+      } catch (err) {
+        progress.log(`corpus: the new excerpts not tokenized here (${(err as Error).message.split('\n')[0]}); the rebuild worker tokenizes them`);
+      }
+      previous!.sendTokens(tokens);
+    }
     const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: writeDocuments } : undefined;
     if (!help) {
       await writeDocuments();

@@ -12,7 +12,7 @@
  *   documents/<key>.json     article documents named by a key of the writers' version, the article's key and
  *                            the documents' meta: hard links to files of the builds that wrote them (all
  *                            removed when the record is unusable: nothing then says which are wanted)
- *   previous.old-<pid>-<n>/  a record directory a build replaced: removed by the next build, from its start
+ *   previous.old-<pid>-<t>-<n>/ a record directory a build replaced: removed by the next build, from its start
  *                            (its database is often the last link to a whole file, slow to free)
  *
  * The next build copies the rows of every article whose key is unchanged from the previous database (inside
@@ -277,9 +277,16 @@ export class PreviousBuild {
       onFts({ error: why });
       onSearch({ error: why });
     };
-    worker.on('error', (err) => died(`the rebuild worker failed: ${String(err)}`));
-    worker.on('messageerror', (err) => died(`a message of the rebuild worker could not be read: ${String(err)}`));
-    worker.once('exit', (code) => died(`the rebuild worker exited (${code})`));
+    // Its death is answered only once it has stopped (`exit`): a worker still running after an unreadable message
+    // could go on linking while the main thread removes its links.
+    let why: string | null = null;
+    const stop = (reason: string) => {
+      why ??= reason;
+      void worker.terminate();
+    };
+    worker.on('error', (err) => stop(`the rebuild worker failed: ${String(err)}`));
+    worker.on('messageerror', (err) => stop(`a message of the rebuild worker could not be read: ${String(err)}`));
+    worker.once('exit', (code) => died(why ?? `the rebuild worker exited (${code})`));
     this.helper = { worker, links, previous, fts, search };
     this.linked = new Uint8Array(r.articles.length);
     this.reused = new Uint8Array(r.articles.length);
@@ -378,8 +385,8 @@ export class PreviousBuild {
     return { previous: h.previous, fts: plan.ftsFile ? h.fts : null, search: h.search };
   }
 
-  /** Sends the worker the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), after `sendPlan`. */
-  sendTokens(tokens: Map<string, FreshTerm>): void {
+  /** Sends the worker the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`) after `sendPlan`; null: it makes them. */
+  sendTokens(tokens: Map<string, FreshTerm> | null): void {
     this.helper?.worker.postMessage({ tokens });
   }
 
@@ -455,7 +462,10 @@ export class PreviousBuild {
     // The previous record directory is moved aside, for the next build to remove in the background from its start
     // (the constructor): its database is often the last link to a whole file (the build it belonged to is gone),
     // which took the file system 0.3 s to free at 100,000 articles.
-    const retired = `${this.dir}${RETIRED}${process.pid}-${++retiredCount}`;
+    // A name no earlier build has left (a container's pid is often the same each run, and a removal may be slow).
+    let retired: string;
+    do retired = `${this.dir}${RETIRED}${process.pid}-${Date.now().toString(36)}-${++retiredCount}`;
+    while (existsSync(retired));
     try {
       renameSync(this.dir, retired);
     } catch (err) {
@@ -497,7 +507,7 @@ export class PreviousBuild {
 /** The start of the key recorded for an article without one (it matches no article). */
 const NO_KEY = 'none:';
 
-/** Between the record directory's name and a pid (and a count): a replaced one, being removed. */
+/** Between the record directory's name and a pid, a time and a count: a replaced one, being removed. */
 const RETIRED = '.old-';
 /** Record directories replaced by this process so far (each gets its own name). */
 let retiredCount = 0;

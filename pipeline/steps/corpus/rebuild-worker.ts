@@ -16,7 +16,7 @@
  *               when the previous index does not fit (the main thread then reads the index from FTS5), or
  *               `{ kind: 'search', error }`
  *   { tokens }  the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), made by the main thread meanwhile
- *               (taken as they come, not after the plan's work)
+ *               (taken as they come, not after the plan's work), or null when it could not: made here then
  *
  * One thread for all of it, rather than one each: the main thread is the rebuild's critical path, and a third busy
  * thread on two cores slowed it more than the second one sped it up (session 23).
@@ -77,8 +77,8 @@ async function previous(path: string, sha256: string): Promise<void> {
   }
 }
 
-let onTokens!: (tokens: Map<string, FreshTerm>) => void;
-const tokens = new Promise<Map<string, FreshTerm>>((resolve) => (onTokens = resolve));
+let onTokens!: (tokens: Map<string, FreshTerm> | null) => void;
+const tokens = new Promise<Map<string, FreshTerm> | null>((resolve) => (onTokens = resolve));
 
 async function indexes(plan: WorkerPlan): Promise<void> {
   const s = await sqlite3();
@@ -99,7 +99,8 @@ async function indexes(plan: WorkerPlan): Promise<void> {
       db.close();
     }
     const rows = collectSearchRows();
-    const result = carrySearchRows(s, previous, plan.remap, plan.fresh, plan.excerpts, rows, await tokens);
+    // The main thread's tokens, or null when it could not make them: then they are made here.
+    const result = carrySearchRows(s, previous, plan.remap, plan.fresh, plan.excerpts, rows, (await tokens) ?? undefined);
     parentPort!.postMessage(result ? { kind: 'search', rows: rows.rows, result } : { kind: 'search', result: null });
   } catch (err) {
     parentPort!.postMessage({ kind: 'search', error: String((err as Error).stack ?? err) });
@@ -108,7 +109,7 @@ async function indexes(plan: WorkerPlan): Promise<void> {
 
 // Handled one after the other, in the order they came (the next only once the one before has answered).
 let queue = Promise.resolve();
-type Message = { previous: { db: string; sha256: string } } | { links: string } | { linksEnd: true } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> };
+type Message = { previous: { db: string; sha256: string } } | { links: string } | { linksEnd: true } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> | null };
 parentPort!.on('message', (message: Message) => {
   if ('tokens' in message) return onTokens(message.tokens);
   queue = queue.then(() => {

@@ -152,8 +152,34 @@ export interface FreshTerm {
  * part is the longer.
  */
 export function tokenizeExcerpts(s: Sqlite3, texts: readonly { id: number; text: string }[]): Map<string, FreshTerm> {
-  const scratch = new s.oo1.DB(':memory:');
   const rows = new Map<string, [number, number][]>();
+  for (let from = 0; from < texts.length; from += TOKENIZE_BATCH) tokenizeBatch(s, texts.slice(from, from + TOKENIZE_BATCH), rows);
+  const out = new Map<string, FreshTerm>();
+  for (const [term, list] of rows) {
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const t: FreshTerm = { ids: [], counts: [], offsets: [] };
+    for (const [id, offset] of list) {
+      if (t.ids.at(-1) === id) t.counts[t.counts.length - 1]!++;
+      else {
+        t.ids.push(id);
+        t.counts.push(1);
+      }
+      t.offsets.push(offset);
+    }
+    out.set(term, t);
+  }
+  return out;
+}
+
+/**
+ * Excerpts tokenized in one scratch table: their instances are read as one text, which must stay far below
+ * SQLite's longest value (1e9 bytes; ~20 bytes an instance, ~25 instances an excerpt: ~10 MB here).
+ */
+const TOKENIZE_BATCH = 20_000;
+
+/** Adds the (term, excerpt, offset) instances of `texts` to `rows`, unsorted. */
+function tokenizeBatch(s: Sqlite3, texts: readonly { id: number; text: string }[], rows: Map<string, [number, number][]>): void {
+  const scratch = new s.oo1.DB(':memory:');
   try {
     scratch.exec(`CREATE VIRTUAL TABLE fresh USING fts5(text, tokenize='${CORPUS_FTS_TOKENIZE}')`);
     scratch.exec('BEGIN');
@@ -179,21 +205,6 @@ export function tokenizeExcerpts(s: Sqlite3, texts: readonly { id: number; text:
   } finally {
     scratch.close();
   }
-  const out = new Map<string, FreshTerm>();
-  for (const [term, list] of rows) {
-    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const t: FreshTerm = { ids: [], counts: [], offsets: [] };
-    for (const [id, offset] of list) {
-      if (t.ids.at(-1) === id) t.counts[t.counts.length - 1]!++;
-      else {
-        t.ids.push(id);
-        t.counts.push(1);
-      }
-      t.offsets.push(offset);
-    }
-    out.set(term, t);
-  }
-  return out;
 }
 
 /** The search tables' rows, in the order they are written (search_terms' rowids follow it). */
