@@ -72,8 +72,14 @@ const VACUUM_CACHE_KIB = 32768;
  * when it has the sha256 `expected` (else it throws), hashed as it is read in 4 MiB pieces before attaching.
  */
 export function attachDatabase(db: SqliteDb, schema: string, path: string, expected: string): void {
-  if (sha256FileSync(path) !== expected) throw new Error(`${path}: not the database that was recorded (sha256 differs)`);
+  const differs = recordedDatabaseDiffers(path, expected);
+  if (differs) throw new Error(differs);
   attachReadOnly(db, schema, path);
+}
+
+/** Why the database file at `path` is not the one recorded with the sha256 `expected` (hashed in 4 MiB pieces), or null. */
+export function recordedDatabaseDiffers(path: string, expected: string): string | null {
+  return sha256FileSync(path) === expected ? null : `${path}: not the database that was recorded (sha256 differs)`;
 }
 
 /** Attaches the database file at `path`, read-only, as `schema`, unchecked (outside a transaction). */

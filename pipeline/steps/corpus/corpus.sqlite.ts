@@ -42,10 +42,10 @@ const OCCURRENCE_COLUMNS = 'ordinal, phrase, start, "end", status, band, at_thre
  */
 export interface CarryHelp {
   plan: SearchPlan;
-  ftsFile: string | null;
+  ftsFile: string;
   answers: WorkerAnswers;
   /** The caller's own work, done once the rows are written, while the worker finishes (it must not touch the database). */
-  meanwhile?: () => Promise<void>;
+  meanwhile: () => Promise<void>;
 }
 
 /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
@@ -107,7 +107,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     let previousExcerpts: PreviousExcerptIndex | null = null;
     if (carry) {
       const read = help && (await help.answers.previous);
-      if (read && 'error' in read) throw new Error(read.error);
+      if (read && 'differs' in read) throw new Error(read.differs);
       if (read) attachReadOnly(db, 'prev', carry.db);
       else attachDatabase(db, 'prev', carry.db, carry.sha256);
       previousExcerpts = read ? read.index : readPreviousExcerptIndex(db, 'prev');
@@ -214,17 +214,23 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     // before the full-text index, which the worker may still be building.
     writeExcerptIndex(db, excerptIndex.finish());
     clock.lap('excerpt index');
-    if (help?.meanwhile) {
+    if (help) {
       await help.meanwhile();
       clock.lap("the caller's work");
     }
-    const fts = help?.answers.fts && (await help.answers.fts);
-    if (fts && !fts.error) {
+    const fts = help && (await help.answers.fts);
+    let ftsError = fts?.error ?? null;
+    if (fts && !ftsError) {
       db.exec('COMMIT');
-      copyFtsIndex(db, help!.ftsFile!);
+      try {
+        copyFtsIndex(db, help!.ftsFile);
+      } catch (err) {
+        ftsError = `its copy failed: ${(err as Error).message}`;
+      }
       db.exec('BEGIN');
-    } else {
-      if (fts?.error) progress.log(`corpus: full-text index not built by the rebuild worker (${fts.error.split('\n')[0]}); built here`);
+    }
+    if (!fts || ftsError) {
+      if (ftsError) progress.log(`corpus: full-text index not built by the rebuild worker (${ftsError.split('\n')[0]}); built here`);
       buildFtsIndex(db);
     }
     clock.lap('full-text index');

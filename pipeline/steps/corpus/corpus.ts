@@ -94,12 +94,13 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
   // Its worker thread starts now, linking the previous build's documents while this one extracts.
   const previous = o.cacheDir ? new PreviousBuild(o.cacheDir, o.rebuildWorker) : null;
-  previous?.startWorker(o.out, metaJson);
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const ftsFile = `${dbPath}.fts`;
-  let extraction: Awaited<ReturnType<typeof extractCorpus>>;
+  let extraction!: Awaited<ReturnType<typeof extractCorpus>>;
+  const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   try {
+    previous?.startWorker(o.out, metaJson);
     extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
     const articles = extraction.count;
     if (input.kind !== 'none')
@@ -114,7 +115,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     clock.lap('extraction');
 
     const { keys } = extraction;
-    const excerptCount = (i: number) => extraction.excerptCounts[i]!;
     const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
     // Set from inside writeDocuments: a wider type than the initial value, so the checks after a call are not narrowed away.
     let documents = 'to write' as 'to write' | 'writing' | 'written';
@@ -140,7 +140,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
           if (docKey) previous!.store(docKey, join(o.out, path));
         },
       });
-      previous?.dropUnclaimed();
       for (const [path, doc] of docs) {
         mkdirSync(dirname(join(o.out, path)), { recursive: true });
         writeFileSync(join(o.out, path), JSON.stringify(doc));
@@ -176,6 +175,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       // Whatever is wrong with what the previous build left, the database is written from the articles alone.
       progress.log(`corpus: not carrying rows over from the previous build (${(err as Error).message.split('\n')[0]})`);
       await writeDocuments();
+      // Its indexes would not be used: the second core is this thread's again.
+      await previous?.stopWorker();
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
     clock.lap(help ? 'database and documents' : 'database');
@@ -186,12 +187,10 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     rmSync(ftsFile, { force: true });
   }
   const articles = extraction.count;
-  const { keys } = extraction;
-  const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   const { excerpts, carried } = db;
   if (previous) {
     // Each document's path is recorded for the next build, which links it before extracting.
-    previous.save(dbPath, db.sha256, keys, excerptCount, meta, (i) => articleDocumentPath(extraction.pmcid(i)));
+    previous.save(dbPath, db.sha256, extraction.keys, excerptCount, meta, (i) => articleDocumentPath(extraction.pmcid(i)));
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
   writeFileSync(

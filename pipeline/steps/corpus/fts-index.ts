@@ -76,8 +76,19 @@ export function writeFtsFile(s: Sqlite3, path: string, previousDb: string, remap
  */
 export function copyFtsIndex(db: SqliteDb, path: string): void {
   attachReadOnly(db, 'fts', path);
-  db.exec('BEGIN');
-  for (const table of SHADOW_TABLES) db.exec(`DELETE FROM main.${table}; INSERT INTO main.${table} SELECT * FROM fts.${table}`);
-  db.exec('COMMIT');
-  db.exec('DETACH fts');
+  try {
+    db.exec('BEGIN');
+    for (const table of SHADOW_TABLES) db.exec(`DELETE FROM main.${table}; INSERT INTO main.${table} SELECT * FROM fts.${table}`);
+    db.exec('COMMIT');
+  } catch (err) {
+    // Nothing half-copied stays: the caller builds the index in place instead.
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // no transaction left to roll back
+    }
+    throw err;
+  } finally {
+    db.exec('DETACH fts');
+  }
 }

@@ -39,13 +39,16 @@ import type { FreshTerm, SearchRows } from './search-index.ts';
 /** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
 export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
 export type FtsAnswer = { error?: string };
-/** Its answer about the previous database: its excerpt index, why it cannot be used, or null when the worker died (the caller reads it). */
-export type PreviousAnswer = { index: PreviousExcerptIndex } | { error: string } | null;
+/**
+ * Its answer about the previous database: its excerpt index; why it is not the file recorded (nothing is carried
+ * over); or, when the worker could not read it or died, null: the caller checks and reads it itself.
+ */
+export type PreviousAnswer = { index: PreviousExcerptIndex } | { differs: string } | null;
 
-/** What the rebuild worker makes for the database, as it comes; the full-text index null when it was not asked for. */
+/** What the rebuild worker makes for the database, as it comes. */
 export interface WorkerAnswers {
   previous: Promise<PreviousAnswer>;
-  fts: Promise<FtsAnswer> | null;
+  fts: Promise<FtsAnswer>;
   search: Promise<SearchAnswer>;
 }
 
@@ -143,7 +146,7 @@ export class PreviousBuild {
   /** The previous build could keep its documents: links from the store are worth trying. */
   private linkable = true;
   private madeDocuments = false;
-  /** The worker (`startWorker`) and its answers: the paths it could not link, the full-text index, the search rows. */
+  /** The worker (`startWorker`) and its answers: the paths it could not link, the previous database, the full-text index, the search rows. */
   private helper: {
     worker: Worker;
     links: Promise<string[]>;
@@ -239,11 +242,11 @@ export class PreviousBuild {
    * previous build to carry over; it links every document of the previous build into the build directory `out`
    * at once (issue 21 session 24: on the main thread, or queued after extraction, the links were 1.9 s of the
    * second core's time in the database phase) when they carry the documents' meta `metaJson`. The articles
-   * directories must exist. False when there is no worker.
+   * directories must exist.
    */
-  startWorker(out: string, metaJson: string): boolean {
+  startWorker(out: string, metaJson: string): void {
     const r = this.record;
-    if (!r || r.articles.length === 0 || this.helper || !existsSync(join(this.dir, 'corpus.sqlite'))) return false;
+    if (!r || r.articles.length === 0 || this.helper || !existsSync(join(this.dir, 'corpus.sqlite'))) return;
     this.out = out;
     const worker = spawnTsWorker(this.worker, { documents: this.documents, out });
     // Its answers, or its error or exit, whenever they come: `linkedDocuments` and the plan's caller await them.
@@ -260,14 +263,18 @@ export class PreviousBuild {
     const previous = new Promise<PreviousAnswer>((resolve) => (onPrevious = resolve));
     const fts = new Promise<FtsAnswer>((resolve) => (onFts = resolve));
     const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
-    type Message = { kind: 'links'; failed: string[] } | ({ kind: 'previous' } & NonNullable<PreviousAnswer>) | ({ kind: 'fts' } & FtsAnswer) | ({ kind: 'search' } & SearchAnswer);
+    type Message =
+      | { kind: 'links'; failed: string[] }
+      | ({ kind: 'previous' } & (NonNullable<PreviousAnswer> | { failed: string }))
+      | ({ kind: 'fts' } & FtsAnswer)
+      | ({ kind: 'search' } & SearchAnswer);
     const started = performance.now();
     const answered: string[] = [];
     this.answered = answered;
     worker.on('message', (m: Message) => {
       answered.push(`${ANSWER_NAMES[m.kind]} ${((performance.now() - started) / 1000).toFixed(1)}`);
       if (m.kind === 'links') onLinks(m.failed);
-      else if (m.kind === 'previous') onPrevious(m);
+      else if (m.kind === 'previous') onPrevious('failed' in m ? null : m);
       else if (m.kind === 'fts') onFts(m);
       else onSearch(m);
     });
@@ -308,7 +315,6 @@ export class PreviousBuild {
     } else onLinks([]);
     // Then the previous database's check and excerpt index (0.4 + 0.6 s of the main thread at 100,000 articles).
     worker.postMessage({ previous: { db: join(this.dir, 'corpus.sqlite'), sha256: r.db_sha256 } });
-    return true;
   }
 
   /**
@@ -365,15 +371,6 @@ export class PreviousBuild {
     return true;
   }
 
-  /** Removes the links no article of this build reused (none, when every carried article asked `reuseDocument`). */
-  dropUnclaimed(): void {
-    for (let j = 0; j < this.linked.length; j++)
-      if (this.linked[j] && !this.reused[j]) {
-        rmSync(join(this.out, this.record!.articles[j]![2]), { force: true });
-        this.linked[j] = 0;
-      }
-  }
-
   /**
    * Has the worker make the carried-over database's indexes from `plan` (rebuild-worker.ts) while the caller writes
    * the rows; null when there is no worker (the caller makes them itself).
@@ -382,7 +379,7 @@ export class PreviousBuild {
     const h = this.helper;
     if (!h) return null;
     h.worker.postMessage({ plan });
-    return { previous: h.previous, fts: plan.ftsFile ? h.fts : null, search: h.search };
+    return { previous: h.previous, fts: h.fts, search: h.search };
   }
 
   /** Sends the worker the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`) after `sendPlan`; null: it makes them. */

@@ -4,8 +4,8 @@
  * they come:
  *
  *   { previous } check the previous database file against the sha256 recorded and read its excerpt index
- *               (excerpt-index-builder.ts, `readPreviousExcerptIndex`); answer `{ kind: 'previous', index }` or
- *               `{ kind: 'previous', error }`
+ *               (excerpt-index-builder.ts, `readPreviousExcerptIndex`); answer `{ kind: 'previous', index }`,
+ *               `{ kind: 'previous', differs }` (not the recorded file) or `{ kind: 'previous', failed }`
  *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`
  *   { linksEnd } answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
  *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
@@ -25,8 +25,7 @@ import { linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
-import { sha256FileSync } from '../../lib/hash.ts';
-import { sqlite3 } from '../../lib/sqlite.ts';
+import { recordedDatabaseDiffers, sqlite3 } from '../../lib/sqlite.ts';
 import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
 import { carrySearchRows, collectSearchRows, type FreshTerm, readSearchIndex } from './search-index.ts';
@@ -41,8 +40,8 @@ export interface SearchPlan {
   excerpts: number;
 }
 
-/** The plan sent to this thread: with the scratch file for the full-text index, or null for none. */
-export type WorkerPlan = SearchPlan & { ftsFile: string | null };
+/** The plan sent to this thread, with the scratch file for the full-text index. */
+export type WorkerPlan = SearchPlan & { ftsFile: string };
 
 const { documents, out } = workerData as { documents: string; out: string };
 // Compiled while the main thread extracts, not when the plan comes.
@@ -65,7 +64,8 @@ function link(lines: string): void {
 
 async function previous(path: string, sha256: string): Promise<void> {
   try {
-    if (sha256FileSync(path) !== sha256) throw new Error(`${path}: not the database that was recorded (sha256 differs)`);
+    const differs = recordedDatabaseDiffers(path, sha256);
+    if (differs) return void parentPort!.postMessage({ kind: 'previous', differs });
     const db = openDatabaseFile(await sqlite3(), path, 'read');
     try {
       parentPort!.postMessage({ kind: 'previous', index: readPreviousExcerptIndex(db, 'main') });
@@ -73,7 +73,8 @@ async function previous(path: string, sha256: string): Promise<void> {
       db.close();
     }
   } catch (err) {
-    parentPort!.postMessage({ kind: 'previous', error: (err as Error).message });
+    // Not a verdict on the file: the main thread checks and reads it itself.
+    parentPort!.postMessage({ kind: 'previous', failed: (err as Error).message });
   }
 }
 
@@ -82,13 +83,11 @@ const tokens = new Promise<Map<string, FreshTerm> | null>((resolve) => (onTokens
 
 async function indexes(plan: WorkerPlan): Promise<void> {
   const s = await sqlite3();
-  if (plan.ftsFile) {
-    try {
-      writeFtsFile(s, plan.ftsFile, plan.previousDb, plan.remap, plan.fresh);
-      parentPort!.postMessage({ kind: 'fts' });
-    } catch (err) {
-      parentPort!.postMessage({ kind: 'fts', error: String((err as Error).stack ?? err) });
-    }
+  try {
+    writeFtsFile(s, plan.ftsFile, plan.previousDb, plan.remap, plan.fresh);
+    parentPort!.postMessage({ kind: 'fts' });
+  } catch (err) {
+    parentPort!.postMessage({ kind: 'fts', error: String((err as Error).stack ?? err) });
   }
   try {
     const db = openDatabaseFile(s, plan.previousDb, 'read');
