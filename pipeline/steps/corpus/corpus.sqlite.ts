@@ -14,7 +14,7 @@ import { CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/d
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { attachDatabase, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { attachDatabase, BUILD_CACHE_KIB, createDatabase, FULL_BUILD_CACHE_KIB, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -56,7 +56,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
-  const db = createDatabase(s, building, 4096);
+  // A full build's page cache is small (FULL_BUILD_CACHE_KIB); a rebuild's is as it was (its rows are copied).
+  const db = createDatabase(s, building, 4096, carry ? BUILD_CACHE_KIB : FULL_BUILD_CACHE_KIB);
   let carried = 0;
   try {
     db.exec(CORPUS_DB_SCHEMA);
@@ -187,6 +188,11 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.update(articles.length);
     progress.stop();
     clock.lap('rows');
+    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts);
+    // written before the indexes below so that its arrays are gone before theirs are made (issue 21 session 24:
+    // after them, the two were the database phase's peak). The tables' order in the file is VACUUM INTO's.
+    writeExcerptIndex(db, excerptIndex.finish());
+    clock.lap('excerpt index');
     // Without the worker, the previous search index is read before the previous database goes.
     const previousIndex = inlinePlan ? readSearchIndex(db, 'prev') : null;
     if (carry) {
@@ -212,12 +218,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
           ? carrySearchIndex(s, db, previousIndex, inlinePlan.remap, inlinePlan.fresh, inlinePlan.excerpts)
           : null;
     const search = carriedIndex ?? writeSearchIndex(db);
-    clock.lap('search index');
-    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts).
-    writeExcerptIndex(db, excerptIndex.finish());
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${freshExcerpts} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
-    clock.lap('excerpt index');
+    clock.lap('search index');
     vacuumInto(db, path);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);

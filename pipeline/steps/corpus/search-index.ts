@@ -14,83 +14,69 @@
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
-import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
+import { loadedSqlite3, type Sqlite3, type SqliteDb } from '../../lib/sqlite.ts';
 import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
 
-/** One term's instances, flat: excerpt ids ascending, each one's count, and the offsets excerpt after excerpt. */
-interface FlatInstances {
-  ids: Int32Array;
-  counts: Int32Array;
-  offsets: Int32Array;
-  /** Excerpts (entries of `ids` and `counts` in use). */
-  n: number;
+/** The C functions `writeSearchIndex` steps FTS5's instances with, as the wasm module exports them (pointers as numbers). */
+interface ColumnExports {
+  sqlite3_step(p: number): number;
+  sqlite3_reset(p: number): number;
+  sqlite3_column_int(p: number, i: number): number;
 }
+const SQLITE_ROW = 100;
+const SQLITE_DONE = 101;
 
 /**
- * Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term (doc ascending, then offset) into flat
- * arrays, reusing `into`'s when they are large enough (an array of offsets per excerpt made most of the garbage
- * of a full build's search index).
+ * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. Each term's
+ * instances (excerpt, then offset ascending) are stepped through with sqlite-wasm's exported C functions, two
+ * integers a row. Issue 21 session 24: a `group_concat(doc || ' ' || offset)` per term, parsed in JS, took ~2.5
+ * of the ~3.5 CPU-s this read took at 100,000 articles, most of it SQLite making text; selecting the term
+ * with every instance instead of once per term would copy its text at every row.
  */
-function parseInstances(s: string, into: FlatInstances): FlatInstances {
-  let instances = s.length > 0 ? 1 : 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) instances++;
-  let { ids, counts, offsets } = into;
-  if (offsets.length < instances) {
-    const size = Math.max(instances, offsets.length * 2);
-    ids = new Int32Array(size);
-    counts = new Int32Array(size);
-    offsets = new Int32Array(size);
-  }
-  let n = 0;
-  let k = 0;
-  let doc = 0;
-  let v = 0;
-  const end = (offset: number) => {
-    if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
-    else {
-      ids[n] = doc;
-      counts[n++] = 1;
-    }
-    offsets[k++] = offset;
-  };
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 32) {
-      doc = v;
-      v = 0;
-    } else if (c === 44) {
-      end(v);
-      v = 0;
-    } else v = v * 10 + (c - 48);
-  }
-  if (s.length > 0) end(v);
-  return { ids, counts, offsets, n };
-}
-
-/** Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. */
 export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number } {
   const excerpts = Number(db.selectValue('SELECT count(*) FROM excerpts'));
   if (excerpts > 0 && Number(db.selectValue('SELECT max(id) FROM excerpts')) !== excerpts) throw new Error('excerpt ids are not 1 … n');
+  const s = loadedSqlite3();
+  const x = s.wasm.exports as unknown as ColumnExports;
   db.exec('CREATE VIRTUAL TABLE temp.search_vocab_rows USING fts5vocab(main, excerpts_fts, row)');
   db.exec('CREATE VIRTUAL TABLE temp.search_vocab_instances USING fts5vocab(main, excerpts_fts, instance)');
   const sizes = new Int32Array(excerpts);
   let tokens = 0;
   let terms = 0;
-  const read = db.prepare("SELECT group_concat(doc || ' ' || offset, ',') FROM temp.search_vocab_instances WHERE term = ?");
+  const read = db.prepare('SELECT doc, "offset" FROM temp.search_vocab_instances WHERE term = ?');
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
+  const p = Number(read.pointer);
   try {
-    // One aggregate per term: stepping the instance rows one by one from JS costs several times as much.
-    let flat: FlatInstances = { ids: new Int32Array(0), counts: new Int32Array(0), offsets: new Int32Array(0), n: 0 };
+    let ids: Int32Array = new Int32Array(1024);
+    let counts: Int32Array = new Int32Array(1024);
+    let offsets: Int32Array = new Int32Array(1024);
     for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
-      read.bind([term]).step();
-      flat = parseInstances(read.getString(0) ?? '', flat);
-      read.reset();
-      const { postings, positions, offsetWidth } = encodeTermFlat(flat.ids, flat.counts, flat.offsets, flat.n);
-      for (let k = 0; k < flat.n; k++) {
-        sizes[flat.ids[k]! - 1]! += flat.counts[k]!;
-        tokens += flat.counts[k]!;
+      read.bind([term]);
+      let n = 0;
+      let k = 0;
+      let rc: number;
+      while ((rc = x.sqlite3_step(p)) === SQLITE_ROW) {
+        const doc = x.sqlite3_column_int(p, 0);
+        if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
+        else {
+          if (n === ids.length) {
+            ids = grow(ids);
+            counts = grow(counts);
+          }
+          ids[n] = doc;
+          counts[n++] = 1;
+        }
+        if (k === offsets.length) offsets = grow(offsets);
+        offsets[k++] = x.sqlite3_column_int(p, 1);
       }
-      put.bind([term, flat.n, postings, positions, offsetWidth]).stepReset();
+      x.sqlite3_reset(p);
+      if (rc !== SQLITE_DONE) throw new Error(`reading FTS5's instances of "${term}": sqlite3 result code ${rc}: ${s.capi.sqlite3_errmsg(db.pointer!)}`);
+      const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
+      for (let j = 0; j < n; j++) {
+        sizes[ids[j]! - 1]! += counts[j]!;
+        tokens += counts[j]!;
+      }
+      put.bind([term, n, postings, positions, offsetWidth]).stepReset();
       terms++;
     }
   } finally {
@@ -104,6 +90,12 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   writeSearchBigrams(db);
   return { terms, tokens };
 }
+
+const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+};
 
 /** The previous build's search index, read while its database is attached. */
 export interface PreviousSearchIndex {
