@@ -1,7 +1,7 @@
 /**
  * The corpus search index (`search_terms`, `search_documents`; contracts/corpus/database.ts), written from
- * FTS5's own tokens: an `fts5vocab` table of type `instance` lists every (term, excerpt, offset) FTS5 indexed,
- * so the server's index holds exactly the tokens FTS5 matches on, whatever unicode61 does with a character.
+ * FTS5's own tokens: every (term, excerpt, offset) FTS5 indexed, read from its index (fts5-instances.ts), so
+ * the server's index holds exactly the tokens FTS5 matches on, whatever unicode61 does with a character.
  * Runs after the FTS5 rebuild, on the database being built.
  *
  * A rebuild that carries unchanged articles over (corpus.sqlite.ts, previous-build.ts) carries their postings
@@ -14,75 +14,45 @@
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
-import { loadedSqlite3, type Sqlite3, type SqliteDb } from '../../lib/sqlite.ts';
+import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
+import { Fts5LayoutError, type OnTerm, readFts5Pages, readFts5Vocab } from './fts5-instances.ts';
 import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
 
-/** The C functions `writeSearchIndex` steps FTS5's instances with, as the wasm module exports them (pointers as numbers). */
-interface ColumnExports {
-  sqlite3_step(p: number): number;
-  sqlite3_reset(p: number): number;
-  sqlite3_column_int(p: number, i: number): number;
-}
-const SQLITE_ROW = 100;
-const SQLITE_DONE = 101;
-
 /**
- * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. Each term's
- * instances (excerpt, then offset ascending) are stepped through with sqlite-wasm's exported C functions, two
- * integers a row. Issue 21 session 24: a `group_concat(doc || ' ' || offset)` per term, parsed in JS, took ~2.5
- * of the ~3.5 CPU-s this read took at 100,000 articles, most of it SQLite making text; selecting the term
- * with every instance instead of once per term would copy its text at every row.
+ * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. FTS5's
+ * instances are read from its pages (fts5-instances.ts), or through its vocabulary tables when the pages are not
+ * in the layout that reader knows (whatever it wrote is then removed and written again).
  */
 export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number } {
   const excerpts = Number(db.selectValue('SELECT count(*) FROM excerpts'));
   if (excerpts > 0 && Number(db.selectValue('SELECT max(id) FROM excerpts')) !== excerpts) throw new Error('excerpt ids are not 1 … n');
-  const s = loadedSqlite3();
-  const x = s.wasm.exports as unknown as ColumnExports;
-  db.exec('CREATE VIRTUAL TABLE temp.search_vocab_rows USING fts5vocab(main, excerpts_fts, row)');
-  db.exec('CREATE VIRTUAL TABLE temp.search_vocab_instances USING fts5vocab(main, excerpts_fts, instance)');
   const sizes = new Int32Array(excerpts);
   let tokens = 0;
   let terms = 0;
-  const read = db.prepare('SELECT doc, "offset" FROM temp.search_vocab_instances WHERE term = ?');
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
-  const p = Number(read.pointer);
+  const onTerm: OnTerm = (term, { ids, counts, offsets, n }) => {
+    const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
+    for (let j = 0; j < n; j++) {
+      if (ids[j]! > excerpts) throw new Error(`FTS5 indexes excerpt ${ids[j]}; there are ${excerpts}`);
+      sizes[ids[j]! - 1]! += counts[j]!;
+      tokens += counts[j]!;
+    }
+    put.bind([term, n, postings, positions, offsetWidth]).stepReset();
+    terms++;
+  };
   try {
-    let ids: Int32Array = new Int32Array(1024);
-    let counts: Int32Array = new Int32Array(1024);
-    let offsets: Int32Array = new Int32Array(1024);
-    for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
-      read.bind([term]);
-      let n = 0;
-      let k = 0;
-      let rc: number;
-      while ((rc = x.sqlite3_step(p)) === SQLITE_ROW) {
-        const doc = x.sqlite3_column_int(p, 0);
-        if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
-        else {
-          if (n === ids.length) {
-            ids = grow(ids);
-            counts = grow(counts);
-          }
-          ids[n] = doc;
-          counts[n++] = 1;
-        }
-        if (k === offsets.length) offsets = grow(offsets);
-        offsets[k++] = x.sqlite3_column_int(p, 1);
-      }
-      x.sqlite3_reset(p);
-      if (rc !== SQLITE_DONE) throw new Error(`reading FTS5's instances of "${term}": sqlite3 result code ${rc}: ${s.capi.sqlite3_errmsg(db.pointer!)}`);
-      const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
-      for (let j = 0; j < n; j++) {
-        sizes[ids[j]! - 1]! += counts[j]!;
-        tokens += counts[j]!;
-      }
-      put.bind([term, n, postings, positions, offsetWidth]).stepReset();
-      terms++;
+    try {
+      readFts5Pages(db, 'excerpts_fts', onTerm);
+    } catch (err) {
+      if (!(err instanceof Fts5LayoutError)) throw err;
+      db.exec('DELETE FROM search_terms');
+      sizes.fill(0);
+      tokens = 0;
+      terms = 0;
+      readFts5Vocab(db, 'excerpts_fts', onTerm);
     }
   } finally {
-    read.finalize();
     put.finalize();
-    db.exec('DROP TABLE temp.search_vocab_rows; DROP TABLE temp.search_vocab_instances;');
   }
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
@@ -90,12 +60,6 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   writeSearchBigrams(db);
   return { terms, tokens };
 }
-
-const grow = (a: Int32Array): Int32Array<ArrayBuffer> => {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-};
 
 /** The previous build's search index, read while its database is attached. */
 export interface PreviousSearchIndex {
