@@ -4,14 +4,17 @@
  * FTS5 with the corpus tokenizer: the text of the real reference articles, and texts made to reach the layout's
  * corners (a position list over many pages, terms longer than a page, long shared prefixes, non-ASCII terms,
  * sparse and large excerpt ids). A layout the page reader does not know (two segments) must be refused, never
- * read wrong.
+ * read wrong, and `writeSearchIndex` must then write, through the vocabulary tables, the same rows as from the
+ * pages of the same texts' optimised index.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
+import { CORPUS_DB_SCHEMA, CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { type Sqlite3, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import { Fts5LayoutError, type OnTerm, readFts5Pages, readFts5Vocab } from '../../../pipeline/steps/corpus/fts5-instances.ts';
+import { writeSearchIndex } from '../../../pipeline/steps/corpus/search-index.ts';
+import { mulberry32 } from '../../helpers/random.ts';
 
 const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
 const realFiles = (() => {
@@ -115,6 +118,49 @@ describe('readFts5Pages', () => {
     } finally {
       two.close();
       one.close();
+    }
+  });
+
+  it('leaves writeSearchIndex the same rows when it must read through the vocabulary tables instead', () => {
+    const random = mulberry32(24);
+    const words = ['the', 'was', 'marginally', 'significant', 'trend', 'p', '0', '05', 'effect', 'αβ', 'naïve', 'data'];
+    const texts = Array.from({ length: 600 }, () => Array.from({ length: 5 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(' '));
+    /** The corpus schema with `texts` as excerpts; the full-text index built whole (one segment) or in two transactions (two). */
+    const corpus = (segments: 1 | 2) => {
+      const db = new s.oo1.DB(':memory:');
+      db.exec(CORPUS_DB_SCHEMA);
+      db.exec("INSERT INTO articles (id, pmcid, id_kind) VALUES (1, 'PMC1', 'pmcid')");
+      const put = db.prepare("INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, 1, 'k', 'body', '', 0, 0, ?, '[]')");
+      texts.forEach((text, i) => put.bind([i + 1, text]).stepReset());
+      put.finalize();
+      if (segments === 1) {
+        db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
+        db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
+      } else {
+        db.exec('INSERT INTO excerpts_fts (rowid, text) SELECT id, text FROM excerpts WHERE id <= 300');
+        db.exec('INSERT INTO excerpts_fts (rowid, text) SELECT id, text FROM excerpts WHERE id > 300');
+      }
+      db.exec('BEGIN');
+      writeSearchIndex(db);
+      db.exec('COMMIT');
+      return db;
+    };
+    const rows = (db: InstanceType<Sqlite3['oo1']['DB']>) => ({
+      terms: db.selectArrays('SELECT rowid, term, docs, hex(postings), hex(positions), offset_width FROM search_terms ORDER BY rowid'),
+      documents: db.selectArrays('SELECT excerpts, tokens, hex(sizes), bigram_min_docs FROM search_documents'),
+      bigrams: db.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second'),
+    });
+    const one = corpus(1);
+    const two = corpus(2);
+    try {
+      expect(() => readFts5Pages(two, 'excerpts_fts', () => {})).toThrow(Fts5LayoutError);
+      const want = rows(one);
+      expect(want.terms.length).toBeGreaterThan(10);
+      expect(want.bigrams.length).toBeGreaterThan(10);
+      expect(rows(two)).toEqual(want);
+    } finally {
+      one.close();
+      two.close();
     }
   });
 });
