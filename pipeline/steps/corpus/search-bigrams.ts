@@ -13,7 +13,7 @@
  * are put back in place (one 32-bit term number per token), then the pairs are put in (first, second) order by
  * counting sorts (`eachBigram`); rows are written in that order.
  */
-import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings } from '../../../contracts/corpus/search-postings.ts';
+import { bigramMinDocs, decodePositions, decodePostingsInto, decodeVarints, encodePostings } from '../../../contracts/corpus/search-postings.ts';
 import type { SqliteDb } from '../../lib/sqlite.ts';
 
 /**
@@ -46,7 +46,12 @@ export interface TermTokenList {
   at: Float64Array;
   excerpt: Int32Array;
   n: number;
+  /** Scratch for the term's postings (reused from term to term). */
+  docs: Int32Array;
+  freq: Int32Array;
 }
+
+const emptyTokenList = (): TermTokenList => ({ at: new Float64Array(0), excerpt: new Int32Array(0), n: 0, docs: new Int32Array(0), freq: new Int32Array(0) });
 
 /**
  * A term's tokens, asked for by term number in ascending order (terms may be skipped); the lists returned may
@@ -62,30 +67,36 @@ const TERM_ROWS = 'SELECT term, docs, postings, positions, offset_width FROM sea
  * took several times as long.
  */
 function rowTokens(read: ReturnType<SqliteDb['prepare']>, start: Float64Array, into: TermTokenList, excerpts: boolean): TermTokenList {
-  const { docs, freq } = decodePostings(read.get(2) as Uint8Array, read.getInt(1)!);
+  const count = read.getInt(1)!;
+  let { at, excerpt, docs, freq } = into;
+  if (docs.length < count) {
+    docs = new Int32Array(Math.max(count, 2 * docs.length));
+    freq = new Int32Array(docs.length);
+  }
+  decodePostingsInto(read.get(2) as Uint8Array, count, docs, freq);
   const width = read.getInt(4)!;
   const offsets = decodePositions((read.get(3) as Uint8Array | null) ?? new Uint8Array(0), width);
-  let { at, excerpt } = into;
   if (at.length < offsets.length) {
     at = new Float64Array(Math.max(offsets.length, 2 * at.length));
     excerpt = new Int32Array(at.length);
   }
   const into2 = excerpts ? excerpt : null;
-  if (width === 1) placeRow(docs, freq, start, offsets as Uint8Array, at, into2);
-  else if (width === 2) placeRow(docs, freq, start, offsets as Uint16Array, at, into2);
-  else placeRow(docs, freq, start, offsets as Uint32Array, at, into2);
-  return { at, excerpt, n: offsets.length };
+  if (width === 1) placeRow(docs, freq, count, start, offsets as Uint8Array, at, into2);
+  else if (width === 2) placeRow(docs, freq, count, start, offsets as Uint16Array, at, into2);
+  else placeRow(docs, freq, count, start, offsets as Uint32Array, at, into2);
+  return { at, excerpt, n: offsets.length, docs, freq };
 }
 
 function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(
   docs: Int32Array,
   freq: Int32Array,
+  count: number,
   start: Float64Array,
   offsets: T,
   at: Float64Array,
   excerpt: Int32Array | null,
 ): void {
-  for (let k = 0, o = 0; k < docs.length; k++) {
+  for (let k = 0, o = 0; k < count; k++) {
     const i = docs[k]!;
     const first = start[i]!;
     const end = o + freq[k]!;
@@ -106,7 +117,7 @@ export function placeTokens(db: SqliteDb): PlacedTokens {
   const names: string[] = [];
   const common: number[] = [];
   const read = db.prepare(TERM_ROWS);
-  let list: TermTokenList = { at: new Float64Array(0), excerpt: new Int32Array(0), n: 0 };
+  let list = emptyTokenList();
   try {
     while (read.step()) {
       const term = names.length;
@@ -128,7 +139,7 @@ export function placeTokens(db: SqliteDb): PlacedTokens {
 export function readTermTokens(db: SqliteDb, start: Float64Array): { tokens: TermTokens; close: () => void } {
   const read = db.prepare(TERM_ROWS);
   let row = -1;
-  let list: TermTokenList = { at: new Float64Array(0), excerpt: new Int32Array(0), n: 0 };
+  let list = emptyTokenList();
   return {
     tokens: (term) => {
       if (term <= row) throw new Error(`search terms asked for out of order (${term} after ${row})`);
