@@ -15,20 +15,34 @@ const init = sqlite3InitModule as unknown as (options: { print: (...a: unknown[]
 export type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
 
 let module: Promise<Sqlite3> | null = null;
+let loaded: Sqlite3 | null = null;
 
 /** The sqlite3 module (initialised once); its diagnostics go to stderr only when they are errors. */
 export function sqlite3(): Promise<Sqlite3> {
-  module ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.error('sqlite3:', ...args) });
+  module ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.error('sqlite3:', ...args) }).then((s) => (loaded = s));
   return module;
 }
 
+/** The module `sqlite3()` initialised, for code handed one of its databases (which it needs to call C functions on). */
+export function loadedSqlite3(): Sqlite3 {
+  if (!loaded) throw new Error('sqlite3 is not initialised');
+  return loaded;
+}
+
 /**
- * SQLite's page cache while a database is built, in KiB: 256 MiB. Inserts in id order touch the right edge of
- * each b-tree, so a small cache would do for the tables; FTS5's rebuild and optimize merge segments page by
- * page and are the part that gains from more. Pages beyond it are written to the file (no journal: a failed
- * build's file is thrown away, never reused).
+ * SQLite's page cache while a database is built with rows carried over from another (a rebuild), in KiB: 64 MiB.
+ * Pages beyond it are written to the file (no journal: a failed build's file is thrown away, never reused).
  */
 export const BUILD_CACHE_KIB = 65536;
+
+/**
+ * The page cache of a database written from scratch (a full build), in KiB: 4 MiB. Inserts in id order touch
+ * the right edge of each b-tree, and FTS5's rebuild and optimize read the table and their segments in order, so
+ * a small cache does: issue 21 session 24 measured the same CPU time with 4 and 64 MiB at 100,000 articles, and
+ * the wasm heap, which never shrinks, 42 MiB instead of 104 (its 64 MiB filled once the database outgrew it, so
+ * the peak grew with the corpus up to there).
+ */
+export const FULL_BUILD_CACHE_KIB = 4096;
 
 /**
  * The page size of a database while it is built: large pages mean fewer calls through the file VFS and fewer
@@ -40,11 +54,11 @@ export const BUILD_PAGE_SIZE = 65536;
 
 /**
  * A new, empty database file at `path` (an existing one is removed), open for writing through the file VFS:
- * rollback journal off, no fsync per transaction, `pageSize`-byte pages, a BUILD_CACHE_KIB page cache.
+ * rollback journal off, no fsync per transaction, `pageSize`-byte pages, a `cacheKib` KiB page cache.
  */
-export function createDatabase(s: Sqlite3, path: string, pageSize: number = BUILD_PAGE_SIZE): SqliteDb {
+export function createDatabase(s: Sqlite3, path: string, pageSize: number = BUILD_PAGE_SIZE, cacheKib = BUILD_CACHE_KIB): SqliteDb {
   const db = openDatabaseFile(s, path, 'create');
-  db.exec(`PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = ${pageSize}; PRAGMA cache_size = -${BUILD_CACHE_KIB}`);
+  db.exec(`PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = ${pageSize}; PRAGMA cache_size = -${cacheKib}`);
   return db;
 }
 
@@ -64,8 +78,12 @@ export function vacuumInto(db: SqliteDb, path: string, pageSize: number): void {
   db.exec({ sql: 'VACUUM INTO ?', bind: [path] });
 }
 
-/** Page cache of the source (and so of the target) while VACUUM INTO copies, in KiB: 32 MiB. */
-const VACUUM_CACHE_KIB = 32768;
+/**
+ * Page cache of the source (and so of the target) while VACUUM INTO copies, in KiB: 4 MiB. Issue 21 session
+ * 24: 32 → 4 MiB took a full build's compaction at 100,000 articles from ~1.0 to ~0.55 CPU-s and kept it from
+ * growing the wasm heap past the full-text index's 42 MiB (a copy touches each page once).
+ */
+const VACUUM_CACHE_KIB = 4096;
 
 /**
  * Attaches the database file at `path`, read-only, as `schema`, read page by page through the file VFS; only

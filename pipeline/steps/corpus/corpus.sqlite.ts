@@ -14,7 +14,7 @@ import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { attachDatabase, attachReadOnly, createDatabase, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import { attachDatabase, attachReadOnly, BUILD_CACHE_KIB, BUILD_PAGE_SIZE, createDatabase, FULL_BUILD_CACHE_KIB, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -95,7 +95,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
-  const db = createDatabase(s, building);
+  // A full build's page cache is small (FULL_BUILD_CACHE_KIB); a rebuild's is as it was (its rows are copied).
+  const db = createDatabase(s, building, BUILD_PAGE_SIZE, carry ? BUILD_CACHE_KIB : FULL_BUILD_CACHE_KIB);
   let carried = 0;
   try {
     db.exec(CORPUS_DB_SCHEMA);
@@ -203,6 +204,12 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.update(articles.length);
     progress.stop();
     clock.lap('rows');
+    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts);
+    // written before the indexes below so that its arrays are gone before theirs are made (issue 21 session 24:
+    // after them, the two were the database phase's peak), and before the full-text index, which the rebuild's
+    // worker may still be building. The tables' order in the file is VACUUM INTO's.
+    writeExcerptIndex(db, excerptIndex.finish());
+    clock.lap('excerpt index');
     if (carry) {
       // The previous database goes before the indexes are built (DETACH needs no open transaction): its page
       // cache is freed for theirs.
@@ -210,10 +217,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       db.exec('DETACH prev');
       db.exec('BEGIN');
     }
-    // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts);
-    // before the full-text index, which the worker may still be building.
-    writeExcerptIndex(db, excerptIndex.finish());
-    clock.lap('excerpt index');
     if (help) {
       await help.meanwhile();
       clock.lap("the caller's work");

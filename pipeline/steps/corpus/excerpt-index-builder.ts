@@ -61,8 +61,12 @@ class Column<T extends Int32Array | Uint16Array | Uint8Array | Float64Array | In
   push(v: number): void {
     this.reserve(1)[this.length++] = v;
   }
+  /** The values appended, in an array of their own; the column is emptied (its array freed). */
   done(): T {
-    return this.array.slice(0, this.length) as T;
+    const values = this.array.slice(0, this.length) as T;
+    this.array = new (this.array.constructor as new (n: number) => T)(0);
+    this.length = 0;
+    return values;
   }
 }
 
@@ -127,7 +131,7 @@ export class ExcerptIndexBuilder {
     copy(this.occPAny, previous.occPAny);
   }
 
-  /** The index of every excerpt added, in order. */
+  /** The index of every excerpt added, in order; the builder is emptied. */
   finish(): ExcerptIndexData {
     const size = this.occStart.length;
     this.occStart.push(this.occPhrase.length);

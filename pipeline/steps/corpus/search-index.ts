@@ -1,7 +1,7 @@
 /**
  * The corpus search index (`search_terms`, `search_documents`; contracts/corpus/database.ts), written from
- * FTS5's own tokens: an `fts5vocab` table of type `instance` lists every (term, excerpt, offset) FTS5 indexed,
- * so the server's index holds exactly the tokens FTS5 matches on, whatever unicode61 does with a character.
+ * FTS5's own tokens: every (term, excerpt, offset) FTS5 indexed, read from its index (fts5-instances.ts), so
+ * the server's index holds exactly the tokens FTS5 matches on, whatever unicode61 does with a character.
  * Runs after the FTS5 rebuild, on the database being built.
  *
  * A rebuild that carries unchanged articles over (corpus.sqlite.ts, previous-build.ts) carries their postings
@@ -15,88 +15,44 @@
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
 import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
+import { Fts5LayoutError, type OnTerm, readFts5Pages, readFts5Vocab } from './fts5-instances.ts';
 import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
 
-/** One term's instances, flat: excerpt ids ascending, each one's count, and the offsets excerpt after excerpt. */
-interface FlatInstances {
-  ids: Int32Array;
-  counts: Int32Array;
-  offsets: Int32Array;
-  /** Excerpts (entries of `ids` and `counts` in use). */
-  n: number;
-}
-
 /**
- * Parses FTS5's `group_concat(doc || ' ' || offset, ',')` of one term (doc ascending, then offset) into flat
- * arrays, reusing `into`'s when they are large enough (an array of offsets per excerpt made most of the garbage
- * of a full build's search index).
+ * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. FTS5's
+ * instances are read from its pages (fts5-instances.ts), or through its vocabulary tables when the pages are not
+ * in the layout that reader knows (whatever it wrote is then removed and written again).
  */
-function parseInstances(s: string, into: FlatInstances): FlatInstances {
-  let instances = s.length > 0 ? 1 : 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 44) instances++;
-  let { ids, counts, offsets } = into;
-  if (offsets.length < instances) {
-    const size = Math.max(instances, offsets.length * 2);
-    ids = new Int32Array(size);
-    counts = new Int32Array(size);
-    offsets = new Int32Array(size);
-  }
-  let n = 0;
-  let k = 0;
-  let doc = 0;
-  let v = 0;
-  const end = (offset: number) => {
-    if (n > 0 && ids[n - 1] === doc) counts[n - 1]!++;
-    else {
-      ids[n] = doc;
-      counts[n++] = 1;
-    }
-    offsets[k++] = offset;
-  };
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 32) {
-      doc = v;
-      v = 0;
-    } else if (c === 44) {
-      end(v);
-      v = 0;
-    } else v = v * 10 + (c - 48);
-  }
-  if (s.length > 0) end(v);
-  return { ids, counts, offsets, n };
-}
-
-/** Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. */
 export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number } {
   const excerpts = Number(db.selectValue('SELECT count(*) FROM excerpts'));
   if (excerpts > 0 && Number(db.selectValue('SELECT max(id) FROM excerpts')) !== excerpts) throw new Error('excerpt ids are not 1 … n');
-  db.exec('CREATE VIRTUAL TABLE temp.search_vocab_rows USING fts5vocab(main, excerpts_fts, row)');
-  db.exec('CREATE VIRTUAL TABLE temp.search_vocab_instances USING fts5vocab(main, excerpts_fts, instance)');
   const sizes = new Int32Array(excerpts);
   let tokens = 0;
   let terms = 0;
-  const read = db.prepare("SELECT group_concat(doc || ' ' || offset, ',') FROM temp.search_vocab_instances WHERE term = ?");
   const put = db.prepare('INSERT INTO search_terms (term, docs, postings, positions, offset_width) VALUES (?, ?, ?, ?, ?)');
+  const onTerm: OnTerm = (term, { ids, counts, offsets, n }) => {
+    const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
+    for (let j = 0; j < n; j++) {
+      if (ids[j]! > excerpts) throw new Error(`FTS5 indexes excerpt ${ids[j]}; there are ${excerpts}`);
+      sizes[ids[j]! - 1]! += counts[j]!;
+      tokens += counts[j]!;
+    }
+    put.bind([term, n, postings, positions, offsetWidth]).stepReset();
+    terms++;
+  };
   try {
-    // One aggregate per term: stepping the instance rows one by one from JS costs several times as much.
-    let flat: FlatInstances = { ids: new Int32Array(0), counts: new Int32Array(0), offsets: new Int32Array(0), n: 0 };
-    for (const term of db.selectValues('SELECT term FROM temp.search_vocab_rows ORDER BY term') as string[]) {
-      read.bind([term]).step();
-      flat = parseInstances(read.getString(0) ?? '', flat);
-      read.reset();
-      const { postings, positions, offsetWidth } = encodeTermFlat(flat.ids, flat.counts, flat.offsets, flat.n);
-      for (let k = 0; k < flat.n; k++) {
-        sizes[flat.ids[k]! - 1]! += flat.counts[k]!;
-        tokens += flat.counts[k]!;
-      }
-      put.bind([term, flat.n, postings, positions, offsetWidth]).stepReset();
-      terms++;
+    try {
+      readFts5Pages(db, 'excerpts_fts', onTerm);
+    } catch (err) {
+      if (!(err instanceof Fts5LayoutError)) throw err;
+      db.exec('DELETE FROM search_terms');
+      sizes.fill(0);
+      tokens = 0;
+      terms = 0;
+      readFts5Vocab(db, 'excerpts_fts', onTerm);
     }
   } finally {
-    read.finalize();
     put.finalize();
-    db.exec('DROP TABLE temp.search_vocab_rows; DROP TABLE temp.search_vocab_instances;');
   }
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchTokenizer } from '../../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../../api-dynamic/src/services/corpus/sqlite.ts';
 import { bigramMinDocs, decodePostings } from '../../../contracts/corpus/search-postings.ts';
-import { eachBigram, PAIR_BUDGET, placeTokens } from '../../../pipeline/steps/corpus/search-bigrams.ts';
+import { eachBigram, PAIR_BUDGET, placeTokens, READ_PAIR_BUDGET, readTermTokens } from '../../../pipeline/steps/corpus/search-bigrams.ts';
 import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('search-bigrams');
@@ -63,5 +63,22 @@ describe('search_bigrams', () => {
     expect(whole.length).toBe(Number(db.selectValue('SELECT count(*) FROM search_bigrams')));
     // One first term at a time (every term over the budget), and ranges of a few terms.
     for (const budget of [1, 40, 1000]) expect(pairs(budget), `budget ${budget}`).toEqual(whole);
+  });
+
+  it('gives the same pairs when each range is read from its first terms\' rows instead of scanning every token', () => {
+    const tokens = placeTokens(db as Parameters<typeof placeTokens>[0]);
+    const pairs = (budget: number, read: boolean) => {
+      const out: string[] = [];
+      const source = read ? readTermTokens(db as Parameters<typeof readTermTokens>[0], tokens.start) : null;
+      try {
+        eachBigram(tokens, budget, (a, b, ids, counts, n) => out.push(`${a} ${b}: ${ids.subarray(0, n).join(',')} / ${counts.subarray(0, n).join(',')}`), source?.tokens);
+      } finally {
+        source?.close();
+      }
+      return out;
+    };
+    const whole = pairs(PAIR_BUDGET, false);
+    expect(whole.length).toBeGreaterThan(100);
+    for (const budget of [1, 40, 1000, READ_PAIR_BUDGET, PAIR_BUDGET]) expect(pairs(budget, true), `budget ${budget}`).toEqual(whole);
   });
 });
