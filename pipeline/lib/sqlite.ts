@@ -67,14 +67,14 @@ export function createDatabase(s: Sqlite3, path: string, pageSize: number = BUIL
  * is never whole in memory), with `pageSize`-byte pages. Its bytes are those `VACUUM` then `sqlite3_serialize`
  * gave when the database was built in memory (tested: test/pipeline/corpus/database-file.test.ts).
  */
-export function vacuumInto(db: SqliteDb, path: string, pageSize: number): void {
+export function vacuumInto(db: SqliteDb, path: string, pageSize: number, cacheKib = VACUUM_CACHE_KIB): void {
   if (existsSync(path)) unlinkSync(path);
   // Applies to the copy only (VACUUM INTO takes a pending page size; the source keeps its own).
   db.exec(`PRAGMA page_size = ${pageSize}`);
   // VACUUM INTO gives the new file a page cache as large as the source's: with both at BUILD_CACHE_KIB the
   // wasm heap grew by a second 256 MiB (measured: 259 → 538 MiB at 500k excerpts). A copy reads and writes in
   // order, so a small cache does; the source's pages freed by the shrink are reused for the target's.
-  db.exec(`PRAGMA cache_size = -${VACUUM_CACHE_KIB}`);
+  db.exec(`PRAGMA cache_size = -${cacheKib}`);
   db.exec({ sql: 'VACUUM INTO ?', bind: [path] });
 }
 
@@ -83,7 +83,13 @@ export function vacuumInto(db: SqliteDb, path: string, pageSize: number): void {
  * 24: 32 → 4 MiB took a full build's compaction at 100,000 articles from ~1.0 to ~0.55 CPU-s and kept it from
  * growing the wasm heap past the full-text index's 42 MiB (a copy touches each page once).
  */
-const VACUUM_CACHE_KIB = 4096;
+export const VACUUM_CACHE_KIB = 4096;
+
+/**
+ * The same for a rebuild, whose database was written with a BUILD_CACHE_KIB cache: 32 MiB. With 4 MiB the copy
+ * read back the pages the shrink dropped (issue 21 session 24: a rebuild's compaction 0.4–0.5 → 0.8 s).
+ */
+export const REBUILD_VACUUM_CACHE_KIB = 32768;
 
 /**
  * Attaches the database file at `path`, read-only, as `schema`, read page by page through the file VFS; only

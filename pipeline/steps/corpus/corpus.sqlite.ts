@@ -14,7 +14,19 @@ import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { attachDatabase, attachReadOnly, BUILD_CACHE_KIB, BUILD_PAGE_SIZE, createDatabase, FULL_BUILD_CACHE_KIB, RowInserter, sqlite3, vacuumInto } from '../../lib/sqlite.ts';
+import {
+  attachDatabase,
+  attachReadOnly,
+  BUILD_CACHE_KIB,
+  BUILD_PAGE_SIZE,
+  createDatabase,
+  FULL_BUILD_CACHE_KIB,
+  REBUILD_VACUUM_CACHE_KIB,
+  RowInserter,
+  sqlite3,
+  VACUUM_CACHE_KIB,
+  vacuumInto,
+} from '../../lib/sqlite.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -244,7 +256,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');
-    vacuumInto(db, path, CORPUS_DB_PAGE_SIZE);
+    vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
