@@ -8,6 +8,7 @@
  * output does not depend on what the cache held, so nothing about the cache goes into the build, only into the log.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CorpusManifest } from '../../../contracts/common/build-manifest.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
@@ -28,6 +29,9 @@ import { type FreshTerm, tokenizeExcerpts } from './search-index.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
 
 export const CORPUS_REPORT_FILE = 'corpus/report.json';
+
+/** A rebuild's new documents written at once (`writeDocuments`): the thread pool has four threads. */
+const PARALLEL_WRITES = 8;
 
 /** A lexicon file: the project's JSON format, or a `.csv` phrase list in Otte et al.'s format. */
 export function readLexicon(path: string = DEFAULT_LEXICON_PATH): { lexicon: Lexicon; sha256: string } {
@@ -118,12 +122,17 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const dbInfo = { snapshot: o.snapshotId, lexiconVersion: lexicon.version, lexiconSource: lexicon.source, phrases: matcher.phrases };
     // Set from inside writeDocuments: a wider type than the initial value, so the checks after a call are not narrowed away.
     let documents = 'to write' as 'to write' | 'writing' | 'written';
-    /** The article documents (those carried over are linked already) and the corpus-wide ones. */
-    const writeDocuments = async () => {
+    /**
+     * The article documents (those carried over are linked already) and the corpus-wide ones. `later`: a rebuild's
+     * few new documents are gathered and written afterwards, several at a time from the thread pool (issue 21
+     * session 24: each creation in a directory the worker had just filled with links waited ~0.6 ms).
+     */
+    const writeDocuments = async (later = false) => {
       if (documents !== 'to write') return;
       documents = 'writing';
       const unlinked = await previous?.linkedDocuments();
       if (unlinked) progress.log(`corpus: ${unlinked}`);
+      const gathered: { path: string; json: () => string; docKey: string | null }[] = [];
       const docs = corpusDocuments({
         articles: extraction.summaries(),
         loadJson: extraction.loadJson,
@@ -134,12 +143,21 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
           if (previous?.reuseDocument(i)) return;
           const key = keys.get(i);
           const docKey = previous && key ? previous.documentKey(key, metaJson) : null;
+          if (later) return void gathered.push({ path, json, docKey });
           // 'wx': a new file, never written through an existing one (a document in the build shares its file
           // with the stored one and with earlier builds when it is linked).
           writeFileSync(join(o.out, path), json(), { flag: 'wx' });
           if (docKey) previous!.store(docKey, join(o.out, path));
         },
       });
+      let next = 0;
+      const writer = async () => {
+        for (let g = gathered[next++]; g; g = gathered[next++]) {
+          await writeFile(join(o.out, g.path), g.json(), { flag: 'wx' });
+          if (g.docKey) previous!.store(g.docKey, join(o.out, g.path));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, gathered.length) }, writer));
       for (const [path, doc] of docs) {
         mkdirSync(dirname(join(o.out, path)), { recursive: true });
         writeFileSync(join(o.out, path), JSON.stringify(doc));
@@ -162,7 +180,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       }
       previous!.sendTokens(tokens);
     }
-    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: writeDocuments } : undefined;
+    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: () => writeDocuments(true) } : undefined;
     if (!help) {
       await writeDocuments();
       clock.lap('documents');
