@@ -139,7 +139,7 @@ export class PreviousBuild {
   private readonly dir: string;
   private readonly documents: string;
   private record: PreviousRecord | null = null;
-  /** Document keys stored this run (`store`); the previous build's documents reused are in `reused`. */
+  /** Document keys stored this run (`store`); the previous build's documents kept are in `linked`. */
   private readonly usedDocs = new Set<string>();
   /** Hard links into the store work here (false once one failed: documents are then written, not kept). */
   private linking = true;
@@ -158,10 +158,10 @@ export class PreviousBuild {
   private out = '';
   /**
    * Per previous article (id - 1): 1 while its document is linked into the build (asked of the worker, then kept
-   * by `linkedDocuments` for an article carried over, else removed); and 1 once the build reused that link.
+   * by `linkedDocuments` for an article carried over, else removed). Every article carried over asks
+   * `reuseDocument`, so once the documents are written these are the previous documents this build uses.
    */
   private linked = new Uint8Array(0);
-  private reused = new Uint8Array(0);
   /** Per article of this build, the previous article holding the same rows and document (`carryOver`), or 0. */
   private from = new Int32Array(0);
   /** File removals under way in the thread pool (`settled` waits for them). */
@@ -296,7 +296,6 @@ export class PreviousBuild {
     worker.once('exit', (code) => died(why ?? `the rebuild worker exited (${code})`));
     this.helper = { worker, links, previous, fts, search };
     this.linked = new Uint8Array(r.articles.length);
-    this.reused = new Uint8Array(r.articles.length);
     if (this.linksFor(metaJson)) {
       // In batches: a message of every line would not fit in one string at millions of articles.
       let batch: string[] = [];
@@ -366,7 +365,6 @@ export class PreviousBuild {
   reuseDocument(index: number): boolean {
     const j = (this.from[index] ?? 0) - 1;
     if (j < 0 || !this.linked[j]) return false;
-    this.reused[j] = 1;
     this.stats.docsLinked++;
     return true;
   }
@@ -455,7 +453,7 @@ export class PreviousBuild {
     const header: RecordHeader = { ...record, articles: record.articles.length };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(header));
     const old = this.record;
-    const reused = this.reused;
+    const reused = this.linked;
     // The previous record directory is moved aside, for the next build to remove in the background from its start
     // (the constructor): its database is often the last link to a whole file (the build it belonged to is gone),
     // which took the file system 0.3 s to free at 100,000 articles.
