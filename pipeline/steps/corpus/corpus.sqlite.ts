@@ -252,7 +252,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const answer = help && (await help.answers.search);
     if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
     const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
-    const search = carriedIndex ?? writeSearchIndex(db);
+    const search = carriedIndex ?? writeSearchIndex(db, `${path}.pairs`);
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');

@@ -14,7 +14,7 @@ import { CORPUS_FTS_TABLE } from '../../../contracts/corpus/database.ts';
 import { attachReadOnly, createDatabase, type Sqlite3, type SqliteDb } from '../../lib/sqlite.ts';
 
 /** FTS5's pending-terms limit while the full-text index is rebuilt: 32 MiB of the wasm heap. */
-const FTS_PENDING_BYTES = 32 << 20;
+const FTS_PENDING_BYTES = 8 << 20;
 
 /** FTS5's tables behind `excerpts_fts`: everything it stores. */
 const SHADOW_TABLES = ['excerpts_fts_data', 'excerpts_fts_idx', 'excerpts_fts_docsize', 'excerpts_fts_config'] as const;

@@ -439,18 +439,13 @@ export class PreviousBuild {
     }
     // An article without a key (CSV input) gets one that matches nothing, keeping the positions; a path that would
     // break its line (none does: ids are PMC and digits, or generated hex) is left out, and the document not linked.
-    const record: PreviousRecord = {
-      writer: writerVersion(),
-      meta: JSON.stringify(meta),
-      db_sha256: dbSha256,
-      linkable: this.linking,
-      articles: Array.from({ length: keys.length }, (_, i) => {
-        const path = paths(i) ?? '';
-        return [keys.get(i) ?? `${NO_KEY}${i}`, excerpts(i), /[\t\n\r]/.test(path) ? '' : path];
-      }),
-    };
-    writeLineFile(join(tmp, 'articles.tsv'), record.articles.length, (i) => record.articles[i]!.join('\t'));
-    const header: RecordHeader = { ...record, articles: record.articles.length };
+    // Each line made as it is written (issue 21 session 25: the record as an array of lines was 17 MiB at 100,000
+    // articles, at the end of the step).
+    writeLineFile(join(tmp, 'articles.tsv'), keys.length, (i) => {
+      const path = paths(i) ?? '';
+      return `${keys.get(i) ?? `${NO_KEY}${i}`}\t${excerpts(i)}\t${/[\t\n\r]/.test(path) ? '' : path}`;
+    });
+    const header: RecordHeader = { writer: writerVersion(), meta: JSON.stringify(meta), db_sha256: dbSha256, linkable: this.linking, articles: keys.length };
     writeFileSync(join(tmp, 'articles.json'), JSON.stringify(header));
     const old = this.record;
     const reused = this.linked;
@@ -467,7 +462,8 @@ export class PreviousBuild {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     renameSync(tmp, this.dir);
-    this.record = record;
+    // Saved: the next build reads it from disk; this one has no more use for the previous record.
+    this.record = null;
     if (this.deadRuns.length > 0) {
       const used = new Set(this.usedDocs);
       old?.articles.forEach(([key], j) => {

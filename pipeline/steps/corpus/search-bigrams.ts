@@ -8,26 +8,38 @@
  * 0.5–4M excerpts). Pairs of two rarer terms are left out: their lists are short and cheap to intersect.
  *
  * Made from the search terms' own tokens: read back from `search_terms` and `search_documents` once written
- * (`placeTokens`, a full build), or placed as a rebuild's carried terms are made (search-index.ts); so it holds
- * exactly their tokens and both ways give the same bytes. Every excerpt's tokens
- * are put back in place (one 32-bit term number per token), then the pairs are put in (first, second) order by
- * counting sorts (`eachBigram`); rows are written in that order.
+ * (`writeSearchBigrams`, a full build), or placed as a rebuild's carried terms are made (search-index.ts); so it
+ * holds exactly their tokens and both ways give the same bytes. Tokens are put back in place (one 32-bit term
+ * number per token), then the pairs are put in (first, second) order by counting sorts (`eachBigram`); rows are
+ * written in that order.
+ *
+ * A full build puts the tokens in place a chunk of excerpts at a time (issue 21 session 25: peak RSS flat with
+ * the corpus's size; all of them at once were 4 bytes a token, 30 MiB at 100,000 articles and 1.5 GB at the
+ * whole OA subset). One read of the terms spills each token to its chunk's scratch file; each chunk's pairs are
+ * sorted and written to a run file in (first, second) order; the runs are merged, and a pair's excerpts from
+ * successive chunks simply follow one another, since chunks are runs of excerpts in id order.
  */
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bigramMinDocs, decodePositions, decodePostingsInto, decodeVarints, encodePostings } from '../../../contracts/corpus/search-postings.ts';
+import { IntFileReader, IntFileWriter } from '../../lib/int-file.ts';
 import type { SqliteDb } from '../../lib/sqlite.ts';
 
 /**
- * Pairs sorted at a time (`eachBigram`): 20 bytes each in five Int32Arrays, 40 MiB at this many (unless one term
- * starts more pairs). Each range costs two scans of every token: at 100,000 articles, 7.4M pairs in four ranges.
+ * Pairs sorted at a time (`eachBigram`) by a rebuild's carried index: 20 bytes each in five Int32Arrays, 40 MiB at
+ * this many (unless one term starts more pairs). Each range costs two scans of every token.
  */
 export const PAIR_BUDGET = 1 << 21;
 
 /**
- * Pairs sorted at a time when each range's pairs are read from its first terms' rows (`writeSearchBigrams`):
- * a range then costs its own tokens, not two scans of all, so it can be small: 32 bytes a pair, 8 MiB
- * (issue 21 session 24: with PAIR_BUDGET's 40 MiB this was the database phase's peak at 100,000 articles).
+ * Tokens put in place at a time by `writeSearchBigrams` (an excerpt with more is a chunk of its own): 4 bytes each,
+ * and up to 20 bytes a pair while a chunk's pairs are sorted, ~12 MiB at this many.
  */
-export const READ_PAIR_BUDGET = 1 << 18;
+export const CHUNK_TOKENS = 1 << 19;
+
+/** Integers of spill buffer shared by all chunks while the tokens are spilled (4 MiB). */
+const SPILL_BUFFER_INTS = 1 << 20;
 
 /** Every excerpt's tokens put back in place, as term numbers in `ORDER BY term` (SQLite's binary) order. */
 export interface PlacedTokens {
@@ -41,116 +53,175 @@ export interface PlacedTokens {
   tokenAt: Int32Array;
 }
 
-/** One term's tokens as positions in `PlacedTokens.tokenAt` (ascending) and their 0-based excerpts; `n` in use. */
-export interface TermTokenList {
-  at: Float64Array;
-  excerpt: Int32Array;
-  n: number;
-  /** Scratch for the term's postings (reused from term to term). */
-  docs: Int32Array;
-  freq: Int32Array;
-}
-
-const emptyTokenList = (): TermTokenList => ({ at: new Float64Array(0), excerpt: new Int32Array(0), n: 0, docs: new Int32Array(0), freq: new Int32Array(0) });
-
-/**
- * A term's tokens, asked for by term number in ascending order (terms may be skipped); the lists returned may
- * share their buffers (valid until the next call).
- */
-export type TermTokens = (term: number) => TermTokenList;
-
 const TERM_ROWS = 'SELECT term, docs, postings, positions, offset_width FROM search_terms ORDER BY term';
 
-/**
- * Puts a `search_terms` row's tokens (columns `docs` … `offset_width` of TERM_ROWS) into `into`, grown when too
- * small; their excerpts only when `excerpts`. One loop per offset width: a loop reading all three widths' arrays
- * took several times as long.
- */
-function rowTokens(read: ReturnType<SqliteDb['prepare']>, start: Float64Array, into: TermTokenList, excerpts: boolean): TermTokenList {
-  const count = read.getInt(1)!;
-  let { at, excerpt, docs, freq } = into;
-  if (docs.length < count) {
-    docs = new Int32Array(Math.max(count, 2 * docs.length));
-    freq = new Int32Array(docs.length);
-  }
-  decodePostingsInto(read.get(2) as Uint8Array, count, docs, freq);
-  const width = read.getInt(4)!;
-  const offsets = decodePositions((read.get(3) as Uint8Array | null) ?? new Uint8Array(0), width);
-  if (at.length < offsets.length) {
-    at = new Float64Array(Math.max(offsets.length, 2 * at.length));
-    excerpt = new Int32Array(at.length);
-  }
-  const into2 = excerpts ? excerpt : null;
-  if (width === 1) placeRow(docs, freq, count, start, offsets as Uint8Array, at, into2);
-  else if (width === 2) placeRow(docs, freq, count, start, offsets as Uint16Array, at, into2);
-  else placeRow(docs, freq, count, start, offsets as Uint32Array, at, into2);
-  return { at, excerpt, n: offsets.length, docs, freq };
+/** The terms in order with their "common" marks, and every excerpt's token count. */
+interface TermTable {
+  names: string[];
+  common: Uint8Array;
+  minDocs: number;
+  sizes: Int32Array;
 }
 
-function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(
-  docs: Int32Array,
-  freq: Int32Array,
-  count: number,
-  start: Float64Array,
-  offsets: T,
-  at: Float64Array,
-  excerpt: Int32Array | null,
-): void {
-  for (let k = 0, o = 0; k < count; k++) {
-    const i = docs[k]!;
-    const first = start[i]!;
-    const end = o + freq[k]!;
-    if (excerpt) for (let e = o; e < end; e++) excerpt[e] = i;
-    for (; o < end; o++) at[o] = first + offsets[o]!;
-  }
-}
-
-/** Reads the search tables back into tokens in place. */
-export function placeTokens(db: SqliteDb): PlacedTokens {
+function readTermTable(db: SqliteDb): TermTable {
   const [excerptsValue, sizesBlob] = db.selectArray('SELECT excerpts, sizes FROM search_documents') ?? [0, null];
   const excerpts = Number(excerptsValue);
   const sizes = decodeVarints(sizesBlob instanceof Uint8Array ? sizesBlob : new Uint8Array(0), excerpts);
   const minDocs = bigramMinDocs(excerpts);
-  const start = new Float64Array(excerpts + 1);
-  for (let i = 0; i < excerpts; i++) start[i + 1] = start[i]! + sizes[i]!;
-  const tokenAt = new Int32Array(start[excerpts]!).fill(-1);
   const names: string[] = [];
   const common: number[] = [];
-  const read = db.prepare(TERM_ROWS);
-  let list = emptyTokenList();
+  const read = db.prepare('SELECT term, docs FROM search_terms ORDER BY term');
   try {
     while (read.step()) {
-      const term = names.length;
       names.push(read.getString(0)!);
       common.push(read.getInt(1)! >= minDocs ? 1 : 0);
-      list = rowTokens(read, start, list, false);
-      for (let k = 0; k < list.n; k++) tokenAt[list.at[k]!] = term;
     }
   } finally {
     read.finalize();
   }
-  return { names, common: Uint8Array.from(common), minDocs, start, tokenAt };
+  return { names, common: Uint8Array.from(common), minDocs, sizes };
 }
 
 /**
- * The terms' tokens read again from `search_terms`, row by row as they are asked for (`eachBigram`'s pairs
- * range by range without scanning every token for each); `close` ends the read.
+ * Visits every `search_terms` row in term order with its postings (0-based excerpts ascending, counts) and its
+ * offsets (excerpt after excerpt, in their stored width); the arrays are reused from row to row.
  */
-export function readTermTokens(db: SqliteDb, start: Float64Array): { tokens: TermTokens; close: () => void } {
+function eachTermRow(db: SqliteDb, visit: (term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: Uint8Array | Uint16Array | Uint32Array) => void): void {
   const read = db.prepare(TERM_ROWS);
-  let row = -1;
-  let list = emptyTokenList();
-  return {
-    tokens: (term) => {
-      if (term <= row) throw new Error(`search terms asked for out of order (${term} after ${row})`);
-      while (row < term) {
-        if (!read.step()) throw new Error(`search_terms has no row ${term}`);
-        row++;
+  let docs = new Int32Array(0);
+  let freq = new Int32Array(0);
+  try {
+    for (let term = 0; read.step(); term++) {
+      const count = read.getInt(1)!;
+      if (docs.length < count) {
+        docs = new Int32Array(Math.max(count, 2 * docs.length));
+        freq = new Int32Array(docs.length);
       }
-      return (list = rowTokens(read, start, list, true));
-    },
-    close: () => read.finalize(),
-  };
+      decodePostingsInto(read.get(2) as Uint8Array, count, docs, freq);
+      visit(term, docs, freq, count, decodePositions((read.get(3) as Uint8Array | null) ?? new Uint8Array(0), read.getInt(4)!));
+    }
+  } finally {
+    read.finalize();
+  }
+}
+
+/** Puts one term's tokens at `start[excerpt] + offset` in `tokenAt`. One loop per offset width (a loop reading all three widths' arrays took several times as long). */
+function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: T, start: Float64Array, tokenAt: Int32Array): void {
+  for (let k = 0, o = 0; k < count; k++) {
+    const first = start[docs[k]!]!;
+    for (const end = o + freq[k]!; o < end; o++) tokenAt[first + offsets[o]!] = term;
+  }
+}
+
+/** Reads the search tables back into tokens in place, all at once (a corpus of one chunk, and tests). */
+export function placeTokens(db: SqliteDb, table: TermTable = readTermTable(db)): PlacedTokens {
+  const { names, common, minDocs, sizes } = table;
+  const start = new Float64Array(sizes.length + 1);
+  for (let i = 0; i < sizes.length; i++) start[i + 1] = start[i]! + sizes[i]!;
+  const tokenAt = new Int32Array(start[sizes.length]!).fill(-1);
+  eachTermRow(db, (term, docs, freq, count, offsets) => {
+    if (offsets instanceof Uint8Array) placeRow(term, docs, freq, count, offsets, start, tokenAt);
+    else if (offsets instanceof Uint16Array) placeRow(term, docs, freq, count, offsets, start, tokenAt);
+    else placeRow(term, docs, freq, count, offsets, start, tokenAt);
+  });
+  return { names, common, minDocs, start, tokenAt };
+}
+
+/** Runs of whole excerpts of at most `limit` tokens each (an excerpt with more is one of its own). */
+interface Chunks {
+  /** Per chunk its first excerpt (0-based), one entry more for the end. */
+  first: number[];
+  /** Per excerpt: where its tokens start within its chunk. */
+  local: Int32Array;
+  /** Per chunk: its tokens. */
+  tokens: number[];
+}
+
+export function planChunks(sizes: Int32Array, limit: number): Chunks {
+  const first = [0];
+  const tokens: number[] = [];
+  const local = new Int32Array(sizes.length);
+  let inChunk = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    if (inChunk > 0 && inChunk + sizes[i]! > limit) {
+      first.push(i);
+      tokens.push(inChunk);
+      inChunk = 0;
+    }
+    local[i] = inChunk;
+    inChunk += sizes[i]!;
+  }
+  first.push(sizes.length);
+  tokens.push(inChunk);
+  return { first, local, tokens };
+}
+
+/** Spills each term's tokens, as (position in its chunk, term) pairs, to its chunk's file under `dir`. */
+function spillTokens(db: SqliteDb, chunks: Chunks, dir: string): string[] {
+  const k = chunks.tokens.length;
+  const files = chunks.tokens.map((_, c) => join(dir, `tokens-${c}`));
+  const writers: IntFileWriter[] = [];
+  try {
+    for (const f of files) writers.push(new IntFileWriter(f, Math.max(1024, Math.floor(SPILL_BUFFER_INTS / k))));
+    const { first, local } = chunks;
+    const spill = <T extends Uint8Array | Uint16Array | Uint32Array>(term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: T) => {
+      let c = 0;
+      let w = writers[0]!;
+      for (let j = 0, o = 0; j < count; j++) {
+        const i = docs[j]!;
+        if (i >= first[c + 1]!) {
+          while (i >= first[c + 1]!) c++;
+          w = writers[c]!;
+        }
+        const base = local[i]!;
+        for (const end = o + freq[j]!; o < end; o++) {
+          w.push(base + offsets[o]!);
+          w.push(term);
+        }
+      }
+    };
+    eachTermRow(db, (term, docs, freq, count, offsets) => {
+      if (offsets instanceof Uint8Array) spill(term, docs, freq, count, offsets);
+      else if (offsets instanceof Uint16Array) spill(term, docs, freq, count, offsets);
+      else spill(term, docs, freq, count, offsets);
+    });
+  } finally {
+    for (const w of writers) w.close();
+  }
+  return files;
+}
+
+/** Chunk `c`'s tokens in place, read from its spill file into `tokenAt` (at least its tokens long). */
+function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, tokenAt: Int32Array): PlacedTokens {
+  const from = chunks.first[c]!;
+  const to = chunks.first[c + 1]!;
+  const n = chunks.tokens[c]!;
+  const start = new Float64Array(to - from + 1);
+  for (let i = from; i < to; i++) start[i - from] = chunks.local[i]!;
+  start[to - from] = n;
+  const placed = tokenAt.subarray(0, n).fill(-1);
+  const r = new IntFileReader(file);
+  try {
+    while (r.ensure(2)) {
+      const { buffer } = r;
+      let at = r.at;
+      for (const end = r.end - 1; at < end; at += 2) placed[buffer[at]!] = buffer[at + 1]!;
+      r.at = at;
+    }
+    if (r.end !== r.at) throw new Error(`${file}: ends within a token`);
+  } finally {
+    r.close();
+  }
+  return { names: table.names, common: table.common, minDocs: table.minDocs, start, tokenAt: placed };
+}
+
+/** `eachBigram`'s five sorting arrays, kept from one call to the next (a full build's chunks), grown when too short. */
+export class PairArrays {
+  private arrays: Int32Array[] = [];
+  get(n: number): [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array] {
+    if ((this.arrays[0]?.length ?? -1) < n) this.arrays = Array.from({ length: 5 }, () => new Int32Array(n));
+    return this.arrays as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  }
 }
 
 /**
@@ -164,7 +235,7 @@ export function eachBigram(
   t: PlacedTokens,
   budget: number,
   visit: (first: number, second: number, ids: Int32Array, counts: Int32Array, n: number) => void,
-  termTokens?: TermTokens,
+  arrays: PairArrays = new PairArrays(),
 ): void {
   const { start, tokenAt, common } = t;
   const V = t.names.length;
@@ -190,16 +261,9 @@ export function eachBigram(
   // The pairs in second-term order, then in (first, second) order: their terms and excerpt carried along, so
   // that no step looks a term up at a pair's position (random reads over the whole token array). Once in
   // (first, second) order the first-order arrays are free: they hold each visit's ids and counts.
-  const firstB = new Int32Array(biggest);
-  const secondB = new Int32Array(biggest);
-  const excB = new Int32Array(biggest);
-  const secondA = new Int32Array(biggest);
-  const excA = new Int32Array(biggest);
+  const [firstB, secondB, excB, secondA, excA] = arrays.get(biggest);
   const ids = firstB;
   const counts = secondB;
-  // With `termTokens`, a range's pairs are first gathered from its first terms' own tokens (first term, then
-  // position order) instead of two scans of every token per range; excA and secondA hold them until the sort.
-  const firstC = termTokens ? new Int32Array(biggest) : null;
   for (let lo = 0; lo < V; ) {
     let hi = lo + 1;
     let total = pairsOf[lo]!;
@@ -210,55 +274,24 @@ export function eachBigram(
     }
     // By second term, stable (excerpt order kept within each).
     bySecond.fill(0);
-    if (termTokens) {
-      let m = 0;
-      for (let a = lo; a < hi; a++) {
-        if (pairsOf[a] === 0) continue;
-        const { at, excerpt, n } = termTokens(a);
-        const ca = common[a] === 1;
-        for (let k = 0; k < n; k++) {
-          const j = at[k]!;
-          const i = excerpt[k]!;
-          if (j + 1 >= start[i + 1]!) continue;
-          const b = tokenAt[j + 1]!;
-          if (b >= 0 && (ca || common[b] === 1)) {
-            if (m === total) throw new Error(`term ${a}'s tokens make more pairs than the tokens in place`);
-            firstC![m] = a;
-            secondA[m] = b;
-            excA[m++] = i;
-            bySecond[b + 1]!++;
-          }
+    for (let i = 0; i < excerpts; i++)
+      for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
+        const a = tokenAt[j]!;
+        const b = tokenAt[j + 1]!;
+        if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) bySecond[b + 1]!++;
+      }
+    for (let b = 0; b < V; b++) bySecond[b + 1]! += bySecond[b]!;
+    for (let i = 0; i < excerpts; i++)
+      for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
+        const a = tokenAt[j]!;
+        const b = tokenAt[j + 1]!;
+        if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) {
+          const at = bySecond[b]!++;
+          firstB[at] = a;
+          secondB[at] = b;
+          excB[at] = i;
         }
       }
-      if (m !== total) throw new Error(`terms ${lo} … ${hi - 1}'s tokens make ${m} pairs; the tokens in place ${total}`);
-      for (let b = 0; b < V; b++) bySecond[b + 1]! += bySecond[b]!;
-      // Stable: within a second term, first term then position order; the sort by first term below keeps it.
-      for (let k = 0; k < m; k++) {
-        const at = bySecond[secondA[k]!]!++;
-        firstB[at] = firstC![k]!;
-        secondB[at] = secondA[k]!;
-        excB[at] = excA[k]!;
-      }
-    } else {
-      for (let i = 0; i < excerpts; i++)
-        for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
-          const a = tokenAt[j]!;
-          const b = tokenAt[j + 1]!;
-          if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) bySecond[b + 1]!++;
-        }
-      for (let b = 0; b < V; b++) bySecond[b + 1]! += bySecond[b]!;
-      for (let i = 0; i < excerpts; i++)
-        for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
-          const a = tokenAt[j]!;
-          const b = tokenAt[j + 1]!;
-          if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) {
-            const at = bySecond[b]!++;
-            firstB[at] = a;
-            secondB[at] = b;
-            excB[at] = i;
-          }
-        }
-    }
     // Then by first term, stable: in (first, second, excerpt) order; `from[a - lo]` is where first term a starts.
     const from = new Int32Array(hi - lo + 1);
     for (let k = 0; k < total; k++) from[firstB[k]! - lo + 1]!++;
@@ -287,28 +320,152 @@ export function eachBigram(
   }
 }
 
+/** Writes one `search_bigrams` row per pair given, counting them. */
+function bigramRows(db: SqliteDb, names: readonly string[]): { put: (a: number, b: number, ids: Int32Array, counts: Int32Array, n: number) => void; rows: () => number; close: () => void } {
+  const st = db.prepare('INSERT INTO search_bigrams (first, second, docs, postings) VALUES (?, ?, ?, ?)');
+  let rows = 0;
+  return {
+    put: (a, b, ids, counts, n) => {
+      st.bind([names[a]!, names[b]!, n, encodePostings(ids, counts, n)]).stepReset();
+      rows++;
+    },
+    rows: () => rows,
+    close: () => st.finalize(),
+  };
+}
+
 /**
- * Fills `search_bigrams` from the search tables, or from `tokens` when the caller placed them while writing those
- * tables (the carried-over index); returns the number of pairs written.
+ * Fills `search_bigrams` from the search tables, `chunkTokens` tokens in place at a time (see the module comment);
+ * returns the number of pairs written. Scratch files go in the directory `scratch` (made, then removed; by default
+ * one under the system's temporary directory), used only when the corpus has more than one chunk.
  */
-export function writeSearchBigrams(db: SqliteDb, budget = READ_PAIR_BUDGET, tokens: PlacedTokens = placeTokens(db)): { bigrams: number; minDocs: number } {
-  let bigrams = 0;
-  const put = db.prepare('INSERT INTO search_bigrams (first, second, docs, postings) VALUES (?, ?, ?, ?)');
-  const source = readTermTokens(db, tokens.start);
+export function writeSearchBigrams(db: SqliteDb, o: { scratch?: string; chunkTokens?: number } = {}): { bigrams: number; minDocs: number } {
+  const limit = o.chunkTokens ?? CHUNK_TOKENS;
+  const table = readTermTable(db);
+  const chunks = planChunks(table.sizes, limit);
+  const out = bigramRows(db, table.names);
   try {
-    eachBigram(
-      tokens,
-      budget,
-      (a, b, ids, counts, n) => {
-        put.bind([tokens.names[a]!, tokens.names[b]!, n, encodePostings(ids, counts, n)]).stepReset();
-        bigrams++;
-      },
-      source.tokens,
-    );
+    if (chunks.tokens.length === 1) {
+      const tokens = placeTokens(db, table);
+      eachBigram(tokens, Math.max(1, tokens.tokenAt.length), out.put);
+    } else {
+      const dir = o.scratch ?? join(tmpdir(), `bigrams-${process.pid}-${Date.now()}`);
+      mkdirSync(dir, { recursive: true });
+      try {
+        mergeRuns(chunkRuns(db, table, chunks, dir), out.put);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   } finally {
-    source.close();
-    put.finalize();
+    out.close();
   }
-  db.prepare('UPDATE search_documents SET bigram_min_docs = ?').bind([tokens.minDocs]).stepFinalize();
-  return { bigrams, minDocs: tokens.minDocs };
+  db.prepare('UPDATE search_documents SET bigram_min_docs = ?').bind([table.minDocs]).stepFinalize();
+  return { bigrams: out.rows(), minDocs: table.minDocs };
+}
+
+/**
+ * Each chunk's pairs in (first, second) order in a run file of its own under `dir`: per pair its two terms, its
+ * number of excerpts, their ids (global, ascending) and their counts.
+ */
+function chunkRuns(db: SqliteDb, table: TermTable, chunks: Chunks, dir: string): string[] {
+  const spilled = spillTokens(db, chunks, dir);
+  const tokenAt = new Int32Array(chunks.tokens.reduce((m, n) => Math.max(m, n), 0));
+  const arrays = new PairArrays();
+  return spilled.map((file, c) => {
+    const placed = placeChunk(table, chunks, c, file, tokenAt);
+    rmSync(file);
+    const run = new IntFileWriter(join(dir, `run-${c}`));
+    const shift = chunks.first[c]!;
+    try {
+      eachBigram(placed, Math.max(1, chunks.tokens[c]!), (a, b, ids, counts, n) => {
+        run.push(a);
+        run.push(b);
+        run.push(n);
+        for (let k = 0; k < n; k++) run.push(ids[k]! + shift);
+        run.pushRange(counts, 0, n);
+      }, arrays);
+    } finally {
+      run.close();
+    }
+    return run.path;
+  });
+}
+
+/**
+ * Merges the runs (in chunk order, so in excerpt order) into one pair at a time: the runs holding the smallest
+ * (first, second) give their excerpts, one run after another. The runs' heads are kept in a binary heap ordered by
+ * (first, second, run): the whole OA subset makes hundreds of runs.
+ */
+function mergeRuns(files: string[], put: (a: number, b: number, ids: Int32Array, counts: Int32Array, n: number) => void): void {
+  const readers: IntFileReader[] = [];
+  try {
+    for (const f of files) readers.push(new IntFileReader(f, Math.max(4096, Math.floor(SPILL_BUFFER_INTS / files.length))));
+    const before = (x: number, y: number) => {
+      const rx = readers[x]!;
+      const ry = readers[y]!;
+      const ax = rx.buffer[rx.at]!;
+      const ay = ry.buffer[ry.at]!;
+      if (ax !== ay) return ax < ay;
+      const bx = rx.buffer[rx.at + 1]!;
+      const by = ry.buffer[ry.at + 1]!;
+      return bx !== by ? bx < by : x < y;
+    };
+    const heap: number[] = [];
+    const down = (from: number) => {
+      for (let i = from; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (m === i) return;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    };
+    readers.forEach((r, k) => {
+      if (r.ensure(3)) heap.push(k);
+      else if (r.end !== r.at) throw new Error(`${r.path}: ends within a pair`);
+    });
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+    let ids = new Int32Array(1024);
+    let counts = new Int32Array(1024);
+    while (heap.length > 0) {
+      const top = readers[heap[0]!]!;
+      const a = top.buffer[top.at]!;
+      const b = top.buffer[top.at + 1]!;
+      let n = 0;
+      // Popped in run order: the heap breaks ties by run.
+      while (heap.length > 0) {
+        const r = readers[heap[0]!]!;
+        if (r.buffer[r.at] !== a || r.buffer[r.at + 1] !== b) break;
+        const m = r.buffer[r.at + 2]!;
+        if (!r.ensure(3 + 2 * m)) throw new Error(`${r.path}: ends within a pair`);
+        if (n + m > ids.length) {
+          const size = Math.max(n + m, 2 * ids.length);
+          const grownIds = new Int32Array(size);
+          const grownCounts = new Int32Array(size);
+          grownIds.set(ids.subarray(0, n));
+          grownCounts.set(counts.subarray(0, n));
+          ids = grownIds;
+          counts = grownCounts;
+        }
+        const at = r.at + 3;
+        ids.set(r.buffer.subarray(at, at + m), n);
+        counts.set(r.buffer.subarray(at + m, at + 2 * m), n);
+        n += m;
+        r.at = at + 2 * m;
+        if (!r.ensure(3)) {
+          if (r.end !== r.at) throw new Error(`${r.path}: ends within a pair`);
+          heap[0] = heap[heap.length - 1]!;
+          heap.pop();
+        }
+        down(0);
+      }
+      put(a, b, ids, counts, n);
+    }
+  } finally {
+    for (const r of readers) r.close();
+  }
 }

@@ -21,9 +21,10 @@ import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from '
 /**
  * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. FTS5's
  * instances are read from its pages (fts5-instances.ts), or through its vocabulary tables when the pages are not
- * in the layout that reader knows (whatever it wrote is then removed and written again).
+ * in the layout that reader knows (whatever it wrote is then removed and written again). `scratch`: a directory
+ * the two-word phrases may spill to (search-bigrams.ts; made and removed).
  */
-export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number } {
+export function writeSearchIndex(db: SqliteDb, scratch?: string): { terms: number; tokens: number } {
   const excerpts = Number(db.selectValue('SELECT count(*) FROM excerpts'));
   if (excerpts > 0 && Number(db.selectValue('SELECT max(id) FROM excerpts')) !== excerpts) throw new Error('excerpt ids are not 1 … n');
   const sizes = new Int32Array(excerpts);
@@ -57,7 +58,7 @@ export function writeSearchIndex(db: SqliteDb): { terms: number; tokens: number 
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
     .stepFinalize();
-  writeSearchBigrams(db);
+  writeSearchBigrams(db, { scratch });
   return { terms, tokens };
 }
 

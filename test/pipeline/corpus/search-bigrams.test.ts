@@ -4,18 +4,23 @@
  * against FTS5), every adjacent pair counted per excerpt. Every pair with a token in at least
  * `bigram_min_docs` excerpts must be stored with exactly those excerpts and counts, and no other pair.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchTokenizer } from '../../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../../api-dynamic/src/services/corpus/sqlite.ts';
-import { bigramMinDocs, decodePostings } from '../../../contracts/corpus/search-postings.ts';
-import { eachBigram, PAIR_BUDGET, placeTokens, READ_PAIR_BUDGET, readTermTokens } from '../../../pipeline/steps/corpus/search-bigrams.ts';
+import { bigramMinDocs, decodePostings, decodeVarints } from '../../../contracts/corpus/search-postings.ts';
+import { eachBigram, PAIR_BUDGET, placeTokens, planChunks, writeSearchBigrams } from '../../../pipeline/steps/corpus/search-bigrams.ts';
+import { attachReadOnly, createDatabase, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('search-bigrams');
 let db: SqliteDb;
+let dbPath: string;
 
 beforeAll(async () => {
-  db = await openReadOnly(await fixtureCorpusDatabase(tmp.path, 'bigrams'));
+  dbPath = await fixtureCorpusDatabase(tmp.path, 'bigrams');
+  db = await openReadOnly(dbPath);
 });
 afterAll(() => {
   db?.close();
@@ -65,20 +70,31 @@ describe('search_bigrams', () => {
     for (const budget of [1, 40, 1000]) expect(pairs(budget), `budget ${budget}`).toEqual(whole);
   });
 
-  it('gives the same pairs when each range is read from its first terms\' rows instead of scanning every token', () => {
-    const tokens = placeTokens(db as Parameters<typeof placeTokens>[0]);
-    const pairs = (budget: number, read: boolean) => {
-      const out: string[] = [];
-      const source = read ? readTermTokens(db as Parameters<typeof readTermTokens>[0], tokens.start) : null;
-      try {
-        eachBigram(tokens, budget, (a, b, ids, counts, n) => out.push(`${a} ${b}: ${ids.subarray(0, n).join(',')} / ${counts.subarray(0, n).join(',')}`), source?.tokens);
-      } finally {
-        source?.close();
-      }
-      return out;
-    };
-    const whole = pairs(PAIR_BUDGET, false);
-    expect(whole.length).toBeGreaterThan(100);
-    for (const budget of [1, 40, 1000, READ_PAIR_BUDGET, PAIR_BUDGET]) expect(pairs(budget, true), `budget ${budget}`).toEqual(whole);
+  it('writes the same rows a chunk of excerpts at a time, whatever the chunk size, as all tokens at once', async () => {
+    // A writable copy of the fixture database (the pipeline's sqlite-wasm), its pairs written again.
+    const s = await sqlite3();
+    const copy = createDatabase(s, join(tmp.path, 'copy.sqlite'));
+    attachReadOnly(copy, 'f', dbPath);
+    copy.exec('CREATE TABLE search_terms AS SELECT * FROM f.search_terms; CREATE TABLE search_documents AS SELECT * FROM f.search_documents; CREATE TABLE search_bigrams AS SELECT * FROM f.search_bigrams WHERE 0');
+    copy.exec('DETACH f');
+    const rows = (d: { selectArrays: SqliteDb['selectArrays'] }) => d.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second').map((r) => r.join(' '));
+    const stored = rows(db);
+    expect(stored.length).toBeGreaterThan(100);
+    const sizes = db.selectValue('SELECT sizes FROM search_documents') as Uint8Array;
+    const excerpts = Number(db.selectValue('SELECT excerpts FROM search_documents'));
+    const tokens = Number(db.selectValue('SELECT tokens FROM search_documents'));
+    const biggest = Math.max(...decodeVarints(sizes, excerpts));
+    // Chunks smaller than one excerpt (each excerpt a chunk of its own), a few excerpts, a few chunks, one.
+    for (const chunkTokens of [1, biggest + 1, Math.ceil(tokens / 7), tokens]) {
+      const scratch = join(tmp.path, `pairs-${chunkTokens}`);
+      copy.exec('DELETE FROM search_bigrams');
+      const { bigrams } = writeSearchBigrams(copy, { scratch, chunkTokens });
+      expect(bigrams, `chunks of ${chunkTokens}`).toBe(stored.length);
+      expect(rows(copy), `chunks of ${chunkTokens}`).toEqual(stored);
+      expect(existsSync(scratch), 'the scratch files are removed').toBe(false);
+    }
+    expect(planChunks(decodeVarints(sizes, excerpts), Math.ceil(tokens / 7)).tokens.length).toBeGreaterThanOrEqual(7);
+    copy.close();
   });
+
 });
