@@ -22,7 +22,7 @@ import { extractCorpus } from './extract-corpus.ts';
 import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
 import { articleDocumentPath, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
-import { readFileLists } from './file-lists.ts';
+import { parseFileList } from './file-lists.ts';
 import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type FreshTerm, tokenizeExcerpts } from './search-index.ts';
@@ -55,7 +55,8 @@ export function checkCorpusInput(snapshot: string, lexiconPath?: string): void {
   const input = corpusInput(snapshot);
   readLexicon(lexiconPath);
   if (input.kind === 'csv') readCsvCorpus(input.papers, input.sentences);
-  if (input.kind === 'jats') readFileLists(input.fileLists.map((n) => join(input.dir, n)));
+  // Each list parsed and dropped: extraction reads a package's own list with the package (file-lists.ts).
+  if (input.kind === 'jats') for (const n of input.fileLists) parseFileList(join(input.dir, n));
 }
 
 export interface CorpusStepOptions {

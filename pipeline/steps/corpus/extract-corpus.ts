@@ -14,7 +14,8 @@
  * One article, several copies (the same paper as .nxml and .xml.gz, or in a baseline and a daily incremental
  * package): the copy the file lists date latest wins (PMC's `LastUpdated`); without dates the first copy read
  * wins. Every other copy is reported. Then the deletion lists remove the articles PMC withdrew. The file lists'
- * PMID and licence fill in what the article's own XML lacks.
+ * PMID and licence fill in what the article's own XML lacks. A package's members are looked up in its own file
+ * list, read with the package and let go after it, then in the lists that pair with no package (file-lists.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ import { readCsvCorpus } from './csv-input.ts';
 import { type ArticleSummary, summarize } from './article-summary.ts';
 import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
-import { type FileListRow, parseFileList, readDeletionLists, readFileLists } from './file-lists.ts';
+import { type FileListEntries, type FileListRow, type FileLists, indexFileLists, pairFileLists, parseFileList, readDeletionLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
 import { HashList } from './hash-list.ts';
 import { KeptCopies } from './kept-copies.ts';
@@ -205,11 +206,15 @@ export async function extractCorpus(
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
-    const lists = readFileLists(
-      input.fileLists.map((n) => join(input.dir, n)),
-      (path, i) => cache.fileList(options.fileHashes?.get(input.fileLists[i]!), () => parseFileList(path)),
-    );
-    const rowFor = (src: SourceRef, a: ArticleSummary) => (src.package && src.file ? lists.byMember.get(src.file) : undefined) ?? lists.byPmcid.get(a.pmcid);
+    const readList = (name: string): FileListEntries => cache.fileList(options.fileHashes?.get(name), () => parseFileList(join(input.dir, name)));
+    const paired = pairFileLists(input.packages, input.fileLists);
+    const global = indexFileLists(paired.global.map(readList));
+    /** The own file list of the package being read (null between packages and for loose files). */
+    let own: FileLists | null = null;
+    const rowFor = (src: SourceRef, a: ArticleSummary) =>
+      (own && ((src.file ? own.byMember.get(src.file) : undefined) ?? own.byPmcid.get(a.pmcid))) ??
+      (src.package && src.file ? global.byMember.get(src.file) : undefined) ??
+      global.byPmcid.get(a.pmcid);
     /** `whole`: the article, when the cache does not keep it (no cache directory). */
     const use = (src: SourceRef, a: CachedSummary, sha: string, whole: ExtractedArticle | null = null) => {
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
@@ -266,6 +271,8 @@ export async function extractCorpus(
           out.skipped.push({ package: pkg, file: r.member, reason: r.reason });
         }
       };
+      const ownList = paired.own.get(pkg);
+      own = ownList === undefined ? null : indexFileLists([readList(ownList)]);
       const packageSha = options.fileHashes?.get(pkg);
       const known = packageSha ? cache.getPackage(packageSha) : null;
       // An unchanged package whose articles are all cached: its member list stands in for the archive.
@@ -289,6 +296,8 @@ export async function extractCorpus(
         }
         if (packageSha) cache.putPackage(packageSha, members);
       }
+      // Its rows are done with: what a kept copy needs of them went into `kept`.
+      own = null;
       out.packages.push(summary);
       progress.update(++done);
     }

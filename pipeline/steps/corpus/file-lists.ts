@@ -5,13 +5,21 @@
  *   header `Article File,Article Citation,AccessionID,LastUpdated (YYYY-MM-DD HH:MM:SS),PMID,License,Retracted`)
  *   and the older `oa_file_list.csv` (`File,Article Citation,Accession ID,Last Updated (YYYY-MM-DD HH:MM:SS),PMID,License`).
  *   Both are read, by header name: the member path, accession id, PMID, licence and last-updated time.
+ *   A package's own list (its name with `.tar.gz`/`.tgz` replaced by `.filelist.csv`, as PMC pairs them) is
+ *   read when that package is read, answers for that package's members only, and is let go after it: a daily
+ *   package's members have the same paths as the baseline's (`PMC000xxxxxx/PMC2000031.xml` in both), so one
+ *   map of every list's rows by path would date the baseline copy by the daily list (issue 21 session 25), and
+ *   holding every list's rows costs ~350 B per article for the whole extraction. Lists that pair with no
+ *   package (the old whole-subset `oa_file_list.csv`, a list whose package is absent) are global: read up
+ *   front, they answer for loose files and for any member its own list does not name. Precedence for a
+ *   member: its own list by path, then by accession id; then the global lists by path, then by accession id.
  * - Deletion lists: articles PMC withdrew from the subset; a file whose name says `deleted` or `withdrawn`
  *   (`.txt` or `.csv`), one PMCID per line (the first field of a CSV line; a header and `#` comments are skipped).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { normalisePmcid } from '../../../contracts/corpus/article-id.ts';
-import { memberName } from './packages.ts';
+import { memberName, PACKAGE_FILE } from './packages.ts';
 
 export const FILE_LIST = /(^|[._-])file_?list\.csv$/i;
 export const DELETION_LIST = /(deleted|withdrawn|withdrawals?)[^/]*\.(txt|csv)$/i;
@@ -26,11 +34,31 @@ export interface FileListRow {
   updated: string | null;
 }
 
-/** Every row of every file list, by member path and by accession id (for members named otherwise). */
+/** The rows of some file lists, by member path and by accession id (for members named otherwise). */
 export interface FileLists {
   byMember: Map<string, FileListRow>;
   byPmcid: Map<string, FileListRow>;
   rows: number;
+}
+
+/** The name of a package's own file list, as PMC pairs them (`x.tar.gz` → `x.filelist.csv`). */
+export function ownFileListName(pkg: string): string {
+  return pkg.replace(PACKAGE_FILE, '.filelist.csv');
+}
+
+/**
+ * Splits `fileLists` into each package's own list (by package name) and the global ones (the rest, in the
+ * order given).
+ */
+export function pairFileLists(packages: readonly string[], fileLists: readonly string[]): { own: Map<string, string>; global: string[] } {
+  const names = new Set(fileLists);
+  const own = new Map<string, string>();
+  for (const pkg of packages) {
+    const list = ownFileListName(pkg);
+    if (list !== pkg && names.has(list)) own.set(pkg, list);
+  }
+  const paired = new Set(own.values());
+  return { own, global: fileLists.filter((n) => !paired.has(n)) };
 }
 
 const column = (header: string[], ...names: string[]) => {
@@ -67,19 +95,16 @@ export function parseFileList(path: string): FileListEntries {
   return out;
 }
 
-/**
- * Reads the file lists at `paths` (in order: a later list's row for the same member replaces an earlier one's).
- * `read` gives one list's rows (the extraction cache keeps them: parsing a large list is not free).
- */
-export function readFileLists(paths: readonly string[], read: (path: string, index: number) => FileListEntries = parseFileList): FileLists {
+/** Indexes file lists' rows (in order: a later list's row for the same member or accession id replaces an earlier one's). */
+export function indexFileLists(lists: Iterable<FileListEntries>): FileLists {
   const out: FileLists = { byMember: new Map(), byPmcid: new Map(), rows: 0 };
-  paths.forEach((path, i) => {
-    for (const [member, row] of read(path, i)) {
+  for (const entries of lists) {
+    for (const [member, row] of entries) {
       if (member) out.byMember.set(member, row);
       if (row.pmcid) out.byPmcid.set(row.pmcid, row);
       out.rows++;
     }
-  });
+  }
   return out;
 }
 

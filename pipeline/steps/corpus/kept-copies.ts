@@ -5,6 +5,10 @@
  * marked by every full garbage collection on the way; here a slot is a few array elements and 64 bytes of
  * hashes (hash-list.ts). A later copy of an id takes over its slot (the slot keeps its place, as a `Map` entry
  * kept its place when its value was replaced).
+ *
+ * Of a copy's file-list row only what is needed once its package's list is let go (file-lists.ts) is kept: the
+ * `LastUpdated` date, as a number, to choose between copies; the row itself only where it filled something in
+ * (`filled`), for `load` to fill in again (issue 21 session 25: a row per article cost ~350 B of the peak).
  */
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { FileListRow } from './file-lists.ts';
@@ -22,6 +26,7 @@ export interface Copy {
   whole: ExtractedArticle | null;
   /** sha256 of its bytes (hex), null for an input without bytes (the CSV corpus). */
   sha: string | null;
+  /** Its file-list row: its date is kept, the row itself only when `filled`. */
   row: FileListRow | undefined;
   /** Whether the file-list row filled anything in. */
   filled: boolean;
@@ -31,7 +36,19 @@ export interface Copy {
 }
 
 const GENERATED = 1;
-const FILLED = 2;
+
+/** `LastUpdated` in PMC's form; as the number of its digits it orders as its text does. */
+const PMC_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+/** A copy without a date. */
+const NO_DATE = -1;
+/** A date not in PMC's form, kept as text (`oddDates`). */
+const ODD_DATE = -2;
+
+/** A date in PMC's form back from its number (exactly: 14 digits, within a double's exact integers). */
+function dateText(n: number): string {
+  const d = String(n).padStart(14, '0');
+  return `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)} ${d.slice(8, 10)}:${d.slice(10, 12)}:${d.slice(12, 14)}`;
+}
 
 export class KeptCopies {
   private readonly slotOf = new Map<string, number>();
@@ -39,7 +56,11 @@ export class KeptCopies {
   private summary: number[] = [];
   private excerpts: number[] = [];
   private flags: number[] = [];
-  private row: (FileListRow | undefined)[] = [];
+  /** Per slot: the date as a number (PMC_DATE's digits), NO_DATE or ODD_DATE. */
+  private updated: number[] = [];
+  private readonly oddDates = new Map<number, string>();
+  /** By slot: the rows that filled something in. */
+  private readonly rows = new Map<number, FileListRow>();
   private srcPackage: (string | null)[] = [];
   private srcFile: (string | null)[] = [];
   private sha = new HashList();
@@ -50,13 +71,22 @@ export class KeptCopies {
   current(pmcid: string): { src: SourceRef; updated: string | null } | null {
     const slot = this.slotOf.get(pmcid);
     if (slot === undefined) return null;
-    return { src: { package: this.srcPackage[slot]!, file: this.srcFile[slot]! }, updated: this.row[slot]?.updated ?? null };
+    const n = this.updated[slot]!;
+    const updated = n === NO_DATE ? null : n === ODD_DATE ? this.oddDates.get(slot)! : dateText(n);
+    return { src: { package: this.srcPackage[slot]!, file: this.srcFile[slot]! }, updated };
+  }
+
+  private setDate(slot: number, text: string | null): void {
+    const m = text === null ? null : PMC_DATE.exec(text);
+    this.updated[slot] = text === null ? NO_DATE : m ? Number(m.slice(1).join('')) : ODD_DATE;
+    if (text !== null && !m) this.oddDates.set(slot, text);
+    else this.oddDates.delete(slot);
   }
 
   /** Keeps `c` as its id's copy, in place of the one kept before if any. */
   keep(c: Copy): void {
     let slot = this.slotOf.get(c.pmcid);
-    const flags = (c.generated ? GENERATED : 0) | (c.filled ? FILLED : 0);
+    const flags = c.generated ? GENERATED : 0;
     if (slot === undefined) {
       slot = this.pmcid.length;
       this.slotOf.set(c.pmcid, slot);
@@ -64,7 +94,6 @@ export class KeptCopies {
       this.summary.push(c.summary);
       this.excerpts.push(c.excerpts);
       this.flags.push(flags);
-      this.row.push(c.row);
       this.srcPackage.push(c.src.package);
       this.srcFile.push(c.src.file);
       this.sha.push(c.sha);
@@ -74,12 +103,14 @@ export class KeptCopies {
       this.summary[slot] = c.summary;
       this.excerpts[slot] = c.excerpts;
       this.flags[slot] = flags;
-      this.row[slot] = c.row;
       this.srcPackage[slot] = c.src.package;
       this.srcFile[slot] = c.src.file;
       this.sha.set(slot, c.sha);
       this.key.set(slot, c.key);
     }
+    this.setDate(slot, c.row?.updated ?? null);
+    if (c.filled && c.row) this.rows.set(slot, c.row);
+    else this.rows.delete(slot);
     if (c.whole) this.wholes.set(slot, c.whole);
     else this.wholes.delete(slot);
   }
@@ -111,8 +142,8 @@ export class KeptCopies {
     const keys = new HashList();
     const generated: (SourceRef & { id: string })[] = [];
     order.forEach((s, i) => {
-      const row = this.row[s];
-      if (this.flags[s]! & FILLED && row) rows.set(i, row);
+      const row = this.rows.get(s);
+      if (row) rows.set(i, row);
       shas.pushFrom(this.sha, s);
       keys.pushFrom(this.key, s);
       if (this.flags[s]! & GENERATED) generated.push({ package: this.srcPackage[s]!, file: this.srcFile[s]!, id: this.pmcid[s]! });
@@ -133,7 +164,9 @@ export class KeptCopies {
     this.summary = [];
     this.excerpts = [];
     this.flags = [];
-    this.row = [];
+    this.updated = [];
+    this.oddDates.clear();
+    this.rows.clear();
     this.srcPackage = [];
     this.srcFile = [];
     this.sha = new HashList();

@@ -52,6 +52,42 @@ describe('KeptCopies', () => {
   });
 });
 
+describe('KeptCopies: what is kept of a file-list row', () => {
+  const listRow = (updated: string | null, pmid: string): FileListRow => ({ pmcid: null, pmid, licence: 'CC BY', updated });
+
+  it('gives back each copy\'s date as it was written, in PMC\'s form or not, and keeps the row only where it filled something in', () => {
+    const k = new KeptCopies();
+    k.keep(copy('PMC1', 1, { row: listRow('2026-01-02 03:04:05', '1'), filled: true }));
+    k.keep(copy('PMC2', 2, { row: listRow('0001-01-01 00:00:00', '2') }));
+    k.keep(copy('PMC3', 3, { row: listRow('2 Jan 2026', '3'), filled: true }));
+    k.keep(copy('PMC4', 4, { row: listRow(null, '4') }));
+    k.keep(copy('PMC5', 5));
+    expect(['PMC1', 'PMC2', 'PMC3', 'PMC4', 'PMC5'].map((id) => k.current(id)!.updated)).toEqual(['2026-01-02 03:04:05', '0001-01-01 00:00:00', '2 Jan 2026', null, null]);
+    // A later copy of PMC3 in PMC's form, of PMC1 with an odd date that fills nothing in: each slot's date and row follow.
+    k.keep(copy('PMC3', 6, { row: listRow('2026-02-01 00:00:00', '6') }));
+    k.keep(copy('PMC1', 7, { row: listRow('later', '7'), filled: true }));
+    expect(k.current('PMC3')!.updated).toBe('2026-02-01 00:00:00');
+    expect(k.current('PMC1')!.updated).toBe('later');
+    const d = k.drain(compareArticleIds);
+    expect([...d.rows].map(([i, r]) => [d.pmcids[i], r.pmid])).toEqual([['PMC1', '7']]);
+  });
+
+  it("gives back any date in PMC's form exactly", () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const date = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), two(99), two(99), two(99), two(99), two(99))
+      .map(([y, mo, d, h, mi, s]) => `${y}-${mo}-${d} ${h}:${mi}:${s}`);
+    fc.assert(
+      fc.property(date, (updated) => {
+        const k = new KeptCopies();
+        k.keep(copy('PMC1', 1, { row: listRow(updated, '1') }));
+        return k.current('PMC1')!.updated === updated;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('HashList.set', () => {
   it('replaces a hash or a null in place and refuses what is not one', () => {
     const l = HashList.from([hex('a'), null, hex('b')]);

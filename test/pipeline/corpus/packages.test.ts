@@ -14,7 +14,7 @@ import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleDocSchema, statsDocSchema } from '../../../contracts/corpus/documents.ts';
 import { currentManifest, runPipeline } from '../../../pipeline/build.ts';
-import { generateBaselinePackages, generateIncrementPackage } from '../../../pipeline/generate/corpus/packages.ts';
+import { generateBaselinePackages, generateIncrementPackage, reviseArticleXml } from '../../../pipeline/generate/corpus/packages.ts';
 import { generateArticle } from '../../../pipeline/generate/corpus/article.ts';
 import { type Progress, silentProgress } from '../../../pipeline/lib/progress.ts';
 import { buildCorpus, CORPUS_REPORT_FILE } from '../../../pipeline/steps/corpus/corpus.ts';
@@ -365,6 +365,79 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const articlesRead = n + 2 + revised.length; // every copy, duplicates included
     expect(cacheLine(p)).toContain(`cache: 0 reused, ${articlesRead} extracted`);
     expect(m.lexicon.source).toBe('phrases_505.csv');
+  });
+});
+
+describe("each package's own file list (PMC's incremental members share the baseline's paths)", () => {
+  const seed = 8;
+  const baseline = 'oa_comm_xml.PMC002xxxxxx.baseline.2026-01-01.tar.gz';
+  const incr = 'oa_comm_xml.incr.2026-01-02.tar.gz';
+  const HEADER = 'Article File,Article Citation,AccessionID,LastUpdated (YYYY-MM-DD HH:MM:SS),PMID,License,Retracted\n';
+  /** Generated article i without its PMID and licence, so the file lists fill them in; `revised`: PMC's revision. */
+  function bare(i: number, revised = false) {
+    const a = generateArticle(seed, i, 0);
+    let xml = a.xml.replace(/<article-id pub-id-type="pmid">[^<]*<\/article-id>/, '').replace(/<license[\s>][\s\S]*?<\/license>/, '');
+    if (revised) xml = reviseArticleXml(xml, i);
+    return { id: a.truth.pmcid!, member: `PMC002xxxxxx/${a.file.replace(/\.gz$/, '')}`, loose: a.file.replace(/\.gz$/, ''), xml };
+  }
+  const a0 = bare(0);
+  const a1 = bare(1);
+  const a2 = bare(2);
+  const a3 = bare(3);
+  const a1revised = bare(1, true);
+  const row = (member: string, id: string, date: string, pmid: string, licence: string) => `${member},"J. 2026",${id},${date},${pmid},${licence},no\n`;
+
+  beforeAll(async () => {
+    for (const a of [a0, a1, a2, a3, a1revised]) {
+      expect(a.id).toMatch(/^PMC\d+$/);
+      expect(a.xml).not.toMatch(/<license[\s>]|pub-id-type="pmid"/);
+    }
+    const dir = corpusDir('own-lists');
+    // Article 2 is a loose file; 0, 1 and 3 are in the baseline; the daily package revises 1 under the same path.
+    writeFileSync(join(dir, a2.loose), a2.xml);
+    await writeTarGz(join(dir, baseline), [a0, a1, a3].map((a): [string, string] => [a.member, a.xml]));
+    await writeTarGz(join(dir, incr), [[a1revised.member, a1revised.xml]]);
+    // The baseline's list does not name article 3 (left to the global list).
+    writeFileSync(
+      join(dir, baseline.replace('.tar.gz', '.filelist.csv')),
+      HEADER + row(a0.member, a0.id, '2026-01-01 00:00:00', '11111110', 'CC BY-NC') + row(a1.member, a1.id, '2026-01-01 00:00:00', '11111111', 'CC BY-NC'),
+    );
+    writeFileSync(join(dir, incr.replace('.tar.gz', '.filelist.csv')), HEADER + row(a1.member, a1.id, '2026-01-02 00:00:00', '22222221', 'CC0'));
+    // The old global list (read after the packages' lists by name): loose files and members their own list misses.
+    writeFileSync(
+      join(dir, 'oa_file_list.csv'),
+      'File,Article Citation,Accession ID,Last Updated (YYYY-MM-DD HH:MM:SS),PMID,License\n' +
+        [row(a0.member, a0.id, '2026-01-01 00:00:00', '44444440', 'CC BY-ND'), row(a2.loose, a2.id, '2026-01-01 00:00:00', '44444442', 'CC BY-SA'), row(a3.member, a3.id, '2026-01-01 00:00:00', '44444443', 'CC BY-ND')]
+          .map((l) => l.replace(/,no\n$/, '\n'))
+          .join(''),
+    );
+  });
+
+  const article = (out: string, id: string) => articleDocSchema.parse(doc(out, `corpus/api/v1/articles/${id}.json`));
+
+  it("keeps the revised copy with its own list's PMID, licence and date, and reports the baseline copy as the loser", async () => {
+    const out = join(tmp.path, 'own-lists-out');
+    const m = await build(join(tmp.path, 'own-lists'), out);
+    expect(m).toMatchObject({ articles: 4, duplicate_articles: 1, skipped_files: 0 });
+    expect(doc(out, CORPUS_REPORT_FILE).duplicates).toEqual([{ package: baseline, file: a1.member, id: a1.id, kept_package: incr, kept_file: a1.member }]);
+    const kept = article(out, a1.id);
+    expect(kept.excerpts.some((e) => e.section_title === 'Erratum')).toBe(true);
+    expect(kept).toMatchObject({ pmid: '22222221', licence: { url: null, type: 'CC0' } });
+    // Own list first, then the global lists: for a member both name, its own; otherwise the global one.
+    expect(article(out, a0.id)).toMatchObject({ pmid: '11111110', licence: { url: null, type: 'CC BY-NC' } });
+    expect(article(out, a3.id)).toMatchObject({ pmid: '44444443', licence: { url: null, type: 'CC BY-ND' } });
+    expect(article(out, a2.id)).toMatchObject({ pmid: '44444442', licence: { url: null, type: 'CC BY-SA' } });
+  });
+
+  it('reads the same from the extraction cache (the packages not reread) as without it', async () => {
+    const cacheDir = join(tmp.path, 'own-lists-cache');
+    const p = logProgress();
+    await build(join(tmp.path, 'own-lists'), join(tmp.path, 'own-lists-c1'), { cacheDir });
+    await build(join(tmp.path, 'own-lists'), join(tmp.path, 'own-lists-c2'), { cacheDir, progress: p });
+    expect(cacheLine(p)).toContain('2 of 2 packages not reread');
+    const full = tree(join(tmp.path, 'own-lists-out'));
+    expect(tree(join(tmp.path, 'own-lists-c1'))).toEqual(full);
+    expect(tree(join(tmp.path, 'own-lists-c2'))).toEqual(full);
   });
 });
 
