@@ -61,9 +61,12 @@ class Column<T extends Int32Array | Uint16Array | Uint8Array | Float64Array | In
   push(v: number): void {
     this.reserve(1)[this.length++] = v;
   }
-  /** The values appended, in an array of their own; the column is emptied (its array freed). */
+  /**
+   * The values appended (a view of the column's array: the index is written and let go at once, so a copy would
+   * only add its size to the step's peak, ~28 MB at 200,000 articles); the column is emptied.
+   */
   done(): T {
-    const values = this.array.slice(0, this.length) as T;
+    const values = this.array.subarray(0, this.length) as T;
     this.array = new (this.array.constructor as new (n: number) => T)(0);
     this.length = 0;
     return values;
