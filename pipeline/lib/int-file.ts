@@ -2,11 +2,14 @@
  * Scratch files of 32-bit integers, written in order through a buffer and read back in order: what a step spills
  * to disk so that its memory stays bounded whatever the input's size (the corpus's two-word phrases,
  * pipeline/steps/corpus/search-bigrams.ts). Native byte order: a file is read back by the process that wrote it.
+ *
+ * Neither holds a file descriptor between writes or reads: a step may have hundreds of these files at once (one per
+ * chunk of the whole OA subset's tokens), more than a system's default limit of open files (1,024 on many Linux
+ * systems, 256 on macOS). Opening the file for each buffer's worth costs a few microseconds a buffer.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 
 export class IntFileWriter {
-  private readonly fd: number;
   private buffer: Int32Array;
   private n = 0;
   /** Integers written so far (buffered ones included). */
@@ -16,7 +19,7 @@ export class IntFileWriter {
     readonly path: string,
     bufferInts = 1 << 16,
   ) {
-    this.fd = openSync(path, 'w');
+    writeFileSync(path, new Uint8Array(0));
     this.buffer = new Int32Array(bufferInts);
   }
 
@@ -31,7 +34,7 @@ export class IntFileWriter {
     if (to - from > this.buffer.length - this.n) {
       this.flush();
       if (to - from > this.buffer.length) {
-        writeAll(this.fd, new Uint8Array(values.buffer, values.byteOffset + from * 4, (to - from) * 4));
+        append(this.path, new Uint8Array(values.buffer, values.byteOffset + from * 4, (to - from) * 4));
         this.length += to - from;
         return;
       }
@@ -42,37 +45,39 @@ export class IntFileWriter {
   }
 
   flush(): void {
-    if (this.n > 0) writeAll(this.fd, new Uint8Array(this.buffer.buffer, 0, this.n * 4));
+    if (this.n > 0) append(this.path, new Uint8Array(this.buffer.buffer, 0, this.n * 4));
     this.n = 0;
   }
 
+  /** Writes what is buffered and lets the buffer go. */
   close(): void {
-    try {
-      this.flush();
-    } finally {
-      closeSync(this.fd);
-      this.buffer = new Int32Array(0);
-    }
+    this.flush();
+    this.buffer = new Int32Array(0);
   }
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+function append(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'a');
+  try {
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class IntFileReader {
-  private readonly fd: number;
   /** The integers read and not yet used: `buffer[at … end - 1]`. */
   buffer: Int32Array;
   at = 0;
   end = 0;
   private done = false;
+  /** Bytes of the file read so far. */
+  private position = 0;
 
   constructor(
     readonly path: string,
     bufferInts = 1 << 16,
   ) {
-    this.fd = openSync(path, 'r');
     this.buffer = new Int32Array(bufferInts);
   }
 
@@ -92,18 +97,24 @@ export class IntFileReader {
     this.at = 0;
     this.end = left;
     const bytes = new Uint8Array(this.buffer.buffer);
-    while (this.end < m && !this.done) {
-      const read = readSync(this.fd, bytes, this.end * 4, (this.buffer.length - this.end) * 4, null);
-      if (read === 0) this.done = true;
-      // Every write was whole integers, so a read ends on one unless the file was cut short.
-      if (read % 4 !== 0) throw new Error(`${this.path}: read ${read} bytes, not whole 32-bit integers`);
-      this.end += read / 4;
+    const fd = openSync(this.path, 'r');
+    try {
+      while (this.end < m && !this.done) {
+        const read = readSync(fd, bytes, this.end * 4, (this.buffer.length - this.end) * 4, this.position);
+        if (read === 0) this.done = true;
+        // Every write was whole integers, so a read ends on one unless the file was cut short.
+        if (read % 4 !== 0) throw new Error(`${this.path}: read ${read} bytes, not whole 32-bit integers`);
+        this.position += read;
+        this.end += read / 4;
+      }
+    } finally {
+      closeSync(fd);
     }
     return this.end - this.at >= m;
   }
 
+  /** Lets the buffer go. */
   close(): void {
-    closeSync(this.fd);
     this.buffer = new Int32Array(0);
   }
 }

@@ -3,7 +3,7 @@
  * buffers far smaller than the data, ranges longer than the buffer, records read across buffer ends, a reader
  * asked for more than its buffer holds, and a file cut within an integer.
  */
-import { truncateSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IntFileReader, IntFileWriter } from '../../pipeline/lib/int-file.ts';
@@ -60,5 +60,24 @@ describe('IntFileWriter and IntFileReader', () => {
     const cut = new IntFileReader(path, 64);
     expect(() => cut.ensure(10)).toThrow(/not whole 32-bit integers/);
     cut.close();
+  });
+
+  // Hundreds of chunks at the whole OA subset's size; many systems allow 1,024 open files (256 on macOS).
+  it.skipIf(!existsSync('/proc/self/fd'))('holds no file open between writes and reads, however many files there are', () => {
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    const writers = Array.from({ length: 2000 }, (_, i) => new IntFileWriter(join(tmp.path, `many-${i}`), 4));
+    writers.forEach((w, i) => {
+      for (let k = 0; k < 9; k++) w.push(i * 10 + k);
+    });
+    expect(open() - before).toBeLessThan(10);
+    for (const w of writers) w.close();
+    const readers = writers.map((w) => new IntFileReader(w.path, 4));
+    readers.forEach((r, i) => {
+      expect(r.ensure(3)).toBe(true);
+      expect(r.buffer[r.at]).toBe(i * 10);
+    });
+    expect(open() - before).toBeLessThan(10);
+    for (const r of readers) r.close();
   });
 });
