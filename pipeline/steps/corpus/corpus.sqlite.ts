@@ -9,7 +9,7 @@
  * the rows are the same and are inserted in the same order, so the file is the same as when every row is
  * written from JS (tested byte for byte), at a fraction of the cost.
  */
-import { existsSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
@@ -107,6 +107,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
   const building = `${path}.building`;
+  // The two-word phrases' scratch files (search-bigrams.ts); a run killed while writing them left them behind.
+  const pairs = `${path}.pairs`;
+  rmSync(pairs, { recursive: true, force: true });
   // A full build's page cache is small (FULL_BUILD_CACHE_KIB); a rebuild's is as it was (its rows are copied).
   const db = createDatabase(s, building, BUILD_PAGE_SIZE, carry ? BUILD_CACHE_KIB : FULL_BUILD_CACHE_KIB);
   let carried = 0;
@@ -252,7 +255,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     const answer = help && (await help.answers.search);
     if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
     const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
-    const search = carriedIndex ?? writeSearchIndex(db, `${path}.pairs`);
+    const search = carriedIndex ?? writeSearchIndex(db, pairs);
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');
@@ -263,6 +266,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   } finally {
     db.close();
     if (existsSync(building)) unlinkSync(building);
+    rmSync(pairs, { recursive: true, force: true });
   }
 }
 

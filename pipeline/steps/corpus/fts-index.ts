@@ -13,7 +13,10 @@
 import { CORPUS_FTS_TABLE } from '../../../contracts/corpus/database.ts';
 import { attachReadOnly, createDatabase, type Sqlite3, type SqliteDb } from '../../lib/sqlite.ts';
 
-/** FTS5's pending-terms limit while the full-text index is rebuilt: 32 MiB of the wasm heap. */
+/**
+ * FTS5's pending-terms limit while the full-text index is rebuilt: 8 MiB of the wasm heap, which never shrinks (32
+ * until session 25: reached at ~60,000 articles, it stayed for the rest of the step; docs/decisions.md).
+ */
 const FTS_PENDING_BYTES = 8 << 20;
 
 /** FTS5's tables behind `excerpts_fts`: everything it stores. */

@@ -60,6 +60,7 @@ const WRITER_SOURCES = [
   'pipeline/steps/corpus/previous-build.ts',
   'pipeline/steps/corpus/search-index.ts',
   'pipeline/steps/corpus/search-bigrams.ts',
+  'pipeline/steps/corpus/fts-index.ts',
   'pipeline/steps/corpus/excerpt-index-builder.ts',
   'contracts/corpus/excerpt-index-data.ts',
   'contracts/corpus/database.ts',

@@ -55,7 +55,7 @@ export interface PlacedTokens {
 
 const TERM_ROWS = 'SELECT term, docs, postings, positions, offset_width FROM search_terms ORDER BY term';
 
-/** The terms in order with their "common" marks, and every excerpt's token count. */
+/** The terms in order with their "common" marks, and every excerpt's token count (which `planChunks` turns into starts). */
 interface TermTable {
   names: string[];
   common: Uint8Array;
@@ -113,18 +113,24 @@ function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(term: number
   }
 }
 
-/** Reads the search tables back into tokens in place, all at once (a corpus of one chunk, and tests). */
-export function placeTokens(db: SqliteDb, table: TermTable = readTermTable(db)): PlacedTokens {
-  const { names, common, minDocs, sizes } = table;
+/** Reads the search tables back into tokens in place, all at once (tests; a build goes through `writeSearchBigrams`). */
+export function placeTokens(db: SqliteDb): PlacedTokens {
+  const table = readTermTable(db);
+  const { sizes } = table;
   const start = new Float64Array(sizes.length + 1);
   for (let i = 0; i < sizes.length; i++) start[i + 1] = start[i]! + sizes[i]!;
-  const tokenAt = new Int32Array(start[sizes.length]!).fill(-1);
+  return placeAll(db, table, start);
+}
+
+/** Every token in place, each excerpt's starting at `start[excerpt]` (one entry more for the end). */
+function placeAll(db: SqliteDb, table: TermTable, start: Float64Array): PlacedTokens {
+  const tokenAt = new Int32Array(start[start.length - 1]!).fill(-1);
   eachTermRow(db, (term, docs, freq, count, offsets) => {
     if (offsets instanceof Uint8Array) placeRow(term, docs, freq, count, offsets, start, tokenAt);
     else if (offsets instanceof Uint16Array) placeRow(term, docs, freq, count, offsets, start, tokenAt);
     else placeRow(term, docs, freq, count, offsets, start, tokenAt);
   });
-  return { names, common, minDocs, start, tokenAt };
+  return { names: table.names, common: table.common, minDocs: table.minDocs, start, tokenAt };
 }
 
 /** Runs of whole excerpts of at most `limit` tokens each (an excerpt with more is one of its own). */
@@ -137,23 +143,24 @@ interface Chunks {
   tokens: number[];
 }
 
+/** Plans the chunks of excerpts whose token counts are `sizes`, which becomes their `local` starts (in place: one array of 4 bytes an excerpt). */
 export function planChunks(sizes: Int32Array, limit: number): Chunks {
   const first = [0];
   const tokens: number[] = [];
-  const local = new Int32Array(sizes.length);
   let inChunk = 0;
   for (let i = 0; i < sizes.length; i++) {
-    if (inChunk > 0 && inChunk + sizes[i]! > limit) {
+    const size = sizes[i]!;
+    if (inChunk > 0 && size > 0 && inChunk + size > limit) {
       first.push(i);
       tokens.push(inChunk);
       inChunk = 0;
     }
-    local[i] = inChunk;
-    inChunk += sizes[i]!;
+    sizes[i] = inChunk;
+    inChunk += size;
   }
   first.push(sizes.length);
   tokens.push(inChunk);
-  return { first, local, tokens };
+  return { first, local: sizes, tokens };
 }
 
 /** Spills each term's tokens, as (position in its chunk, term) pairs, to its chunk's file under `dir`. */
@@ -191,8 +198,14 @@ function spillTokens(db: SqliteDb, chunks: Chunks, dir: string): string[] {
   return files;
 }
 
-/** Chunk `c`'s tokens in place, read from its spill file into `tokenAt` (at least its tokens long). */
-function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, tokenAt: Int32Array): PlacedTokens {
+/**
+ * Chunk `c`'s tokens in place, read from its spill file into `tokenAt` (at least its tokens long), numbered by the
+ * chunk's own terms: `global[l]` is local term l's number, ascending, so local order is term order. `eachBigram`'s
+ * work and arrays per term then follow the terms the chunk has, not the corpus's whole vocabulary (millions of
+ * terms at the OA subset's size, against a few hundred thousand in a chunk). `localOf` (one entry per term, -1
+ * where unused) is scratch, left as it was found.
+ */
+function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, tokenAt: Int32Array, localOf: Int32Array): { placed: PlacedTokens; global: Int32Array } {
   const from = chunks.first[c]!;
   const to = chunks.first[c + 1]!;
   const n = chunks.tokens[c]!;
@@ -200,19 +213,35 @@ function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, t
   for (let i = from; i < to; i++) start[i - from] = chunks.local[i]!;
   start[to - from] = n;
   const placed = tokenAt.subarray(0, n).fill(-1);
+  const used: number[] = [];
   const r = new IntFileReader(file);
   try {
     while (r.ensure(2)) {
       const { buffer } = r;
       let at = r.at;
-      for (const end = r.end - 1; at < end; at += 2) placed[buffer[at]!] = buffer[at + 1]!;
+      for (const end = r.end - 1; at < end; at += 2) {
+        const term = buffer[at + 1]!;
+        if (localOf[term] === -1) {
+          localOf[term] = 0;
+          used.push(term);
+        }
+        placed[buffer[at]!] = term;
+      }
       r.at = at;
     }
     if (r.end !== r.at) throw new Error(`${file}: ends within a token`);
   } finally {
     r.close();
   }
-  return { names: table.names, common: table.common, minDocs: table.minDocs, start, tokenAt: placed };
+  const global = Int32Array.from(used).sort();
+  const common = new Uint8Array(global.length);
+  global.forEach((term, l) => {
+    localOf[term] = l;
+    common[l] = table.common[term]!;
+  });
+  for (let j = 0; j < n; j++) if (placed[j]! >= 0) placed[j] = localOf[placed[j]!]!;
+  for (const term of global) localOf[term] = -1;
+  return { placed: { names: table.names, common, minDocs: table.minDocs, start, tokenAt: placed }, global };
 }
 
 /** `eachBigram`'s five sorting arrays, kept from one call to the next (a full build's chunks), grown when too short. */
@@ -238,7 +267,7 @@ export function eachBigram(
   arrays: PairArrays = new PairArrays(),
 ): void {
   const { start, tokenAt, common } = t;
-  const V = t.names.length;
+  const V = common.length;
   const excerpts = start.length - 1;
   // A position j starts a stored pair when j and j + 1 are in one excerpt, both have a term, and one is common.
   // (The three scans below are written out: a visitor function per position cost twice as much.)
@@ -346,7 +375,11 @@ export function writeSearchBigrams(db: SqliteDb, o: { scratch?: string; chunkTok
   const out = bigramRows(db, table.names);
   try {
     if (chunks.tokens.length === 1) {
-      const tokens = placeTokens(db, table);
+      // One chunk: its local starts are the excerpts' starts.
+      const start = new Float64Array(chunks.local.length + 1);
+      start.set(chunks.local);
+      start[chunks.local.length] = chunks.tokens[0]!;
+      const tokens = placeAll(db, table, start);
       eachBigram(tokens, Math.max(1, tokens.tokenAt.length), out.put);
     } else {
       const dir = o.scratch ?? join(tmpdir(), `bigrams-${process.pid}-${Date.now()}`);
@@ -371,20 +404,26 @@ export function writeSearchBigrams(db: SqliteDb, o: { scratch?: string; chunkTok
 function chunkRuns(db: SqliteDb, table: TermTable, chunks: Chunks, dir: string): string[] {
   const spilled = spillTokens(db, chunks, dir);
   const tokenAt = new Int32Array(chunks.tokens.reduce((m, n) => Math.max(m, n), 0));
+  const localOf = new Int32Array(table.names.length).fill(-1);
   const arrays = new PairArrays();
   return spilled.map((file, c) => {
-    const placed = placeChunk(table, chunks, c, file, tokenAt);
+    const { placed, global } = placeChunk(table, chunks, c, file, tokenAt, localOf);
     rmSync(file);
     const run = new IntFileWriter(join(dir, `run-${c}`));
     const shift = chunks.first[c]!;
     try {
-      eachBigram(placed, Math.max(1, chunks.tokens[c]!), (a, b, ids, counts, n) => {
-        run.push(a);
-        run.push(b);
-        run.push(n);
-        for (let k = 0; k < n; k++) run.push(ids[k]! + shift);
-        run.pushRange(counts, 0, n);
-      }, arrays);
+      eachBigram(
+        placed,
+        Math.max(1, chunks.tokens[c]!),
+        (a, b, ids, counts, n) => {
+          run.push(global[a]!);
+          run.push(global[b]!);
+          run.push(n);
+          for (let k = 0; k < n; k++) run.push(ids[k]! + shift);
+          run.pushRange(counts, 0, n);
+        },
+        arrays,
+      );
     } finally {
       run.close();
     }

@@ -25,6 +25,14 @@ import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from '
  * the two-word phrases may spill to (search-bigrams.ts; made and removed).
  */
 export function writeSearchIndex(db: SqliteDb, scratch?: string): { terms: number; tokens: number } {
+  // The terms first, in a function of their own: their per-excerpt counts are garbage before the pairs are made.
+  const written = writeSearchTerms(db);
+  writeSearchBigrams(db, { scratch });
+  return written;
+}
+
+/** `search_terms` and `search_documents` from FTS5's index. */
+function writeSearchTerms(db: SqliteDb): { terms: number; tokens: number } {
   const excerpts = Number(db.selectValue('SELECT count(*) FROM excerpts'));
   if (excerpts > 0 && Number(db.selectValue('SELECT max(id) FROM excerpts')) !== excerpts) throw new Error('excerpt ids are not 1 … n');
   const sizes = new Int32Array(excerpts);
@@ -58,7 +66,6 @@ export function writeSearchIndex(db: SqliteDb, scratch?: string): { terms: numbe
   db.prepare('INSERT INTO search_documents (excerpts, tokens, sizes) VALUES (?, ?, ?)')
     .bind([excerpts, tokens, encodeVarints(sizes)])
     .stepFinalize();
-  writeSearchBigrams(db, { scratch });
   return { terms, tokens };
 }
 
