@@ -35,6 +35,7 @@ import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { WorkerPlan } from './rebuild-worker.ts';
 import type { FreshTerm, SearchRows } from './search-index.ts';
+import { DocKeySet } from './doc-key-set.ts';
 
 /** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
 export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
@@ -141,7 +142,7 @@ export class PreviousBuild {
   private readonly documents: string;
   private record: PreviousRecord | null = null;
   /** Document keys stored this run (`store`); the previous build's documents kept are in `linked`. */
-  private readonly usedDocs = new Set<string>();
+  private readonly usedDocs = new DocKeySet();
   /** Hard links into the store work here (false once one failed: documents are then written, not kept). */
   private linking = true;
   /** The previous build could keep its documents: links from the store are worth trying. */
@@ -466,7 +467,7 @@ export class PreviousBuild {
     // Saved: the next build reads it from disk; this one has no more use for the previous record.
     this.record = null;
     if (this.deadRuns.length > 0) {
-      const used = new Set(this.usedDocs);
+      const used = this.usedDocs;
       old?.articles.forEach(([key], j) => {
         if (reused[j]) used.add(docKey(key, old.meta));
       });
