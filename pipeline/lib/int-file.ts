@@ -20,13 +20,22 @@ export class IntFileWriter {
     bufferInts = 1 << 16,
   ) {
     writeFileSync(path, new Uint8Array(0));
-    this.buffer = new Int32Array(bufferInts);
+    // At least two: `push2` writes both after one check.
+    this.buffer = new Int32Array(Math.max(2, bufferInts));
   }
 
   push(v: number): void {
     if (this.n === this.buffer.length) this.flush();
     this.buffer[this.n++] = v;
     this.length++;
+  }
+
+  /** Appends two integers (a spill's pairs: one buffer check instead of two). */
+  push2(a: number, b: number): void {
+    if (this.n + 2 > this.buffer.length) this.flush();
+    this.buffer[this.n++] = a;
+    this.buffer[this.n++] = b;
+    this.length += 2;
   }
 
   /** Appends `values[from … to - 1]`. */

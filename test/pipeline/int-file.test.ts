@@ -25,8 +25,13 @@ describe('IntFileWriter and IntFileReader', () => {
       const values = Int32Array.from({ length: n }, () => Math.floor((rand() - 0.5) * 2 ** 31));
       w.push(n);
       want.push(n);
-      if (r % 2 === 0) w.pushRange(values, 0, n);
-      else for (const v of values) w.push(v);
+      if (r % 3 === 0) w.pushRange(values, 0, n);
+      else if (r % 3 === 1) for (const v of values) w.push(v);
+      else {
+        let k = 0;
+        for (; k + 1 < n; k += 2) w.push2(values[k]!, values[k + 1]!);
+        if (k < n) w.push(values[k]!);
+      }
       want.push(...values);
     }
     w.close();

@@ -5,6 +5,7 @@
  * of hex strings to objects with a `Set` of the keys used and a second `Map` memoising each article's key (issue
  * 21: peak RSS flat with input size; 100,000 articles held ~37 MB in those, 5 million would hold ~1.8 GB).
  */
+import { KEY_BYTES, keySlot } from './key-slots.ts';
 
 export interface Located {
   segment: string;
@@ -14,7 +15,6 @@ export interface Located {
   summary: number;
 }
 
-const KEY = 32;
 const EMPTY = -1;
 
 export class CacheIndex {
@@ -39,7 +39,7 @@ export class CacheIndex {
   /** Empty slots for `size` entries (a power of two). */
   private allocate(size: number): void {
     this.mask = size - 1;
-    this.keys = new Uint8Array(size * KEY);
+    this.keys = new Uint8Array(size * KEY_BYTES);
     this.segment = new Int32Array(size).fill(EMPTY);
     this.offset = new Float64Array(size);
     this.length = new Int32Array(size);
@@ -53,16 +53,7 @@ export class CacheIndex {
 
   /** The slot holding `key` (32 bytes), or the empty slot where it would go. */
   private slot(key: Uint8Array): number {
-    // The key is a sha256: any four of its bytes are as good a hash as any.
-    let i = (key[0]! | (key[1]! << 8) | (key[2]! << 16) | (key[3]! << 24)) & this.mask;
-    for (;;) {
-      if (this.segment[i] === EMPTY) return i;
-      const at = i * KEY;
-      let k = 0;
-      while (k < KEY && this.keys[at + k] === key[k]) k++;
-      if (k === KEY) return i;
-      i = (i + 1) & this.mask;
-    }
+    return keySlot(this.keys, this.segment, EMPTY, key);
   }
 
   get(key: Uint8Array): Located | undefined {
@@ -85,7 +76,7 @@ export class CacheIndex {
         i = this.slot(key);
       }
       this.count++;
-      this.keys.set(key.subarray(0, KEY), i * KEY);
+      this.keys.set(key.subarray(0, KEY_BYTES), i * KEY_BYTES);
     }
     let seg = this.segmentIds.get(at.segment);
     if (seg === undefined) {
@@ -113,7 +104,7 @@ export class CacheIndex {
     for (let i = 0; i <= this.mask; i++)
       if (this.segment[i] !== EMPTY)
         yield [
-          this.keys.subarray(i * KEY, (i + 1) * KEY),
+          this.keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES),
           { segment: this.segmentNames[this.segment[i]!]!, offset: this.offset[i]!, length: this.length[i]!, summary: this.summary[i]! },
           this.used[i] === 1,
         ];
@@ -124,9 +115,9 @@ export class CacheIndex {
     this.allocate(old.size * 2);
     for (let j = 0; j < old.size; j++) {
       if (old.segment[j] === EMPTY) continue;
-      const key = old.keys.subarray(j * KEY, (j + 1) * KEY);
+      const key = old.keys.subarray(j * KEY_BYTES, (j + 1) * KEY_BYTES);
       const i = this.slot(key);
-      this.keys.set(key, i * KEY);
+      this.keys.set(key, i * KEY_BYTES);
       this.segment[i] = old.segment[j]!;
       this.offset[i] = old.offset[j]!;
       this.length[i] = old.length[j]!;

@@ -4,12 +4,13 @@
  * open-addressing table per version instead of a `Set` of strings (issue 21 session 25: ~120 bytes a key, 16 MiB
  * of JS heap at 100,000 articles, alive from the documents to the end of the step). Any other text is kept as it is.
  */
-const KEY = 32;
+import { KEY_BYTES, keySlot } from './key-slots.ts';
+
 const HEX_KEY = /^([0-9a-f]{64})-(.+)$/;
 
 /** 32-byte keys in one open-addressing table (linear probing, at most 3/4 full). */
 class KeyTable {
-  private keys = new Uint8Array(KEY * 1024);
+  private keys = new Uint8Array(KEY_BYTES * 1024);
   private filled = new Uint8Array(1024);
   private count = 0;
 
@@ -17,7 +18,7 @@ class KeyTable {
     if ((this.count + 1) * 4 > this.filled.length * 3) this.grow();
     const i = this.slot(key);
     if (this.filled[i] === 1) return;
-    this.keys.set(key, i * KEY);
+    this.keys.set(key, i * KEY_BYTES);
     this.filled[i] = 1;
     this.count++;
   }
@@ -26,18 +27,8 @@ class KeyTable {
     return this.filled[this.slot(key)] === 1;
   }
 
-  /** The slot holding `key`, or the empty one where it would go. */
   private slot(key: Uint8Array): number {
-    const mask = this.filled.length - 1;
-    // A sha256: any four of its bytes are as good a hash as any.
-    let i = (key[0]! | (key[1]! << 8) | (key[2]! << 16) | (key[3]! << 24)) & mask;
-    for (;;) {
-      if (this.filled[i] === 0) return i;
-      let k = 0;
-      while (k < KEY && this.keys[i * KEY + k] === key[k]) k++;
-      if (k === KEY) return i;
-      i = (i + 1) & mask;
-    }
+    return keySlot(this.keys, this.filled, 0, key);
   }
 
   private grow(): void {
@@ -45,7 +36,7 @@ class KeyTable {
     this.keys = new Uint8Array(keys.length * 2);
     this.filled = new Uint8Array(filled.length * 2);
     this.count = 0;
-    for (let j = 0; j < filled.length; j++) if (filled[j] === 1) this.add(keys.subarray(j * KEY, (j + 1) * KEY));
+    for (let j = 0; j < filled.length; j++) if (filled[j] === 1) this.add(keys.subarray(j * KEY_BYTES, (j + 1) * KEY_BYTES));
   }
 }
 

@@ -181,10 +181,7 @@ function spillTokens(db: SqliteDb, chunks: Chunks, dir: string): string[] {
           w = writers[c]!;
         }
         const base = local[i]!;
-        for (const end = o + freq[j]!; o < end; o++) {
-          w.push(base + offsets[o]!);
-          w.push(term);
-        }
+        for (const end = o + freq[j]!; o < end; o++) w.push2(base + offsets[o]!, term);
       }
     };
     eachTermRow(db, (term, docs, freq, count, offsets) => {
