@@ -1,23 +1,21 @@
 /**
- * Where a hollow element's content (jats-tree.ts: reference lists, tables, …) can be cut from an article's XML
- * before it is tokenised, so htmlparser2 never reads what the tree would throw away (issue 21: in PMC-style
- * files the reference list alone is about half of the bytes). `<ref-list a="1">…</ref-list>` is handed to the
- * parser as `<ref-list a="1"/>`: the tree is the same (the element, its attributes, no children), which is all
- * text extraction reads.
+ * Where a hollow element's content (jats-tree.ts: reference lists, tables, …) can be skipped in one step by the
+ * strict reader (strict-xml-tree.ts) instead of a tag at a time (issue 21: in PMC-style files the reference list
+ * alone is about half of the bytes). One native regular expression checks the whole content.
  *
- * The cut is only made where it is exactly equivalent. The parser itself says whether the `<` of a candidate
- * opens a tag (its tokenizer is in the text state there, having read everything before) and which elements are
- * open around it; this module then checks that the element's content is in a strict subset of XML in which
- * htmlparser2 (xmlMode, entities not decoded, self-closing tags recognised) ends the element at the first close
- * tag of its name: tags with XML names and quoted attributes only (no comment, CDATA, processing instruction,
- * stray `<`), no nested element of the same name, and no close tag of an element open around it (which the
- * Parser would end the hollow element at). Anything else is parsed as it is, as before: a well-formed file is
- * cut, a malformed one costs what it did. Tested against the uncut parse on the real reference articles,
- * generated ones and mutated ones (test/pipeline/corpus/hollow-regions.test.ts).
+ * The skip is only made where it gives the tree htmlparser2 gives (the element, its attributes, no children):
+ * the element's content must be in a strict subset of XML in which htmlparser2 (xmlMode, entities not decoded,
+ * self-closing tags recognised) ends the element at the first close tag of its name: tags with XML names and
+ * quoted attributes only (no comment, CDATA, processing instruction, stray `<`), no nested element of the same
+ * name, and no close tag of an element open around it (which htmlparser2 would end the hollow element at).
+ * Anything else is read a tag at a time. Until session 26 the same check let the content be cut from the text
+ * handed to htmlparser2; tested against htmlparser2's tree on the real reference articles, generated ones and
+ * mutated ones (test/pipeline/corpus/hollow-regions.test.ts).
  */
 
 /** An open or self-closing tag in the strict subset, from `<` to `>`; group 1 the name, group 2 `/` when self-closing. */
-const OPEN_TAG = /<([A-Za-z_][-A-Za-z0-9_.:]*)(?:[ \n\t\f\r]+[A-Za-z_][-A-Za-z0-9_.:]*=(?:"[^"]*"|'[^']*'))*[ \n\t\f\r]*(\/?)>/y;
+const OPEN_TAG =
+  /<([A-Za-z_][-A-Za-z0-9_.:]*)(?:[ \n\t\f\r]+[A-Za-z_][-A-Za-z0-9_.:]*=(?:"[^"]*"|'[^']*'))*[ \n\t\f\r]*(\/?)>/y;
 /** A close tag in the strict subset: `</name>`, spaces allowed before the `>`. */
 const CLOSE_TAG = /<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>/y;
 /**
@@ -27,21 +25,17 @@ const CLOSE_TAG = /<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>/y;
 const CONTENT =
   /(?:[^<]+|<(?=[ \n\t\f\r>])|<[A-Za-z_][-A-Za-z0-9_.:]*(?:[ \n\t\f\r]+[A-Za-z_][-A-Za-z0-9_.:]*=(?:"[^"]*"|'[^']*'))*[ \n\t\f\r]*\/?>|<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>)*/y;
 
-/** The tokenizer's end of a tag name: space, \n, \t, \f, \r, `/`, `>`. */
+/** htmlparser2's end of a tag name: space, \n, \t, \f, \r, `/`, `>`. */
 function endsName(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d || c === 0x2f || c === 0x3e;
-}
-
-const candidates = new Map<ReadonlySet<string>, RegExp>();
-/** A global regex for `<` + optional prefix + one of the hollow local names + the end of a tag name. */
-export function hollowCandidates(hollow: ReadonlySet<string>): RegExp {
-  let re = candidates.get(hollow);
-  if (!re) {
-    const names = [...hollow].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    re = new RegExp(`<(?:[A-Za-z_][-A-Za-z0-9_.]*:)?(?:${names})(?=[ \\n\\t\\f\\r/>])`, 'g');
-    candidates.set(hollow, re);
-  }
-  return re;
+  return (
+    c === 0x20 ||
+    c === 0x0a ||
+    c === 0x09 ||
+    c === 0x0c ||
+    c === 0x0d ||
+    c === 0x2f ||
+    c === 0x3e
+  );
 }
 
 /**
@@ -49,21 +43,38 @@ export function hollowCandidates(hollow: ReadonlySet<string>): RegExp {
  * name, anywhere (attribute values included). One pass over its `<`s rather than one search per name: the
  * searches were a sixth of the time spent parsing a generated article (issue 21, session 23).
  */
-function hasTag(content: string, name: string, open: readonly string[]): boolean {
-  for (let i = content.indexOf('<'); i >= 0; i = content.indexOf('<', i + 1)) {
+function hasTag(
+  content: string,
+  name: string,
+  open: readonly string[],
+): boolean {
+  for (let i = content.indexOf("<"); i >= 0; i = content.indexOf("<", i + 1)) {
     if (content.charCodeAt(i + 1) === 0x2f) {
-      for (const outer of open) if (content.startsWith(outer, i + 2) && endsName(content.charCodeAt(i + 2 + outer.length))) return true;
-    } else if (content.startsWith(name, i + 1) && endsName(content.charCodeAt(i + 1 + name.length))) return true;
+      for (const outer of open)
+        if (
+          content.startsWith(outer, i + 2) &&
+          endsName(content.charCodeAt(i + 2 + outer.length))
+        )
+          return true;
+    } else if (
+      content.startsWith(name, i + 1) &&
+      endsName(content.charCodeAt(i + 1 + name.length))
+    )
+      return true;
   }
   return false;
 }
 
 /**
- * For a hollow element whose open tag starts at `lt` (a `<` the tokenizer reads as a tag), with the elements
- * `open` around it (any order): its open tag made self-closing and the index after its close tag, when its
- * content can be cut (see the file comment); else null.
+ * For a hollow element whose open tag starts at `lt` (a `<` that opens a tag), with the elements `open` around it
+ * (any order): the index after its close tag, when its content can be skipped in one step (see the file comment);
+ * else null.
  */
-export function hollowRegion(xml: string, lt: number, open: readonly string[]): { tag: string; end: number } | null {
+export function hollowRegionEnd(
+  xml: string,
+  lt: number,
+  open: readonly string[],
+): number | null {
   OPEN_TAG.lastIndex = lt;
   const m = OPEN_TAG.exec(xml);
   if (!m || m[2]) return null; // outside the subset, or self-closing: nothing to cut
@@ -72,7 +83,8 @@ export function hollowRegion(xml: string, lt: number, open: readonly string[]): 
   // The first close tag of the name.
   const closing = `</${name}`;
   let close = xml.indexOf(closing, from);
-  while (close >= 0 && !endsName(xml.charCodeAt(close + closing.length))) close = xml.indexOf(closing, close + 1);
+  while (close >= 0 && !endsName(xml.charCodeAt(close + closing.length)))
+    close = xml.indexOf(closing, close + 1);
   if (close < 0) return null;
   CLOSE_TAG.lastIndex = close;
   if (!CLOSE_TAG.test(xml)) return null;
@@ -82,5 +94,5 @@ export function hollowRegion(xml: string, lt: number, open: readonly string[]): 
   CONTENT.test(content);
   if (CONTENT.lastIndex < content.length) return null;
   if (hasTag(content, name, open)) return null;
-  return { tag: `${xml.slice(lt, from - 1)}/>`, end };
+  return end;
 }

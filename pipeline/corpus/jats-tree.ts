@@ -1,5 +1,7 @@
 /**
- * A minimal element tree for one JATS article, built from htmlparser2's tokenizer events.
+ * A minimal element tree for one JATS article, built from htmlparser2's tokenizer events, or, for text in a
+ * strict subset of XML (all real and generated articles seen so far), by our own reader that gives the same tree
+ * in a fraction of the time (strict-xml-tree.ts).
  *
  * Why htmlparser2 (10.1.0, MIT) rather than a W3C DOM or a strict SAX parser: it emits text runs in document
  * order, so mixed content such as `(<italic>p</italic> = 0.06)` is never reordered or trimmed (the failure
@@ -14,9 +16,9 @@
  * sub-articles unless asked for) are kept as empty elements, which keeps memory and time proportional to
  * the text we use.
  */
-import { Parser } from 'htmlparser2';
-import { hollowCandidates, hollowRegion } from './hollow-regions.ts';
-import { decodeEntities } from './jats-entities.ts';
+import { Parser } from "htmlparser2";
+import { decodeEntities } from "./jats-entities.ts";
+import { strictTree } from "./strict-xml-tree.ts";
 
 /** An element: `name` as written (may carry a prefix such as `mml:`), `local` without the prefix. */
 export interface XmlElement {
@@ -26,25 +28,34 @@ export interface XmlElement {
   children: XmlNode[];
 }
 
-/**
- * htmlparser2's Tokenizer state while it reads text (`State.Text` in 10.1.0's Tokenizer.js, not exported; the
- * version is pinned exactly and test/pipeline/corpus/hollow-regions.test.ts would fail on another numbering).
- */
-const TOKENIZER_TEXT = 1;
-
-/** Hollow elements cut before tokenising so far in this process, and the characters cut (for tests and benchmarks). */
-export const hollowCuts = { elements: 0, chars: 0 };
-
 /** Text (already entity-decoded) or an element. */
 export type XmlNode = XmlElement | string;
 
 /**
- * Parses `xml` into a tree under a synthetic `#document` root. Elements whose local name is in `hollow`
- * are kept, with their attributes, but without children; their content is cut from the text before it is
- * tokenised where that gives the same tree (hollow-regions.ts). `cut` false: never (the tests' reference).
+ * How `buildTree` reads: `strict` with our own one-pass reader (strict-xml-tree.ts) where the text is in its
+ * subset, else as `whole`; `whole` with htmlparser2 over the whole text (the tests' reference).
  */
-export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true): XmlElement {
-  const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
+export type TreeReader = "strict" | "whole";
+
+/**
+ * Parses `xml` into a tree under a synthetic `#document` root. Elements whose local name is in `hollow`
+ * are kept, with their attributes, but without children. Both readers give the same tree.
+ */
+export function buildTree(
+  xml: string,
+  hollow: ReadonlySet<string>,
+  reader: TreeReader = "strict",
+): XmlElement {
+  if (reader === "strict") {
+    const tree = strictTree(xml, hollow);
+    if (tree !== null) return tree;
+  }
+  const root: XmlElement = {
+    name: "#document",
+    local: "#document",
+    attrs: {},
+    children: [],
+  };
   const stack: XmlElement[] = [root];
   let top = root;
   let skipDepth = 0;
@@ -57,12 +68,12 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true):
           skipDepth++;
           return;
         }
-        const colon = name.indexOf(':');
+        const colon = name.indexOf(":");
         const local = colon === -1 ? name : name.slice(colon + 1);
         // htmlparser2 hands over a fresh object per tag: decoded in place rather than copied.
         for (const key in attribs) {
           const value = attribs[key]!;
-          if (value.indexOf('&') !== -1) attribs[key] = decodeEntities(value);
+          if (value.indexOf("&") !== -1) attribs[key] = decodeEntities(value);
         }
         const el: XmlElement = { name, local, attrs: attribs, children: [] };
         top.children.push(el);
@@ -83,9 +94,11 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true):
         if (skipDepth > 0) return;
         let text = inCdata ? data : decodeEntities(data);
         // U+FFFF is not an XML character; jats-text.ts uses it as a marker, so a malformed file cannot inject it.
-        if (text.indexOf('\uFFFF') !== -1) text = text.replaceAll('\uFFFF', '\uFFFD');
+        if (text.indexOf("\uFFFF") !== -1)
+          text = text.replaceAll("\uFFFF", "\uFFFD");
         const last = top.children.length - 1;
-        if (last >= 0 && typeof top.children[last] === 'string') top.children[last] += text;
+        if (last >= 0 && typeof top.children[last] === "string")
+          top.children[last] += text;
         else top.children.push(text);
       },
       oncdatastart() {
@@ -97,51 +110,36 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>, cut = true):
     },
     { xmlMode: true, decodeEntities: false, recognizeSelfClosing: true },
   );
-  if (!cut) {
-    parser.end(xml);
-    return root;
-  }
-  // The text is handed over piece by piece, each hollow element's content cut where that gives the same tree
-  // (hollow-regions.ts). The parser's own state decides: after the text before a candidate, its tokenizer must
-  // be reading text (not a comment, CDATA, a tag's attributes) and its stack names the elements open around it.
-  const inner = parser as unknown as { tokenizer: { state: number }; stack: string[] };
-  const candidates = hollowCandidates(hollow);
-  candidates.lastIndex = 0;
-  let written = 0;
-  for (let m = candidates.exec(xml); m !== null; m = candidates.exec(xml)) {
-    const lt = m.index;
-    parser.write(xml.slice(written, lt));
-    written = lt;
-    if (inner.tokenizer.state !== TOKENIZER_TEXT) continue;
-    const region = hollowRegion(xml, lt, inner.stack);
-    if (region === null) continue;
-    parser.write(region.tag);
-    hollowCuts.elements++;
-    hollowCuts.chars += region.end - lt;
-    written = candidates.lastIndex = region.end;
-  }
-  parser.end(xml.slice(written));
+  parser.end(xml);
   return root;
 }
 
 /** Child elements of `el` with the given local name, in order. */
 export function childrenNamed(el: XmlElement, local: string): XmlElement[] {
   const out: XmlElement[] = [];
-  for (const c of el.children) if (typeof c !== 'string' && c.local === local) out.push(c);
+  for (const c of el.children)
+    if (typeof c !== "string" && c.local === local) out.push(c);
   return out;
 }
 
 /** The first child element of `el` with the given local name. */
-export function childNamed(el: XmlElement, local: string): XmlElement | undefined {
-  for (const c of el.children) if (typeof c !== 'string' && c.local === local) return c;
+export function childNamed(
+  el: XmlElement,
+  local: string,
+): XmlElement | undefined {
+  for (const c of el.children)
+    if (typeof c !== "string" && c.local === local) return c;
   return undefined;
 }
 
 /** The first element with the given local name, depth first (including `el` itself). */
-export function findFirst(el: XmlElement, local: string): XmlElement | undefined {
+export function findFirst(
+  el: XmlElement,
+  local: string,
+): XmlElement | undefined {
   if (el.local === local) return el;
   for (const c of el.children) {
-    if (typeof c === 'string') continue;
+    if (typeof c === "string") continue;
     const hit = findFirst(c, local);
     if (hit) return hit;
   }
@@ -149,9 +147,12 @@ export function findFirst(el: XmlElement, local: string): XmlElement | undefined
 }
 
 /** True when `el` has a descendant (not itself) matching `test`. */
-export function hasDescendant(el: XmlElement, test: (e: XmlElement) => boolean): boolean {
+export function hasDescendant(
+  el: XmlElement,
+  test: (e: XmlElement) => boolean,
+): boolean {
   for (const c of el.children) {
-    if (typeof c === 'string') continue;
+    if (typeof c === "string") continue;
     if (test(c) || hasDescendant(c, test)) return true;
   }
   return false;
