@@ -14,8 +14,7 @@
  */
 
 /** An open or self-closing tag in the strict subset, from `<` to `>`; group 1 the name, group 2 `/` when self-closing. */
-const OPEN_TAG =
-  /<([A-Za-z_][-A-Za-z0-9_.:]*)(?:[ \n\t\f\r]+[A-Za-z_][-A-Za-z0-9_.:]*=(?:"[^"]*"|'[^']*'))*[ \n\t\f\r]*(\/?)>/y;
+const OPEN_TAG = /<([A-Za-z_][-A-Za-z0-9_.:]*)(?:[ \n\t\f\r]+[A-Za-z_][-A-Za-z0-9_.:]*=(?:"[^"]*"|'[^']*'))*[ \n\t\f\r]*(\/?)>/y;
 /** A close tag in the strict subset: `</name>`, spaces allowed before the `>`. */
 const CLOSE_TAG = /<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>/y;
 /**
@@ -27,15 +26,7 @@ const CONTENT =
 
 /** htmlparser2's end of a tag name: space, \n, \t, \f, \r, `/`, `>`. */
 function endsName(c: number): boolean {
-  return (
-    c === 0x20 ||
-    c === 0x0a ||
-    c === 0x09 ||
-    c === 0x0c ||
-    c === 0x0d ||
-    c === 0x2f ||
-    c === 0x3e
-  );
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d || c === 0x2f || c === 0x3e;
 }
 
 /**
@@ -43,24 +34,11 @@ function endsName(c: number): boolean {
  * name, anywhere (attribute values included). One pass over its `<`s rather than one search per name: the
  * searches were a sixth of the time spent parsing a generated article (issue 21, session 23).
  */
-function hasTag(
-  content: string,
-  name: string,
-  open: readonly string[],
-): boolean {
-  for (let i = content.indexOf("<"); i >= 0; i = content.indexOf("<", i + 1)) {
+function hasTag(content: string, name: string, open: readonly string[]): boolean {
+  for (let i = content.indexOf('<'); i >= 0; i = content.indexOf('<', i + 1)) {
     if (content.charCodeAt(i + 1) === 0x2f) {
-      for (const outer of open)
-        if (
-          content.startsWith(outer, i + 2) &&
-          endsName(content.charCodeAt(i + 2 + outer.length))
-        )
-          return true;
-    } else if (
-      content.startsWith(name, i + 1) &&
-      endsName(content.charCodeAt(i + 1 + name.length))
-    )
-      return true;
+      for (const outer of open) if (content.startsWith(outer, i + 2) && endsName(content.charCodeAt(i + 2 + outer.length))) return true;
+    } else if (content.startsWith(name, i + 1) && endsName(content.charCodeAt(i + 1 + name.length))) return true;
   }
   return false;
 }
@@ -70,11 +48,7 @@ function hasTag(
  * (any order): the index after its close tag, when its content can be skipped in one step (see the file comment);
  * else null.
  */
-export function hollowRegionEnd(
-  xml: string,
-  lt: number,
-  open: readonly string[],
-): number | null {
+export function hollowRegionEnd(xml: string, lt: number, open: readonly string[]): number | null {
   OPEN_TAG.lastIndex = lt;
   const m = OPEN_TAG.exec(xml);
   if (!m || m[2]) return null; // outside the subset, or self-closing: nothing to cut
@@ -83,8 +57,7 @@ export function hollowRegionEnd(
   // The first close tag of the name.
   const closing = `</${name}`;
   let close = xml.indexOf(closing, from);
-  while (close >= 0 && !endsName(xml.charCodeAt(close + closing.length)))
-    close = xml.indexOf(closing, close + 1);
+  while (close >= 0 && !endsName(xml.charCodeAt(close + closing.length))) close = xml.indexOf(closing, close + 1);
   if (close < 0) return null;
   CLOSE_TAG.lastIndex = close;
   if (!CLOSE_TAG.test(xml)) return null;

@@ -16,9 +16,9 @@
  * sub-articles unless asked for) are kept as empty elements, which keeps memory and time proportional to
  * the text we use.
  */
-import { Parser } from "htmlparser2";
-import { decodeEntities } from "./jats-entities.ts";
-import { strictTree } from "./strict-xml-tree.ts";
+import { Parser } from 'htmlparser2';
+import { decodeEntities } from './jats-entities.ts';
+import { strictTree } from './strict-xml-tree.ts';
 
 /** An element: `name` as written (may carry a prefix such as `mml:`), `local` without the prefix. */
 export interface XmlElement {
@@ -35,27 +35,18 @@ export type XmlNode = XmlElement | string;
  * How `buildTree` reads: `strict` with our own one-pass reader (strict-xml-tree.ts) where the text is in its
  * subset, else as `whole`; `whole` with htmlparser2 over the whole text (the tests' reference).
  */
-export type TreeReader = "strict" | "whole";
+export type TreeReader = 'strict' | 'whole';
 
 /**
  * Parses `xml` into a tree under a synthetic `#document` root. Elements whose local name is in `hollow`
  * are kept, with their attributes, but without children. Both readers give the same tree.
  */
-export function buildTree(
-  xml: string,
-  hollow: ReadonlySet<string>,
-  reader: TreeReader = "strict",
-): XmlElement {
-  if (reader === "strict") {
+export function buildTree(xml: string, hollow: ReadonlySet<string>, reader: TreeReader = 'strict'): XmlElement {
+  if (reader === 'strict') {
     const tree = strictTree(xml, hollow);
     if (tree !== null) return tree;
   }
-  const root: XmlElement = {
-    name: "#document",
-    local: "#document",
-    attrs: {},
-    children: [],
-  };
+  const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
   let top = root;
   let skipDepth = 0;
@@ -68,12 +59,12 @@ export function buildTree(
           skipDepth++;
           return;
         }
-        const colon = name.indexOf(":");
+        const colon = name.indexOf(':');
         const local = colon === -1 ? name : name.slice(colon + 1);
         // htmlparser2 hands over a fresh object per tag: decoded in place rather than copied.
         for (const key in attribs) {
           const value = attribs[key]!;
-          if (value.indexOf("&") !== -1) attribs[key] = decodeEntities(value);
+          if (value.indexOf('&') !== -1) attribs[key] = decodeEntities(value);
         }
         const el: XmlElement = { name, local, attrs: attribs, children: [] };
         top.children.push(el);
@@ -94,11 +85,9 @@ export function buildTree(
         if (skipDepth > 0) return;
         let text = inCdata ? data : decodeEntities(data);
         // U+FFFF is not an XML character; jats-text.ts uses it as a marker, so a malformed file cannot inject it.
-        if (text.indexOf("\uFFFF") !== -1)
-          text = text.replaceAll("\uFFFF", "\uFFFD");
+        if (text.indexOf('\uFFFF') !== -1) text = text.replaceAll('\uFFFF', '\uFFFD');
         const last = top.children.length - 1;
-        if (last >= 0 && typeof top.children[last] === "string")
-          top.children[last] += text;
+        if (last >= 0 && typeof top.children[last] === 'string') top.children[last] += text;
         else top.children.push(text);
       },
       oncdatastart() {
@@ -117,29 +106,21 @@ export function buildTree(
 /** Child elements of `el` with the given local name, in order. */
 export function childrenNamed(el: XmlElement, local: string): XmlElement[] {
   const out: XmlElement[] = [];
-  for (const c of el.children)
-    if (typeof c !== "string" && c.local === local) out.push(c);
+  for (const c of el.children) if (typeof c !== 'string' && c.local === local) out.push(c);
   return out;
 }
 
 /** The first child element of `el` with the given local name. */
-export function childNamed(
-  el: XmlElement,
-  local: string,
-): XmlElement | undefined {
-  for (const c of el.children)
-    if (typeof c !== "string" && c.local === local) return c;
+export function childNamed(el: XmlElement, local: string): XmlElement | undefined {
+  for (const c of el.children) if (typeof c !== 'string' && c.local === local) return c;
   return undefined;
 }
 
 /** The first element with the given local name, depth first (including `el` itself). */
-export function findFirst(
-  el: XmlElement,
-  local: string,
-): XmlElement | undefined {
+export function findFirst(el: XmlElement, local: string): XmlElement | undefined {
   if (el.local === local) return el;
   for (const c of el.children) {
-    if (typeof c === "string") continue;
+    if (typeof c === 'string') continue;
     const hit = findFirst(c, local);
     if (hit) return hit;
   }
@@ -147,12 +128,9 @@ export function findFirst(
 }
 
 /** True when `el` has a descendant (not itself) matching `test`. */
-export function hasDescendant(
-  el: XmlElement,
-  test: (e: XmlElement) => boolean,
-): boolean {
+export function hasDescendant(el: XmlElement, test: (e: XmlElement) => boolean): boolean {
   for (const c of el.children) {
-    if (typeof c === "string") continue;
+    if (typeof c === 'string') continue;
     if (test(c) || hasDescendant(c, test)) return true;
   }
   return false;

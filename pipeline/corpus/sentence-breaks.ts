@@ -39,39 +39,31 @@ const CLASS = new Uint8Array(0x10000);
 function assign(cls: number, chars: string): void {
   for (const ch of chars) CLASS[ch.charCodeAt(0)] = cls;
 }
-function assignRange(
-  cls: number,
-  from: number,
-  to: number,
-  except: readonly number[] = [],
-): void {
+function assignRange(cls: number, from: number, to: number, except: readonly number[] = []): void {
   for (let c = from; c <= to; c++) if (!except.includes(c)) CLASS[c] = cls;
 }
 
 // Printable ASCII.
 assignRange(OTHER, 0x21, 0x7e);
-assign(SP, " ");
+assign(SP, ' ');
 assignRange(LOWER, 0x61, 0x7a);
 assignRange(UPPER, 0x41, 0x5a);
 assignRange(NUMERIC, 0x30, 0x39);
-assign(ATERM, ".");
-assign(STERM, "!?");
+assign(ATERM, '.');
+assign(STERM, '!?');
 assign(CLOSE, `"'()[]{}`);
-assign(SCONTINUE, ",-:;");
+assign(SCONTINUE, ',-:;');
 // Latin-1 letters (× and ÷ are symbols), Greek letters (U+03A2 is unassigned; ς is lower case).
 assignRange(UPPER, 0xc0, 0xde, [0xd7]);
 assignRange(LOWER, 0xdf, 0xff, [0xf7]);
-assign(OTHER, "\u00d7\u00f7");
+assign(OTHER, '\u00d7\u00f7');
 assignRange(UPPER, 0x391, 0x3a9, [0x3a2]);
 assignRange(LOWER, 0x3b1, 0x3c9);
 // Symbols and punctuation frequent in scientific text, each checked against ICU by the test.
-assign(
-  OTHER,
-  "\u00b1\u00b0\u00b7\u00af\u00a7\u00b6\u00a9\u00ae\u2032\u2033\u2022\u2026\u2122\u2030\u2264\u2265\u2260\u2248\u2212\u2236\u2211\u221a\u221e\u2192\u2190\u2191\u2193\u223c",
-);
-assign(LOWER, "\u00b5");
-assign(SCONTINUE, "\u2013\u2014");
-assign(CLOSE, "\u2018\u2019\u201c\u201d\u00ab\u00bb");
+assign(OTHER, '\u00b1\u00b0\u00b7\u00af\u00a7\u00b6\u00a9\u00ae\u2032\u2033\u2022\u2026\u2122\u2030\u2264\u2265\u2260\u2248\u2212\u2236\u2211\u221a\u221e\u2192\u2190\u2191\u2193\u223c');
+assign(LOWER, '\u00b5');
+assign(SCONTINUE, '\u2013\u2014');
+assign(CLOSE, '\u2018\u2019\u201c\u201d\u00ab\u00bb');
 
 /** True when every character of `text` has a listed class. */
 export function breaksInJs(text: string): boolean {
@@ -103,15 +95,8 @@ export function sentenceBreaks(text: string): number[] | null {
     const next = CLASS[text.charCodeAt(j)]!;
     let join = next === SCONTINUE || next === ATERM || next === STERM; // SB8a
     if (!join && k === ATERM) {
-      if (j === t + 1 && next === NUMERIC)
-        join = true; // SB6
-      else if (
-        j === t + 1 &&
-        next === UPPER &&
-        t > 0 &&
-        (CLASS[text.charCodeAt(t - 1)] === UPPER ||
-          CLASS[text.charCodeAt(t - 1)] === LOWER)
-      )
+      if (j === t + 1 && next === NUMERIC) join = true; // SB6
+      else if (j === t + 1 && next === UPPER && t > 0 && (CLASS[text.charCodeAt(t - 1)] === UPPER || CLASS[text.charCodeAt(t - 1)] === LOWER))
         join = true; // SB7
       else {
         // SB8: the first letter or sentence terminator from here on decides.
@@ -132,7 +117,6 @@ export function sentenceBreaks(text: string): number[] | null {
 /** Every character with a listed class (for the test that compares this module with ICU). */
 export function listedCharacters(): string[] {
   const out: string[] = [];
-  for (let c = 0; c < CLASS.length; c++)
-    if (CLASS[c] !== 0) out.push(String.fromCharCode(c));
+  for (let c = 0; c < CLASS.length; c++) if (CLASS[c] !== 0) out.push(String.fromCharCode(c));
   return out;
 }

@@ -33,71 +33,21 @@ export interface Sentence {
   end: number;
 }
 
-import { sentenceBreaks } from "./sentence-breaks.ts";
+import { sentenceBreaks } from './sentence-breaks.ts';
 
-const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** Abbreviations compared case-insensitively (lower-cased here). */
 const ABBREVIATIONS = new Set([
-  "al.",
-  "e.g.",
-  "i.e.",
-  "cf.",
-  "vs.",
-  "v.",
-  "fig.",
-  "figs.",
-  "eq.",
-  "eqs.",
-  "ref.",
-  "refs.",
-  "tab.",
-  "tabs.",
-  "suppl.",
-  "approx.",
-  "ca.",
-  "resp.",
-  "viz.",
-  "incl.",
-  "vol.",
-  "pp.",
-  "chap.",
-  "sect.",
-  "ed.",
-  "eds.",
-  "var.",
-  "cv.",
-  "subsp.",
-  "ssp.",
-  "nr.",
-  "app.",
-  "est.",
-  "cit.",
-  "op.",
-  "ibid.",
+  'al.', 'e.g.', 'i.e.', 'cf.', 'vs.', 'v.', 'fig.', 'figs.', 'eq.', 'eqs.', 'ref.', 'refs.', 'tab.',
+  'tabs.', 'suppl.', 'approx.', 'ca.', 'resp.', 'viz.', 'incl.', 'vol.', 'pp.', 'chap.', 'sect.', 'ed.',
+  'eds.', 'var.', 'cv.', 'subsp.', 'ssp.', 'nr.', 'app.', 'est.', 'cit.', 'op.', 'ibid.',
 ]);
 
 /** Abbreviations that only count with this capitalisation ("Ms." is a title, "ms." a unit). */
 const CASED_ABBREVIATIONS = new Set([
-  "Dr.",
-  "Drs.",
-  "Prof.",
-  "Mr.",
-  "Mrs.",
-  "Ms.",
-  "St.",
-  "No.",
-  "Nos.",
-  "Inc.",
-  "Ltd.",
-  "Co.",
-  "Corp.",
-  "Jr.",
-  "Sr.",
-  "Dept.",
-  "Univ.",
-  "Gen.",
-  "Mt.",
+  'Dr.', 'Drs.', 'Prof.', 'Mr.', 'Mrs.', 'Ms.', 'St.', 'No.', 'Nos.', 'Inc.', 'Ltd.', 'Co.', 'Corp.',
+  'Jr.', 'Sr.', 'Dept.', 'Univ.', 'Gen.', 'Mt.',
 ]);
 
 /** Two or more single letters each followed by a full stop: "e.g.", "U.S.", "S.E.M.", "n.s.", "i.v.". */
@@ -107,41 +57,32 @@ const INITIALISM = /^(?:[A-Za-z]\.){2,}$/;
  * Lower-case-initial tokens that start sentences: a lower-case word with a capital or digit inside ("mRNA",
  * "siRNA", "pH", "p53", "p21"), or "p-value(s)" / "p value(s)".
  */
-const LOWER_SENTENCE_START =
-  /^(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b)/;
+const LOWER_SENTENCE_START = /^(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b)/;
 
 /** A sentence end inside an ICU segment followed by such a token. */
-const HIDDEN_BOUNDARY =
-  /[.!?]["'\u2019\u201D)\]]*\s+(?=(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b))/g;
+const HIDDEN_BOUNDARY = /[.!?]["'\u2019\u201D)\]]*\s+(?=(?:[a-z]+[A-Z0-9][A-Za-z0-9-]*|p-values?\b|p values?\b))/g;
 
 const OPENERS = /^[("'\u2018\u201C[]+/;
 
 /** The last whitespace-separated token of `text`, without opening brackets or quotes. */
 function lastToken(text: string): string {
   const trimmed = text.trimEnd();
-  const space = Math.max(
-    trimmed.lastIndexOf(" "),
-    trimmed.lastIndexOf("\u00A0"),
-  );
-  return trimmed.slice(space + 1).replace(OPENERS, "");
+  const space = Math.max(trimmed.lastIndexOf(' '), trimmed.lastIndexOf('\u00A0'));
+  return trimmed.slice(space + 1).replace(OPENERS, '');
 }
 
 function endsWithAbbreviation(text: string): boolean {
   const token = lastToken(text);
-  if (!token.endsWith(".")) return false;
-  return (
-    ABBREVIATIONS.has(token.toLowerCase()) ||
-    CASED_ABBREVIATIONS.has(token) ||
-    INITIALISM.test(token)
-  );
+  if (!token.endsWith('.')) return false;
+  return ABBREVIATIONS.has(token.toLowerCase()) || CASED_ABBREVIATIONS.has(token) || INITIALISM.test(token);
 }
 
 function startsAsContinuation(text: string): boolean {
   const c = text[0];
   if (c === undefined) return false;
-  if (c >= "0" && c <= "9") return true;
-  if (")]},;:%".includes(c)) return true;
-  if (c >= "a" && c <= "z") return !LOWER_SENTENCE_START.test(text);
+  if (c >= '0' && c <= '9') return true;
+  if (')]},;:%'.includes(c)) return true;
+  if (c >= 'a' && c <= 'z') return !LOWER_SENTENCE_START.test(text);
   return false;
 }
 
@@ -175,17 +116,11 @@ function chunks(paragraph: string): [number, string][] {
 /** ICU segments as [start, end) spans with surrounding whitespace excluded; empty segments dropped. */
 function icuSpans(paragraph: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const [offset, piece] of chunks(paragraph))
-    icuSpansOf(paragraph, piece, offset, spans);
+  for (const [offset, piece] of chunks(paragraph)) icuSpansOf(paragraph, piece, offset, spans);
   return spans;
 }
 
-function icuSpansOf(
-  paragraph: string,
-  chunk: string,
-  offset: number,
-  spans: [number, number][],
-): void {
+function icuSpansOf(paragraph: string, chunk: string, offset: number, spans: [number, number][]): void {
   const cuts = sentenceBreaks(chunk);
   if (cuts !== null) {
     // ICU's boundaries computed in JS (sentence-breaks.ts): the same spans without a segment object each.
@@ -194,26 +129,14 @@ function icuSpansOf(
       pieceSpans(paragraph, offset + from, offset + cut, spans);
       from = cut;
     }
-    if (from < chunk.length)
-      pieceSpans(paragraph, offset + from, offset + chunk.length, spans);
+    if (from < chunk.length) pieceSpans(paragraph, offset + from, offset + chunk.length, spans);
     return;
   }
-  for (const { segment, index } of segmenter.segment(chunk))
-    pieceSpans(
-      paragraph,
-      offset + index,
-      offset + index + segment.length,
-      spans,
-    );
+  for (const { segment, index } of segmenter.segment(chunk)) pieceSpans(paragraph, offset + index, offset + index + segment.length, spans);
 }
 
 /** The spans of one ICU segment [start, end) of `paragraph`: trimmed, split again where ICU misses a boundary. */
-function pieceSpans(
-  paragraph: string,
-  segStart: number,
-  segEnd: number,
-  spans: [number, number][],
-): void {
+function pieceSpans(paragraph: string, segStart: number, segEnd: number, spans: [number, number][]): void {
   let start = segStart;
   let end = segEnd;
   while (start < end && isSpace(paragraph.charCodeAt(start))) start++;
@@ -225,11 +148,7 @@ function pieceSpans(
   // exec on the one global regex rather than matchAll, which clones the regex for every piece (it never
   // matches empty, so the loop always advances).
   HIDDEN_BOUNDARY.lastIndex = 0;
-  for (
-    let m = HIDDEN_BOUNDARY.exec(piece);
-    m !== null;
-    m = HIDDEN_BOUNDARY.exec(piece)
-  ) {
+  for (let m = HIDDEN_BOUNDARY.exec(piece); m !== null; m = HIDDEN_BOUNDARY.exec(piece)) {
     const cut = m.index + m[0].trimEnd().length;
     if (endsWithAbbreviation(piece.slice(from, cut))) continue;
     spans.push([start + from, start + cut]);
@@ -239,15 +158,7 @@ function pieceSpans(
 }
 
 function isSpace(code: number): boolean {
-  return (
-    code === 32 ||
-    code === 9 ||
-    code === 10 ||
-    code === 13 ||
-    code === 0xa0 ||
-    code === 0x2009 ||
-    code === 0x202f
-  );
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0 || code === 0x2009 || code === 0x202f;
 }
 
 /**
@@ -266,19 +177,10 @@ export function splitSentences(paragraph: string): Sentence[] {
         cur = [cur[0], span[1]];
         continue;
       }
-      out.push({
-        text: paragraph.slice(cur[0], cur[1]),
-        start: cur[0],
-        end: cur[1],
-      });
+      out.push({ text: paragraph.slice(cur[0], cur[1]), start: cur[0], end: cur[1] });
     }
     cur = [span[0], span[1]];
   }
-  if (cur)
-    out.push({
-      text: paragraph.slice(cur[0], cur[1]),
-      start: cur[0],
-      end: cur[1],
-    });
+  if (cur) out.push({ text: paragraph.slice(cur[0], cur[1]), start: cur[0], end: cur[1] });
   return out;
 }

@@ -23,9 +23,9 @@
  * Tested against htmlparser2's tree on the real reference articles, generated ones and mutations of both
  * (test/pipeline/corpus/hollow-regions.test.ts).
  */
-import { hollowRegionEnd } from "./hollow-regions.ts";
-import { decodeEntities } from "./jats-entities.ts";
-import type { XmlElement } from "./jats-tree.ts";
+import { hollowRegionEnd } from './hollow-regions.ts';
+import { decodeEntities } from './jats-entities.ts';
+import type { XmlElement } from './jats-tree.ts';
 
 /** How many trees this process built here and how many it left to htmlparser2 (for tests and benchmarks). */
 export const strictTrees = { built: 0, declined: 0 };
@@ -54,13 +54,7 @@ function isNameStart(c: number): boolean {
 
 /** A name's other characters: also digits, `-`, `.` and `:`. */
 function isNameChar(c: number): boolean {
-  return (
-    isNameStart(c) ||
-    (c >= 0x30 && c <= 0x39) ||
-    c === 0x2d ||
-    c === 0x2e ||
-    c === 0x3a
-  );
+  return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x3a;
 }
 
 /** The end of the name starting at `i` (a name start character there), or -1 when none starts there. */
@@ -78,10 +72,10 @@ function skipSpace(xml: string, i: number): number {
 
 /** Appends a text run as buildTree does: merged into a preceding text child, U+FFFF (our marker) replaced. */
 function appendText(parent: XmlElement, text: string): void {
-  if (text.indexOf("\uFFFF") !== -1) text = text.replaceAll("\uFFFF", "\uFFFD");
+  if (text.indexOf('\uFFFF') !== -1) text = text.replaceAll('\uFFFF', '\uFFFD');
   const children = parent.children;
   const last = children.length - 1;
-  if (last >= 0 && typeof children[last] === "string") children[last] += text;
+  if (last >= 0 && typeof children[last] === 'string') children[last] += text;
   else children.push(text);
 }
 
@@ -89,10 +83,7 @@ function appendText(parent: XmlElement, text: string): void {
  * The tree of `xml` under a `#document` root, hollow elements (by local name) kept without children; null when
  * the text leaves the subset (see the file comment).
  */
-export function strictTree(
-  xml: string,
-  hollow: ReadonlySet<string>,
-): XmlElement | null {
+export function strictTree(xml: string, hollow: ReadonlySet<string>): XmlElement | null {
   const skipped = { elements: 0, chars: 0 };
   const tree = build(xml, hollow, skipped);
   if (tree === null) strictTrees.declined++;
@@ -104,17 +95,8 @@ export function strictTree(
   return tree;
 }
 
-function build(
-  xml: string,
-  hollow: ReadonlySet<string>,
-  skipped: { elements: number; chars: number },
-): XmlElement | null {
-  const root: XmlElement = {
-    name: "#document",
-    local: "#document",
-    attrs: {},
-    children: [],
-  };
+function build(xml: string, hollow: ReadonlySet<string>, skipped: { elements: number; chars: number }): XmlElement | null {
+  const root: XmlElement = { name: '#document', local: '#document', attrs: {}, children: [] };
   /** Open elements' names, innermost last (also inside hollow elements, where no element is made). */
   const names: string[] = [];
   /** The elements made for them; shorter than `names` inside a hollow element. */
@@ -126,26 +108,24 @@ function build(
   while (i < n) {
     if (xml.charCodeAt(i) !== LT) {
       // A text run, up to the next `<` or the end.
-      let lt = xml.indexOf("<", i);
+      let lt = xml.indexOf('<', i);
       if (lt < 0) lt = n;
-      if (hollowDepth === 0)
-        appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
+      if (hollowDepth === 0) appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
       i = lt;
       continue;
     }
     const c = i + 1 < n ? xml.charCodeAt(i + 1) : -1;
     if (c === -1 || isSpace(c) || c === GT) {
       // A `<` that opens no tag: text, starting a run of its own.
-      let lt = xml.indexOf("<", i + 1);
+      let lt = xml.indexOf('<', i + 1);
       if (lt < 0) lt = n;
-      if (hollowDepth === 0)
-        appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
+      if (hollowDepth === 0) appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
       i = lt;
       continue;
     }
     if (c === QUESTION) {
       // A processing instruction: to the first `>`.
-      const gt = xml.indexOf(">", i + 2);
+      const gt = xml.indexOf('>', i + 2);
       if (gt < 0) return null;
       i = gt + 1;
       continue;
@@ -156,18 +136,17 @@ function build(
       if (d === -1) return null;
       if (d === DASH && i + 3 < n && xml.charCodeAt(i + 3) === DASH) {
         // A comment ends at the first `-->`, which may use the dashes of `<!--` (`<!-->` is a whole comment).
-        const end = xml.indexOf("-->", i + 2);
+        const end = xml.indexOf('-->', i + 2);
         if (end < 0) return null;
         i = end + 3;
-      } else if (xml.startsWith("[CDATA[", i + 2)) {
-        const end = xml.indexOf("]]>", i + 9);
+      } else if (xml.startsWith('[CDATA[', i + 2)) {
+        const end = xml.indexOf(']]>', i + 9);
         if (end < 0) return null;
-        if (hollowDepth === 0)
-          appendText(stack[stack.length - 1]!, xml.slice(i + 9, end));
+        if (hollowDepth === 0) appendText(stack[stack.length - 1]!, xml.slice(i + 9, end));
         i = end + 3;
       } else {
         // A declaration (`<!DOCTYPE …>`): to the first `>` after what was consumed.
-        const gt = xml.indexOf(">", d === DASH ? i + 4 : i + 3);
+        const gt = xml.indexOf('>', d === DASH ? i + 4 : i + 3);
         if (gt < 0) return null;
         i = gt + 1;
       }
@@ -182,8 +161,7 @@ function build(
       const open = names.length;
       if (open === 0) return null;
       const name = names[open - 1]!;
-      if (end - (i + 2) !== name.length || !xml.startsWith(name, i + 2))
-        return null;
+      if (end - (i + 2) !== name.length || !xml.startsWith(name, i + 2)) return null;
       names.pop();
       if (hollowDepth === 0) stack.pop();
       else if (open === hollowDepth) {
@@ -227,18 +205,17 @@ function build(
       if (close < 0) return null;
       if (hollowDepth === 0) {
         const key = xml.slice(k, attrEnd);
-        if (key === "__proto__") return null;
+        if (key === '__proto__') return null;
         if (!Object.hasOwn(attrs, key)) {
           const value = xml.slice(v + 1, close);
-          attrs[key] =
-            value.indexOf("&") === -1 ? value : decodeEntities(value);
+          attrs[key] = value.indexOf('&') === -1 ? value : decodeEntities(value);
         }
       }
       j = close + 1;
     }
     i = j;
     if (selfClosing && hollowDepth > 0) continue;
-    const colon = name.indexOf(":");
+    const colon = name.indexOf(':');
     const local = colon === -1 ? name : name.slice(colon + 1);
     if (hollowDepth === 0) {
       const el: XmlElement = { name, local, attrs, children: [] };

@@ -22,30 +22,17 @@
  * After a successful build `prune` drops segments none of whose entries were used, and rewrites the used
  * entries into one segment once garbage outweighs them; a failed run prunes nothing.
  */
-import { createHash, hash } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
-import { join } from "node:path";
-import type { ExtractedArticle } from "../../corpus/extract.ts";
-import type { ArticleSummary } from "./article-summary.ts";
-import type { FileListEntries } from "./file-lists.ts";
-import { sha256Text } from "../../lib/hash.ts";
-import { CacheIndex, type Located } from "./cache-index.ts";
+import { createHash, hash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExtractedArticle } from '../../corpus/extract.ts';
+import type { ArticleSummary } from './article-summary.ts';
+import type { FileListEntries } from './file-lists.ts';
+import { sha256Text } from '../../lib/hash.ts';
+import { CacheIndex, type Located } from './cache-index.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
-export const CORPUS_CACHE_DIR = "cache/corpus";
+export const CORPUS_CACHE_DIR = 'cache/corpus';
 
 /** The most bytes `getSummaries` reads at once. */
 const SPAN = 8 << 20;
@@ -55,46 +42,29 @@ const READ_AHEAD = 1 << 20;
 const READ_GAP = 64 << 10;
 
 /** Bump when the layout of the cache directory or of an entry changes. */
-const CACHE_FORMAT = "2";
+const CACHE_FORMAT = '2';
 
-const ROOT = join(import.meta.dirname, "../../..");
+const ROOT = join(import.meta.dirname, '../../..');
 /** The files whose code decides what an article's extraction is. */
-const EXTRACTOR_SOURCES = [
-  "pipeline/corpus",
-  "pipeline/steps/corpus/article-summary.ts",
-  "contracts/corpus/documents.ts",
-  "contracts/corpus/article-id.ts",
-  "contracts/corpus/vocab.ts",
-];
+const EXTRACTOR_SOURCES = ['pipeline/corpus', 'pipeline/steps/corpus/article-summary.ts', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
 
 /** The code that reads a file list's rows. */
-const FILE_LIST_SOURCES = [
-  "pipeline/steps/corpus/file-lists.ts",
-  "pipeline/steps/corpus/packages.ts",
-  "contracts/corpus/article-id.ts",
-];
+const FILE_LIST_SOURCES = ['pipeline/steps/corpus/file-lists.ts', 'pipeline/steps/corpus/packages.ts', 'contracts/corpus/article-id.ts'];
 
 const sourceHashes = new Map<readonly string[], string>();
 /** A hash of the cache format and of the code in `sources` (files, or folders whose .ts files count). */
 function sourcesHash(sources: readonly string[]): string {
   const known = sourceHashes.get(sources);
   if (known) return known;
-  const h = createHash("sha256").update(`cache-format ${CACHE_FORMAT}\n`);
+  const h = createHash('sha256').update(`cache-format ${CACHE_FORMAT}\n`);
   const files: string[] = [];
   for (const rel of sources) {
     const abs = join(ROOT, rel);
-    if (rel.endsWith(".ts")) files.push(rel);
-    else
-      for (const f of readdirSync(abs)
-        .filter((n) => n.endsWith(".ts"))
-        .sort())
-        files.push(`${rel}/${f}`);
+    if (rel.endsWith('.ts')) files.push(rel);
+    else for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts')).sort()) files.push(`${rel}/${f}`);
   }
-  for (const rel of files)
-    h.update(`${rel}\n`)
-      .update(readFileSync(join(ROOT, rel)))
-      .update("\n");
-  const hash = h.digest("hex");
+  for (const rel of files) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
+  const hash = h.digest('hex');
   sourceHashes.set(sources, hash);
   return hash;
 }
@@ -106,9 +76,9 @@ export function extractorVersion(): string {
 
 /** One member of a package as the last full read of it found it. */
 export type PackageMemberRecord =
-  | { kind: "article"; member: string; sha256: string }
-  | { kind: "other"; member: string }
-  | { kind: "broken"; member: string | null; reason: string };
+  | { kind: 'article'; member: string; sha256: string }
+  | { kind: 'other'; member: string }
+  | { kind: 'broken'; member: string | null; reason: string };
 
 /** What the cache keeps per article: its extraction, or why its bytes are not an article. */
 export type CachedExtraction = ExtractedArticle | { error: string };
@@ -127,17 +97,12 @@ export interface CacheStats {
 }
 
 export class ExtractionCache {
-  readonly stats: CacheStats = {
-    hits: 0,
-    misses: 0,
-    packageHits: 0,
-    pruned: 0,
-  };
+  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
   private readonly salt: string;
   /** Every entry of the complete segments and of this run's, with the entries this run used marked. */
   private readonly index = new CacheIndex();
   /** The last article key computed (a hit and then its use ask for the same one in turn). */
-  private lastKey = { sha: "", key: Buffer.alloc(32) };
+  private lastKey = { sha: '', key: Buffer.alloc(32) };
   /**
    * The keys `getSummaries` computed for its package, asked for again as each article is used (a sha256 each:
    * 0.15 s of a rebuild at 100,000 articles).
@@ -154,13 +119,7 @@ export class ExtractionCache {
   /** Reused for reads that fit: one allocation instead of one per article. */
   private readonly readBuffer = Buffer.allocUnsafe(64 << 10);
   /** The bytes read ahead (`readRange`): `bytes` of `segment` from `start` in `buf`; `next`: where the last read ended. */
-  private window = {
-    segment: "",
-    start: 0,
-    bytes: 0,
-    next: 0,
-    buf: Buffer.allocUnsafe(0),
-  };
+  private window = { segment: '', start: 0, bytes: 0, next: 0, buf: Buffer.allocUnsafe(0) };
 
   /** `dir` null: nothing is kept (every article is extracted, nothing written). */
   constructor(
@@ -173,38 +132,30 @@ export class ExtractionCache {
   }
 
   private get segments(): string {
-    return join(this.dir!, "segments");
+    return join(this.dir!, 'segments');
   }
 
   /** Reads the indexes of complete segments; removes what a dead run left (a segment without index). */
   private load(): void {
     if (!existsSync(this.segments)) return;
     const names = readdirSync(this.segments);
-    for (const name of names.filter((n) => n.endsWith(".jsonl")).sort()) {
-      const seg = name.slice(0, -".jsonl".length);
+    for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) {
+      const seg = name.slice(0, -'.jsonl'.length);
       if (!names.includes(`${seg}.idx`)) {
         if (!pidAlive(seg)) rmSync(join(this.segments, name), { force: true });
         continue;
       }
-      for (const line of readFileSync(
-        join(this.segments, `${seg}.idx`),
-        "utf8",
-      ).split("\n")) {
-        const [key, offset, length, summary] = line.split(" ");
+      for (const line of readFileSync(join(this.segments, `${seg}.idx`), 'utf8').split('\n')) {
+        const [key, offset, length, summary] = line.split(' ');
         if (key && /^[0-9a-f]{64}$/.test(key) && offset && length)
-          this.index.set(Buffer.from(key, "hex"), {
-            segment: seg,
-            offset: Number(offset),
-            length: Number(length),
-            summary: Number(summary ?? 0) || 0,
-          });
+          this.index.set(Buffer.from(key, 'hex'), { segment: seg, offset: Number(offset), length: Number(length), summary: Number(summary ?? 0) || 0 });
       }
     }
   }
 
   /** The key of an article's extraction given the sha256 of its bytes (hex). */
   key(contentSha256: string): string {
-    return this.keyBytes(contentSha256).toString("hex");
+    return this.keyBytes(contentSha256).toString('hex');
   }
 
   /** `key` as its 32 bytes (what the index holds). */
@@ -212,16 +163,12 @@ export class ExtractionCache {
     const batched = this.batchKeys.get(contentSha256);
     if (batched) return batched;
     // One-shot `crypto.hash`: a Hash object per article cost twice as much (0.24 s of a rebuild at 100,000).
-    if (this.lastKey.sha !== contentSha256)
-      this.lastKey = {
-        sha: contentSha256,
-        key: hash("sha256", `${contentSha256}\n${this.salt}`, "buffer"),
-      };
+    if (this.lastKey.sha !== contentSha256) this.lastKey = { sha: contentSha256, key: hash('sha256', `${contentSha256}\n${this.salt}`, 'buffer') };
     return this.lastKey.key;
   }
 
   private packagePath(sha: string): string {
-    return join(this.dir!, "packages", `${sha}.json`);
+    return join(this.dir!, 'packages', `${sha}.json`);
   }
 
   /** The whole extraction (a hit). */
@@ -232,12 +179,10 @@ export class ExtractionCache {
   /** The summary only, without parsing the article's texts (a hit). */
   getSummary(contentSha256: string): CachedSummary | null {
     // Only the summary's bytes when the index says how many (a rebuild reads every article's summary).
-    const line = this.read(contentSha256, "summary");
+    const line = this.read(contentSha256, 'summary');
     if (line === null) return null;
-    const tab = line.indexOf("\t");
-    return this.counted(
-      parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)),
-    );
+    const tab = line.indexOf('\t');
+    return this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
   }
 
   /**
@@ -246,9 +191,7 @@ export class ExtractionCache {
    * a rebuild spent on the summaries).
    */
   getSummaries(contentSha256s: readonly string[]): (CachedSummary | null)[] {
-    const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(
-      null,
-    );
+    const out: (CachedSummary | null)[] = new Array(contentSha256s.length).fill(null);
     if (!this.dir) return out;
     const wanted: { i: number; key: Buffer; at: Located }[] = [];
     this.batchKeys = new Map();
@@ -259,41 +202,22 @@ export class ExtractionCache {
       if (at) wanted.push({ i, key, at });
     });
     if (wanted.some((w) => w.at.segment === this.segment)) this.flush();
-    wanted.sort((a, b) =>
-      a.at.segment < b.at.segment
-        ? -1
-        : a.at.segment > b.at.segment
-          ? 1
-          : a.at.offset - b.at.offset,
-    );
-    const bytes = (w: (typeof wanted)[number]) =>
-      w.at.summary > 0 ? w.at.summary : w.at.length;
-    for (let g = 0; g < wanted.length;) {
+    wanted.sort((a, b) => (a.at.segment < b.at.segment ? -1 : a.at.segment > b.at.segment ? 1 : a.at.offset - b.at.offset));
+    const bytes = (w: (typeof wanted)[number]) => (w.at.summary > 0 ? w.at.summary : w.at.length);
+    for (let g = 0; g < wanted.length; ) {
       // A run of entries of one segment, read as one span (gaps of other entries included) up to SPAN bytes.
       const first = wanted[g]!.at;
       let end = g + 1;
-      while (
-        end < wanted.length &&
-        wanted[end]!.at.segment === first.segment &&
-        wanted[end]!.at.offset + bytes(wanted[end]!) - first.offset <= SPAN
-      )
-        end++;
+      while (end < wanted.length && wanted[end]!.at.segment === first.segment && wanted[end]!.at.offset + bytes(wanted[end]!) - first.offset <= SPAN) end++;
       const last = wanted[end - 1]!;
-      const span = Buffer.allocUnsafe(
-        last.at.offset + bytes(last) - first.offset,
-      );
-      if (
-        readSync(this.fd(first.segment), span, 0, span.length, first.offset) ===
-        span.length
-      )
+      const span = Buffer.allocUnsafe(last.at.offset + bytes(last) - first.offset);
+      if (readSync(this.fd(first.segment), span, 0, span.length, first.offset) === span.length)
         for (let k = g; k < end; k++) {
           const w = wanted[k]!;
           const start = w.at.offset - first.offset;
-          const line = span.toString("utf8", start, start + bytes(w));
-          const tab = line.indexOf("\t");
-          out[w.i] = this.counted(
-            parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)),
-          );
+          const line = span.toString('utf8', start, start + bytes(w));
+          const tab = line.indexOf('\t');
+          out[w.i] = this.counted(parseEntry<CachedSummary>(tab < 0 ? line : line.slice(0, tab)));
           if (out[w.i] !== null) this.index.markUsed(w.key);
         }
       g = end;
@@ -309,8 +233,8 @@ export class ExtractionCache {
 
   /** The JSON text of the whole extraction (`loadArticle` without the parse), as `putArticle` was given it. */
   loadArticleJson(contentSha256: string): string | null {
-    const line = this.read(contentSha256, "whole");
-    return line === null ? null : line.slice(line.indexOf("\t") + 1);
+    const line = this.read(contentSha256, 'whole');
+    return line === null ? null : line.slice(line.indexOf('\t') + 1);
   }
 
   private counted<T>(entry: T | null): T | null {
@@ -323,19 +247,14 @@ export class ExtractionCache {
    * the summary ends, `summary` reads only the summary and its tab, `whole` only what follows the tab (so a
    * caller that looks for the tab finds none and takes it all); otherwise both read the whole line.
    */
-  private read(
-    contentSha256: string,
-    part: "line" | "summary" | "whole" = "line",
-  ): string | null {
+  private read(contentSha256: string, part: 'line' | 'summary' | 'whole' = 'line'): string | null {
     if (!this.dir) return null;
     const key = this.keyBytes(contentSha256);
     const at = this.index.get(key);
     if (!at) return null;
-    if (at.segment === this.segment && at.offset + at.length > this.written)
-      this.flush();
-    const skip = part === "whole" ? at.summary : 0;
-    const length =
-      part === "summary" && at.summary > 0 ? at.summary : at.length - skip;
+    if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
+    const skip = part === 'whole' ? at.summary : 0;
+    const length = part === 'summary' && at.summary > 0 ? at.summary : at.length - skip;
     const text = this.readRange(at.segment, at.offset + skip, length);
     if (text === null) return null;
     this.index.markUsed(key);
@@ -349,94 +268,71 @@ export class ExtractionCache {
    * they were appended, and one `pread` per article was ~2% of a full build's CPU (issue 21 session 26). Reads
    * elsewhere (a rebuild's few new articles among old ones) read only what they need.
    */
-  private readRange(
-    segment: string,
-    offset: number,
-    length: number,
-  ): string | null {
+  private readRange(segment: string, offset: number, length: number): string | null {
     const w = this.window;
     const end = offset + length;
-    if (
-      w.segment === segment &&
-      offset >= w.start &&
-      end <= w.start + w.bytes
-    ) {
+    if (w.segment === segment && offset >= w.start && end <= w.start + w.bytes) {
       w.next = end;
-      return w.buf.toString("utf8", offset - w.start, end - w.start);
+      return w.buf.toString('utf8', offset - w.start, end - w.start);
     }
     const fd = this.fd(segment);
-    const following =
-      w.segment === segment && offset >= w.next && offset - w.next <= READ_GAP;
+    const following = w.segment === segment && offset >= w.next && offset - w.next <= READ_GAP;
     if (following) {
-      if (w.buf.length < Math.max(READ_AHEAD, length))
-        w.buf = Buffer.allocUnsafe(Math.max(READ_AHEAD, length));
+      if (w.buf.length < Math.max(READ_AHEAD, length)) w.buf = Buffer.allocUnsafe(Math.max(READ_AHEAD, length));
       const got = readSync(fd, w.buf, 0, w.buf.length, offset);
       w.start = offset;
       w.bytes = got;
       if (got < length) {
-        w.segment = "";
+        w.segment = '';
         return null;
       }
       w.next = end;
-      return w.buf.toString("utf8", 0, length);
+      return w.buf.toString('utf8', 0, length);
     }
-    const buf =
-      length <= this.readBuffer.length
-        ? this.readBuffer
-        : Buffer.allocUnsafe(length);
+    const buf = length <= this.readBuffer.length ? this.readBuffer : Buffer.allocUnsafe(length);
     if (readSync(fd, buf, 0, length, offset) !== length) return null;
     // Not a window (nothing kept to serve from), but where the next read would follow.
     w.segment = segment;
     w.start = 0;
     w.bytes = 0;
     w.next = end;
-    return buf.toString("utf8", 0, length);
+    return buf.toString('utf8', 0, length);
   }
 
   /** A segment's file, opened for reading once per run. */
   private fd(segment: string): number {
     let fd = this.fds.get(segment);
     if (fd === undefined) {
-      fd = openSync(join(this.segments, `${segment}.jsonl`), "r");
+      fd = openSync(join(this.segments, `${segment}.jsonl`), 'r');
       this.fds.set(segment, fd);
     }
     return fd;
   }
 
   /** Keeps an extraction, given as the object or as its JSON text, with its summary's JSON when it is an article. */
-  putArticle(
-    contentSha256: string,
-    article: CachedExtraction | string,
-    summary?: string,
-  ): void {
+  putArticle(contentSha256: string, article: CachedExtraction | string, summary?: string): void {
     this.stats.misses++;
     if (!this.dir) return;
     const key = this.keyBytes(contentSha256);
     if (this.segment === null) {
       mkdirSync(this.segments, { recursive: true });
       this.segment = segmentName();
-      writeFileSync(join(this.segments, `${this.segment}.jsonl`), "");
+      writeFileSync(join(this.segments, `${this.segment}.jsonl`), '');
     }
-    const json =
-      typeof article === "string" ? article : JSON.stringify(article);
-    const head = summary === undefined ? "" : `${summary}\t`;
-    const bytes = Buffer.from(`${head}${json}\n`, "utf8");
+    const json = typeof article === 'string' ? article : JSON.stringify(article);
+    const head = summary === undefined ? '' : `${summary}\t`;
+    const bytes = Buffer.from(`${head}${json}\n`, 'utf8');
     const offset = this.written + this.pendingBytes;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
-    this.index.set(key, {
-      segment: this.segment,
-      offset,
-      length: bytes.length - 1,
-      summary: Buffer.byteLength(head),
-    });
+    this.index.set(key, { segment: this.segment, offset, length: bytes.length - 1, summary: Buffer.byteLength(head) });
     this.index.markUsed(key);
     if (this.pendingBytes >= 4 << 20) this.flush();
   }
 
   private flush(): void {
     if (this.segment === null || this.pendingBytes === 0) return;
-    const fd = openSync(join(this.segments, `${this.segment}.jsonl`), "a");
+    const fd = openSync(join(this.segments, `${this.segment}.jsonl`), 'a');
     try {
       writeSync(fd, Buffer.concat(this.pending, this.pendingBytes));
     } finally {
@@ -448,18 +344,15 @@ export class ExtractionCache {
   }
 
   /** A file list's rows, given the sha256 of its bytes: from the cache, else `parse` (then kept). */
-  fileList(
-    sha256: string | undefined,
-    parse: () => FileListEntries,
-  ): FileListEntries {
+  fileList(sha256: string | undefined, parse: () => FileListEntries): FileListEntries {
     if (!this.dir || sha256 === undefined) return parse();
     const key = sha256Text(`${sha256}\n${sourcesHash(FILE_LIST_SOURCES)}`);
-    const path = join(this.dir, "filelists", `${key}.json`);
+    const path = join(this.dir, 'filelists', `${key}.json`);
     this.usedFileLists.add(key);
     const cached = readJson<FileListEntries>(path);
     if (cached && Array.isArray(cached)) return cached;
     const rows = parse();
-    mkdirSync(join(this.dir, "filelists"), { recursive: true });
+    mkdirSync(join(this.dir, 'filelists'), { recursive: true });
     writeAtomic(path, JSON.stringify(rows));
     return rows;
   }
@@ -477,7 +370,7 @@ export class ExtractionCache {
   putPackage(sha256: string, members: readonly PackageMemberRecord[]): void {
     if (!this.dir) return;
     this.usedPackages.add(sha256);
-    mkdirSync(join(this.dir, "packages"), { recursive: true });
+    mkdirSync(join(this.dir, 'packages'), { recursive: true });
     writeAtomic(this.packagePath(sha256), JSON.stringify(members));
   }
 
@@ -491,31 +384,23 @@ export class ExtractionCache {
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment);
     for (const [sub, used] of [
-      ["packages", this.usedPackages],
-      ["filelists", this.usedFileLists],
+      ['packages', this.usedPackages],
+      ['filelists', this.usedFileLists],
     ] as const) {
       const dir = join(this.dir, sub);
       if (existsSync(dir))
         for (const name of readdirSync(dir))
-          if (!used.has(name.replace(/\.json$/, ""))) {
+          if (!used.has(name.replace(/\.json$/, ''))) {
             rmSync(join(dir, name), { force: true });
             this.stats.pruned++;
           }
     }
     // Per segment: entries and bytes used by this run, all its entries and all its bytes.
-    const bySegment = new Map<
-      string,
-      { used: number; usedBytes: number; bytes: number; entries: number }
-    >();
+    const bySegment = new Map<string, { used: number; usedBytes: number; bytes: number; entries: number }>();
     for (const [, at, isUsed] of this.index.entries()) {
       let s = bySegment.get(at.segment);
       if (!s) {
-        s = {
-          used: 0,
-          usedBytes: 0,
-          bytes: statSync(join(this.segments, `${at.segment}.jsonl`)).size,
-          entries: 0,
-        };
+        s = { used: 0, usedBytes: 0, bytes: statSync(join(this.segments, `${at.segment}.jsonl`)).size, entries: 0 };
         bySegment.set(at.segment, s);
       }
       s.entries++;
@@ -545,24 +430,17 @@ export class ExtractionCache {
       // Compaction: every used extraction into one new segment (its entries now point there), then the old segments go.
       const olds = [...bySegment].filter(([, s]) => s.used > 0);
       const seg = `${segmentName()}-c`;
-      const fd = openSync(join(this.segments, `${seg}.jsonl`), "w");
+      const fd = openSync(join(this.segments, `${seg}.jsonl`), 'w');
       let offset = 0;
       try {
         for (const [key, at, isUsed] of this.index.entries()) {
           if (!isUsed) continue;
           const buf = Buffer.allocUnsafe(at.length + 1);
-          const src =
-            this.fds.get(at.segment) ??
-            openSync(join(this.segments, `${at.segment}.jsonl`), "r");
+          const src = this.fds.get(at.segment) ?? openSync(join(this.segments, `${at.segment}.jsonl`), 'r');
           this.fds.set(at.segment, src);
           readSync(src, buf, 0, at.length + 1, at.offset);
           writeSync(fd, buf);
-          this.index.set(key, {
-            segment: seg,
-            offset,
-            length: at.length,
-            summary: at.summary,
-          });
+          this.index.set(key, { segment: seg, offset, length: at.length, summary: at.summary });
           offset += at.length + 1;
         }
       } finally {
@@ -579,20 +457,18 @@ export class ExtractionCache {
   private writeIndex(seg: string): void {
     const path = join(this.segments, `${seg}.idx`);
     const tmp = `${path}.tmp-${process.pid}`;
-    const fd = openSync(tmp, "w");
+    const fd = openSync(tmp, 'w');
     try {
       let lines: string[] = [];
       for (const [key, at] of this.index.entries()) {
         if (at.segment !== seg) continue;
-        lines.push(
-          `${Buffer.from(key).toString("hex")} ${at.offset} ${at.length} ${at.summary}\n`,
-        );
+        lines.push(`${Buffer.from(key).toString('hex')} ${at.offset} ${at.length} ${at.summary}\n`);
         if (lines.length === 4096) {
-          writeSync(fd, lines.join(""));
+          writeSync(fd, lines.join(''));
           lines = [];
         }
       }
-      writeSync(fd, lines.join(""));
+      writeSync(fd, lines.join(''));
     } finally {
       closeSync(fd);
     }
@@ -607,17 +483,17 @@ export class ExtractionCache {
  */
 let segmentsMade = 0;
 function segmentName(): string {
-  return `${Date.now().toString(36).padStart(10, "0")}-${process.pid}-${(segmentsMade++).toString(36).padStart(6, "0")}`;
+  return `${Date.now().toString(36).padStart(10, '0')}-${process.pid}-${(segmentsMade++).toString(36).padStart(6, '0')}`;
 }
 
 function pidAlive(segment: string): boolean {
-  const pid = Number(segment.split("-")[1]);
+  const pid = Number(segment.split('-')[1]);
   if (!Number.isInteger(pid) || pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -639,7 +515,7 @@ function parseEntry<T>(json: string): T | null {
 function readJson<T>(path: string): T | null {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readFileSync(path, 'utf8');
   } catch {
     return null;
   }
