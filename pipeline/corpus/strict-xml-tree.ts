@@ -85,7 +85,14 @@ function appendText(parent: XmlElement, text: string): void {
  */
 export function strictTree(xml: string, hollow: ReadonlySet<string>): XmlElement | null {
   const skipped = { elements: 0, chars: 0 };
-  const tree = build(xml, hollow, skipped);
+  let tree: XmlElement | null;
+  try {
+    tree = build(xml, hollow, skipped);
+  } catch (err) {
+    // A regular expression's backtrack stack overflowing (a tag with millions of attributes): htmlparser2 reads it.
+    if (!(err instanceof RangeError)) throw err;
+    tree = null;
+  }
   if (tree === null) strictTrees.declined++;
   else {
     strictTrees.built++;

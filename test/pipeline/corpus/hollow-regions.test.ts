@@ -134,6 +134,13 @@ describe('buildTree: the strict reader, hollow elements skipped in one step', ()
     expect(strictTrees.declined - before.declined).toBeGreaterThan(100);
   });
 
+  it('skips a hollow element of millions of tags in one step (a 9 MB table overflowed the regular expression once)', () => {
+    const rows = '<tr><td>1</td><td>2</td></tr>\n'.repeat(300_000);
+    const xml = `<article><body><p>a</p><table-wrap><table>${rows}</table></table-wrap><p>b</p></body></article>`;
+    const counts = strictCounts(() => expect(expectSameTree(xml)).toBe(`<table>${rows}</table>`.length));
+    expect(counts).toEqual({ built: 1, declined: 0 });
+  });
+
   it('reads the strict subset itself and leaves the rest to htmlparser2, with the same tree either way', () => {
     const read = [
       '<?xml version="1.0"?><!DOCTYPE article PUBLIC "-//NLM//DTD" "x.dtd"><article a="1" a="2" b = \'&amp;\'><p>x &lt; y<!-- c --><![CDATA[]]>z</p></article>',
