@@ -20,7 +20,7 @@ const CLOSE_TAG = /<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>/y;
 /**
  * Content in the strict subset: text without `<`, a `<` the tokenizer reads as text (before a space or `>`),
  * open, self-closing and close tags. Matched as far as it goes (no anchor at the end: nothing to backtrack into),
- * at most CONTENT_RUN tokens at a time: V8 keeps a backtrack entry per repetition, and ~2 million (a 9 MB table)
+ * at most 65,536 tokens at a time: V8 keeps a backtrack entry per repetition, and ~2 million (a 9 MB table)
  * overflowed its stack (found by the session 26 review). Nothing follows the repetition, so resuming where a run
  * stopped reads the same tokens as one run would.
  */

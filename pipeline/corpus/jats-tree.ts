@@ -18,7 +18,7 @@
  */
 import { Parser } from 'htmlparser2';
 import { decodeEntities } from './jats-entities.ts';
-import { strictTree } from './strict-xml-tree.ts';
+import { appendText, strictTree } from './strict-xml-tree.ts';
 
 /** An element: `name` as written (may carry a prefix such as `mml:`), `local` without the prefix. */
 export interface XmlElement {
@@ -83,12 +83,7 @@ export function buildTree(xml: string, hollow: ReadonlySet<string>, reader: Tree
       },
       ontext(data) {
         if (skipDepth > 0) return;
-        let text = inCdata ? data : decodeEntities(data);
-        // U+FFFF is not an XML character; jats-text.ts uses it as a marker, so a malformed file cannot inject it.
-        if (text.indexOf('\uFFFF') !== -1) text = text.replaceAll('\uFFFF', '\uFFFD');
-        const last = top.children.length - 1;
-        if (last >= 0 && typeof top.children[last] === 'string') top.children[last] += text;
-        else top.children.push(text);
+        appendText(top, inCdata ? data : decodeEntities(data));
       },
       oncdatastart() {
         inCdata = true;

@@ -70,8 +70,11 @@ function skipSpace(xml: string, i: number): number {
   return i;
 }
 
-/** Appends a text run as buildTree does: merged into a preceding text child, U+FFFF (our marker) replaced. */
-function appendText(parent: XmlElement, text: string): void {
+/**
+ * Appends a text run (entities decoded) to `parent`, for both readers: merged into a preceding text child, U+FFFF
+ * replaced (it is not an XML character; jats-text.ts uses it as a marker, so a malformed file cannot inject it).
+ */
+export function appendText(parent: XmlElement, text: string): void {
   if (text.indexOf('\uFFFF') !== -1) text = text.replaceAll('\uFFFF', '\uFFFD');
   const children = parent.children;
   const last = children.length - 1;
@@ -113,17 +116,9 @@ function build(xml: string, hollow: ReadonlySet<string>, skipped: { elements: nu
   const n = xml.length;
   let i = 0;
   while (i < n) {
-    if (xml.charCodeAt(i) !== LT) {
-      // A text run, up to the next `<` or the end.
-      let lt = xml.indexOf('<', i);
-      if (lt < 0) lt = n;
-      if (hollowDepth === 0) appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
-      i = lt;
-      continue;
-    }
     const c = i + 1 < n ? xml.charCodeAt(i + 1) : -1;
-    if (c === -1 || isSpace(c) || c === GT) {
-      // A `<` that opens no tag: text, starting a run of its own.
+    if (xml.charCodeAt(i) !== LT || c === -1 || isSpace(c) || c === GT) {
+      // A text run up to the next `<` or the end; a `<` that opens no tag starts a run of its own.
       let lt = xml.indexOf('<', i + 1);
       if (lt < 0) lt = n;
       if (hollowDepth === 0) appendText(stack[stack.length - 1]!, decodeEntities(xml.slice(i, lt)));
