@@ -114,7 +114,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
           `(${(articles / Math.max(extraction.seconds, 1e-9)).toFixed(0)} articles/s, ${(extraction.bytes / 2 ** 20 / Math.max(extraction.seconds, 1e-9)).toFixed(1)} MB/s); ` +
           `${extraction.skipped.length} inputs skipped, ${extraction.duplicates.length} duplicates, ${extraction.generatedIds.length} without PMCID, ` +
           `${extraction.deleted.filter((d) => d.found).length} deleted; cache: ${extraction.cache.hits} reused, ${extraction.cache.misses} extracted, ` +
-          `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread`,
+          `${extraction.cache.packageHits} of ${extraction.packages.length} packages not reread (${extraction.cache.packHits} from their summary packs)`,
       );
     for (const s of extraction.skipped.slice(0, 20)) progress.log(`corpus: skipped ${s.package ? `${s.package}: ` : ''}${s.file}: ${s.reason}`);
     clock.lap('extraction');

@@ -34,6 +34,7 @@ import type { CorpusInput } from './inputs.ts';
 import { HashList } from './hash-list.ts';
 import { KeptCopies } from './kept-copies.ts';
 import { packageMembers } from './packages.ts';
+import { PackWriter } from './summary-pack.ts';
 
 /** Where an article came from: a loose file (`package` null) or a member of a package. */
 export interface SourceRef {
@@ -220,13 +221,13 @@ export async function extractCorpus(
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
       else add(src, a, whole, rowFor(src, a), sha);
     };
-    /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
-    const article = (src: SourceRef, bytes: Buffer) => {
+    /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256 and the summary used. */
+    const article = (src: SourceRef, bytes: Buffer): { sha: string; summary: CachedSummary } => {
       const sha = sha256Text(bytes);
       const a = cache.getSummary(sha);
       if (a) {
         use(src, a, sha);
-        return sha;
+        return { sha, summary: a };
       }
       let extracted: ExtractedArticle | null = null;
       let json: string;
@@ -243,10 +244,9 @@ export async function extractCorpus(
       // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole. Of
       // a summary the step keeps only the pmcid (the rest is copied into the summary store or dropped, and its
       // phrases are the lexicon's strings): that string alone is made anew.
-      if (summary === null) use(src, JSON.parse(json) as CachedSummary, sha);
-      else if (cache.dir) use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha);
-      else use(src, { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string }, sha, JSON.parse(json) as ExtractedArticle);
-      return sha;
+      const used: CachedSummary = summary === null ? (JSON.parse(json) as CachedSummary) : { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string };
+      use(src, used, sha, summary !== null && !cache.dir ? (JSON.parse(json) as ExtractedArticle) : null);
+      return { sha, summary: used };
     };
 
     progress.start('corpus: extracting', input.files.length + input.packages.length);
@@ -274,28 +274,51 @@ export async function extractCorpus(
       const ownList = paired.own.get(pkg);
       own = ownList === undefined ? null : indexFileLists([readList(ownList)]);
       const packageSha = options.fileHashes?.get(pkg);
-      const known = packageSha ? cache.getPackage(packageSha) : null;
-      // An unchanged package whose articles are all cached: its member list stands in for the archive.
+      // An unchanged package whose articles are all cached: its summary pack (summary-pack.ts), else its member
+      // list and its articles' summaries, stand in for the archive. Read otherwise, the package gets a pack.
+      const pack = packageSha ? cache.getPack(packageSha) : null;
+      const packing = packageSha && cache.dir && !pack ? new PackWriter() : null;
+      const known = packageSha && !pack ? cache.getPackage(packageSha) : null;
       const summaries = known ? cache.getSummaries(known.map((r) => (r.kind === 'article' ? r.sha256 : ''))) : null;
       const cached = known?.map((r, i) => (r.kind === 'article' ? summaries![i]! : null));
-      if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
+      if (pack) {
+        for (const m of pack.entries()) {
+          record(m.record);
+          if (m.summary !== null) {
+            summary.articles++;
+            // The key is the pack's: not hashed again when the article is used.
+            cache.noteKey(m.record.sha256, m.key);
+            use({ package: pkg, file: m.record.member }, m.summary!, m.record.sha256);
+          }
+        }
+      } else if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
         known.forEach((r, i) => {
           record(r);
           if (r.kind === 'article') {
             summary.articles++;
+            packing?.article(r.member, r.sha256, cache.keyBytes(r.sha256), cached[i]!);
             use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
-          }
+          } else packing?.other(r);
         });
       } else {
         const members: PackageMemberRecord[] = [];
         for await (const e of packageMembers(path)) {
-          const r: PackageMemberRecord = e.kind === 'article' ? { kind: 'article', member: e.member, sha256: article({ package: pkg, file: e.member }, e.bytes) } : e;
+          let r: PackageMemberRecord;
+          if (e.kind === 'article') {
+            const { sha, summary: used } = article({ package: pkg, file: e.member }, e.bytes);
+            r = { kind: 'article', member: e.member, sha256: sha };
+            packing?.article(e.member, sha, cache.keyBytes(sha), used);
+          } else {
+            r = e;
+            packing?.other(e);
+          }
           if (r.kind === 'article') summary.articles++;
           record(r);
           members.push(r);
         }
         if (packageSha) cache.putPackage(packageSha, members);
       }
+      if (packing && packageSha) cache.putPack(packageSha, packing.finish());
       // Its rows are done with: what a kept copy needs of them went into `kept`.
       own = null;
       out.packages.push(summary);

@@ -13,6 +13,9 @@
  *                            unchanged package is not decompressed again
  *   filelists/<key>.json     a file list's rows as file-lists.ts reads them, under the list's sha256 and
  *                            a hash of that reader's code, so an unchanged list is not parsed again
+ *   packs/<key>.pack         a package's summary pack (summary-pack.ts): its members with their summaries,
+ *                            under the package's sha256 and this cache's salt, so an unchanged package is read
+ *                            in one read (its member list and summaries are not)
  *
  * An article's key is sha256(content hash, extractor version, lexicon sha256, band options). The extractor
  * version is a hash of the extraction code itself (pipeline/corpus/*.ts and the contracts it fills), so any
@@ -24,12 +27,13 @@
  */
 import { createHash, hash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
 import { CacheIndex, type Located } from './cache-index.ts';
+import { PACK_FORMAT, PackReader } from './summary-pack.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
@@ -92,23 +96,26 @@ export interface CacheStats {
   misses: number;
   /** Packages whose member list came from the cache (not decompressed). */
   packageHits: number;
+  /** Of those, packages read from their summary pack. */
+  packHits: number;
   /** Entries removed by `prune`. */
   pruned: number;
 }
 
 export class ExtractionCache {
-  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
+  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, packHits: 0, pruned: 0 };
   private readonly salt: string;
   /** Every entry of the complete segments and of this run's, with the entries this run used marked. */
   private readonly index = new CacheIndex();
   /** The last article key computed (a hit and then its use ask for the same one in turn). */
-  private lastKey = { sha: '', key: Buffer.alloc(32) };
+  private lastKey: { sha: string; key: Buffer } = { sha: '', key: Buffer.alloc(32) };
   /**
    * The keys `getSummaries` computed for its package, asked for again as each article is used (a sha256 each:
    * 0.15 s of a rebuild at 100,000 articles).
    */
   private batchKeys = new Map<string, Buffer>();
   private readonly usedPackages = new Set<string>();
+  private readonly usedPacks = new Set<string>();
   private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
   /** This run's segment: its name, what was written to it, and what waits in `pending` to be. */
@@ -159,7 +166,7 @@ export class ExtractionCache {
   }
 
   /** `key` as its 32 bytes (what the index holds). */
-  private keyBytes(contentSha256: string): Buffer {
+  keyBytes(contentSha256: string): Buffer {
     const batched = this.batchKeys.get(contentSha256);
     if (batched) return batched;
     // One-shot `crypto.hash`: a Hash object per article cost twice as much (0.24 s of a rebuild at 100,000).
@@ -169,6 +176,14 @@ export class ExtractionCache {
 
   private packagePath(sha: string): string {
     return join(this.dir!, 'packages', `${sha}.json`);
+  }
+
+  /**
+   * Remembers that the article with these bytes (sha256, hex) has this key (32 bytes, as a summary pack keeps it), so
+   * `key` and `keyBytes` give it without hashing, as they do for the article asked last.
+   */
+  noteKey(contentSha256: string, key: Uint8Array): void {
+    this.lastKey = { sha: contentSha256, key: Buffer.from(key.buffer, key.byteOffset, key.byteLength) };
   }
 
   /** The whole extraction (a hit). */
@@ -367,6 +382,43 @@ export class ExtractionCache {
     return members;
   }
 
+  private packPath(packageSha256: string): string {
+    return join(this.dir!, 'packs', `${sha256Text(`pack ${PACK_FORMAT}\n${packageSha256}\n${this.salt}`)}.pack`);
+  }
+
+  /**
+   * The summary pack of the package with this sha256 (summary-pack.ts), when there is one and every extraction it
+   * names is still in the cache (they are then marked used and counted as hits, and the package's member list is
+   * kept too); else null (a damaged pack is a miss).
+   */
+  getPack(packageSha256: string): PackReader | null {
+    if (!this.dir) return null;
+    const path = this.packPath(packageSha256);
+    let pack: PackReader;
+    try {
+      pack = new PackReader(readFileSync(path));
+    } catch {
+      return null;
+    }
+    for (let k = 0; k < pack.articles; k++) if (!this.index.has(pack.key(k))) return null;
+    for (let k = 0; k < pack.articles; k++) this.index.markUsed(pack.key(k));
+    this.stats.hits += pack.articles;
+    this.stats.packageHits++;
+    this.stats.packHits++;
+    this.usedPacks.add(basename(path, '.pack'));
+    this.usedPackages.add(packageSha256);
+    return pack;
+  }
+
+  /** Keeps a package's summary pack (`PackWriter.finish`). */
+  putPack(packageSha256: string, bytes: Buffer): void {
+    if (!this.dir) return;
+    const path = this.packPath(packageSha256);
+    mkdirSync(join(this.dir, 'packs'), { recursive: true });
+    writeAtomic(path, bytes);
+    this.usedPacks.add(basename(path, '.pack'));
+  }
+
   putPackage(sha256: string, members: readonly PackageMemberRecord[]): void {
     if (!this.dir) return;
     this.usedPackages.add(sha256);
@@ -386,11 +438,12 @@ export class ExtractionCache {
     for (const [sub, used] of [
       ['packages', this.usedPackages],
       ['filelists', this.usedFileLists],
+      ['packs', this.usedPacks],
     ] as const) {
       const dir = join(this.dir, sub);
       if (existsSync(dir))
         for (const name of readdirSync(dir))
-          if (!used.has(name.replace(/\.json$/, ''))) {
+          if (!used.has(name.replace(/\.(json|pack)$/, ''))) {
             rmSync(join(dir, name), { force: true });
             this.stats.pruned++;
           }
@@ -497,7 +550,7 @@ function pidAlive(segment: string): boolean {
   }
 }
 
-function writeAtomic(path: string, text: string): void {
+function writeAtomic(path: string, text: string | Buffer): void {
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);

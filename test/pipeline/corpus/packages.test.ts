@@ -202,7 +202,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     // Nothing changed: nothing is extracted, no package decompressed, and the output is the same.
     const p2 = logProgress();
     await build(snap, join(tmp.path, 'gen-2'), { cacheDir, progress: p2 });
-    expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread`);
+    expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread (2 from their summary packs)`);
     // … and every article's rows and document come from the previous build (documents as hard links).
     expect(carryLine(p2)).toContain(`${n} of ${n} articles' rows, ${n} article documents`);
     expect(p2.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized)');
@@ -212,7 +212,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     await generateIncrementPackage({ dir, seed, revised, added, withdrawn: [withdrawn] });
     const p3 = logProgress();
     const m3 = await build(snap, join(tmp.path, 'gen-3'), { cacheDir, progress: p3 });
-    expect(cacheLine(p3)).toContain(`cache: ${n} reused, 4 extracted, 2 of 3 packages not reread`);
+    expect(cacheLine(p3)).toContain(`cache: ${n} reused, 4 extracted, 2 of 3 packages not reread (2 from their summary packs)`);
     expect(m3).toMatchObject({ input_packages: 3, articles: n + 2 - 1, duplicate_articles: 2, deleted_articles: 1 });
     // Carried over: all but the two revised and the two new articles (the withdrawn one is gone).
     const unchanged = n - 1 - revised.length;
@@ -357,6 +357,26 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
     // Only this build's documents are kept now.
     expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
+  });
+
+  it('reads the packages from their member lists when their summary packs are damaged, packs them again, and still equals a full rebuild', async () => {
+    const packs = join(cacheDir, 'packs');
+    const names = readdirSync(packs);
+    expect(names).toHaveLength(3);
+    for (const name of names) {
+      const bytes = readFileSync(join(packs, name));
+      bytes[bytes.length >> 1] = (bytes[bytes.length >> 1]! + 1) % 256;
+      writeFileSync(join(packs, name), bytes);
+    }
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-damaged-packs');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
+    expect(cacheLine(p)).toContain('3 of 3 packages not reread (0 from their summary packs)');
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    const again = logProgress();
+    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-repacked'), snapshotId: 'another-snapshot', synthetic: true, progress: again, cacheDir });
+    expect(cacheLine(again)).toContain('3 of 3 packages not reread (3 from their summary packs)');
+    expect(tree(join(tmp.path, 'gen-repacked'))).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
   });
 
   it('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {
