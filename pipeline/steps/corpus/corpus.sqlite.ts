@@ -256,7 +256,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     if (answer && 'error' in answer) progress.log(`corpus: search index not carried over (${answer.error.split('\n')[0]}); read from the full-text index`);
     const carriedIndex = answer && 'rows' in answer ? (writeSearchRows(db, answer.rows), answer.result) : null;
     const search = carriedIndex ?? writeSearchIndex(db, pairs);
-    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized)` : ''}`);
+    progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized, two-word phrases ${carriedIndex.bigrams})` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');
     vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB);

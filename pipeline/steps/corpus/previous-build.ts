@@ -35,10 +35,11 @@ import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
 import type { WorkerPlan } from './rebuild-worker.ts';
 import type { FreshTerm, SearchRows } from './search-index.ts';
+import type { BigramWay } from './search-carry.ts';
 import { DocKeySet } from './doc-key-set.ts';
 
 /** The rebuild worker's answers to a plan (rebuild-worker.ts): the search index's rows, and the full-text index. */
-export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number } } | { result: null } | { error: string };
+export type SearchAnswer = { rows: SearchRows; result: { terms: number; tokens: number; bigrams: BigramWay } } | { result: null } | { error: string };
 export type FtsAnswer = { error?: string };
 /**
  * Its answer about the previous database: its excerpt index; why it is not the file recorded (nothing is carried
@@ -60,6 +61,7 @@ const WRITER_SOURCES = [
   'pipeline/steps/corpus/documents.ts',
   'pipeline/steps/corpus/previous-build.ts',
   'pipeline/steps/corpus/search-index.ts',
+  'pipeline/steps/corpus/search-carry.ts',
   'pipeline/steps/corpus/search-bigrams.ts',
   'pipeline/steps/corpus/fts-index.ts',
   'pipeline/steps/corpus/excerpt-index-builder.ts',

@@ -10,7 +10,7 @@
  *   { linksEnd } answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
  *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
  *               index in the scratch file `plan.ftsFile` (fts-index.ts, `writeFtsFile`), answered
- *               `{ kind: 'fts' }` or `{ kind: 'fts', error }`; then the search index's rows (search-index.ts,
+ *               `{ kind: 'fts' }` or `{ kind: 'fts', error }`; then the search index's rows (search-carry.ts,
  *               `carrySearchRows`) from the previous database, read-only through the file VFS in this thread's own
  *               sqlite3 module, and the new excerpts' tokens (the next message), answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
  *               when the previous index does not fit (the main thread then reads the index from FTS5), or
@@ -28,7 +28,8 @@ import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
 import { recordedDatabaseDiffers, sqlite3 } from '../../lib/sqlite.ts';
 import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
-import { carrySearchRows, collectSearchRows, type FreshTerm, readSearchIndex } from './search-index.ts';
+import { carrySearchRows } from './search-carry.ts';
+import { collectSearchRows, type FreshTerm, readSearchIndex } from './search-index.ts';
 
 /** What the main thread knows of the rebuild's excerpts once the articles are extracted (corpus.sqlite.ts, `carryPlan`). */
 export interface SearchPlan {

@@ -5,18 +5,17 @@
  * Runs after the FTS5 rebuild, on the database being built.
  *
  * A rebuild that carries unchanged articles over (corpus.sqlite.ts, previous-build.ts) carries their postings
- * over too (`carrySearchRows`, in the rebuild's worker thread: rebuild-worker.ts): the previous build's index,
+ * over too (search-carry.ts, in the rebuild's worker thread: rebuild-worker.ts): the previous build's index,
  * re-numbered, merged with the tokens of the new excerpts only, which a small FTS5 table with the same tokenizer
- * gives in a scratch database. Reading every token back from the full index was most of what a rebuild spent on
+ * gives here (`tokenizeExcerpts`). Reading every token back from the full index was most of what a rebuild spent on
  * the whole corpus; the result is the same rows in the same order (tested byte for byte against a full build).
- * Either way ends with the two-token phrases (search-bigrams.ts): from the terms just written, or for carried
- * rows from the tokens placed as the terms are made.
+ * Either way ends with the two-token phrases (search-bigrams.ts): from the terms just written, or carried over.
  */
 import { CORPUS_FTS_TOKENIZE } from '../../../contracts/corpus/database.ts';
-import { bigramMinDocs, decodePositions, decodePostings, decodeVarints, encodePostings, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
+import { decodeVarints, encodeTermFlat, encodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3, SqliteDb } from '../../lib/sqlite.ts';
 import { Fts5LayoutError, type OnTerm, readFts5Pages, readFts5Vocab } from './fts5-instances.ts';
-import { eachBigram, PAIR_BUDGET, type PlacedTokens, writeSearchBigrams } from './search-bigrams.ts';
+import { writeSearchBigrams } from './search-bigrams.ts';
 
 /**
  * Fills the search tables from `excerpts_fts`; returns the number of terms and of token instances. FTS5's
@@ -69,12 +68,15 @@ function writeSearchTerms(db: SqliteDb): { terms: number; tokens: number } {
   return { terms, tokens };
 }
 
-/** The previous build's search index, read while its database is attached. */
+/** The previous build's search index, read while its database is attached (search-carry.ts carries it over). */
 export interface PreviousSearchIndex {
   /** In `ORDER BY term` order (SQLite's binary order: code points). */
   terms: { term: string; docs: number; postings: Uint8Array; positions: Uint8Array; width: number }[];
   /** Token count per previous excerpt (index id − 1). */
   sizes: Int32Array;
+  /** Its two-word phrases, in (first, second) order (SQLite's binary order), and the docs that made a term common. */
+  bigrams: { first: string; second: string; docs: number; postings: Uint8Array }[];
+  bigramMinDocs: number;
 }
 
 /** Reads the search index of the database attached as `schema`. */
@@ -82,8 +84,11 @@ export function readSearchIndex(db: SqliteDb, schema: string): PreviousSearchInd
   const terms: PreviousSearchIndex['terms'] = [];
   for (const [term, docs, postings, positions, width] of db.selectArrays(`SELECT term, docs, postings, positions, offset_width FROM ${schema}.search_terms ORDER BY term`))
     terms.push({ term: term as string, docs: Number(docs), postings: blob(postings), positions: blob(positions), width: Number(width) });
-  const [excerpts, sizes] = db.selectArray(`SELECT excerpts, sizes FROM ${schema}.search_documents`) ?? [0, null];
-  return { terms, sizes: decodeVarints(blob(sizes), Number(excerpts)) };
+  const bigrams: PreviousSearchIndex['bigrams'] = [];
+  for (const [first, second, docs, postings] of db.selectArrays(`SELECT first, second, docs, postings FROM ${schema}.search_bigrams ORDER BY first, second`))
+    bigrams.push({ first: first as string, second: second as string, docs: Number(docs), postings: blob(postings) });
+  const [excerpts, sizes, minDocs] = db.selectArray(`SELECT excerpts, sizes, bigram_min_docs FROM ${schema}.search_documents`) ?? [0, null, 0];
+  return { terms, sizes: decodeVarints(blob(sizes), Number(excerpts)), bigrams, bigramMinDocs: Number(minDocs) };
 }
 
 const blob = (v: unknown): Uint8Array => (v instanceof Uint8Array ? v : new Uint8Array(0)); // SQLite gives null for an empty blob
@@ -200,107 +205,4 @@ export function writeSearchRows(db: SqliteDb, rows: SearchRows): void {
     pair.finalize();
   }
   db.prepare('UPDATE search_documents SET bigram_min_docs = ?').bind([rows.bigramMinDocs]).stepFinalize();
-}
-
-/**
- * The search tables' rows from the previous build's index and the new excerpts' texts, into `out` (written whole
- * by `writeSearchRows`): `remap[i]` is the new id of previous excerpt i + 1 (0: not carried over), ascending
- * wherever it is not 0; `fresh` are the excerpts written anew. Returns null (making no rows) when the two do not
- * make up excerpts 1 … `excerpts` exactly; the caller then reads the index from FTS5 (`writeSearchIndex`). Needs no
- * connection to the database being built: a rebuild's worker thread makes them while that database is written
- * (rebuild-worker.ts).
- */
-export function carrySearchRows(
-  s: Sqlite3,
-  previous: PreviousSearchIndex,
-  remap: Int32Array,
-  fresh: readonly { id: number; text: string }[],
-  excerpts: number,
-  out: { rows: SearchRows },
-  /** `fresh`'s tokens, when made already (`tokenizeExcerpts`). */
-  freshTokens?: Map<string, FreshTerm>,
-): { terms: number; tokens: number } | null {
-  if (remap.length !== previous.sizes.length) return null;
-  const sizes = new Int32Array(excerpts);
-  const seen = new Uint8Array(excerpts + 1);
-  let last = 0;
-  for (let i = 0; i < remap.length; i++) {
-    const id = remap[i]!;
-    if (id === 0) continue;
-    if (id <= last || id > excerpts) return null;
-    last = id;
-    seen[id] = 1;
-    sizes[id - 1] = previous.sizes[i]!;
-  }
-  for (const { id } of fresh) {
-    if (id < 1 || id > excerpts || seen[id]) return null;
-    seen[id] = 1;
-  }
-  if (seen.reduce((n, v) => n + v, 0) !== excerpts) return null;
-
-  const freshTerms = freshTokens ?? tokenizeExcerpts(s, fresh);
-  for (const t of freshTerms.values()) t.ids.forEach((id, k) => (sizes[id - 1]! += t.counts[k]!));
-  const byTerm = new Map(previous.terms.map((p) => [p.term, p]));
-  const order = [...previous.terms.map((p) => p.term), ...[...freshTerms.keys()].filter((t) => !byTerm.has(t))].sort(compareCodePoints);
-
-  // The tokens put in place as the terms are written, for the two-word phrases (search-bigrams.ts), which
-  // would otherwise decode every term again from the rows just written.
-  const minDocs = bigramMinDocs(excerpts);
-  const start = new Float64Array(excerpts + 1);
-  for (let i = 0; i < excerpts; i++) start[i + 1] = start[i]! + sizes[i]!;
-  const placed: PlacedTokens = { names: [], common: new Uint8Array(order.length), minDocs, start, tokenAt: new Int32Array(start[excerpts]!).fill(-1) };
-  let terms = 0;
-  for (const term of order) {
-    const old = byTerm.get(term);
-    const add = freshTerms.get(term);
-    const oldDocs = old ? decodePostings(old.postings, old.docs) : null;
-    const oldOffsets = old ? decodePositions(old.positions, old.width) : null;
-    const addN = add ? add.ids.length : 0;
-    const cap = (old?.docs ?? 0) + addN;
-    const ids = new Int32Array(cap);
-    const counts = new Int32Array(cap);
-    const offsets = new Int32Array((oldOffsets?.length ?? 0) + (add?.offsets.length ?? 0));
-    let n = 0;
-    let total = 0;
-    let oi = 0; // next previous excerpt of the term
-    let op = 0; // its first offset
-    let fi = 0; // next fresh excerpt of the term
-    let fp = 0;
-    const oldN = old?.docs ?? 0;
-    for (;;) {
-      while (oi < oldN && remap[oldDocs!.docs[oi]!] === 0) op += oldDocs!.freq[oi++]!;
-      const oldId = oi < oldN ? remap[oldDocs!.docs[oi]!]! : Infinity;
-      const addId = fi < addN ? add!.ids[fi]! : Infinity;
-      if (oldId === Infinity && addId === Infinity) break;
-      if (oldId < addId) {
-        const c = oldDocs!.freq[oi++]!;
-        ids[n] = oldId;
-        counts[n++] = c;
-        for (let k = 0; k < c; k++) offsets[total++] = oldOffsets![op++]!; // (a subarray per excerpt costs more than the copy)
-      } else {
-        const c = add!.counts[fi++]!;
-        ids[n] = addId;
-        counts[n++] = c;
-        for (let k = 0; k < c; k++) offsets[total++] = add!.offsets[fp++]!;
-      }
-    }
-    if (n === 0) continue; // every excerpt holding it is gone, and FTS5 rebuilt from the rows no longer has it
-    const { postings, positions, offsetWidth } = encodeTermFlat(ids, counts, offsets, n);
-    out.rows.terms.push([term, n, postings, positions, offsetWidth]);
-    placed.common[terms] = n >= minDocs ? 1 : 0;
-    placed.names.push(term);
-    for (let k = 0, o = 0; k < n; k++) {
-      const at = start[ids[k]! - 1]!;
-      for (let c = 0; c < counts[k]!; c++) placed.tokenAt[at + offsets[o++]!] = terms;
-    }
-    terms++;
-  }
-  let tokens = 0;
-  for (const v of sizes) tokens += v;
-  out.rows.documents = [excerpts, tokens, encodeVarints(sizes)];
-  eachBigram({ ...placed, common: placed.common.subarray(0, terms) }, PAIR_BUDGET, (a, b, ids, counts, n) => {
-    out.rows.bigrams.push([placed.names[a]!, placed.names[b]!, n, encodePostings(ids, counts, n)]);
-  });
-  out.rows.bigramMinDocs = minDocs;
-  return { terms, tokens };
 }

@@ -205,7 +205,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread (2 from their summary packs)`);
     // … and every article's rows and document come from the previous build (documents as hard links).
     expect(carryLine(p2)).toContain(`${n} of ${n} articles' rows, ${n} article documents`);
-    expect(p2.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized)');
+    expect(p2.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized, two-word phrases carried)');
     expect(tree(join(tmp.path, 'gen-2'))).toEqual(tree(join(tmp.path, 'gen-1')));
 
     // A daily package: two revised articles, two new ones, one withdrawal.
@@ -218,7 +218,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const unchanged = n - 1 - revised.length;
     expect(carryLine(p3)).toContain(`${unchanged} of ${n + 1} articles' rows, ${unchanged} article documents`);
     // … and their postings in the search index: only the new excerpts are tokenized (the rest re-numbered).
-    expect(p3.lines.find((l) => l.includes('search index of'))).toMatch(/\(carried over, [1-9]\d* new excerpts tokenized\)/);
+    expect(p3.lines.find((l) => l.includes('search index of'))).toMatch(/\(carried over, [1-9]\d* new excerpts tokenized, two-word phrases (carried|counted)\)/);
 
     // The same inputs built without a cache: every file the same.
     const full = join(tmp.path, 'gen-full');
@@ -309,7 +309,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const out = join(tmp.path, 'gen-unlinkable');
     await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
     expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
-    expect(p.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized)');
+    expect(p.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized, two-word phrases carried)');
     expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
     // Storing was tried again and worked here: recorded, so the next build links.
     expect(JSON.parse(readFileSync(record, 'utf8')).linkable).toBe(true);
