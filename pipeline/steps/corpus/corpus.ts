@@ -79,33 +79,37 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const clock = new PhaseClock();
   const input = corpusInput(o.snapshot);
   const { lexicon, sha256 } = readLexicon(o.lexiconPath);
-  const matcher = compileLexicon(lexicon);
-  clock.lap('lexicon');
-  for (const c of matcher.collisions) progress.log(`corpus: lexicon form "${c.form}" belongs to "${c.kept}"; dropped from "${c.dropped}"`);
-  if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
-  else
-    progress.log(
-      `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files, ${input.packages.length} packages, ${input.fileLists.length} file lists, ${input.deletionLists.length} deletion lists` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
-        (input.ignored.length ? `; ignoring ${input.ignored.join(', ')}` : ''),
-    );
-  const fileHashes = new Map<string, string>();
-  const fingerprint = corpusFingerprint(input, fileHashes);
-  clock.lap('input hashes');
-  const cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
-  clock.lap('cache index');
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   const metaJson = JSON.stringify(meta);
   mkdirSync(join(o.out, CORPUS_ARTICLES_DIR), { recursive: true });
   // What the previous build left (previous-build.ts): unchanged articles' rows and documents are carried over.
-  // Its worker thread starts now, linking the previous build's documents while this one extracts.
+  // Its worker thread starts first, loading its code and then linking the previous build's documents while this
+  // thread compiles the lexicon, hashes the inputs, reads the cache's index and extracts (issue 21 session 27: its
+  // work before the plan had become as long as this thread's).
   const previous = o.cacheDir ? new PreviousBuild(o.cacheDir, o.rebuildWorker) : null;
   const dbPath = join(o.out, CORPUS_DB_FILE);
   const ftsFile = `${dbPath}.fts`;
   let extraction!: Awaited<ReturnType<typeof extractCorpus>>;
   const excerptCount = (i: number) => extraction.excerptCounts[i]!;
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
+  let fingerprint!: string;
+  let cache!: ExtractionCache;
   try {
     previous?.startWorker(o.out, metaJson);
+    const matcher = compileLexicon(lexicon);
+    clock.lap('lexicon');
+    for (const c of matcher.collisions) progress.log(`corpus: lexicon form "${c.form}" belongs to "${c.kept}"; dropped from "${c.dropped}"`);
+    if (input.kind === 'none') progress.log(`corpus: no ${input.dir}; the corpus is empty`);
+    else
+      progress.log(
+        `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files, ${input.packages.length} packages, ${input.fileLists.length} file lists, ${input.deletionLists.length} deletion lists` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
+          (input.ignored.length ? `; ignoring ${input.ignored.join(', ')}` : ''),
+      );
+    const fileHashes = new Map<string, string>();
+    fingerprint = corpusFingerprint(input, fileHashes);
+    clock.lap('input hashes');
+    cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
+    clock.lap('cache index');
     extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
     const articles = extraction.count;
     if (input.kind !== 'none')

@@ -7,8 +7,9 @@
  * What a carried excerpt holds does not change, so neither do its tokens' offsets nor its pairs of tokens:
  *
  *   - A term's `positions` are copied as runs of bytes, from one excerpt dropped or added to the next, unless its
- *     offset width changes (an excerpt dropped held its only long offsets, or a new one brings one); its postings
- *     are written again with the new ids.
+ *     offset width changes (an excerpt dropped held its only long offsets, or a new one brings one). Its postings
+ *     are delta-coded: an excerpt kept right after the previous one, its id moved by as much, keeps its bytes, so
+ *     they too are copied as runs, and only the first excerpt after a change is written anew (`PostingsMerger`).
  *   - The two-word phrases (`search_bigrams`: every pair of tokens where one of the two is a common term) are the
  *     previous build's rows, re-numbered, with the pairs of the new excerpts added, when that gives every pair the
  *     counting would: when no term is common now that was not before (a pair of two terms uncommon before is in
@@ -16,9 +17,9 @@
  *     the pairs are counted from every token put back in place (search-bigrams.ts, `eachBigram`), as a full build
  *     counts them.
  *
- * Session 27: the terms' offsets were decoded, copied and written again one by one, every token was put in place and
- * the pairs counted again from all of them: 2.1 s of the rebuild worker's time at 100,000 articles, on the rebuild's
- * critical path.
+ * Session 27: the terms' postings and offsets were decoded and written again one by one, every token was put in
+ * place and the pairs counted again from all of them: 2.1 s of the rebuild worker's time at 100,000 articles, on the
+ * rebuild's critical path.
  */
 import { bigramMinDocs, decodePostingsInto, encodePostings, encodeVarints, offsetWidth, VarintWriter } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3 } from '../../lib/sqlite.ts';
@@ -97,106 +98,205 @@ export function carrySearchRows(
 
 type TermRow = SearchRows['terms'][number];
 
-/** Merges one term's previous postings (re-numbered) with its new excerpts' tokens; arrays reused from term to term. */
-class TermMerger {
-  private docs = new Int32Array(1024);
-  private freq = new Int32Array(1024);
+/** What `PostingsMerger` visits, in id order: a previous excerpt dropped or kept, or a new one (with its count). */
+const DROPPED = 0;
+const KEPT = 1;
+const ADDED = 2;
+
+/**
+ * Re-numbers a postings blob (contracts/corpus/search-postings.ts) by `remap` and merges new excerpts into it. An
+ * excerpt kept right after the previous one, its id moved by as much, has the same bytes: they are copied, a run
+ * of such excerpts at a time; only the first of a run, and the new ones, are written anew.
+ */
+class PostingsMerger {
+  private readonly out = new VarintWriter();
+  private lastId = 0;
 
   constructor(private readonly remap: Int32Array) {}
 
-  /** The term's row, or null when it is in no excerpt any more. */
-  merge(term: string, old: PreviousSearchIndex['terms'][number] | undefined, add: FreshTerm | undefined): TermRow | null {
-    const { remap } = this;
-    const oldN = old?.docs ?? 0;
-    if (this.docs.length < oldN) {
-      this.docs = new Int32Array(Math.max(oldN, 2 * this.docs.length));
-      this.freq = new Int32Array(this.docs.length);
-    }
-    const { docs, freq } = this;
-    if (old) decodePostingsInto(old.postings, oldN, docs, freq);
-    const w0 = old?.width ?? 1;
-    const oldBytes = old?.positions ?? new Uint8Array(0);
-    const read = (at: number) => (w0 === 1 ? oldBytes[at]! : w0 === 2 ? oldBytes[at]! | (oldBytes[at + 1]! << 8) : oldBytes[at]! + oldBytes[at + 1]! * 0x100 + oldBytes[at + 2]! * 0x10000 + oldBytes[at + 3]! * 0x1000000);
-    const addN = add ? add.ids.length : 0;
+  private write(id: number, count: number): void {
+    const many = count > 1 ? 1 : 0;
+    this.out.write((id - this.lastId) * 2 + many);
+    if (many) this.out.write(count - 2);
+    this.lastId = id;
+  }
 
-    // First the sizes: excerpts, tokens and the largest offset (each excerpt's last: its offsets ascend).
-    let n = addN;
-    let total = add ? add.offsets.length : 0;
-    let max = 0;
-    for (let k = 0, op = 0; k < oldN; k++) {
-      const c = freq[k]!;
-      if (remap[docs[k]!] !== 0) {
-        n++;
-        total += c;
-        max = Math.max(max, read((op + c - 1) * w0));
+  /**
+   * Merges `blob` (`count` excerpts) with the new excerpts `addIds` (ascending) and `addCounts`; `visit`, if given,
+   * sees every excerpt in order. Returns the number of excerpts written; `bytes` gives them.
+   */
+  merge(
+    blob: Uint8Array,
+    count: number,
+    addIds: ArrayLike<number>,
+    addCounts: ArrayLike<number>,
+    visit: ((kind: number, count: number, index: number) => void) | null,
+  ): number {
+    const { remap, out } = this;
+    out.reset();
+    this.lastId = 0;
+    const addN = addIds.length;
+    let n = 0;
+    let fi = 0;
+    let p = 0;
+    let oldId = 0;
+    /** The previous excerpt was kept and written last: the next one's bytes are its own if its id moves as much. */
+    let following = false;
+    let previousOld = 0;
+    let runFrom = -1;
+    for (let k = 0; k < count; k++) {
+      const from = p;
+      let b = blob[p++]!;
+      let v = b;
+      if (b >= 0x80) {
+        v = b & 0x7f;
+        let shift = 7;
+        do {
+          b = blob[p++]!;
+          v |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b >= 0x80);
       }
-      op += c;
-    }
-    if (n === 0) return null;
-    for (let f = 0, fp = 0; f < addN; f++) {
-      const c = add!.counts[f]!;
-      for (let i = fp + 1; i < fp + c; i++) if (add!.offsets[i]! <= add!.offsets[i - 1]!) throw new Error(`search postings: offsets must ascend (term ${term})`);
-      fp += c;
-      max = Math.max(max, add!.offsets[fp - 1]!);
-    }
-    const width = offsetWidth(max);
-
-    // Then the rows: postings in id order, the previous excerpts' offsets copied a run of bytes at a time.
-    const postings = new VarintWriter();
-    const positions = new Uint8Array(total * width);
-    const view = new DataView(positions.buffer);
-    const put = (at: number, o: number) => {
-      if (width === 1) positions[at] = o;
-      else if (width === 2) view.setUint16(at, o, true);
-      else view.setUint32(at, o, true);
-    };
-    let written = 0; // bytes of positions
-    let runFrom = 0; // bytes of the previous positions not copied yet, from here …
-    let runTo = 0; // … to here
-    const flush = () => {
-      if (runTo === runFrom) return;
-      if (width === w0) positions.set(oldBytes.subarray(runFrom, runTo), written);
-      else for (let at = runFrom, to = written; at < runTo; at += w0, to += width) put(to, read(at));
-      written += ((runTo - runFrom) / w0) * width;
-      runFrom = runTo;
-    };
-    let previousId = 0;
-    const posting = (id: number, count: number) => {
-      const many = count > 1 ? 1 : 0;
-      postings.write((id - previousId) * 2 + many);
-      if (many) postings.write(count - 2);
-      previousId = id;
-    };
-    let k = 0; // next previous excerpt
-    let op = 0; // its first offset's byte
-    let f = 0; // next new excerpt
-    let fp = 0; // its first offset
-    for (;;) {
-      while (k < oldN && remap[docs[k]!] === 0) {
-        flush();
-        op += freq[k++]! * w0;
-        runFrom = runTo = op;
+      oldId += v >>> 1;
+      let c = 1;
+      if (v & 1) {
+        b = blob[p++]!;
+        c = b;
+        if (b >= 0x80) {
+          c = b & 0x7f;
+          let shift = 7;
+          do {
+            b = blob[p++]!;
+            c |= (b & 0x7f) << shift;
+            shift += 7;
+          } while (b >= 0x80);
+        }
+        c += 2;
       }
-      const oldId = k < oldN ? remap[docs[k]!]! : Infinity;
-      const addId = f < addN ? add!.ids[f]! : Infinity;
-      if (oldId === Infinity && addId === Infinity) break;
-      if (oldId < addId) {
-        const c = freq[k++]!;
-        posting(oldId, c);
-        op += c * w0;
-        runTo = op;
+      const id = remap[oldId - 1]!;
+      if (id === 0) {
+        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        runFrom = -1;
+        following = false;
+        visit?.(DROPPED, c, k);
+        continue;
+      }
+      if (fi < addN && addIds[fi]! < id) {
+        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        runFrom = -1;
+        following = false;
+        for (; fi < addN && addIds[fi]! < id; fi++, n++) {
+          this.write(addIds[fi]!, addCounts[fi]!);
+          visit?.(ADDED, addCounts[fi]!, fi);
+        }
+      }
+      if (following && id - this.lastId === oldId - previousOld) {
+        if (runFrom < 0) runFrom = from;
+        this.lastId = id;
       } else {
-        flush();
-        const c = add!.counts[f++]!;
-        posting(addId, c);
-        for (let i = 0; i < c; i++, written += width) put(written, add!.offsets[fp++]!);
+        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        runFrom = -1;
+        this.write(id, c);
       }
+      following = true;
+      previousOld = oldId;
+      n++;
+      visit?.(KEPT, c, k);
     }
-    flush();
-    if (written !== positions.length) throw new Error(`search postings: ${written} of ${positions.length} bytes of offsets written (term ${term})`);
-    return [term, n, postings.finish(), positions, width];
+    if (p !== blob.length) throw new Error(`search postings: ${blob.length - p} bytes left over after ${count} excerpts`);
+    if (runFrom >= 0) out.copy(blob, runFrom, p);
+    for (; fi < addN; fi++, n++) {
+      this.write(addIds[fi]!, addCounts[fi]!);
+      visit?.(ADDED, addCounts[fi]!, fi);
+    }
+    return n;
+  }
+
+  bytes(): Uint8Array {
+    return this.out.finish();
   }
 }
+
+const NO_IDS: readonly number[] = [];
+
+/**
+ * Merges one term's previous postings (re-numbered) with its new excerpts' tokens. Its offsets are copied a run of
+ * bytes at a time in the width they had; should the width change (a new excerpt brings a longer offset, or those
+ * needing it were all dropped), the offsets are written again one by one.
+ */
+class TermMerger {
+  private readonly postings: PostingsMerger;
+  private positions = new Uint8Array(1 << 16);
+
+  constructor(private readonly remap: Int32Array) {
+    this.postings = new PostingsMerger(remap);
+  }
+
+  /** The term's row, or null when it is in no excerpt any more. */
+  merge(term: string, old: PreviousSearchIndex['terms'][number] | undefined, add: FreshTerm | undefined): TermRow | null {
+    const w0 = old?.width ?? 1;
+    const oldBytes = old?.positions ?? EMPTY;
+    const addOffsets = add?.offsets ?? NO_IDS;
+    const room = oldBytes.length + addOffsets.length * 4;
+    if (this.positions.length < room) this.positions = new Uint8Array(Math.max(room, 2 * this.positions.length));
+    const positions = this.positions;
+    const read = (at: number) => (w0 === 1 ? oldBytes[at]! : w0 === 2 ? oldBytes[at]! | (oldBytes[at + 1]! << 8) : oldBytes[at]! + oldBytes[at + 1]! * 0x100 + oldBytes[at + 2]! * 0x10000 + oldBytes[at + 3]! * 0x1000000);
+    // Offsets in the previous width as they come: kept runs copied, new ones written; the largest noted.
+    let written = 0;
+    let op = 0; // bytes of the previous offsets passed
+    let runFrom = 0;
+    let fp = 0; // new offsets passed
+    let max = 0;
+    const flush = () => {
+      positions.set(oldBytes.subarray(runFrom, op), written);
+      written += op - runFrom;
+    };
+    const n = this.postings.merge(old?.postings ?? EMPTY, old?.docs ?? 0, add?.ids ?? NO_IDS, add?.counts ?? NO_IDS, (kind, c) => {
+      if (kind === KEPT) {
+        op += c * w0;
+        max = Math.max(max, read(op - w0)); // an excerpt's offsets ascend: its last is its largest
+      } else {
+        flush();
+        if (kind === DROPPED) op += c * w0;
+        else
+          for (let i = 0; i < c; i++, fp++) {
+            const o = addOffsets[fp]!;
+            if (i > 0 && o <= addOffsets[fp - 1]!) throw new Error(`search postings: offsets must ascend (term ${term})`);
+            max = Math.max(max, o);
+            // Little-endian; an offset too long for the width makes the width change (below), and all is written again.
+            for (let j = 0; j < w0; j++) positions[written + j] = (o >>> (8 * j)) & 0xff;
+            written += w0;
+          }
+        runFrom = op;
+      }
+    });
+    if (n === 0) return null;
+    flush();
+    const width = offsetWidth(max);
+    if (width === w0) return [term, n, this.postings.bytes(), positions.slice(0, written), width];
+    // Another width: every offset again, in order (kept ones read back from the previous bytes).
+    const total = written / w0;
+    const wide = new Uint8Array(total * width);
+    const view = new DataView(wide.buffer);
+    let at = 0;
+    op = 0;
+    fp = 0;
+    const put = (o: number) => {
+      if (width === 1) wide[at] = o;
+      else if (width === 2) view.setUint16(at, o, true);
+      else view.setUint32(at, o, true);
+      at += width;
+    };
+    this.postings.merge(old?.postings ?? EMPTY, old?.docs ?? 0, add?.ids ?? NO_IDS, add?.counts ?? NO_IDS, (kind, c) => {
+      if (kind === ADDED) for (let i = 0; i < c; i++) put(addOffsets[fp++]!);
+      else if (kind === DROPPED) op += c * w0;
+      else for (let i = 0; i < c; i++, op += w0) put(read(op));
+    });
+    return [term, n, this.postings.bytes(), wide, width];
+  }
+}
+
+const EMPTY = new Uint8Array(0);
 
 /** Pairs of the new excerpts, by (first, second) term number (`first * terms + second`): their excerpts (ascending ids) and counts. */
 type FreshPairs = Map<number, { ids: number[]; counts: number[] }>;
@@ -258,10 +358,7 @@ function carryBigrams(
   for (const [name, n] of number) names[n] = name;
   const freshKeys = [...fresh.keys()].sort((a, b) => a - b);
   const out: SearchRows['bigrams'] = [];
-  let docs = new Int32Array(1024);
-  let freq = new Int32Array(1024);
-  let ids = new Int32Array(1024);
-  let counts = new Int32Array(1024);
+  const merger = new PostingsMerger(remap);
   let fi = 0;
   const emitFresh = (key: number) => {
     const p = fresh.get(key)!;
@@ -275,34 +372,8 @@ function carryBigrams(
     const key = a * terms + b;
     while (fi < freshKeys.length && freshKeys[fi]! < key) emitFresh(freshKeys[fi++]!);
     const add = fi < freshKeys.length && freshKeys[fi] === key ? fresh.get(freshKeys[fi++]!)! : null;
-    if (docs.length < row.docs) {
-      docs = new Int32Array(Math.max(row.docs, 2 * docs.length));
-      freq = new Int32Array(docs.length);
-    }
-    decodePostingsInto(row.postings, row.docs, docs, freq);
-    const cap = row.docs + (add?.ids.length ?? 0);
-    if (ids.length < cap) {
-      ids = new Int32Array(Math.max(cap, 2 * ids.length));
-      counts = new Int32Array(ids.length);
-    }
-    let n = 0;
-    let k = 0;
-    let j = 0;
-    const addN = add?.ids.length ?? 0;
-    for (;;) {
-      while (k < row.docs && remap[docs[k]!] === 0) k++;
-      const oldId = k < row.docs ? remap[docs[k]!]! : Infinity;
-      const addId = j < addN ? add!.ids[j]! : Infinity;
-      if (oldId === Infinity && addId === Infinity) break;
-      if (oldId < addId) {
-        ids[n] = oldId;
-        counts[n++] = freq[k++]!;
-      } else {
-        ids[n] = addId;
-        counts[n++] = add!.counts[j++]!;
-      }
-    }
-    if (n > 0) out.push([row.first, row.second, n, encodePostings(ids, counts, n)]);
+    const n = merger.merge(row.postings, row.docs, add?.ids ?? NO_IDS, add?.counts ?? NO_IDS, null);
+    if (n > 0) out.push([row.first, row.second, n, merger.bytes()]);
   }
   while (fi < freshKeys.length) emitFresh(freshKeys[fi++]!);
   return out;

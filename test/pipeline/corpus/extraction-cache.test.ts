@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
-import { ExtractionCache } from '../../../pipeline/steps/corpus/extraction-cache.ts';
+import { ExtractionCache, readIndexLines } from '../../../pipeline/steps/corpus/extraction-cache.ts';
 import type { FileListEntries } from '../../../pipeline/steps/corpus/file-lists.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 
@@ -20,6 +20,31 @@ const sha = (i: number) => String(i).padStart(64, '0');
 const segments = (dir: string) => (existsSync(join(dir, 'segments')) ? readdirSync(join(dir, 'segments')).sort() : []);
 
 describe('the extraction cache', () => {
+  it('reads the lines of a segment index it wrote, and skips damaged ones', () => {
+    const key = (c: string) => c.repeat(64);
+    const text = [
+      `${key('a')} 0 120 44`,
+      `${key('b')} 121 7`, // an older index: no summary length
+      `${key('c')} 9007199254740 1 0`,
+      `${key('A')} 1 2 3`, // upper case: not written by the cache
+      `${key('d').slice(2)} 1 2 3`, // short key
+      `${key('e')} 1 2 3 4`, // a number too many
+      `${key('f')} 1`, // too few
+      `${key('0')} 1 x2 3`, // not digits
+      `${key('1')}  1 2`, // two spaces
+      '',
+      `${key('9')} 5 6 7`, // the last line, without a line break
+    ].join('\n');
+    const got: [string, number, number, number][] = [];
+    readIndexLines(Buffer.from(text), (k, o, l, s) => got.push([k.toString('hex'), o, l, s]));
+    expect(got).toEqual([
+      [key('a'), 0, 120, 44],
+      [key('b'), 121, 7, 0],
+      [key('c'), 9007199254740, 1, 0],
+      [key('9'), 5, 6, 7],
+    ]);
+  });
+
   it('keeps entries of completed runs, drops a dead run, and keys by lexicon', () => {
     const dir = join(tmp.path, 'a');
     const run1 = new ExtractionCache(dir, 'lex-1');
