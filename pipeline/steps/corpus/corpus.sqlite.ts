@@ -13,7 +13,6 @@ import { existsSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA, CORPUS_DB_VERSION } from '../../../contracts/corpus/database.ts';
 import { writeExcerptIndex } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
-import { sha256FileSync } from '../../lib/hash.ts';
 import {
   attachDatabase,
   attachReadOnly,
@@ -91,7 +90,7 @@ export function carryPlan(carry: CarryOver, count: number, load: (index: number)
 
 /**
  * Writes the database for `articles` (already in listing order) to `path`; returns the excerpt count, the
- * file's size and sha256, and how many articles' rows were copied from the previous database (`carry`).
+ * file's size, and how many articles' rows were copied from the previous database (`carry`).
  * `articles` may be summaries (extract-corpus.ts) when `load` gives the whole article of an index; only the
  * articles not carried over are loaded, one at a time.
  */
@@ -102,7 +101,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
   progress: Progress,
   carry: (CarryOver & { help?: CarryHelp }) | null = null,
   ...[load]: A extends ExtractedArticle ? [load?: (index: number) => ExtractedArticle] : [load: (index: number) => ExtractedArticle]
-): Promise<{ excerpts: number; bytes: number; sha256: string; carried: number }> {
+): Promise<{ excerpts: number; bytes: number; carried: number }> {
   const s = await sqlite3();
   const clock = new PhaseClock();
   // Built in a file beside the output (on disk as it grows, through the file VFS), then compacted into `path`.
@@ -262,7 +261,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);
-    return { excerpts: excerptId, bytes: statSync(path).size, sha256: sha256FileSync(path), carried };
+    return { excerpts: excerptId, bytes: statSync(path).size, carried };
   } finally {
     db.close();
     if (existsSync(building)) unlinkSync(building);

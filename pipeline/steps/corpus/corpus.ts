@@ -14,7 +14,7 @@ import type { CorpusManifest } from '../../../contracts/common/build-manifest.ts
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
 import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
-import { sha256Text } from '../../lib/hash.ts';
+import { sha256FileSync, sha256Text } from '../../lib/hash.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { type CarryHelp, carryPlan, writeCorpusDatabase } from './corpus.sqlite.ts';
@@ -94,6 +94,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   let db: Awaited<ReturnType<typeof writeCorpusDatabase>>;
   let fingerprint!: string;
   let cache!: ExtractionCache;
+  let dbSha256 = '';
   try {
     previous?.startWorker(o.out, metaJson);
     const matcher = compileLexicon(lexicon);
@@ -203,6 +204,20 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       db = await writeCorpusDatabase(dbPath, { length: articles }, dbInfo, progress, null, extraction.load);
     }
     clock.lap(help ? 'database and documents' : 'database');
+    // The database's sha256, for the record the next build checks it against: taken by the rebuild's worker while
+    // this thread writes the report (here when there is no worker, or it could not).
+    const hashing = previous?.hashDatabase(dbPath) ?? null;
+    writeFileSync(
+      join(o.out, CORPUS_REPORT_FILE),
+      stablePretty({
+        skipped: extraction.skipped,
+        duplicates: extraction.duplicates,
+        generated_ids: extraction.generatedIds,
+        deleted: extraction.deleted,
+        packages: extraction.packages,
+      }),
+    );
+    if (previous) dbSha256 = (hashing && (await hashing)) ?? sha256FileSync(dbPath);
   } finally {
     const times = previous?.workerTimes();
     if (times) progress.log(`corpus: rebuild worker answered (s from its start): ${times}`);
@@ -213,19 +228,9 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const { excerpts, carried } = db;
   if (previous) {
     // Each document's path is recorded for the next build, which links it before extracting.
-    previous.save(dbPath, db.sha256, extraction.keys, excerptCount, meta, (i) => articleDocumentPath(extraction.pmcid(i)));
+    previous.save(dbPath, dbSha256, extraction.keys, excerptCount, meta, (i) => articleDocumentPath(extraction.pmcid(i)));
     progress.log(`corpus: carried over from the previous build: ${carried} of ${articles} articles' rows, ${previous.stats.docsLinked} article documents`);
   }
-  writeFileSync(
-    join(o.out, CORPUS_REPORT_FILE),
-    stablePretty({
-      skipped: extraction.skipped,
-      duplicates: extraction.duplicates,
-      generated_ids: extraction.generatedIds,
-      deleted: extraction.deleted,
-      packages: extraction.packages,
-    }),
-  );
   cache.prune();
   await previous?.settled();
   if (extraction.cache.pruned > 0) progress.log(`corpus: removed ${extraction.cache.pruned} cache entries this build did not use`);

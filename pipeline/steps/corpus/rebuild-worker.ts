@@ -5,7 +5,8 @@
  *
  *   { previous } check the previous database file against the sha256 recorded and read its excerpt index
  *               (excerpt-index-builder.ts, `readPreviousExcerptIndex`); answer `{ kind: 'previous', index }`,
- *               `{ kind: 'previous', differs }` (not the recorded file) or `{ kind: 'previous', failed }`
+ *               `{ kind: 'previous', differs }` (not the recorded file) or `{ kind: 'previous', failed }`; then
+ *               read its search index for the plan (search-index.ts, `readSearchIndex`)
  *   { links }   hard-link the previous build's article documents into the build: lines `<document key>\t<path>`
  *   { linksEnd } answer `{ kind: 'links', failed }`, the paths not linked (no such stored document, no hard links)
  *   { plan }    the carried-over database's indexes, while the main thread writes its rows: first the full-text
@@ -15,6 +16,8 @@
  *               sqlite3 module, and the new excerpts' tokens (the next message), answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
  *               when the previous index does not fit (the main thread then reads the index from FTS5), or
  *               `{ kind: 'search', error }`
+ *   { hash }    the sha256 of the database the main thread has just written (its record's), answered
+ *               `{ kind: 'hash', sha256 }`, or `{ kind: 'hash', sha256: null }` when the file could not be read
  *   { tokens }  the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), made by the main thread meanwhile
  *               (taken as they come, not after the plan's work), or null when it could not: made here then
  *
@@ -25,11 +28,12 @@ import { linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
+import { sha256FileSync } from '../../lib/hash.ts';
 import { recordedDatabaseDiffers, sqlite3 } from '../../lib/sqlite.ts';
 import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
 import { carrySearchRows } from './search-carry.ts';
-import { collectSearchRows, type FreshTerm, readSearchIndex } from './search-index.ts';
+import { collectSearchRows, type FreshTerm, type PreviousSearchIndex, readSearchIndex } from './search-index.ts';
 
 /** What the main thread knows of the rebuild's excerpts once the articles are extracted (corpus.sqlite.ts, `carryPlan`). */
 export interface SearchPlan {
@@ -63,6 +67,12 @@ function link(lines: string): void {
   }
 }
 
+/**
+ * The previous database's search index, read once its file is checked, before the plan comes (issue 21 session 27:
+ * read after the full-text index, it was 0.4 s of the rebuild's critical path); null when it could not be read then.
+ */
+let previousSearch: { path: string; index: PreviousSearchIndex } | null = null;
+
 async function previous(path: string, sha256: string): Promise<void> {
   try {
     const differs = recordedDatabaseDiffers(path, sha256);
@@ -70,12 +80,25 @@ async function previous(path: string, sha256: string): Promise<void> {
     const db = openDatabaseFile(await sqlite3(), path, 'read');
     try {
       parentPort!.postMessage({ kind: 'previous', index: readPreviousExcerptIndex(db, 'main') });
+      try {
+        previousSearch = { path, index: readSearchIndex(db, 'main') };
+      } catch {
+        // read again with the plan, where a failure is answered
+      }
     } finally {
       db.close();
     }
   } catch (err) {
     // Not a verdict on the file: the main thread checks and reads it itself.
     parentPort!.postMessage({ kind: 'previous', failed: (err as Error).message });
+  }
+}
+
+function hashFile(path: string): string | null {
+  try {
+    return sha256FileSync(path);
+  } catch {
+    return null;
   }
 }
 
@@ -91,12 +114,15 @@ async function indexes(plan: WorkerPlan): Promise<void> {
     parentPort!.postMessage({ kind: 'fts', error: String((err as Error).stack ?? err) });
   }
   try {
-    const db = openDatabaseFile(s, plan.previousDb, 'read');
-    let previous;
-    try {
-      previous = readSearchIndex(db, 'main');
-    } finally {
-      db.close();
+    let previous = previousSearch?.path === plan.previousDb ? previousSearch.index : null;
+    previousSearch = null;
+    if (!previous) {
+      const db = openDatabaseFile(s, plan.previousDb, 'read');
+      try {
+        previous = readSearchIndex(db, 'main');
+      } finally {
+        db.close();
+      }
     }
     const rows = collectSearchRows();
     // The main thread's tokens, or null when it could not make them: then they are made here.
@@ -109,13 +135,20 @@ async function indexes(plan: WorkerPlan): Promise<void> {
 
 // Handled one after the other, in the order they came (the next only once the one before has answered).
 let queue = Promise.resolve();
-type Message = { previous: { db: string; sha256: string } } | { links: string } | { linksEnd: true } | { plan: WorkerPlan } | { tokens: Map<string, FreshTerm> | null };
+type Message =
+  | { previous: { db: string; sha256: string } }
+  | { links: string }
+  | { linksEnd: true }
+  | { plan: WorkerPlan }
+  | { tokens: Map<string, FreshTerm> | null }
+  | { hash: string };
 parentPort!.on('message', (message: Message) => {
   if ('tokens' in message) return onTokens(message.tokens);
   queue = queue.then(() => {
     if ('previous' in message) return previous(message.previous.db, message.previous.sha256);
     if ('links' in message) link(message.links);
     else if ('linksEnd' in message) parentPort!.postMessage({ kind: 'links', failed });
+    else if ('hash' in message) parentPort!.postMessage({ kind: 'hash', sha256: hashFile(message.hash) });
     else return indexes(message.plan);
   });
 });
