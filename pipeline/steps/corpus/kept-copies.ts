@@ -37,8 +37,25 @@ export interface Copy {
 
 const GENERATED = 1;
 
-/** `LastUpdated` in PMC's form; as the number of its digits it orders as its text does. */
-const PMC_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+/** `LastUpdated` in PMC's form, `YYYY-MM-DD HH:MM:SS`: as the number of its digits it orders as its text does. */
+const PMC_DATE_FORM = '0000-00-00 00:00:00';
+
+/**
+ * The number of a date's 14 digits when it is in PMC's form, else ODD_DATE: by character codes, not a regular
+ * expression and a join (issue 21 session 27: 0.2 s of a rebuild's 100,000 articles).
+ */
+export function pmcDateNumber(text: string): number {
+  if (text.length !== PMC_DATE_FORM.length) return ODD_DATE;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (PMC_DATE_FORM.charCodeAt(i) === 48) {
+      if (c < 48 || c > 57) return ODD_DATE;
+      n = n * 10 + (c - 48);
+    } else if (c !== PMC_DATE_FORM.charCodeAt(i)) return ODD_DATE;
+  }
+  return n;
+}
 /** A copy without a date. */
 const NO_DATE = -1;
 /** A date not in PMC's form, kept as text (`oddDates`). */
@@ -56,7 +73,7 @@ export class KeptCopies {
   private summary: number[] = [];
   private excerpts: number[] = [];
   private flags: number[] = [];
-  /** Per slot: the date as a number (PMC_DATE's digits), NO_DATE or ODD_DATE. */
+  /** Per slot: the date as a number (`pmcDateNumber`), NO_DATE or ODD_DATE. */
   private updated: number[] = [];
   private readonly oddDates = new Map<number, string>();
   /** By slot: the rows that filled something in. */
@@ -77,10 +94,10 @@ export class KeptCopies {
   }
 
   private setDate(slot: number, text: string | null): void {
-    const m = text === null ? null : PMC_DATE.exec(text);
-    this.updated[slot] = text === null ? NO_DATE : m ? Number(m.slice(1).join('')) : ODD_DATE;
-    if (text !== null && !m) this.oddDates.set(slot, text);
-    else this.oddDates.delete(slot);
+    const n = text === null ? NO_DATE : pmcDateNumber(text);
+    this.updated[slot] = n;
+    if (n === ODD_DATE) this.oddDates.set(slot, text!);
+    else if (this.oddDates.size > 0) this.oddDates.delete(slot);
   }
 
   /** Keeps `c` as its id's copy, in place of the one kept before if any. */

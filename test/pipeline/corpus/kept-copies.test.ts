@@ -8,7 +8,7 @@ import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
 import { compareArticleIds } from '../../../pipeline/steps/corpus/extract-corpus.ts';
 import type { FileListRow } from '../../../pipeline/steps/corpus/file-lists.ts';
 import { HashList } from '../../../pipeline/steps/corpus/hash-list.ts';
-import { type Copy, KeptCopies } from '../../../pipeline/steps/corpus/kept-copies.ts';
+import { type Copy, KeptCopies, pmcDateNumber } from '../../../pipeline/steps/corpus/kept-copies.ts';
 
 const hex = (c: string) => c.repeat(64);
 const row = (updated: string) => ({ updated }) as unknown as FileListRow;
@@ -85,6 +85,21 @@ describe('KeptCopies: what is kept of a file-list row', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('pmcDateNumber', () => {
+  it("reads a date in PMC's form as the regular expression and join did, and nothing else", () => {
+    const oracle = (t: string) => {
+      const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(t);
+      return m ? Number(m.slice(1).join('')) : -2;
+    };
+    const char = fc.constantFrom('0', '1', '9', '-', ' ', ':', 'a', '٣', '/');
+    const near = fc.array(char, { minLength: 17, maxLength: 21 }).map((cs) => cs.join(''));
+    const mutated = fc.tuple(fc.integer({ min: 0, max: 18 }), char).map(([i, c]) => `2026-01-02 03:04:05`.slice(0, i) + c + `2026-01-02 03:04:05`.slice(i + 1));
+    fc.assert(fc.property(fc.oneof(near, mutated, fc.string()), (t) => pmcDateNumber(t) === oracle(t)), { numRuns: 5000 });
+    expect(pmcDateNumber('2026-01-02 03:04:05')).toBe(20260102030405);
+    expect(pmcDateNumber('2026-01-02T03:04:05')).toBe(-2);
   });
 });
 
