@@ -224,6 +224,16 @@ export class ByteWriter {
     this.length = at + len;
     return true;
   }
+  /** Appends bytes as they are. */
+  raw(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+  /** The bytes written so far, not copied (valid until the next write or `reset`). */
+  view(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
   /** The bytes written since `from`, copied. */
   slice(from: number): Buffer {
     return Buffer.from(this.buf.subarray(from, this.length));

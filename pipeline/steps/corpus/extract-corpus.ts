@@ -34,7 +34,6 @@ import type { CorpusInput } from './inputs.ts';
 import { HashList } from './hash-list.ts';
 import { KeptCopies } from './kept-copies.ts';
 import { packageMembers } from './packages.ts';
-import { PackWriter } from './summary-pack.ts';
 
 /** Where an article came from: a loose file (`package` null) or a member of a package. */
 export interface SourceRef {
@@ -277,48 +276,53 @@ export async function extractCorpus(
       // An unchanged package whose articles are all cached: its summary pack (summary-pack.ts), else its member
       // list and its articles' summaries, stand in for the archive. Read otherwise, the package gets a pack.
       const pack = packageSha ? cache.getPack(packageSha) : null;
-      const packing = packageSha && cache.dir && !pack ? new PackWriter() : null;
+      const packing = packageSha && !pack ? cache.packWriter(packageSha) : null;
       const known = packageSha && !pack ? cache.getPackage(packageSha) : null;
       const summaries = known ? cache.getSummaries(known.map((r) => (r.kind === 'article' ? r.sha256 : ''))) : null;
       const cached = known?.map((r, i) => (r.kind === 'article' ? summaries![i]! : null));
-      if (pack) {
-        for (const m of pack.entries()) {
-          record(m.record);
-          if (m.summary !== null) {
-            summary.articles++;
-            // The key is the pack's: not hashed again when the article is used.
-            cache.noteKey(m.record.sha256, m.key);
-            use({ package: pkg, file: m.record.member }, m.summary!, m.record.sha256);
+      try {
+        if (pack) {
+          for (const m of pack.entries()) {
+            record(m.record);
+            if (m.summary !== null) {
+              summary.articles++;
+              // The key is the pack's: not hashed again when the article is used.
+              cache.noteKey(m.record.sha256, m.key);
+              use({ package: pkg, file: m.record.member }, m.summary!, m.record.sha256);
+            }
           }
-        }
-      } else if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
-        known.forEach((r, i) => {
-          record(r);
-          if (r.kind === 'article') {
-            summary.articles++;
-            packing?.article(r.member, r.sha256, cache.keyBytes(r.sha256), cached[i]!);
-            use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
-          } else packing?.other(r);
-        });
-      } else {
-        const members: PackageMemberRecord[] = [];
-        for await (const e of packageMembers(path)) {
-          let r: PackageMemberRecord;
-          if (e.kind === 'article') {
-            const { sha, summary: used } = article({ package: pkg, file: e.member }, e.bytes);
-            r = { kind: 'article', member: e.member, sha256: sha };
-            packing?.article(e.member, sha, cache.keyBytes(sha), used);
-          } else {
-            r = e;
-            packing?.other(e);
+        } else if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
+          known.forEach((r, i) => {
+            record(r);
+            if (r.kind === 'article') {
+              summary.articles++;
+              packing?.article(r.member, r.sha256, cache.keyBytes(r.sha256), cached[i]!);
+              use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
+            } else packing?.other(r);
+          });
+        } else {
+          const members: PackageMemberRecord[] = [];
+          for await (const e of packageMembers(path)) {
+            let r: PackageMemberRecord;
+            if (e.kind === 'article') {
+              const { sha, summary: used } = article({ package: pkg, file: e.member }, e.bytes);
+              r = { kind: 'article', member: e.member, sha256: sha };
+              packing?.article(e.member, sha, cache.keyBytes(sha), used);
+            } else {
+              r = e;
+              packing?.other(e);
+            }
+            if (r.kind === 'article') summary.articles++;
+            record(r);
+            members.push(r);
           }
-          if (r.kind === 'article') summary.articles++;
-          record(r);
-          members.push(r);
+          if (packageSha) cache.putPackage(packageSha, members);
         }
-        if (packageSha) cache.putPackage(packageSha, members);
+        packing?.finish();
+      } finally {
+        // A package not read through leaves no pack (nothing once it is finished).
+        packing?.abort();
       }
-      if (packing && packageSha) cache.putPack(packageSha, packing.finish());
       // Its rows are done with: what a kept copy needs of them went into `kept`.
       own = null;
       out.packages.push(summary);

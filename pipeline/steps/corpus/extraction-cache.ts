@@ -33,7 +33,7 @@ import type { ArticleSummary } from './article-summary.ts';
 import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
 import { CacheIndex, type Located } from './cache-index.ts';
-import { PACK_FORMAT, PackReader } from './summary-pack.ts';
+import { PACK_FORMAT, PackReader, PackWriter } from './summary-pack.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
@@ -392,14 +392,12 @@ export class ExtractionCache {
   getPack(packageSha256: string): PackReader | null {
     if (!this.dir) return null;
     const path = this.packPath(packageSha256);
-    let pack: PackReader;
-    try {
-      pack = new PackReader(readFileSync(path));
-    } catch {
-      return null;
-    }
-    for (let k = 0; k < pack.articles; k++) if (!this.index.has(pack.key(k))) return null;
-    for (let k = 0; k < pack.articles; k++) this.index.markUsed(pack.key(k));
+    const pack = PackReader.open(
+      path,
+      (key) => this.index.has(key),
+      (key) => this.index.markUsed(key),
+    );
+    if (!pack) return null;
     this.stats.hits += pack.articles;
     this.stats.packageHits++;
     this.stats.packHits++;
@@ -408,13 +406,13 @@ export class ExtractionCache {
     return pack;
   }
 
-  /** Keeps a package's summary pack (`PackWriter.finish`). */
-  putPack(packageSha256: string, bytes: Buffer): void {
-    if (!this.dir) return;
+  /** A new summary pack for the package with this sha256, written as its members come (`PackWriter`). */
+  packWriter(packageSha256: string): PackWriter | null {
+    if (!this.dir) return null;
     const path = this.packPath(packageSha256);
     mkdirSync(join(this.dir, 'packs'), { recursive: true });
-    writeAtomic(path, bytes);
     this.usedPacks.add(basename(path, '.pack'));
+    return new PackWriter(path);
   }
 
   putPackage(sha256: string, members: readonly PackageMemberRecord[]): void {

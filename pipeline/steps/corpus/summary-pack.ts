@@ -1,32 +1,38 @@
 /**
  * A package's summary pack (issue 21, session 27): what extraction needs of every member of a bulk package whose
  * articles are all cached, in one file of the extraction cache (extraction-cache.ts, `packs/`), so that a rebuild
- * reads an unchanged package in one read instead of its member list (JSON) plus one summary per article, each a
- * JSON text to parse out of the segments (at 100,000 articles that was 1.6 s of a rebuild's extraction, on its
- * critical path: the plan the worker waits for is made after it).
+ * reads an unchanged package in one sequential read instead of its member list (JSON) plus one summary per article,
+ * each a JSON text to parse out of the segments (at 100,000 articles that was 1.6 s of a rebuild's extraction, on
+ * its critical path: the plan the worker waits for is made after it).
  *
  * A pack holds, in member order: each member's kind and path; for an article, the sha256 of its bytes, its
  * extraction's cache key, and its summary (article-summary.ts) or the error it was cached as. It follows from the
  * package's bytes and the cache's salt (extractor version, lexicon, band options), which name it; whether the
- * extractions behind it are still in the cache is checked when it is read (`articleKeys`).
+ * extractions behind it are still in the cache is checked when it is opened (`PackReader.open`).
  *
- * Layout: "CPACK" and a format byte; a uint32 (LE) byte length and a JSON header (member and article counts, the
- * strings); the articles' content hashes and then their cache keys, 32 bytes each; then each member's record as
- * varints and texts (contracts/frame/work-store.ts's ByteWriter), phrases and id kinds by their number in the header;
- * last, the sha256 of all that, checked before anything is used (a damaged pack is a miss: the package is read as
- * before). Texts of the article (its ids, its licence) are written as bytes at once, not held: they may be slices of
- * the article's whole text, which a held slice keeps alive (extract-corpus.ts), for as long as the package is read.
+ * Written and read a piece at a time, never whole: PMC's baseline packages hold up to a few hundred thousand
+ * articles (~220 bytes each here). Layout: "CPACK" and a format byte; the members' records, each its byte length
+ * (a varint) and then its kind, path, hashes and summary as varints, texts and raw bytes (contracts/frame/
+ * work-store.ts's ByteWriter), phrases and id kinds by their number in the trailer; the trailer, a JSON text (member
+ * and article counts, those strings), and its byte length as a uint32 (LE); last, the sha256 of everything before
+ * it, checked before anything is used (a damaged pack is a miss: the package is read as before). Texts of the
+ * article (its ids, its licence) are written as bytes at once, not held: they may be slices of the article's whole
+ * text, which a held slice keeps alive (extract-corpus.ts).
  */
-import { hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../contracts/corpus/vocab.ts';
-import { ByteReader, ByteWriter } from '../../../contracts/frame/work-store.ts';
+import { ByteWriter } from '../../../contracts/frame/work-store.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CachedSummary, PackageMemberRecord } from './extraction-cache.ts';
 
 const MAGIC = 'CPACK';
 /** Bump when the layout changes: a pack of another format is not read (the package is read as before). */
-export const PACK_FORMAT = 1;
+export const PACK_FORMAT = 2;
+const HEAD = MAGIC.length + 1;
 const HASH = 32;
+/** Bytes written or read at a time. */
+const CHUNK = 1 << 20;
 
 /** Member kinds in a pack. */
 const ARTICLE = 0;
@@ -39,15 +45,32 @@ export type PackedMember =
   | { record: Extract<PackageMemberRecord, { kind: 'article' }>; summary: CachedSummary; key: Uint8Array }
   | { record: Exclude<PackageMemberRecord, { kind: 'article' }>; summary: null };
 
-/** Collects a package's members as they are read, then `finish`es them into a pack. */
+interface Trailer {
+  members: number;
+  articles: number;
+  /** Phrases and id kinds, by their number in the records. */
+  strings: string[];
+}
+
+/** Collects a package's members as they are read into a new pack at `path` (written beside it, then renamed). */
 export class PackWriter {
   /** Phrases and id kinds: few, and the lexicon's own strings (or short ones parsed from the cache). */
   private readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
-  private readonly body = new ByteWriter();
-  private readonly hashes: Buffer[] = [];
-  private readonly keys: Buffer[] = [];
+  /** The record being made, then the records not yet written to the file. */
+  private readonly record = new ByteWriter();
+  private readonly out = new ByteWriter();
+  private readonly hash: Hash = createHash('sha256');
+  private readonly tmp: string;
+  private fd: number | null;
   private members = 0;
+  private articles = 0;
+
+  constructor(private readonly path: string) {
+    this.tmp = `${path}.tmp-${process.pid}`;
+    this.fd = openSync(this.tmp, 'w');
+    this.out.raw(Buffer.from([...Buffer.from(MAGIC, 'latin1'), PACK_FORMAT]));
+  }
 
   private sid(s: string): number {
     let id = this.ids.get(s);
@@ -60,40 +83,54 @@ export class PackWriter {
 
   /** A text or null: a flag byte, then the text. */
   private optional(s: string | null): void {
-    if (s === null) this.body.byte(0);
+    if (s === null) this.record.byte(0);
     else {
-      this.body.byte(1);
-      this.body.text(s);
+      this.record.byte(1);
+      this.record.text(s);
     }
+  }
+
+  /** Ends the record being made: its length, then its bytes, out; the file written once a chunk is full. */
+  private endRecord(): void {
+    this.members++;
+    this.out.uvar(this.record.length);
+    this.out.raw(this.record.view());
+    this.record.reset();
+    if (this.out.length >= CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    const bytes = this.out.view();
+    this.hash.update(bytes);
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd!, bytes, done, bytes.length - done);
+    this.out.reset();
   }
 
   /** A member that is not an article, or a broken one. */
   other(record: Exclude<PackageMemberRecord, { kind: 'article' }>): void {
-    this.members++;
     if (record.kind === 'other') {
-      this.body.byte(OTHER);
+      this.record.byte(OTHER);
       this.optional(record.member);
     } else {
-      this.body.byte(BROKEN);
+      this.record.byte(BROKEN);
       this.optional(record.member);
-      this.body.text(record.reason);
+      this.record.text(record.reason);
     }
+    this.endRecord();
   }
 
   /** An article member: the sha256 of its bytes (hex), its cache key (32 bytes) and its cached summary. */
   article(member: string, sha256: string, key: Uint8Array, summary: CachedSummary): void {
-    this.members++;
-    this.hashes.push(Buffer.from(sha256, 'hex'));
-    this.keys.push(Buffer.from(key));
-    const w = this.body;
-    if ('error' in summary) {
-      w.byte(ARTICLE_ERROR);
-      this.optional(member);
-      w.text(summary.error);
-      return;
-    }
-    w.byte(ARTICLE);
+    const w = this.record;
+    this.articles++;
+    w.byte('error' in summary ? ARTICLE_ERROR : ARTICLE);
     this.optional(member);
+    w.raw(Buffer.from(sha256, 'hex'));
+    w.raw(key);
+    if ('error' in summary) {
+      w.text(summary.error);
+      return this.endRecord();
+    }
     const a = summary;
     w.text(a.pmcid);
     w.uvar(this.sid(a.id_kind));
@@ -130,110 +167,267 @@ export class PackWriter {
         }
       }
     }
+    this.endRecord();
   }
 
-  /** The pack's bytes. */
-  finish(): Buffer {
-    const header = Buffer.from(JSON.stringify({ members: this.members, articles: this.hashes.length, strings: this.strings }), 'utf8');
-    const head = Buffer.alloc(MAGIC.length + 1 + 4);
-    head.write(MAGIC, 0, 'latin1');
-    head[MAGIC.length] = PACK_FORMAT;
-    head.writeUInt32LE(header.length, MAGIC.length + 1);
-    const bytes = Buffer.concat([head, header, ...this.hashes, ...this.keys, this.body.slice(0)]);
-    return Buffer.concat([bytes, hash('sha256', bytes, 'buffer')]);
+  /** Writes the trailer and the checksum, and puts the pack in place. */
+  finish(): void {
+    const trailer = Buffer.from(JSON.stringify({ members: this.members, articles: this.articles, strings: this.strings } satisfies Trailer), 'utf8');
+    this.out.raw(trailer);
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(trailer.length);
+    this.out.raw(length);
+    this.flush();
+    const sum = this.hash.digest();
+    writeSync(this.fd!, sum);
+    closeSync(this.fd!);
+    this.fd = null;
+    renameSync(this.tmp, this.path);
+  }
+
+  /** Drops the pack being written (the package could not be read through). */
+  abort(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.tmp, { force: true });
   }
 }
 
-/** A pack read back: its articles' cache keys (to check against the cache first), then its members one by one. */
-export class PackReader {
-  private readonly strings: string[];
-  private readonly members: number;
-  readonly articles: number;
-  private readonly hashesAt: number;
-  private readonly keysAt: number;
-  private readonly bodyAt: number;
+/**
+ * Reads a pack's records in order, a chunk of the file at a time: each `next()` gives one record's bytes (a view,
+ * valid until the next call) or null at the end of the records.
+ */
+class RecordReader {
+  private buf = Buffer.allocUnsafe(CHUNK);
+  private start = 0;
+  private end = 0;
+  private pos: number;
 
-  private readonly buf: Buffer;
-
-  /** Throws on bytes that are not a whole pack of this format. */
-  constructor(bytes: Buffer) {
-    const at = MAGIC.length + 1 + 4;
-    if (bytes.length < at + HASH || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC || bytes[MAGIC.length] !== PACK_FORMAT) throw new Error('not a summary pack of this format');
-    const buf = bytes.subarray(0, bytes.length - HASH);
-    if (!hash('sha256', buf, 'buffer').equals(bytes.subarray(buf.length))) throw new Error('a damaged summary pack');
-    this.buf = buf;
-    const headerLength = buf.readUInt32LE(MAGIC.length + 1);
-    const header = JSON.parse(buf.toString('utf8', at, at + headerLength)) as { members: number; articles: number; strings: string[] };
-    this.strings = header.strings;
-    this.members = header.members;
-    this.articles = header.articles;
-    this.hashesAt = at + headerLength;
-    this.keysAt = this.hashesAt + this.articles * HASH;
-    this.bodyAt = this.keysAt + this.articles * HASH;
-    if (this.bodyAt > buf.length) throw new Error('a truncated summary pack');
+  constructor(
+    private readonly fd: number,
+    from: number,
+    private readonly to: number,
+    private readonly hash: Hash | null = null,
+  ) {
+    this.pos = from;
   }
 
-  /** Article `k`'s cache key (a view of the pack's bytes). */
-  key(k: number): Uint8Array {
-    return this.buf.subarray(this.keysAt + k * HASH, this.keysAt + (k + 1) * HASH);
-  }
-
-  /** Every member in order. */
-  *entries(): Generator<PackedMember> {
-    const r = new ByteReader(this.buf);
-    r.pos = this.bodyAt;
-    const str = (id: number) => {
-      const s = this.strings[id];
-      if (s === undefined) throw new Error('a damaged summary pack');
-      return s;
-    };
-    const optional = () => (r.byte() === 0 ? null : r.text());
-    let article = 0;
-    for (let m = 0; m < this.members; m++) {
-      const kind = r.byte();
-      const member = optional();
-      if (kind === OTHER) {
-        yield { record: { kind: 'other', member: member! }, summary: null };
-        continue;
-      }
-      if (kind === BROKEN) {
-        yield { record: { kind: 'broken', member, reason: r.text() }, summary: null };
-        continue;
-      }
-      if (kind !== ARTICLE && kind !== ARTICLE_ERROR) throw new Error('a damaged summary pack');
-      const sha256 = this.buf.toString('hex', this.hashesAt + article * HASH, this.hashesAt + (article + 1) * HASH);
-      const key = this.key(article);
-      const record = { kind: 'article' as const, member: member!, sha256 };
-      article++;
-      if (kind === ARTICLE_ERROR) {
-        yield { record, summary: { error: r.text() }, key };
-        continue;
-      }
-      const pmcid = r.text();
-      const idKind = str(r.uvar()) as ArticleSummary['id_kind'];
-      const pmid = optional();
-      const licence = r.byte() === 0 ? null : { url: optional(), type: optional() };
-      const year = r.byte() === 0 ? null : r.svar();
-      const sentences = r.uvar();
-      const occurrences = {} as ArticleSummary['occurrences'];
-      for (const s of OCCURRENCE_STATUSES) occurrences[s] = r.uvar();
-      const excerpts: { occurrences: ArticleSummary['excerpts'][number]['occurrences'][number][] }[] = new Array(r.uvar());
-      for (let e = 0; e < excerpts.length; e++) {
-        const list: ArticleSummary['excerpts'][number]['occurrences'][number][] = new Array(r.uvar());
-        for (let o = 0; o < list.length; o++) {
-          const phrase = str(r.uvar());
-          const status = OCCURRENCE_STATUSES[r.byte()] as OccurrenceStatus;
-          const bandCode = r.byte();
-          const band = bandCode === 255 ? null : (BANDS[bandCode] as Band);
-          const pKind = r.byte();
-          const p = pKind === 0 ? null : { exact: pKind === 1, value: r.byte() === 0 ? null : r.f64() };
-          list[o] = { phrase, status, band, p };
-        }
-        excerpts[e] = { occurrences: list };
-      }
-      const summary: ArticleSummary = { pmcid, id_kind: idKind, pmid, licence, year, sentences_scanned: sentences, occurrences, excerpts };
-      yield { record, summary, key };
+  /** At least `n` bytes from `start` in the buffer, unless the records end first; how many there are. */
+  private ensure(n: number): number {
+    // (Nor more than the file holds: a damaged length must not make a buffer of its size.)
+    if (this.end - this.start >= n || this.pos >= this.to || n > this.end - this.start + this.to - this.pos) return this.end - this.start;
+    if (this.buf.length < n) {
+      const bigger = Buffer.allocUnsafe(Math.max(n, 2 * this.buf.length));
+      this.buf.copy(bigger, 0, this.start, this.end);
+      this.buf = bigger;
+    } else this.buf.copy(this.buf, 0, this.start, this.end);
+    this.end -= this.start;
+    this.start = 0;
+    while (this.end < this.buf.length && this.pos < this.to) {
+      const got = readSync(this.fd, this.buf, this.end, Math.min(this.buf.length - this.end, this.to - this.pos), this.pos);
+      if (got === 0) throw new Error('a truncated summary pack');
+      this.hash?.update(this.buf.subarray(this.end, this.end + got));
+      this.end += got;
+      this.pos += got;
     }
-    if (article !== this.articles || r.pos !== this.buf.length) throw new Error('a damaged summary pack');
+    return this.end - this.start;
+  }
+
+  next(): Buffer | null {
+    if (this.ensure(10) === 0) return null;
+    let length = 0;
+    let mul = 1;
+    for (;;) {
+      if (this.start >= this.end) throw new Error('a damaged summary pack');
+      const b = this.buf[this.start++]!;
+      length += (b & 0x7f) * mul;
+      if (b < 0x80) break;
+      mul *= 0x80;
+    }
+    if (this.ensure(length) < length) throw new Error('a damaged summary pack');
+    const record = this.buf.subarray(this.start, this.start + length);
+    this.start += length;
+    return record;
+  }
+}
+
+/** A pack opened and checked: its members one by one. */
+export class PackReader {
+  private constructor(
+    private readonly path: string,
+    private readonly recordsEnd: number,
+    private readonly trailer: Trailer,
+  ) {}
+
+  get articles(): number {
+    return this.trailer.articles;
+  }
+
+  /**
+   * Opens the pack at `path`: checks its sha256 and format, and that `wanted` holds every cache key it names (read
+   * from the file as it is checked); null when it is missing, damaged, of another format or names an extraction the
+   * cache no longer has. `use` sees every key once the whole pack has passed.
+   */
+  static open(path: string, wanted: (key: Uint8Array) => boolean, use: (key: Uint8Array) => void): PackReader | null {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size < HEAD + 4 + HASH) return null;
+      const head = Buffer.alloc(HEAD);
+      readSync(fd, head, 0, HEAD, 0);
+      if (head.toString('latin1', 0, MAGIC.length) !== MAGIC || head[MAGIC.length] !== PACK_FORMAT) return null;
+      const tail = Buffer.alloc(4 + HASH);
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      const trailerLength = tail.readUInt32LE(0);
+      const recordsEnd = size - tail.length - trailerLength;
+      if (recordsEnd < HEAD) return null;
+      // One pass over the records: the sha256 of the whole file as it is read, and the keys the articles name.
+      const hash = createHash('sha256').update(head);
+      const records = new RecordReader(fd, HEAD, recordsEnd, hash);
+      const keys: Buffer[] = [];
+      let missing = false;
+      for (let rec = records.next(); rec !== null; rec = records.next()) {
+        const r = new RecordBytes(rec);
+        const kind = r.byte();
+        if (kind !== ARTICLE && kind !== ARTICLE_ERROR) continue;
+        if (r.byte() !== 0) r.text(); // its path
+        r.bytes(HASH);
+        const key = r.bytes(HASH);
+        if (!wanted(key)) missing = true;
+        else keys.push(Buffer.from(key));
+      }
+      const trailerBytes = Buffer.alloc(trailerLength);
+      readSync(fd, trailerBytes, 0, trailerLength, recordsEnd);
+      hash.update(trailerBytes).update(tail.subarray(0, 4));
+      if (!hash.digest().equals(tail.subarray(4))) return null;
+      if (missing) return null;
+      const trailer = JSON.parse(trailerBytes.toString('utf8')) as Trailer;
+      if (keys.length !== trailer.articles) return null;
+      for (const k of keys) use(k);
+      return new PackReader(path, recordsEnd, trailer);
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Every member in order (the file read again, a chunk at a time). */
+  *entries(): Generator<PackedMember> {
+    const fd = openSync(this.path, 'r');
+    try {
+      const records = new RecordReader(fd, HEAD, this.recordsEnd);
+      const str = (id: number) => {
+        const s = this.trailer.strings[id];
+        if (s === undefined) throw new Error('a damaged summary pack');
+        return s;
+      };
+      let members = 0;
+      for (let rec = records.next(); rec !== null; rec = records.next()) {
+        members++;
+        const r = new RecordBytes(rec);
+        const optional = () => (r.byte() === 0 ? null : r.text());
+        const kind = r.byte();
+        const member = optional();
+        if (kind === OTHER) {
+          yield { record: { kind: 'other', member: member! }, summary: null };
+          continue;
+        }
+        if (kind === BROKEN) {
+          yield { record: { kind: 'broken', member, reason: r.text() }, summary: null };
+          continue;
+        }
+        if (kind !== ARTICLE && kind !== ARTICLE_ERROR) throw new Error('a damaged summary pack');
+        const sha256 = r.bytes(HASH).toString('hex');
+        const key = Buffer.from(r.bytes(HASH));
+        const record = { kind: 'article' as const, member: member!, sha256 };
+        if (kind === ARTICLE_ERROR) {
+          yield { record, summary: { error: r.text() }, key };
+          continue;
+        }
+        const pmcid = r.text();
+        const idKind = str(r.uvar()) as ArticleSummary['id_kind'];
+        const pmid = optional();
+        const licence = r.byte() === 0 ? null : { url: optional(), type: optional() };
+        const year = r.byte() === 0 ? null : r.svar();
+        const sentences = r.uvar();
+        const occurrences = {} as ArticleSummary['occurrences'];
+        for (const s of OCCURRENCE_STATUSES) occurrences[s] = r.uvar();
+        const excerpts: { occurrences: ArticleSummary['excerpts'][number]['occurrences'][number][] }[] = new Array(r.uvar());
+        for (let e = 0; e < excerpts.length; e++) {
+          const list: ArticleSummary['excerpts'][number]['occurrences'][number][] = new Array(r.uvar());
+          for (let o = 0; o < list.length; o++) {
+            const phrase = str(r.uvar());
+            const status = OCCURRENCE_STATUSES[r.byte()] as OccurrenceStatus;
+            const bandCode = r.byte();
+            const band = bandCode === 255 ? null : (BANDS[bandCode] as Band);
+            const pKind = r.byte();
+            const p = pKind === 0 ? null : { exact: pKind === 1, value: r.byte() === 0 ? null : r.f64() };
+            list[o] = { phrase, status, band, p };
+          }
+          excerpts[e] = { occurrences: list };
+        }
+        if (r.pos !== r.length) throw new Error('a damaged summary pack');
+        yield { record, summary: { pmcid, id_kind: idKind, pmid, licence, year, sentences_scanned: sentences, occurrences, excerpts }, key };
+      }
+      if (members !== this.trailer.members) throw new Error('a damaged summary pack');
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * One record's bytes read in ByteWriter's forms, never past its end (a pack is read for its keys before its sha256
+ * is known to be right: damaged bytes must end in an error, not in a read past the record that never ends).
+ */
+class RecordBytes {
+  pos = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  private need(n: number): void {
+    if (this.pos + n > this.buf.length) throw new Error('a damaged summary pack');
+  }
+  byte(): number {
+    this.need(1);
+    return this.buf[this.pos++]!;
+  }
+  uvar(): number {
+    let v = 0;
+    let mul = 1;
+    for (let k = 0; k < 8; k++) {
+      const b = this.byte();
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 0x80;
+    }
+    throw new Error('a damaged summary pack');
+  }
+  svar(): number {
+    const u = this.uvar();
+    return u % 2 === 1 ? -(u + 1) / 2 : u / 2;
+  }
+  f64(): number {
+    this.need(8);
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+  bytes(n: number): Buffer {
+    this.need(n);
+    this.pos += n;
+    return this.buf.subarray(this.pos - n, this.pos);
+  }
+  text(): string {
+    return this.bytes(this.uvar()).toString('utf8');
+  }
+  get length(): number {
+    return this.buf.length;
   }
 }

@@ -5,10 +5,10 @@
  * reference articles, on generated ones and on hand-made edge cases (errors, non-articles, broken members, nulls,
  * non-ASCII texts); a damaged or truncated pack is refused, never read as something else.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { extractArticle } from '../../../pipeline/corpus/extract.ts';
 import { parseArticle } from '../../../pipeline/corpus/jats.ts';
 import { compileLexicon, loadLexicon } from '../../../pipeline/corpus/lexicon.ts';
@@ -16,6 +16,7 @@ import { generateArticle } from '../../../pipeline/generate/corpus/article.ts';
 import { type ArticleSummary, summarize } from '../../../pipeline/steps/corpus/article-summary.ts';
 import type { CachedSummary, PackageMemberRecord } from '../../../pipeline/steps/corpus/extraction-cache.ts';
 import { PackReader, PackWriter } from '../../../pipeline/steps/corpus/summary-pack.ts';
+import { tempDir } from '../../helpers/fixture-build.ts';
 
 const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
 const haveReal = existsSync(REAL);
@@ -24,17 +25,35 @@ if (!haveReal) console.log(`summary-pack.test.ts: the real-article case is skipp
 type Member = { record: PackageMemberRecord; summary: CachedSummary | null; key: Buffer | null };
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Packs `members`, reads the pack back, and compares member by member with the summaries through JSON. */
-function roundTrip(members: Member[]): void {
-  const w = new PackWriter();
+const tmp = tempDir('summary-pack');
+afterAll(tmp.remove);
+let packs = 0;
+
+/** Writes a pack of `members`; its path. */
+function write(members: Member[]): string {
+  const path = join(tmp.path, `${packs++}.pack`);
+  const w = new PackWriter(path);
   for (const m of members)
     if (m.record.kind === 'article') w.article(m.record.member, m.record.sha256, m.key!, m.summary!);
     else w.other(m.record);
-  const pack = new PackReader(w.finish());
+  w.finish();
+  return path;
+}
+
+/** Opens a pack, every key wanted; the keys it named. */
+function open(path: string): { pack: PackReader | null; keys: string[] } {
+  const keys: string[] = [];
+  const pack = PackReader.open(path, () => true, (k) => void keys.push(Buffer.from(k).toString('hex')));
+  return { pack, keys };
+}
+
+/** Packs `members`, reads the pack back, and compares member by member with the summaries through JSON. */
+function roundTrip(members: Member[]): void {
+  const { pack, keys } = open(write(members));
   const articles = members.filter((m) => m.record.kind === 'article');
-  expect(pack.articles).toBe(articles.length);
-  articles.forEach((m, k) => expect(Buffer.from(pack.key(k)).equals(m.key!)).toBe(true));
-  const back = [...pack.entries()];
+  expect(pack!.articles).toBe(articles.length);
+  expect(keys).toEqual(articles.map((m) => m.key!.toString('hex')));
+  const back = [...pack!.entries()];
   expect(back.map((b) => b.record)).toEqual(members.map((m) => m.record));
   back.forEach((b, i) => {
     const m = members[i]!;
@@ -98,17 +117,46 @@ describe('summary packs', () => {
     roundTrip([]);
   });
 
-  it('refuse a damaged, truncated or foreign pack', () => {
-    const w = new PackWriter();
-    w.article('a.nxml', sha('a'), Buffer.from(sha('k'), 'hex'), summarize(extractArticle(parseArticle(generateArticle(5, 1, 0).xml), matcher, {})));
-    const bytes = w.finish();
-    expect(() => new PackReader(bytes)).not.toThrow();
-    for (const at of [0, 6, 20, bytes.length - 40, bytes.length - 1]) {
+  it('refuse a damaged, truncated or foreign pack, or one naming an extraction the cache no longer has', () => {
+    const members = Array.from({ length: 30 }, (_, i) => articleMember(i, summarize(extractArticle(parseArticle(generateArticle(5, i, 0).xml), matcher, {}))));
+    const path = write(members);
+    expect(open(path).pack).not.toBeNull();
+    const bytes = readFileSync(path);
+    for (const at of [0, 5, 6, 20, bytes.length >> 1, bytes.length - 40, bytes.length - 33, bytes.length - 1]) {
       const bad = Buffer.from(bytes);
       bad[at]! ^= 0x01;
-      expect(() => new PackReader(bad), `byte ${at} flipped`).toThrow();
+      writeFileSync(path, bad);
+      expect(open(path).pack, `byte ${at} flipped`).toBeNull();
     }
-    expect(() => new PackReader(bytes.subarray(0, bytes.length - 1))).toThrow();
-    expect(() => new PackReader(Buffer.from('{"not":"a pack"}'))).toThrow();
+    for (const cut of [1, 40, bytes.length >> 1]) {
+      writeFileSync(path, bytes.subarray(0, bytes.length - cut));
+      expect(open(path).pack, `${cut} bytes cut`).toBeNull();
+    }
+    writeFileSync(path, '{"not":"a pack"}');
+    expect(open(path).pack).toBeNull();
+    expect(open(join(tmp.path, 'none.pack')).pack).toBeNull();
+    // Whole, but one of its extractions is gone from the cache: not used, and no key taken.
+    writeFileSync(path, bytes);
+    const gone = members[17]!.key!.toString('hex');
+    const used: string[] = [];
+    expect(PackReader.open(path, (k) => Buffer.from(k).toString('hex') !== gone, (k) => void used.push(String(k)))).toBeNull();
+    expect(used).toEqual([]);
+  });
+
+  it('are written a piece at a time and read back the same across pieces (a package of many articles)', () => {
+    const one = summarize(extractArticle(parseArticle(generateArticle(5, 3, 0).xml), matcher, {}));
+    // 1 MiB pieces: 6,000 members and one record larger than a piece are several of them.
+    const members = Array.from({ length: 6000 }, (_, i) => articleMember(i, i === 4321 ? { error: 'x'.repeat(3 << 20) } : { ...one, pmcid: `PMC${i}` }));
+    const path = write(members);
+    expect(statSync(path).size).toBeGreaterThan(4 << 20);
+    roundTrip(members);
+  });
+
+  it('leave nothing behind when a package is not read through', () => {
+    const path = join(tmp.path, 'aborted.pack');
+    const w = new PackWriter(path);
+    w.other({ kind: 'other', member: 'a.pdf' });
+    w.abort();
+    expect(readdirSync(tmp.path).filter((n) => n.startsWith('aborted'))).toEqual([]);
   });
 });
