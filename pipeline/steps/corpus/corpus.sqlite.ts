@@ -18,6 +18,7 @@ import {
   attachReadOnly,
   BUILD_CACHE_KIB,
   BUILD_PAGE_SIZE,
+  compactFile,
   createDatabase,
   FULL_BUILD_CACHE_KIB,
   REBUILD_VACUUM_CACHE_KIB,
@@ -32,7 +33,7 @@ import type { ArticleSummary } from './article-summary.ts';
 import { ExcerptIndexBuilder, type PreviousExcerptIndex, readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { buildFtsIndex, copyFtsIndex } from './fts-index.ts';
 import type { CarryOver, WorkerAnswers } from './previous-build.ts';
-import type { SearchPlan } from './rebuild-worker.ts';
+import type { Compaction, SearchPlan } from './rebuild-worker.ts';
 import { writeSearchIndex, writeSearchRows } from './search-index.ts';
 
 export interface CorpusDbInfo {
@@ -55,8 +56,13 @@ export interface CarryHelp {
   plan: SearchPlan;
   ftsFile: string;
   answers: WorkerAnswers;
-  /** The caller's own work, done once the rows are written, while the worker finishes (it must not touch the database). */
+  /**
+   * The caller's own work, done while the worker compacts the database once it is written (it must not touch the
+   * database), or, when the worker cannot compact it, before it is compacted here.
+   */
   meanwhile: () => Promise<void>;
+  /** Has the worker compact the written database (previous-build.ts, `compact`); null: compacted here. */
+  compact: (c: Compaction) => Promise<{ error?: string }> | null;
 }
 
 /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
@@ -231,10 +237,6 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       db.exec('DETACH prev');
       db.exec('BEGIN');
     }
-    if (help) {
-      await help.meanwhile();
-      clock.lap("the caller's work");
-    }
     const fts = help && (await help.answers.fts);
     let ftsError = fts?.error ?? null;
     if (fts && !ftsError) {
@@ -258,12 +260,24 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.log(`corpus: search index of ${search.terms} terms, ${search.tokens} tokens${carriedIndex ? ` (carried over, ${plan!.fresh.length} new excerpts tokenized, two-word phrases ${carriedIndex.bigrams})` : ''}`);
     db.exec('COMMIT');
     clock.lap('search index');
-    vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB);
+    const cacheKib = carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB;
+    // A rebuild's worker compacts the database, closed here (all of it is in its file), while this thread does the
+    // caller's work (issue 21 session 27: both were on the rebuild's critical path, one after the other).
+    if (help) db.close();
+    const compacting = help?.compact({ from: building, to: path, pageSize: CORPUS_DB_PAGE_SIZE, cacheKib }) ?? null;
+    if (help) {
+      await help.meanwhile();
+      clock.lap("the caller's work");
+    }
+    const compacted = compacting && (await compacting);
+    if (compacted?.error) progress.log(`corpus: the database not compacted by the rebuild worker (${compacted.error.split('\n')[0]}); compacted here`);
+    if (!help) vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, cacheKib);
+    else if (!compacted || compacted.error) compactFile(s, building, path, CORPUS_DB_PAGE_SIZE, cacheKib);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, carried };
   } finally {
-    db.close();
+    if (db.pointer) db.close();
     if (existsSync(building)) unlinkSync(building);
     rmSync(pairs, { recursive: true, force: true });
   }

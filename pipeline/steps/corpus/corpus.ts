@@ -186,7 +186,8 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       }
       previous!.sendTokens(tokens);
     }
-    const help: CarryHelp | undefined = plan && answers ? { plan, ftsFile, answers, meanwhile: () => writeDocuments(true) } : undefined;
+    const help: CarryHelp | undefined =
+      plan && answers ? { plan, ftsFile, answers, meanwhile: () => writeDocuments(true), compact: (c) => previous!.compact(c) } : undefined;
     if (!help) {
       await writeDocuments();
       clock.lap('documents');

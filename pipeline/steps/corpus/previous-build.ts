@@ -33,7 +33,7 @@ import { sha256Text } from '../../lib/hash.ts';
 import { readLineFile, writeLineFile } from '../../lib/line-file.ts';
 import { spawnTsWorker } from '../../lib/spawn-ts-worker.ts';
 import type { PreviousExcerptIndex } from './excerpt-index-builder.ts';
-import type { WorkerPlan } from './rebuild-worker.ts';
+import type { Compaction, WorkerPlan } from './rebuild-worker.ts';
 import type { FreshTerm, SearchRows } from './search-index.ts';
 import type { BigramWay } from './search-carry.ts';
 import { DocKeySet } from './doc-key-set.ts';
@@ -158,6 +158,7 @@ export class PreviousBuild {
     fts: Promise<FtsAnswer>;
     search: Promise<SearchAnswer>;
     hash: Promise<string | null>;
+    compacted: Promise<{ error?: string }>;
   } | null = null;
   /** The build directory the worker links into. */
   private out = '';
@@ -260,6 +261,7 @@ export class PreviousBuild {
     let onFts!: (a: FtsAnswer) => void;
     let onSearch!: (a: SearchAnswer) => void;
     let onHash!: (sha256: string | null) => void;
+    let onCompact!: (a: { error?: string }) => void;
     let fail!: (err: Error) => void;
     const links = new Promise<string[]>((resolve, reject) => {
       onLinks = resolve;
@@ -270,12 +272,14 @@ export class PreviousBuild {
     const fts = new Promise<FtsAnswer>((resolve) => (onFts = resolve));
     const search = new Promise<SearchAnswer>((resolve) => (onSearch = resolve));
     const hash = new Promise<string | null>((resolve) => (onHash = resolve));
+    const compacted = new Promise<{ error?: string }>((resolve) => (onCompact = resolve));
     type Message =
       | { kind: 'links'; failed: string[] }
       | ({ kind: 'previous' } & (NonNullable<PreviousAnswer> | { failed: string }))
       | ({ kind: 'fts' } & FtsAnswer)
       | ({ kind: 'search' } & SearchAnswer)
-      | { kind: 'hash'; sha256: string | null };
+      | { kind: 'hash'; sha256: string | null }
+      | { kind: 'compact'; error?: string };
     const started = performance.now();
     const answered: string[] = [];
     this.answered = answered;
@@ -285,6 +289,7 @@ export class PreviousBuild {
       else if (m.kind === 'previous') onPrevious('failed' in m ? null : m);
       else if (m.kind === 'fts') onFts(m);
       else if (m.kind === 'hash') onHash(m.sha256);
+      else if (m.kind === 'compact') onCompact(m);
       else onSearch(m);
     });
     const died = (why: string) => {
@@ -293,6 +298,7 @@ export class PreviousBuild {
       onFts({ error: why });
       onSearch({ error: why });
       onHash(null);
+      onCompact({ error: why });
     };
     // Its death is answered only once it has stopped (`exit`): a worker still running after an unreadable message
     // could go on linking while the main thread removes its links.
@@ -304,7 +310,7 @@ export class PreviousBuild {
     worker.on('error', (err) => stop(`the rebuild worker failed: ${String(err)}`));
     worker.on('messageerror', (err) => stop(`a message of the rebuild worker could not be read: ${String(err)}`));
     worker.once('exit', (code) => died(why ?? `the rebuild worker exited (${code})`));
-    this.helper = { worker, links, previous, fts, search, hash };
+    this.helper = { worker, links, previous, fts, search, hash, compacted };
     this.linked = new Uint8Array(r.articles.length);
     if (this.linksFor(metaJson)) {
       // In batches: a message of every line would not fit in one string at millions of articles.
@@ -388,6 +394,17 @@ export class PreviousBuild {
     if (!h) return null;
     h.worker.postMessage({ plan });
     return { previous: h.previous, fts: h.fts, search: h.search };
+  }
+
+  /**
+   * Has the worker compact the database the caller has written and closed (rebuild-worker.ts, `compact`) while the
+   * caller writes the documents (issue 21 session 27); its answer, or null when there is no worker.
+   */
+  compact(c: Compaction): Promise<{ error?: string }> | null {
+    const h = this.helper;
+    if (!h) return null;
+    h.worker.postMessage({ compact: c });
+    return h.compacted;
   }
 
   /**
@@ -529,7 +546,7 @@ let retiredCount = 0;
 const LINK_BATCH = 4096;
 
 /** The worker's answers as the log names them. */
-const ANSWER_NAMES = { links: 'links', previous: 'previous database', fts: 'full-text index', search: 'search index', hash: 'database hash' } as const;
+const ANSWER_NAMES = { links: 'links', previous: 'previous database', fts: 'full-text index', search: 'search index', compact: 'compaction', hash: 'database hash' } as const;
 
 /** The name of a run's mark in the cache directory, followed by its pid. */
 const RUNNING = 'corpus-build.running-';

@@ -16,6 +16,9 @@
  *               sqlite3 module, and the new excerpts' tokens (the next message), answered `{ kind: 'search', rows, result }`, `{ kind: 'search', result: null }`
  *               when the previous index does not fit (the main thread then reads the index from FTS5), or
  *               `{ kind: 'search', error }`
+ *   { compact } the database the main thread has written and closed, compacted into the output file (pipeline/lib/
+ *               sqlite.ts, `compactFile`) while that thread writes the documents; answered `{ kind: 'compact' }` or
+ *               `{ kind: 'compact', error }` (the main thread then compacts it itself)
  *   { hash }    the sha256 of the database the main thread has just written (its record's), answered
  *               `{ kind: 'hash', sha256 }`, or `{ kind: 'hash', sha256: null }` when the file could not be read
  *   { tokens }  the new excerpts' tokens (search-index.ts, `tokenizeExcerpts`), made by the main thread meanwhile
@@ -29,7 +32,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFile } from '../../../contracts/common/sqlite-file-vfs.ts';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { recordedDatabaseDiffers, sqlite3 } from '../../lib/sqlite.ts';
+import { compactFile, recordedDatabaseDiffers, sqlite3 } from '../../lib/sqlite.ts';
 import { readPreviousExcerptIndex } from './excerpt-index-builder.ts';
 import { writeFtsFile } from './fts-index.ts';
 import { carrySearchRows } from './search-carry.ts';
@@ -94,6 +97,23 @@ async function previous(path: string, sha256: string): Promise<void> {
   }
 }
 
+/** A compaction asked of this thread: from the written database into the output file, with these settings. */
+export interface Compaction {
+  from: string;
+  to: string;
+  pageSize: number;
+  cacheKib: number;
+}
+
+async function compact(c: Compaction): Promise<void> {
+  try {
+    compactFile(await sqlite3(), c.from, c.to, c.pageSize, c.cacheKib);
+    parentPort!.postMessage({ kind: 'compact' });
+  } catch (err) {
+    parentPort!.postMessage({ kind: 'compact', error: String((err as Error).stack ?? err) });
+  }
+}
+
 function hashFile(path: string): string | null {
   try {
     return sha256FileSync(path);
@@ -141,7 +161,8 @@ type Message =
   | { linksEnd: true }
   | { plan: WorkerPlan }
   | { tokens: Map<string, FreshTerm> | null }
-  | { hash: string };
+  | { hash: string }
+  | { compact: Compaction };
 parentPort!.on('message', (message: Message) => {
   if ('tokens' in message) return onTokens(message.tokens);
   queue = queue.then(() => {
@@ -149,6 +170,7 @@ parentPort!.on('message', (message: Message) => {
     if ('links' in message) link(message.links);
     else if ('linksEnd' in message) parentPort!.postMessage({ kind: 'links', failed });
     else if ('hash' in message) parentPort!.postMessage({ kind: 'hash', sha256: hashFile(message.hash) });
+    else if ('compact' in message) return compact(message.compact);
     else return indexes(message.plan);
   });
 });

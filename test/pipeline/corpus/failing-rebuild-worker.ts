@@ -4,17 +4,20 @@
  * - by default, at its first message of links: it hard-links the first five documents, as the real one does,
  *   then exits;
  * - with REBUILD_WORKER_DIES_AT=plan in the environment, it is the real worker until the plan comes (the links
- *   and the previous database's excerpt index are made), then exits before building anything from it.
+ *   and the previous database's excerpt index are made), then exits before building anything from it;
+ * - with REBUILD_WORKER_DIES_AT=compact, it is the real worker until it is asked to compact the database written
+ *   (its indexes are made), then exits before compacting or hashing it.
  */
 import { linkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
-if (process.env.REBUILD_WORKER_DIES_AT === 'plan') {
-  // The real handler first; this one, added after it, exits before the plan's work (queued by the real one) starts.
+const diesAt = process.env.REBUILD_WORKER_DIES_AT;
+if (diesAt === 'plan' || diesAt === 'compact') {
+  // The real handler first; this one, added after it, exits before the work asked (queued by the real one) starts.
   await import('../../../pipeline/steps/corpus/rebuild-worker.ts');
   parentPort!.on('message', (m: object) => {
-    if ('plan' in m) process.exit(3);
+    if (diesAt in m) process.exit(3);
   });
 } else {
   const { documents, out } = workerData as { documents: string; out: string };

@@ -302,6 +302,26 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(existsSync(join(out, 'corpus/corpus.sqlite.fts'))).toBe(false);
   });
 
+  it('compacts and hashes the database itself when its worker dies once the indexes are made, and still equals a full rebuild', async () => {
+    const p = logProgress();
+    const out = join(tmp.path, 'gen-worker-died-at-compaction');
+    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
+    process.env.REBUILD_WORKER_DIES_AT = 'compact';
+    try {
+      await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
+    } finally {
+      delete process.env.REBUILD_WORKER_DIES_AT;
+    }
+    expect(p.lines.find((l) => l.includes('not compacted by the rebuild worker'))).toMatch(/the rebuild worker exited \(3\)\); compacted here/);
+    expect(p.lines.find((l) => l.includes('search index of'))).toContain('two-word phrases carried');
+    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
+    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // Its sha256, taken here, is the one recorded: the next build carries everything over.
+    const next = logProgress();
+    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-after-compaction-death'), snapshotId: 'another-snapshot', synthetic: true, progress: next, cacheDir });
+    expect(carryLine(next)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
+  });
+
   it('after a build whose hard links failed (recorded), links nothing (its worker makes only the indexes), carries rows and search terms, and still equals a full rebuild', async () => {
     const record = join(cacheDir, 'previous', 'articles.json');
     writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), linkable: false }));
