@@ -57,12 +57,14 @@ export interface CarryHelp {
   ftsFile: string;
   answers: WorkerAnswers;
   /**
-   * The caller's own work, done while the worker compacts the database once it is written (it must not touch the
-   * database), or, when the worker cannot compact it, before it is compacted here.
+   * The caller's own work (it must not touch the database): done while the worker builds its indexes when they are
+   * the longer, else while it compacts the database once written (before it is compacted here if it cannot).
    */
   meanwhile: () => Promise<void>;
   /** Has the worker compact the written database (previous-build.ts, `compact`); null: compacted here. */
   compact: (c: Compaction) => Promise<{ error?: string }> | null;
+  /** When the caller's work is done: while the worker builds its indexes or compacts; unset, as the timing says. */
+  callersWork?: 'with the indexes' | 'with the compaction';
 }
 
 /** Runs of consecutive articles carried over from consecutive previous ones, and single articles written anew. */
@@ -124,6 +126,9 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     // sent it the plan): the full-text index and the search index. Without it, both are made here from the rows.
     const help = carry?.help ?? null;
     const plan = help?.plan ?? null;
+    /** Whether the worker's full-text index has come (taken in whenever this thread yields). */
+    let ftsAnswered = false;
+    void help?.answers.fts.then(() => (ftsAnswered = true));
     // The previous database, checked against its record, and its excerpt index: read by the worker, or here.
     let previousExcerpts: PreviousExcerptIndex | null = null;
     if (carry) {
@@ -237,6 +242,17 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
       db.exec('DETACH prev');
       db.exec('BEGIN');
     }
+    // The caller's work (the documents) fills the wait when the worker is the longer (its full-text index not ready
+    // once this thread's rows are written); otherwise it is done while the worker compacts the database (below).
+    let callersWorkDone = false;
+    if (help) {
+      await new Promise((resolve) => setImmediate(resolve)); // the worker's answers so far, in
+      if (help.callersWork === 'with the indexes' || (!help.callersWork && !ftsAnswered)) {
+        await help.meanwhile();
+        callersWorkDone = true;
+        clock.lap("the caller's work");
+      }
+    }
     const fts = help && (await help.answers.fts);
     let ftsError = fts?.error ?? null;
     if (fts && !ftsError) {
@@ -261,18 +277,20 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     db.exec('COMMIT');
     clock.lap('search index');
     const cacheKib = carry ? REBUILD_VACUUM_CACHE_KIB : VACUUM_CACHE_KIB;
-    // A rebuild's worker compacts the database, closed here (all of it is in its file), while this thread does the
-    // caller's work (issue 21 session 27: both were on the rebuild's critical path, one after the other).
-    if (help) db.close();
-    const compacting = help?.compact({ from: building, to: path, pageSize: CORPUS_DB_PAGE_SIZE, cacheKib }) ?? null;
-    if (help) {
+    // The caller's work still to do: the worker compacts the database, closed here (all of it is in its file),
+    // meanwhile (issue 21 session 27: both were on the rebuild's critical path, one after the other). Otherwise this
+    // thread compacts it, its page cache warm.
+    let compacted: { error?: string } | null = null;
+    if (help && !callersWorkDone) {
+      db.close();
+      const compacting = help.compact({ from: building, to: path, pageSize: CORPUS_DB_PAGE_SIZE, cacheKib });
       await help.meanwhile();
       clock.lap("the caller's work");
+      compacted = (compacting && (await compacting)) ?? { error: 'no worker' };
+      if (compacted.error) progress.log(`corpus: the database not compacted by the rebuild worker (${compacted.error.split('\n')[0]}); compacted here`);
     }
-    const compacted = compacting && (await compacting);
-    if (compacted?.error) progress.log(`corpus: the database not compacted by the rebuild worker (${compacted.error.split('\n')[0]}); compacted here`);
-    if (!help) vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, cacheKib);
-    else if (!compacted || compacted.error) compactFile(s, building, path, CORPUS_DB_PAGE_SIZE, cacheKib);
+    if (db.pointer) vacuumInto(db, path, CORPUS_DB_PAGE_SIZE, cacheKib);
+    else if (compacted?.error) compactFile(s, building, path, CORPUS_DB_PAGE_SIZE, cacheKib);
     clock.lap('compaction');
     progress.log(`corpus: database in ${clock}`);
     return { excerpts: excerptId, bytes: statSync(path).size, carried };

@@ -72,6 +72,8 @@ export interface CorpusStepOptions {
   progress: Progress;
   /** The rebuild worker's module (previous-build.ts; tests give one that dies). */
   rebuildWorker?: URL;
+  /** When a rebuild writes its documents (corpus.sqlite.ts, `CarryHelp`); unset, as the timing says (tests set it). */
+  callersWork?: CarryHelp['callersWork'];
 }
 
 export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest> {
@@ -187,7 +189,7 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
       previous!.sendTokens(tokens);
     }
     const help: CarryHelp | undefined =
-      plan && answers ? { plan, ftsFile, answers, meanwhile: () => writeDocuments(true), compact: (c) => previous!.compact(c) } : undefined;
+      plan && answers ? { plan, ftsFile, answers, meanwhile: () => writeDocuments(true), compact: (c) => previous!.compact(c), callersWork: o.callersWork } : undefined;
     if (!help) {
       await writeDocuments();
       clock.lap('documents');
@@ -218,7 +220,11 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
         packages: extraction.packages,
       }),
     );
-    if (previous) dbSha256 = (hashing && (await hashing)) ?? sha256FileSync(dbPath);
+    if (previous) {
+      const hashed = hashing && (await hashing);
+      if (hashing && !hashed) progress.log("corpus: the database's sha256 not taken by the rebuild worker; taken here");
+      dbSha256 = hashed ?? sha256FileSync(dbPath);
+    }
   } finally {
     const times = previous?.workerTimes();
     if (times) progress.log(`corpus: rebuild worker answered (s from its start): ${times}`);

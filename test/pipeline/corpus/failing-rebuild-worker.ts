@@ -6,7 +6,7 @@
  * - with REBUILD_WORKER_DIES_AT=plan in the environment, it is the real worker until the plan comes (the links
  *   and the previous database's excerpt index are made), then exits before building anything from it;
  * - with REBUILD_WORKER_DIES_AT=compact, it is the real worker until it is asked to compact the database written
- *   (its indexes are made), then exits before compacting or hashing it.
+ *   or to hash it, whichever comes first (its indexes are made), then exits before doing either.
  */
 import { linkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ if (diesAt === 'plan' || diesAt === 'compact') {
   // The real handler first; this one, added after it, exits before the work asked (queued by the real one) starts.
   await import('../../../pipeline/steps/corpus/rebuild-worker.ts');
   parentPort!.on('message', (m: object) => {
-    if (diesAt in m) process.exit(3);
+    if (diesAt in m || (diesAt === 'compact' && 'hash' in m)) process.exit(3);
   });
 } else {
   const { documents, out } = workerData as { documents: string; out: string };

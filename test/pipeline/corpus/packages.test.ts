@@ -302,20 +302,40 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(existsSync(join(out, 'corpus/corpus.sqlite.fts'))).toBe(false);
   });
 
-  it('compacts and hashes the database itself when its worker dies once the indexes are made, and still equals a full rebuild', async () => {
+  it('lets its worker compact the database while it writes the documents, and still equals a full rebuild', async () => {
     const p = logProgress();
-    const out = join(tmp.path, 'gen-worker-died-at-compaction');
-    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
-    process.env.REBUILD_WORKER_DIES_AT = 'compact';
-    try {
-      await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
-    } finally {
-      delete process.env.REBUILD_WORKER_DIES_AT;
-    }
-    expect(p.lines.find((l) => l.includes('not compacted by the rebuild worker'))).toMatch(/the rebuild worker exited \(3\)\); compacted here/);
-    expect(p.lines.find((l) => l.includes('search index of'))).toContain('two-word phrases carried');
+    const out = join(tmp.path, 'gen-worker-compacts');
+    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, callersWork: 'with the compaction' });
+    expect(p.lines.find((l) => l.includes('rebuild worker answered'))).toMatch(/compaction [\d.]+, database hash [\d.]+$/);
+    expect(p.lines.find((l) => l.includes('database in'))).toMatch(/search index [\d.]+, the caller's work [\d.]+, compaction/);
     expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
     expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    // … and the documents first, the database compacted here.
+    const q = logProgress();
+    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-worker-indexes'), snapshotId: 'another-snapshot', synthetic: true, progress: q, cacheDir, callersWork: 'with the indexes' });
+    expect(q.lines.find((l) => l.includes('rebuild worker answered'))).not.toMatch(/compaction/);
+    expect(q.lines.find((l) => l.includes('database in'))).toMatch(/excerpt index [\d.]+, the caller's work [\d.]+, full-text index/);
+    expect(tree(join(tmp.path, 'gen-worker-indexes'))).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+  });
+
+  it('compacts or hashes the database itself when its worker dies once the indexes are made, and still equals a full rebuild', async () => {
+    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
+    for (const callersWork of ['with the compaction', 'with the indexes'] as const) {
+      const p = logProgress();
+      const out = join(tmp.path, `gen-worker-died-${callersWork.replaceAll(' ', '-')}`);
+      process.env.REBUILD_WORKER_DIES_AT = 'compact';
+      try {
+        await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker, callersWork });
+      } finally {
+        delete process.env.REBUILD_WORKER_DIES_AT;
+      }
+      // Asked to compact, or (the documents written first) to hash the file: it died, and this thread did it.
+      const fallback = callersWork === 'with the compaction' ? /not compacted by the rebuild worker \(the rebuild worker exited \(3\)\); compacted here/ : /sha256 not taken by the rebuild worker; taken here/;
+      expect(p.lines.some((l) => fallback.test(l)), callersWork).toBe(true);
+      expect(p.lines.find((l) => l.includes('search index of'))).toContain('two-word phrases carried');
+      expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
+      expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
+    }
     // Its sha256, taken here, is the one recorded: the next build carries everything over.
     const next = logProgress();
     await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-after-compaction-death'), snapshotId: 'another-snapshot', synthetic: true, progress: next, cacheDir });
