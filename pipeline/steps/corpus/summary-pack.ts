@@ -234,8 +234,9 @@ class RecordReader {
     return this.end - this.start;
   }
 
-  next(): Buffer | null {
-    if (this.ensure(10) === 0) return null;
+  /** Points `into` at the next record (valid until the next call); false at the end of the records. */
+  next(into: RecordBytes): boolean {
+    if (this.ensure(10) === 0) return false;
     let length = 0;
     let mul = 1;
     for (;;) {
@@ -246,9 +247,9 @@ class RecordReader {
       mul *= 0x80;
     }
     if (this.ensure(length) < length) throw new Error('a damaged summary pack');
-    const record = this.buf.subarray(this.start, this.start + length);
+    into.reset(this.buf, this.start, this.start + length);
     this.start += length;
-    return record;
+    return true;
   }
 }
 
@@ -289,27 +290,31 @@ export class PackReader {
       if (recordsEnd < HEAD) return null;
       // One pass over the records: the sha256 of the whole file as it is read, and the keys the articles name.
       const hash = createHash('sha256').update(head);
-      const records = new RecordReader(fd, HEAD, recordsEnd, hash);
-      const keys: Buffer[] = [];
-      let missing = false;
-      for (let rec = records.next(); rec !== null; rec = records.next()) {
-        const r = new RecordBytes(rec);
-        const kind = r.byte();
-        if (kind !== ARTICLE && kind !== ARTICLE_ERROR) continue;
-        if (r.byte() !== 0) r.text(); // its path
-        r.bytes(HASH);
-        const key = r.bytes(HASH);
-        if (!wanted(key)) missing = true;
-        else keys.push(Buffer.from(key));
-      }
       const trailerBytes = Buffer.alloc(trailerLength);
       readSync(fd, trailerBytes, 0, trailerLength, recordsEnd);
+      const trailer = JSON.parse(trailerBytes.toString('utf8')) as Trailer;
+      // Not checked yet: a count the records could not hold must not size a buffer.
+      if (!Number.isInteger(trailer.articles) || trailer.articles < 0 || trailer.articles * 2 * HASH > recordsEnd) return null;
+      const records = new RecordReader(fd, HEAD, recordsEnd, hash);
+      const r = new RecordBytes();
+      const keys = Buffer.alloc(trailer.articles * HASH);
+      let articles = 0;
+      let missing = false;
+      while (records.next(r)) {
+        const kind = r.byte();
+        if (kind !== ARTICLE && kind !== ARTICLE_ERROR) continue;
+        r.skipOptionalText(); // its path
+        r.skip(HASH);
+        const key = r.bytes(HASH);
+        if (articles === trailer.articles) return null;
+        if (!wanted(key)) missing = true;
+        else key.copy(keys, articles * HASH);
+        articles++;
+      }
       hash.update(trailerBytes).update(tail.subarray(0, 4));
       if (!hash.digest().equals(tail.subarray(4))) return null;
-      if (missing) return null;
-      const trailer = JSON.parse(trailerBytes.toString('utf8')) as Trailer;
-      if (keys.length !== trailer.articles) return null;
-      for (const k of keys) use(k);
+      if (missing || articles !== trailer.articles) return null;
+      for (let k = 0; k < articles; k++) use(keys.subarray(k * HASH, (k + 1) * HASH));
       return new PackReader(path, recordsEnd, trailer);
     } catch {
       return null;
@@ -323,18 +328,18 @@ export class PackReader {
     const fd = openSync(this.path, 'r');
     try {
       const records = new RecordReader(fd, HEAD, this.recordsEnd);
+      const { strings } = this.trailer;
       const str = (id: number) => {
-        const s = this.trailer.strings[id];
+        const s = strings[id];
         if (s === undefined) throw new Error('a damaged summary pack');
         return s;
       };
+      const r = new RecordBytes();
       let members = 0;
-      for (let rec = records.next(); rec !== null; rec = records.next()) {
+      while (records.next(r)) {
         members++;
-        const r = new RecordBytes(rec);
-        const optional = () => (r.byte() === 0 ? null : r.text());
         const kind = r.byte();
-        const member = optional();
+        const member = r.optionalText();
         if (kind === OTHER) {
           yield { record: { kind: 'other', member: member! }, summary: null };
           continue;
@@ -344,7 +349,7 @@ export class PackReader {
           continue;
         }
         if (kind !== ARTICLE && kind !== ARTICLE_ERROR) throw new Error('a damaged summary pack');
-        const sha256 = r.bytes(HASH).toString('hex');
+        const sha256 = r.hex(HASH);
         const key = Buffer.from(r.bytes(HASH));
         const record = { kind: 'article' as const, member: member!, sha256 };
         if (kind === ARTICLE_ERROR) {
@@ -353,8 +358,8 @@ export class PackReader {
         }
         const pmcid = r.text();
         const idKind = str(r.uvar()) as ArticleSummary['id_kind'];
-        const pmid = optional();
-        const licence = r.byte() === 0 ? null : { url: optional(), type: optional() };
+        const pmid = r.optionalText();
+        const licence = r.byte() === 0 ? null : { url: r.optionalText(), type: r.optionalText() };
         const year = r.byte() === 0 ? null : r.svar();
         const sentences = r.uvar();
         const occurrences = {} as ArticleSummary['occurrences'];
@@ -373,7 +378,7 @@ export class PackReader {
           }
           excerpts[e] = { occurrences: list };
         }
-        if (r.pos !== r.length) throw new Error('a damaged summary pack');
+        if (!r.done) throw new Error('a damaged summary pack');
         yield { record, summary: { pmcid, id_kind: idKind, pmid, licence, year, sentences_scanned: sentences, occurrences, excerpts }, key };
       }
       if (members !== this.trailer.members) throw new Error('a damaged summary pack');
@@ -388,11 +393,19 @@ export class PackReader {
  * is known to be right: damaged bytes must end in an error, not in a read past the record that never ends).
  */
 class RecordBytes {
-  pos = 0;
-  constructor(private readonly buf: Buffer) {}
+  private buf: Buffer = Buffer.alloc(0);
+  private pos = 0;
+  private end = 0;
+
+  /** Reads bytes `start` … `end` of `buf` next (one object for every record: issue 21, a rebuild's 100,000). */
+  reset(buf: Buffer, start: number, end: number): void {
+    this.buf = buf;
+    this.pos = start;
+    this.end = end;
+  }
 
   private need(n: number): void {
-    if (this.pos + n > this.buf.length) throw new Error('a damaged summary pack');
+    if (this.pos + n > this.end) throw new Error('a damaged summary pack');
   }
   byte(): number {
     this.need(1);
@@ -424,10 +437,30 @@ class RecordBytes {
     this.pos += n;
     return this.buf.subarray(this.pos - n, this.pos);
   }
-  text(): string {
-    return this.bytes(this.uvar()).toString('utf8');
+  skip(n: number): void {
+    this.need(n);
+    this.pos += n;
   }
-  get length(): number {
-    return this.buf.length;
+  hex(n: number): string {
+    this.need(n);
+    this.pos += n;
+    return this.buf.toString('hex', this.pos - n, this.pos);
+  }
+  text(): string {
+    const n = this.uvar();
+    this.need(n);
+    this.pos += n;
+    return this.buf.toString('utf8', this.pos - n, this.pos);
+  }
+  /** A flag byte, then a text when it is not 0. */
+  optionalText(): string | null {
+    return this.byte() === 0 ? null : this.text();
+  }
+  skipOptionalText(): void {
+    if (this.byte() !== 0) this.skip(this.uvar());
+  }
+  /** The whole record has been read. */
+  get done(): boolean {
+    return this.pos === this.end;
   }
 }
