@@ -15,7 +15,6 @@ import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { CORPUS_DB_FILE } from '../../../contracts/corpus/database.ts';
 import { compileLexicon, DEFAULT_LEXICON_PATH, type Lexicon, loadLexicon, loadOtteLexicon } from '../../corpus/lexicon.ts';
 import { sha256FileSync, sha256Text } from '../../lib/hash.ts';
-import { FileHasher } from '../../lib/file-hasher.ts';
 import { PhaseClock } from '../../lib/phase-clock.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { type CarryHelp, carryPlan, writeCorpusDatabase } from './corpus.sqlite.ts';
@@ -24,7 +23,7 @@ import { ExtractionCache } from './extraction-cache.ts';
 import { PreviousBuild } from './previous-build.ts';
 import { articleDocumentPath, CORPUS_ARTICLES_DIR, corpusDocuments } from './documents.ts';
 import { parseFileList } from './file-lists.ts';
-import { corpusFingerprint, corpusInput, corpusInputFiles, fingerprintOf, inputHashOrder } from './inputs.ts';
+import { corpusFingerprint, corpusInput } from './inputs.ts';
 import { readCsvCorpus } from './csv-input.ts';
 import { type FreshTerm, tokenizeExcerpts } from './search-index.ts';
 import { sqlite3 } from '../../lib/sqlite.ts';
@@ -81,8 +80,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
   const { progress } = o;
   const clock = new PhaseClock();
   const input = corpusInput(o.snapshot);
-  // The inputs' sha256s, taken by a thread of their own as extraction asks for them (file-hasher.ts).
-  const hasher = input.kind === 'none' ? null : new FileHasher(inputHashOrder(input).map((n) => join(input.dir, n)));
   const { lexicon, sha256 } = readLexicon(o.lexiconPath);
   const meta = { snapshot: o.snapshotId, lexicon_version: lexicon.version, synthetic: o.synthetic };
   const metaJson = JSON.stringify(meta);
@@ -111,12 +108,12 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
         `corpus: ${input.kind === 'jats' ? `${input.files.length} JATS files, ${input.packages.length} packages, ${input.fileLists.length} file lists, ${input.deletionLists.length} deletion lists` : 'papers.csv + sentences.csv'} in ${input.dir}, lexicon ${lexicon.version} (${matcher.phrases.length} phrases)` +
           (input.ignored.length ? `; ignoring ${input.ignored.join(', ')}` : ''),
       );
+    const fileHashes = new Map<string, string>();
+    fingerprint = corpusFingerprint(input, fileHashes);
+    clock.lap('input hashes');
     cache = new ExtractionCache(o.cacheDir ?? null, sha256, {});
     clock.lap('cache index');
-    extraction = await extractCorpus(input, matcher, {}, progress, { cache, hashOf: (name) => hasher!.get(join(input.dir, name)) });
-    const shas = new Map<string, string>();
-    for (const n of corpusInputFiles(input)) shas.set(n, await hasher!.get(join(input.dir, n)));
-    fingerprint = fingerprintOf(input, (n) => shas.get(n)!);
+    extraction = await extractCorpus(input, matcher, {}, progress, { cache, fileHashes });
     const articles = extraction.count;
     if (input.kind !== 'none')
       progress.log(
@@ -232,7 +229,6 @@ export async function buildCorpus(o: CorpusStepOptions): Promise<CorpusManifest>
     const times = previous?.workerTimes();
     if (times) progress.log(`corpus: rebuild worker answered (s from its start): ${times}`);
     await previous?.stopWorker();
-    await hasher?.close();
     rmSync(ftsFile, { force: true });
   }
   const articles = extraction.count;

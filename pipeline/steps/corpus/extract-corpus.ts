@@ -87,8 +87,8 @@ export interface CorpusExtraction {
 export interface ExtractOptions {
   /** The extraction cache; without it nothing is reused or kept. */
   cache?: ExtractionCache;
-  /** The sha256 of an input file, by name, so that an unchanged package or file list is known without rereading it. */
-  hashOf?: (name: string) => Promise<string>;
+  /** sha256 of input files by name (from `corpusFingerprint`), so unchanged packages are known without rereading. */
+  fileHashes?: Map<string, string>;
 }
 
 /** Numeric PMCIDs first, in number order; generated ids after them, by text. */
@@ -206,11 +206,9 @@ export async function extractCorpus(
 
   if (input.kind === 'jats') {
     out.bytes = input.bytes;
-    const readList = async (name: string): Promise<FileListEntries> => cache.fileList(await options.hashOf?.(name), () => parseFileList(join(input.dir, name)));
+    const readList = (name: string): FileListEntries => cache.fileList(options.fileHashes?.get(name), () => parseFileList(join(input.dir, name)));
     const paired = pairFileLists(input.packages, input.fileLists);
-    const globalLists: FileListEntries[] = [];
-    for (const name of paired.global) globalLists.push(await readList(name));
-    const global = indexFileLists(globalLists);
+    const global = indexFileLists(paired.global.map(readList));
     /** The own file list of the package being read (null between packages and for loose files). */
     let own: FileLists | null = null;
     const rowFor = (src: SourceRef, a: ArticleSummary) =>
@@ -273,8 +271,8 @@ export async function extractCorpus(
         }
       };
       const ownList = paired.own.get(pkg);
-      own = ownList === undefined ? null : indexFileLists([await readList(ownList)]);
-      const packageSha = await options.hashOf?.(pkg);
+      own = ownList === undefined ? null : indexFileLists([readList(ownList)]);
+      const packageSha = options.fileHashes?.get(pkg);
       // An unchanged package whose articles are all cached: its summary pack (summary-pack.ts), else its member
       // list and its articles' summaries, stand in for the archive. Read otherwise, the package gets a pack.
       const pack = packageSha ? cache.getPack(packageSha) : null;

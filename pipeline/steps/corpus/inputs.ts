@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256FileSync } from '../../lib/hash.ts';
-import { DELETION_LIST, FILE_LIST, pairFileLists } from './file-lists.ts';
+import { DELETION_LIST, FILE_LIST } from './file-lists.ts';
 import { JATS_MEMBER, PACKAGE_FILE } from './packages.ts';
 
 export const CORPUS_DIR = 'corpus';
@@ -75,29 +75,12 @@ export function corpusInputFiles(input: CorpusInput): string[] {
  * extraction cache knows an unchanged package by it). Synchronous: `--if-stale` is.
  */
 export function corpusFingerprint(input: CorpusInput, fileHashes?: Map<string, string>): string {
-  return fingerprintOf(input, (n) => {
-    const sha = sha256FileSync(join(input.dir, n));
-    fileHashes?.set(n, sha);
-    return sha;
-  });
-}
-
-/** `corpusFingerprint` from each input file's sha256 (`shaOf`, by name). */
-export function fingerprintOf(input: CorpusInput, shaOf: (name: string) => string): string {
   if (input.kind === 'none') return 'none';
   const h = createHash('sha256').update(input.kind);
-  for (const n of corpusInputFiles(input)) h.update(`\n${n}\t`).update(shaOf(n));
+  for (const n of corpusInputFiles(input)) {
+    const sha = sha256FileSync(join(input.dir, n));
+    fileHashes?.set(n, sha);
+    h.update(`\n${n}\t`).update(sha);
+  }
   return h.digest('hex');
-}
-
-/**
- * The input files in the order extraction needs their hashes (extract-corpus.ts): the file lists that pair with no
- * package, then each package's own list and the package, in package order; then the rest.
- */
-export function inputHashOrder(input: CorpusInput): string[] {
-  if (input.kind !== 'jats') return corpusInputFiles(input);
-  const { own, global } = pairFileLists(input.packages, input.fileLists);
-  const first = [...global, ...input.packages.flatMap((p) => (own.has(p) ? [own.get(p)!, p] : [p]))];
-  const seen = new Set(first);
-  return [...first, ...corpusInputFiles(input).filter((n) => !seen.has(n))];
 }
