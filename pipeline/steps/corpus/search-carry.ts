@@ -111,6 +111,8 @@ const ADDED = 2;
 class PostingsMerger {
   private readonly out = new VarintWriter();
   private lastId = 0;
+  private docs = new Int32Array(1024);
+  private freq = new Int32Array(1024);
 
   constructor(private readonly remap: Int32Array) {}
 
@@ -135,44 +137,26 @@ class PostingsMerger {
     const { remap, out } = this;
     out.reset();
     this.lastId = 0;
+    if (this.docs.length < count) {
+      this.docs = new Int32Array(Math.max(count, 2 * this.docs.length));
+      this.freq = new Int32Array(this.docs.length);
+    }
+    const { docs, freq } = this;
+    decodePostingsInto(blob, count, docs, freq);
     const addN = addIds.length;
     let n = 0;
     let fi = 0;
+    /** Where excerpt k's bytes start in `blob` (their length follows from its values: the format's own varints). */
     let p = 0;
-    let oldId = 0;
     /** The previous excerpt was kept and written last: the next one's bytes are its own if its id moves as much. */
     let following = false;
     let previousOld = 0;
     let runFrom = -1;
     for (let k = 0; k < count; k++) {
       const from = p;
-      let b = blob[p++]!;
-      let v = b;
-      if (b >= 0x80) {
-        v = b & 0x7f;
-        let shift = 7;
-        do {
-          b = blob[p++]!;
-          v |= (b & 0x7f) << shift;
-          shift += 7;
-        } while (b >= 0x80);
-      }
-      oldId += v >>> 1;
-      let c = 1;
-      if (v & 1) {
-        b = blob[p++]!;
-        c = b;
-        if (b >= 0x80) {
-          c = b & 0x7f;
-          let shift = 7;
-          do {
-            b = blob[p++]!;
-            c |= (b & 0x7f) << shift;
-            shift += 7;
-          } while (b >= 0x80);
-        }
-        c += 2;
-      }
+      const oldId = docs[k]! + 1;
+      const c = freq[k]!;
+      p += varintLength((oldId - (k === 0 ? 0 : docs[k - 1]! + 1)) * 2 + (c > 1 ? 1 : 0)) + (c > 1 ? varintLength(c - 2) : 0);
       const id = remap[oldId - 1]!;
       if (id === 0) {
         if (runFrom >= 0) out.copy(blob, runFrom, from);
@@ -203,7 +187,8 @@ class PostingsMerger {
       n++;
       visit?.(KEPT, c, k);
     }
-    if (p !== blob.length) throw new Error(`search postings: ${blob.length - p} bytes left over after ${count} excerpts`);
+    // Lengths taken from the values must be the bytes there (varints of the format's own encoder, no padding).
+    if (p !== blob.length) throw new Error(`search postings: ${blob.length} bytes, ${p} by their values`);
     if (runFrom >= 0) out.copy(blob, runFrom, p);
     for (; fi < addN; fi++, n++) {
       this.write(addIds[fi]!, addCounts[fi]!);
@@ -218,6 +203,13 @@ class PostingsMerger {
 }
 
 const NO_IDS: readonly number[] = [];
+
+/** The bytes of a LEB128 varint of `v` (contracts/corpus/search-postings.ts). */
+function varintLength(v: number): number {
+  let n = 1;
+  for (let x = v; x >= 0x80; x = Math.floor(x / 0x80)) n++;
+  return n;
+}
 
 /**
  * Merges one term's previous postings (re-numbered) with its new excerpts' tokens. Its offsets are copied a run of
