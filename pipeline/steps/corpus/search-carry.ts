@@ -156,7 +156,9 @@ class PostingsMerger {
       const from = p;
       const oldId = docs[k]! + 1;
       const c = freq[k]!;
-      p += varintLength((oldId - (k === 0 ? 0 : docs[k - 1]! + 1)) * 2 + (c > 1 ? 1 : 0)) + (c > 1 ? varintLength(c - 2) : 0);
+      const v = (oldId - (k === 0 ? 0 : docs[k - 1]! + 1)) * 2 + (c > 1 ? 1 : 0);
+      p += v < 0x80 ? 1 : varintLength(v);
+      if (c > 1) p += c - 2 < 0x80 ? 1 : varintLength(c - 2);
       const id = remap[oldId - 1]!;
       if (id === 0) {
         if (runFrom >= 0) out.copy(blob, runFrom, from);
@@ -206,9 +208,7 @@ const NO_IDS: readonly number[] = [];
 
 /** The bytes of a LEB128 varint of `v` (contracts/corpus/search-postings.ts). */
 function varintLength(v: number): number {
-  let n = 1;
-  for (let x = v; x >= 0x80; x = Math.floor(x / 0x80)) n++;
-  return n;
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 4 + varintLength(Math.floor(v / 0x10000000));
 }
 
 /**
