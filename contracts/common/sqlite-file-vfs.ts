@@ -32,7 +32,11 @@ interface OpenFile {
    * Writes that follow one another, held until WRITE_BUFFER bytes are (a file opened for writing only): VACUUM INTO
    * writes its copy a 4 KiB page at a time in order, and a `writeSync` each was most of a rebuild's compaction
    * (issue 21 session 27: 51,000 of them for 200 MB). Written out before anything that must see the file as
-   * SQLite wrote it: a read, its size, a truncation, a sync, the close.
+   * SQLite wrote it (a read, its size, a truncation, a sync) and at the end of every commit, when SQLite sends
+   * SQLITE_FCNTL_SYNC whether or not it syncs (the pipeline runs with `synchronous = OFF`): a write that fails
+   * there fails the commit or the VACUUM INTO, as it did when each page was written at once. The close writes
+   * what may be left, but SQLite ignores what a close returns: a file whose held writes fail there is emptied, so
+   * no reader takes it for whole.
    */
   pending: { buf: Buffer; start: number; length: number } | null;
 }
@@ -71,12 +75,21 @@ export function installFileVfs(s: Sqlite3): void {
     if (!f) throw new Error(`no open file at ${p}`);
     return f;
   };
-  /** Writes out what a file holds back (see `OpenFile.pending`). */
+  /** Writes out what a file holds back (see `OpenFile.pending`); a partial failure keeps the rest held. */
   const flush = (f: OpenFile): void => {
     const w = f.pending;
     if (!w || w.length === 0) return;
     for (let done = 0; done < w.length; ) done += writeSync(f.fd, w.buf, done, w.length - done, w.start + done);
     w.length = 0;
+  };
+  /** `flush` as SQLite's result: 0, or a write error named as one (whichever call it came before). */
+  const flushed = (f: OpenFile): number => {
+    try {
+      flush(f);
+      return 0;
+    } catch (err) {
+      return fail(capi.SQLITE_IOERR_WRITE, `write ${f.path}`, err);
+    }
   };
   const cstr = (p: Pointer): string => wasm.cstrToJs(p) ?? '';
   // i64 arguments arrive as BigInt (sqlite-wasm is built with BigInt support); file offsets fit in a double.
@@ -89,23 +102,28 @@ export function installFileVfs(s: Sqlite3): void {
         xClose(p: Pointer) {
           const f = files.get(p);
           files.delete(p);
-          try {
-            if (f) {
-              try {
-                flush(f);
-              } finally {
-                closeSync(f.fd);
-              }
+          if (!f) return 0;
+          const rc = flushed(f);
+          if (rc !== 0) {
+            // Held writes lost: the file is emptied (see `OpenFile.pending`), and the error stays in lastError.
+            try {
+              ftruncateSync(f.fd, 0);
+            } catch {
+              // Nothing more to do: lastError names the write that failed.
             }
-            return 0;
-          } catch (err) {
-            return fail(capi.SQLITE_IOERR_CLOSE, `close ${f?.path}`, err);
           }
+          try {
+            closeSync(f.fd);
+          } catch (err) {
+            return fail(capi.SQLITE_IOERR_CLOSE, `close ${f.path}`, err);
+          }
+          return rc;
         },
         xRead(p: Pointer, dest: Pointer, n: number, offset: number | bigint) {
           try {
             const f = file(p);
-            flush(f);
+            const rc = flushed(f);
+            if (rc !== 0) return rc;
             const at = num(offset);
             let done = 0;
             while (done < n) {
@@ -148,7 +166,8 @@ export function installFileVfs(s: Sqlite3): void {
         xTruncate(p: Pointer, size: number | bigint) {
           try {
             const f = file(p);
-            flush(f);
+            const rc = flushed(f);
+            if (rc !== 0) return rc;
             ftruncateSync(f.fd, num(size));
             return 0;
           } catch (err) {
@@ -158,7 +177,8 @@ export function installFileVfs(s: Sqlite3): void {
         xSync(p: Pointer) {
           try {
             const f = file(p);
-            flush(f);
+            const rc = flushed(f);
+            if (rc !== 0) return rc;
             fsyncSync(f.fd);
             return 0;
           } catch (err) {
@@ -168,7 +188,8 @@ export function installFileVfs(s: Sqlite3): void {
         xFileSize(p: Pointer, out: Pointer) {
           try {
             const f = file(p);
-            flush(f);
+            const rc = flushed(f);
+            if (rc !== 0) return rc;
             wasm.poke64(out, BigInt(fstatSync(f.fd).size));
             return 0;
           } catch (err) {
@@ -181,7 +202,11 @@ export function installFileVfs(s: Sqlite3): void {
           wasm.poke32(out, 0);
           return 0;
         },
-        xFileControl: () => capi.SQLITE_NOTFOUND,
+        xFileControl(p: Pointer, op: number) {
+          if (op !== capi.SQLITE_FCNTL_SYNC) return capi.SQLITE_NOTFOUND;
+          const f = files.get(p);
+          return f ? flushed(f) : 0;
+        },
         xSectorSize: () => 4096,
         xDeviceCharacteristics: () => 0,
       },
