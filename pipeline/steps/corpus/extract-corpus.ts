@@ -322,6 +322,7 @@ export async function extractCorpus(
       } finally {
         // A package not read through leaves no pack (nothing once it is finished).
         packing?.abort();
+        pack?.close();
       }
       // Its rows are done with: what a kept copy needs of them went into `kept`.
       own = null;

@@ -215,10 +215,13 @@ class RecordReader {
 
   /** At least `n` bytes from `start` in the buffer, unless the records end first; how many there are. */
   private ensure(n: number): number {
-    // (Nor more than the file holds: a damaged length must not make a buffer of its size.)
-    if (this.end - this.start >= n || this.pos >= this.to || n > this.end - this.start + this.to - this.pos) return this.end - this.start;
-    if (this.buf.length < n) {
-      const bigger = Buffer.allocUnsafe(Math.max(n, 2 * this.buf.length));
+    const held = this.end - this.start;
+    if (held >= n || this.pos >= this.to) return held;
+    // Never more than the records hold: a damaged length must not make a buffer of its size, and near the end
+    // a request for more than is left still reads what is left.
+    const want = Math.min(n, held + this.to - this.pos);
+    if (this.buf.length < want) {
+      const bigger = Buffer.allocUnsafe(Math.max(want, 2 * this.buf.length));
       this.buf.copy(bigger, 0, this.start, this.end);
       this.buf = bigger;
     } else this.buf.copy(this.buf, 0, this.start, this.end);
@@ -253,10 +256,13 @@ class RecordReader {
   }
 }
 
-/** A pack opened and checked: its members one by one. */
+/**
+ * A pack opened and checked: its members one by one. It keeps the file open from the check to the reading, so the
+ * bytes read are those checked even if the pack is replaced or removed meanwhile; `entries` or `close` closes it.
+ */
 export class PackReader {
   private constructor(
-    private readonly path: string,
+    private fd: number | null,
     private readonly recordsEnd: number,
     private readonly trailer: Trailer,
   ) {}
@@ -277,6 +283,7 @@ export class PackReader {
     } catch {
       return null;
     }
+    let opened = false;
     try {
       const size = fstatSync(fd).size;
       if (size < HEAD + 4 + HASH) return null;
@@ -315,17 +322,25 @@ export class PackReader {
       if (!hash.digest().equals(tail.subarray(4))) return null;
       if (missing || articles !== trailer.articles) return null;
       for (let k = 0; k < articles; k++) use(keys.subarray(k * HASH, (k + 1) * HASH));
-      return new PackReader(path, recordsEnd, trailer);
+      opened = true;
+      return new PackReader(fd, recordsEnd, trailer);
     } catch {
       return null;
     } finally {
-      closeSync(fd);
+      if (!opened) closeSync(fd);
     }
   }
 
-  /** Every member in order (the file read again, a chunk at a time). */
+  /** Closes the file (once; `entries` does when it ends). */
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  /** Every member in order (the file read again, a chunk at a time; once). */
   *entries(): Generator<PackedMember> {
-    const fd = openSync(this.path, 'r');
+    const fd = this.fd;
+    if (fd === null) throw new Error('a summary pack read twice');
     try {
       const records = new RecordReader(fd, HEAD, this.recordsEnd);
       const { strings } = this.trailer;
@@ -383,7 +398,7 @@ export class PackReader {
       }
       if (members !== this.trailer.members) throw new Error('a damaged summary pack');
     } finally {
-      closeSync(fd);
+      this.close();
     }
   }
 }

@@ -5,7 +5,7 @@
  * reference articles, on generated ones and on hand-made edge cases (errors, non-articles, broken members, nulls,
  * non-ASCII texts); a damaged or truncated pack is refused, never read as something else.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -150,6 +150,35 @@ describe('summary packs', () => {
     const path = write(members);
     expect(statSync(path).size).toBeGreaterThan(4 << 20);
     roundTrip(members);
+  });
+
+  it('are read to their last record when the records fill the first piece exactly', () => {
+    // 65,536 records of 16 bytes (a length, the kind, a name of 12) are exactly one 1 MiB piece; a record of 3 bytes
+    // after them was once taken for the end of the records (fewer than 10 bytes left), and the pack refused.
+    const members: { kind: 'other'; member: string }[] = Array.from({ length: 65536 }, (_, i) => ({ kind: 'other' as const, member: `f${String(i).padStart(7, '0')}.pdf` }));
+    members.push({ kind: 'other', member: '' });
+    const path = join(tmp.path, `${packs++}.pack`);
+    const w = new PackWriter(path);
+    for (const m of members) w.other(m);
+    w.finish();
+    const { pack } = open(path);
+    expect(pack).not.toBeNull();
+    const back = [...pack!.entries()].map((m) => m.record);
+    expect(back.length).toBe(members.length);
+    expect(back.slice(-2)).toEqual(members.slice(-2));
+  });
+
+  it('read the file they checked, even when it is replaced before it is read', () => {
+    const members = Array.from({ length: 5 }, (_, i) => articleMember(i, { error: `e${i}` }));
+    const path = write(members);
+    const { pack } = open(path);
+    // As the cache replaces a pack: a new file renamed over it (and then removed).
+    writeFileSync(`${path}.new`, 'replaced');
+    renameSync(`${path}.new`, path);
+    rmSync(path);
+    expect([...pack!.entries()].map((m) => m.record)).toEqual(members.map((m) => m.record));
+    expect(() => [...pack!.entries()]).toThrow(/read twice/);
+    pack!.close();
   });
 
   it('leave nothing behind when a package is not read through', () => {
