@@ -153,7 +153,11 @@ export class ExtractionCache {
         continue;
       }
       const text = readFileSync(join(this.segments, `${seg}.idx`));
-      this.index.reserve(this.index.size + Math.ceil(text.length / MIN_INDEX_LINE));
+      // Sized by its lines (a byte search for each), not its length over the shortest line: that over-counts by a
+      // fifth and could double the table when the real load is near its limit.
+      let lines = 0;
+      for (let at = text.indexOf(10); at >= 0; at = text.indexOf(10, at + 1)) lines++;
+      this.index.reserve(this.index.size + lines + 1);
       readIndexLines(text, (key, offset, length, summary) => this.index.set(key, { segment: seg, offset, length, summary }));
     }
   }
