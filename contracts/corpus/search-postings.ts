@@ -27,6 +27,11 @@ export function bigramMinDocs(excerpts: number): number {
   return Math.max(1, Math.ceil(excerpts / 32));
 }
 
+/** How many bytes `VarintWriter.write` takes for `v` (0 … 2^53 − 1): 7 bits a byte. */
+export function varintLength(v: number): number {
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 4 + varintLength(Math.floor(v / 0x10000000));
+}
+
 /** A growable byte buffer of varints. */
 export class VarintWriter {
   private bytes = new Uint8Array(1024);

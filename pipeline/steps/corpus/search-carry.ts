@@ -21,7 +21,7 @@
  * place and the pairs counted again from all of them: 2.1 s of the rebuild worker's time at 100,000 articles, on the
  * rebuild's critical path.
  */
-import { bigramMinDocs, decodePostingsInto, encodePostings, encodeVarints, offsetWidth, VarintWriter } from '../../../contracts/corpus/search-postings.ts';
+import { bigramMinDocs, decodePostingsInto, encodePostings, encodeVarints, offsetWidth, VarintWriter, varintLength } from '../../../contracts/corpus/search-postings.ts';
 import type { Sqlite3 } from '../../lib/sqlite.ts';
 import { eachBigram, PAIR_BUDGET } from './search-bigrams.ts';
 import { compareCodePoints, type FreshTerm, type PreviousSearchIndex, type SearchRows, tokenizeExcerpts } from './search-index.ts';
@@ -157,8 +157,8 @@ class PostingsMerger {
       const oldId = docs[k]! + 1;
       const c = freq[k]!;
       const v = (oldId - (k === 0 ? 0 : docs[k - 1]! + 1)) * 2 + (c > 1 ? 1 : 0);
-      p += v < 0x80 ? 1 : varintLength(v);
-      if (c > 1) p += c - 2 < 0x80 ? 1 : varintLength(c - 2);
+      p += varintLength(v);
+      if (c > 1) p += varintLength(c - 2);
       const id = remap[oldId - 1]!;
       if (id === 0) {
         if (runFrom >= 0) out.copy(blob, runFrom, from);
@@ -205,11 +205,6 @@ class PostingsMerger {
 }
 
 const NO_IDS: readonly number[] = [];
-
-/** The bytes of a LEB128 varint of `v` (contracts/corpus/search-postings.ts). */
-function varintLength(v: number): number {
-  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 4 + varintLength(Math.floor(v / 0x10000000));
-}
 
 /**
  * Merges one term's previous postings (re-numbered) with its new excerpts' tokens. Its offsets are copied a run of

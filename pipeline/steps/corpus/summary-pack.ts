@@ -240,15 +240,10 @@ class RecordReader {
   /** Points `into` at the next record (valid until the next call); false at the end of the records. */
   next(into: RecordBytes): boolean {
     if (this.ensure(10) === 0) return false;
-    let length = 0;
-    let mul = 1;
-    for (;;) {
-      if (this.start >= this.end) throw new Error('a damaged summary pack');
-      const b = this.buf[this.start++]!;
-      length += (b & 0x7f) * mul;
-      if (b < 0x80) break;
-      mul *= 0x80;
-    }
+    // The record's length, read like its fields (never past the bytes held: a damaged one is an error).
+    into.reset(this.buf, this.start, this.end);
+    const length = into.uvar();
+    this.start = into.position;
     if (this.ensure(length) < length) throw new Error('a damaged summary pack');
     into.reset(this.buf, this.start, this.start + length);
     this.start += length;
@@ -417,6 +412,11 @@ class RecordBytes {
     this.buf = buf;
     this.pos = start;
     this.end = end;
+  }
+
+  /** Where the next read starts in the buffer. */
+  get position(): number {
+    return this.pos;
   }
 
   private need(n: number): void {
