@@ -117,7 +117,8 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
     if (found) {
       codeHost = found.evidence;
       harvested.push(found.harvested);
-      metadata = mergeRecords([...records, found.harvested.record]);
+      // F-UJI reads its GitHub harvest only in the software evaluators: the data metrics never see it
+      if (software) metadata = mergeRecords([...records, found.harvested.record]);
     }
   }
   // A registry or code host that did not answer would fail metrics for a reason that is not the object's.
@@ -125,6 +126,9 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   if (outage) throw outage;
   const fallback: ContentLink[] = fallbackContentLinks(metadata, typedLinks);
   metadata.object_content_identifier.push(...fallback);
+  // F-UJI: one data file without a size takes the object's size
+  const [only] = metadata.object_content_identifier;
+  if (metadata.object_content_identifier.length === 1 && only && !only.size && metadata.object_size) only.size = metadata.object_size;
 
   // 5. data links, PIDs found in metadata, and the repository's re3data record (through the DataCite client id)
   const client = harvested.find((h) => h.dataciteClient)?.dataciteClient ?? null;
