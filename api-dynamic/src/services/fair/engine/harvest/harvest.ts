@@ -24,7 +24,7 @@ import { looksJavascriptGenerated, parseLandingPage } from './landing-page.ts';
 import { parseLinkHeader } from './link-header.ts';
 import { expandLinksets, linkedDocuments } from './linked.ts';
 import { negotiateAll } from './negotiate.ts';
-import { dependencyOutage, landingFetchFailure, landingStatusFailure } from './resolution.ts';
+import { dependencyOutage, landingFetchFailure, landingStatusFailure, nameServiceDown } from './resolution.ts';
 import { harvestRepository } from './repository.ts';
 import { cleanList, mergeRecords, type Harvested, type MetadataRecord } from './record.ts';
 
@@ -70,7 +70,10 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   // 1. resolution (whose fault a failure is: resolution.ts)
   let failure: FetchError | null = null;
   const landing = await fetchLogged(ctx, 'landing', { url: parsed.url, accept: ACCEPT.html }, (e) => (failure = e));
-  if (!landing) throw landingFetchFailure(identifier, parsed, options.upstreams, failure);
+  if (!landing) {
+    const lookupFailed = (failure as FetchError | null)?.reason === 'dns';
+    throw landingFetchFailure(identifier, parsed, options.upstreams, failure, lookupFailed && (await nameServiceDown(fetcher, options.upstreams, signal)));
+  }
   const refused = landingStatusFailure(identifier, parsed, options.upstreams, landing);
   if (refused) throw refused;
   if (landing.status === 410) ctx.warnings.push('the landing page answered 410 Gone (a tombstone page?)');
