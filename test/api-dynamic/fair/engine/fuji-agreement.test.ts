@@ -143,7 +143,7 @@ describe.skipIf(!haveFixtures).each(Object.keys(RECORDINGS) as Recording[])('agr
     const found = differences(recording, version, results.get(version)!);
     const ids = new Set(outcome(recording, version).metrics.flatMap((m) => m.tests.map((t) => `${recording} ${version} ${t.id}`)));
     const agreeing = ids.size - [...found.keys()].filter((k) => ids.has(k)).length;
-    console.log(`F-UJI agreement ${recording} ${version}: ${agreeing}/${ids.size} tests equal, ${[...found.keys()].filter((k) => ids.has(k) && DELIBERATE[k]).length} deliberate differences`);
+    console.log(`F-UJI agreement ${recording} ${version}: ${agreeing}/${ids.size} tests equal, ${[...found.keys()].filter((k) => ids.has(k) && DELIBERATE[k]).length} deliberate differences; engine ${results.get(version)!.summary.scoreEarned}/${results.get(version)!.summary.scoreTotal}, F-UJI ${outcome(recording, version).summary.score_earned.FAIR}`);
     const unexplained = Object.fromEntries([...found].filter(([k]) => !DELIBERATE[k]));
     expect(unexplained).toEqual({});
     // with no deliberate difference, the summary is F-UJI's too: earned, total and maturity of each category and FAIR
