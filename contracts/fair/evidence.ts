@@ -97,7 +97,7 @@ export const contentLinkSchema = z.object({
   type: z.string().nullable(),
   /** Size claimed by the metadata, as given (bytes or a text such as "41 datasets"). */
   size: z.string().nullable(),
-  /** Where the link came from: schemaorg, datacite, signposting:item, typed_link:alternate … */
+  /** Where the link came from: schemaorg, datacite, signposting:item … */
   source: z.string(),
 });
 export type ContentLink = z.infer<typeof contentLinkSchema>;
