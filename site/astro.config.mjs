@@ -3,6 +3,7 @@
 // middleware mode: api-dynamic mounts its handler inside the one Fastify process.
 import node from '@astrojs/node';
 import { defineConfig } from 'astro/config';
+import { docsLinks } from './src/lib/docs-links.ts';
 
 export default defineConfig({
   output: 'static',
@@ -18,7 +19,8 @@ export default defineConfig({
     // 'unsafe-inline'.
     inlineStylesheets: 'never',
   },
-  // The docs/ guides rendered under /docs: no syntax highlighting, which would write inline colours.
-  markdown: { syntaxHighlight: false },
+  // The docs/ guides rendered under /docs: no syntax highlighting, which would write inline colours; links
+  // between guides go to their pages.
+  markdown: { syntaxHighlight: false, rehypePlugins: [docsLinks(new URL('../docs/', import.meta.url).pathname)] },
   vite: { build: { assetsInlineLimit: 0 } },
 });

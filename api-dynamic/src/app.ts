@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
+import { logsAsText, textLogStream } from './log-text.ts';
 import httpConventions, { frameworkError } from './plugins/http-conventions.ts';
 import probes from './plugins/probes.ts';
 import sitePlugin, { injectApi } from './plugins/site.ts';
@@ -46,7 +47,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     logger:
       o.logger === false
         ? false
-        : { level: o.config.LOG_LEVEL, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'], censor: '[redacted]' } },
+        : {
+            level: o.config.LOG_LEVEL,
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+            // A person at a terminal reads lines, a program reads JSON (LOG_FORMAT).
+            ...(logsAsText(o.config.LOG_FORMAT) ? { stream: textLogStream() } : {}),
+          },
     // Keep a caller's request id when it is sane, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -132,7 +138,12 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
       locals: (request) => ({
         manifest: o.store.current.manifest,
         api: injectApi((options) => app.inject(options), request),
-        ...(frame ? { permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots!, (path) => `${o.config.FRAME_PREFIX}${path}`)) } : {}),
+        ...(frame
+          ? {
+              permalink: (hash: string) => o.store.use((b) => permalinks.resolve(hash, b, snapshots!, (path) => `${o.config.FRAME_PREFIX}${path}`)),
+              inNetwork: (ids: readonly string[]) => o.store.use(async (b) => new Set(ids.filter((id) => b.cohort.inNetwork(id)))),
+            }
+          : {}),
       }),
     });
 }

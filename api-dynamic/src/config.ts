@@ -48,6 +48,8 @@ export const configSchema = z.object({
   FAIR_PREFIX: prefix.default('/fair'),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines when standard output is a terminal, else JSON; `json` or `text` always. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'text']).default('auto'),
   /** Reload automatically when the pipeline publishes a new build (`current` changes); SIGHUP always reloads. */
   WATCH_BUILD: z
     .enum(['true', 'false'])

@@ -34,7 +34,7 @@ describe('GET /cohort/export?format=csv-excel', () => {
       const excel = await h.app.inject(`${API}/cohort/export?${query}${sep}format=csv-excel`);
       expect(excel.statusCode).toBe(200);
       expect(excel.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(String(excel.headers['content-disposition'])).toMatch(/^attachment; filename="frame-cohort-[0-9a-f]{16}-excel\.csv"$/);
+      expect(String(excel.headers['content-disposition'])).toMatch(/^attachment; filename="frame-cohort-[0-9a-f]{16}-[\w.-]+-synthetic-excel\.csv"$/);
       const bytes = excel.rawPayload;
       expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
       const text = bytes.subarray(3).toString('utf8');

@@ -76,11 +76,11 @@ describe('export at the real cap (100,050 works)', () => {
     expect(res.headers['x-cohort-total']).toBe(String(BIG));
     expect(res.headers['x-export-rows']).toBe(String(CAP));
     expect(res.headers['cache-control']).toBe('no-store');
-    const disposition = String(res.headers['content-disposition']);
-    expect(disposition).toMatch(/^attachment; filename="frame-cohort-[0-9a-f]{16}\.csv"$/);
-    // The file name carries the cohort's hash, the one /cohort reports for the same (empty) filters.
-    const cohort = (await h.app.inject(`${API}/cohort?per_page=1`)).json() as { meta: { query_hash: string } };
-    expect(disposition).toContain(`frame-cohort-${cohort.meta.query_hash}.csv`);
+    // The file name carries the cohort's hash, the one /cohort reports for the same (empty) filters, and where
+    // the rows come from: the snapshot id /cohort reports, marked synthetic (the fixture is generated).
+    const cohort = (await h.app.inject(`${API}/cohort?per_page=1`)).json() as { meta: { query_hash: string; snapshot: { id: string; synthetic: boolean } } };
+    expect(cohort.meta.snapshot.synthetic).toBe(true);
+    expect(String(res.headers['content-disposition'])).toBe(`attachment; filename="frame-cohort-${cohort.meta.query_hash}-${cohort.meta.snapshot.id}-synthetic.csv"`);
 
     const { csv, comment } = splitComment(res.body);
     expect(comment).not.toBeNull();
@@ -133,7 +133,7 @@ describe('export at the real cap (100,050 works)', () => {
     expect(res.headers['x-cohort-total']).toBe(String(BIG));
     expect(res.headers['x-export-rows']).toBe(String(CAP));
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="frame-cohort-[0-9a-f]{16}\.json"$/);
+    expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="frame-cohort-[0-9a-f]{16}-[\w.-]+-synthetic\.json"$/);
     const body = JSON.parse(res.body) as {
       meta: { truncated: boolean; exported: number; cohort_total: number; export_cap: number };
       results: { id: string }[];

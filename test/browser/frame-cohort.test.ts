@@ -13,7 +13,7 @@ import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '
 import type { SiteServer } from '../helpers/site-server.ts';
 
 interface Cohort {
-  meta: { total: number; direct_labels_cover: number; predictions_cover: number; query: string; query_hash: string };
+  meta: { total: number; direct_labels_cover: number; predictions_cover: number; query: string; query_hash: string; snapshot: { id: string; synthetic: boolean } };
   results: { id: string; title: string; venue: string | null }[];
 }
 const fmt = (n: number) => n.toLocaleString('en-CA');
@@ -122,7 +122,7 @@ describeBrowser('cohort builder in Chromium', () => {
     expect(api.meta.total).toBeLessThan(200);
     await page.goto(`${s.base}/frame/cohort?${q}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe(`frame-cohort-${api.meta.query_hash}.csv`);
+    expect(download.suggestedFilename()).toBe(`frame-cohort-${api.meta.query_hash}-${api.meta.snapshot.id}${api.meta.snapshot.synthetic ? '-synthetic' : ''}.csv`);
     const csv = readFileSync((await download.path())!, 'utf8');
     // Count records, not lines: quoted cells may hold line breaks.
     const { parse } = await import('csv-parse/sync');

@@ -1,7 +1,8 @@
 /**
  * The site for readers (issue 19), every page kind in Chromium at 1280 px and at 390 px: no horizontal
  * overflow (the document is exactly as wide as the viewport), axe-core reports no violation, and a screenshot
- * of each under test/artifacts/screenshots/readers/. At 1280 px the cohort builder's first result is visible
+ * of each under test/artifacts/screenshots/readers/; at 390 px no table cell breaks a word or a number and no
+ * chart label is under 11 px. At 1280 px the cohort builder's first result is visible
  * without scrolling; a facet link narrows the cohort to the API's total for the new query (with and without
  * JavaScript's in-place update); every 4xx is a page for the browser and JSON for an API client.
  */
@@ -34,6 +35,35 @@ async function axeViolations(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3).join(', ')}`);
 }
 
+/**
+ * What a narrow screen must not do: the words and numbers of table cells split across lines (a run of letters,
+ * digits and their separators whose text lies on two lines; a break after a hyphen or a slash is a line break
+ * between words), and chart text drawn smaller than 11 px (its font size times the SVG's scale on screen).
+ */
+async function narrowProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const cell of document.querySelectorAll('main th, main td')) {
+      if ((cell as HTMLElement).getClientRects().length === 0 || (cell.closest('thead') as HTMLElement | null)?.getBoundingClientRect().width === 1) continue;
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode())
+        for (const m of (n.textContent ?? '').matchAll(/[\p{L}\p{N}\p{M}.,%'’]+/gu)) {
+          const range = document.createRange();
+          range.setStart(n, m.index!);
+          range.setEnd(n, m.index! + m[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (lines.size > 1) out.push(`cell text "${m[0]}" broken over ${lines.size} lines`);
+        }
+    }
+    for (const t of document.querySelectorAll<SVGTextElement>('main svg text')) {
+      const ctm = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * (ctm ? Math.hypot(ctm.a, ctm.b) : 1);
+      if (px < 11 && t.getBBox().width > 0) out.push(`chart text "${t.textContent}" at ${px.toFixed(1)} px`);
+    }
+    return [...new Set(out)];
+  });
+}
+
 describeBrowser('the site for readers in Chromium at 1280 and 390 px', () => {
   let s: SiteServer;
   let page: Page;
@@ -64,6 +94,8 @@ describeBrowser('the site for readers in Chromium at 1280 and 390 px', () => {
       ['stats', '/frame/stats', 200],
       ['stats-routes', '/frame/stats/routes', 200],
       ['stats-labels', '/frame/stats/labels', 200],
+      ['stats-fields', '/frame/stats/fields', 200],
+      ['stats-retractions', '/frame/stats/retractions', 200],
       ['findings', '/frame/findings', 200],
       ['predictions', '/frame/predictions', 200],
       ['screening', '/frame/screening', 200],
@@ -81,6 +113,8 @@ describeBrowser('the site for readers in Chromium at 1280 and 390 px', () => {
       ['api', '/api', 200],
       ['api-frame', '/api/frame', 200],
       ['api-index', '/corpus/api/v1', 200],
+      ['docs', '/docs/api-fair', 200],
+      ['docs-configuration', '/docs/configuration', 200],
       ['about', '/about', 200],
       ['not-found', '/frame/stat', 404],
       ['api-refused', '/frame/api/v1/cohort?yer_from=2000', 400],
@@ -99,6 +133,7 @@ describeBrowser('the site for readers in Chromium at 1280 and 390 px', () => {
         const [docWidth, viewport] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
         if (docWidth !== viewport) problems.push(`${path}: document ${docWidth} px wide at ${viewport} px`);
         for (const v of await axeViolations(page)) problems.push(`${path}: ${v}`);
+        if (size.width === 390) for (const p of await narrowProblems(page)) problems.push(`${path}: ${p}`);
         await screenshot(page, `readers/${name}-${size.width}`);
       }
       expect(problems).toEqual([]);

@@ -347,6 +347,25 @@ describe('work pages', () => {
     retraction: { nature: string | null } | null;
   }
   const work = (id: string) => s.json<Work>(`/frame/api/v1/works/${id}`);
+  /**
+   * Every author's name opens their works (the builder's cohort of author_id, which the API answers with a
+   * cohort of at least this work); the network link is there exactly for the authors whose network the API
+   * has (200, not 404).
+   */
+  const authorLinks = async (doc: Doc, w: Work) => {
+    const network = hrefs(doc, /^\/frame\/network\?/);
+    let inNetwork = 0;
+    for (const a of w.authors) {
+      expect(hrefs(doc, /^\/frame\/cohort\?/)).toContain(`/frame/cohort?author_id=${a.id}`);
+      const theirs = await cohort(`author_id=${a.id}&per_page=1`);
+      expect(theirs.meta.total).toBeGreaterThan(0);
+      const known = (await s.get(`/frame/api/v1/network?author_id=${a.id}`)).status;
+      expect([200, 404]).toContain(known);
+      expect(network.includes(`/frame/network?author_id=${a.id}`), a.id).toBe(known === 200);
+      if (known === 200) inNetwork++;
+    }
+    expect(network.length).toBe(inNetwork);
+  };
   /** The cell beside a row header of the record table. */
   const row = (doc: Doc, header: string) => {
     const tr = one(doc, (n) => n.name === 'tr' && all(n, (c) => c.name === 'th' && text(c) === header).length === 1, `row ${header}`);
@@ -375,7 +394,7 @@ describe('work pages', () => {
     expect(r.headers.get('cache-control')).toContain('max-age=300');
     const doc = parseDocument(r.text);
     expect(text(one(doc, (n) => n.name === 'h1', 'h1'))).toBe(w.title);
-    for (const a of w.authors) expect(hrefs(doc, /^\/frame\/network\?/)).toContain(`/frame/network?author_id=${a.id}`);
+    await authorLinks(doc, w);
     // The fixture is generated (synthetic): its DOI is shown, never linked (honest-data.test.ts checks a real build).
     if (w.doi) expect(hrefs(doc, /^https:\/\/doi\.org\//)).toEqual([]);
     expect(hrefs(doc, /^\/frame\/api\/v1\/works\//)).toContain(`/frame/api/v1/works/${id}`);
@@ -397,7 +416,7 @@ describe('work pages', () => {
     expect(text(one(r.doc, (n) => n.name === 'h1', 'h1'))).toBe(w.title);
     expect(w.labels.length).toBeGreaterThan(0);
     expect(all(r.doc, (n) => n.name === 'caption').map(text)).toContain('Direct labels, one row per model');
-    for (const a of w.authors) expect(hrefs(r.doc, /^\/frame\/network\?/)).toContain(`/frame/network?author_id=${a.id}`);
+    await authorLinks(r.doc, w);
 
     const unknown = await page('/frame/works/W1');
     expect(unknown.status).toBe(404);

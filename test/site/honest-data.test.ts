@@ -46,7 +46,7 @@ async function pages(s: SiteServer): Promise<{ paths: string[]; work: Work; pmci
   // (`items` today; `results` once the excerpts answer is {meta, results}.)
   const excerpts = await s.json<{ items?: { id: string }[]; results?: { id: string }[] }>('/corpus/api/v1/excerpts?per_page=50');
   const pmcid = (excerpts.items ?? excerpts.results ?? []).map((e) => e.id.split('/')[0]!).find((id) => id.startsWith('PMC'))!;
-  const paths = ['/', '/frame', '/frame/cohort', '/frame/stats', '/frame/screening', '/frame/network', `/frame/works/${work.id}`, '/corpus', '/corpus/excerpts', `/corpus/articles/${pmcid}`, '/fair', '/api', '/frame/snapshot'];
+  const paths = ['/', '/frame', '/frame/cohort', '/frame/stats', '/frame/screening', '/frame/network', `/frame/works/${work.id}`, '/corpus', '/corpus/excerpts', `/corpus/articles/${pmcid}`, '/api', '/frame/snapshot'];
   return { paths, work, pmcid };
 }
 
@@ -87,6 +87,14 @@ describe('pages of a synthetic build', () => {
     expect(w.text).toContain(work.doi!);
     expect(w.text).toContain(work.authors.find((a) => a.orcid)!.orcid!);
     expect((await synthetic.get(`/corpus/articles/${pmcid}`)).text).toContain(pmcid);
+  });
+
+  it('the FAIR pages carry no banner: an assessment is of a real identifier, whatever the build', async () => {
+    for (const path of ['/fair', '/fair/assess?identifier=']) {
+      const r = await synthetic.get(path);
+      expect(bannerOf(r.text), path).toEqual([]);
+      expect(r.text, path).not.toContain(BANNER);
+    }
   });
 
   it('the error pages carry the banner too', async () => {

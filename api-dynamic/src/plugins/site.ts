@@ -49,6 +49,8 @@ export interface SiteLocals {
   api: <T = unknown>(path: string, call?: ApiCall) => Promise<ApiAnswer<T>>;
   /** Resolves a cohort permalink on the build being served (the `/frame/q/<hash>` page). */
   permalink?: (hash: string) => Promise<PermalinkView | null>;
+  /** Which of these authors the collaboration network has (a work page links only those to it). */
+  inNetwork?: (authorIds: readonly string[]) => Promise<ReadonlySet<string>>;
   /** Set when the page renders an error answer for a browser (the `/http-error` page; html-pages.ts). */
   httpError?: HttpErrorLocals;
 }

@@ -28,7 +28,7 @@ import {
   valueTypeahead,
   worksBody,
 } from '../../services/frame/cohort/answers.ts';
-import { exportChunks, exportPlan } from '../../services/frame/cohort/export.ts';
+import { exportChunks, exportFileName, exportPlan } from '../../services/frame/cohort/export.ts';
 import { type Permalinks } from '../../services/frame/permalinks.ts';
 import type { Snapshots } from '../../services/frame/snapshots.ts';
 import { cohortChanges } from '../../services/frame/cohort/changes.ts';
@@ -104,7 +104,7 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           .header('X-Snapshot', build.snapshotId)
           .header('Cache-Control', 'no-store')
           .header('Content-Type', q.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="frame-cohort-${hash}${q.format === 'csv-excel' ? '-excel.csv' : `.${q.format}`}"`)
+          .header('Content-Disposition', `attachment; filename="${exportFileName(hash, { id: build.snapshotId, synthetic: build.manifest.snapshot.synthetic }, q.format)}"`)
           .header('X-Cohort-Total', String(plan.total))
           .header('X-Export-Rows', String(plan.exported))
           .header('X-Export-Truncated', String(plan.truncated));

@@ -73,8 +73,8 @@ export async function networkBase(build: Build) {
  * (50–90 ms from DuckDB at 4.3M works). Spokes are stored strongest first (weight, shared works, id).
  */
 function egoFromIndex(index: CohortIndex, authorId: string) {
+  if (!index.inNetwork(authorId)) return null;
   const center = index.rowOfAuthor(authorId);
-  if (center < 0 || index.authorCaWorks[center] === 0) return null;
   const idOf = (row: number) => `A${index.authorId(row)}`;
   const spokes = index.neighbours(center, EGO_SPOKES);
   const inSet = new Set(spokes.rows);

@@ -67,6 +67,12 @@ export function staticWorkIds(limit = workPageLimit()): string[] {
   return Array.from(rows, (r) => `W${ix.col.id[r]}`).sort(byNumber);
 }
 
+/** Which authors of a prerendered work the collaboration network has (CohortIndex.inNetwork). */
+export function networkAuthors(work: WorkRecord): ReadonlySet<string> {
+  const ix = cohort();
+  return new Set(ix ? work.authors.map((a) => a.id).filter((id) => ix.inNetwork(id)) : []);
+}
+
 /** The work record of a prerendered page (the bytes GET /works/{id} answers). */
 export function workDocument(id: string): WorkRecord {
   const ix = cohort();

@@ -390,6 +390,12 @@ export class CohortIndex {
     return this.authors.row(idNumber(id));
   }
 
+  /** Whether the collaboration network has this author: one with at least one Canadian-affiliated work. */
+  inNetwork(id: string): boolean {
+    const row = this.rowOfAuthor(id);
+    return row >= 0 && this.authorCaWorks[row]! > 0;
+  }
+
   close(): void {
     for (const c of Object.values(this.csr)) c.close();
     this.works.close();

@@ -75,6 +75,15 @@ export function provenanceLines(o: { snapshot: string; synthetic: boolean; api: 
     .join('');
 }
 
+/**
+ * The export's file name: the cohort's hash, then where the rows come from (the snapshot id, and `synthetic`
+ * for generated data), so a file kept on disk says so however it is read; `-excel.csv` for the spreadsheet CSV.
+ */
+export function exportFileName(hash: string, snapshot: { id: string; synthetic: boolean }, format: CohortQuery['format']): string {
+  const source = `${snapshot.id.replace(/[^A-Za-z0-9._-]/g, '-')}${snapshot.synthetic ? '-synthetic' : ''}`;
+  return `frame-cohort-${hash}-${source}${format === 'csv-excel' ? '-excel.csv' : `.${format}`}`;
+}
+
 export async function* exportChunks(
   build: Build,
   q: CohortQuery,
