@@ -31,10 +31,9 @@ export function loadedSqlite3(): Sqlite3 {
 /**
  * The page cache of a database while it is built, in KiB: 4 MiB. Pages beyond it are written to the file (no
  * journal: a failed build's file is thrown away, never reused). Inserts in id order touch the right edge of each
- * b-tree, and FTS5's rebuild and optimize read the table and their segments in order, so a small cache does:
- * issue 21 session 24 measured the same CPU time with 4 and 64 MiB at 100,000 articles, and the wasm heap, which
- * never shrinks, 42 MiB instead of 104 (its 64 MiB filled once the database outgrew it, so the peak grew with the
- * corpus up to there).
+ * b-tree, and FTS5's rebuild and optimize read the table and their segments in order, so a small cache does: the
+ * same CPU time as with 64 MiB, and a wasm heap (which never shrinks) that does not grow with the corpus
+ * (docs/decisions.md).
  */
 export const BUILD_CACHE_KIB = 4096;
 

@@ -25,16 +25,16 @@ export interface CorpusDbInfo {
 }
 
 /**
- * FTS5's pending-terms limit while the full-text index is rebuilt: 8 MiB of the wasm heap, which never shrinks (32
- * until session 25: reached at ~60,000 articles, it stayed for the rest of the step; docs/decisions.md).
+ * FTS5's pending-terms limit while the full-text index is rebuilt: 8 MiB of the wasm heap, which never shrinks (a
+ * larger limit, once reached, stays for the rest of the step; docs/decisions.md).
  */
 const FTS_PENDING_BYTES = 8 << 20;
 
 /** Builds `excerpts_fts` over the rows of `excerpts` (inside the caller's transaction): FTS5's rebuild, then its optimize. */
 export function buildFtsIndex(db: SqliteDb): void {
   // FTS5 writes its pending terms out as a new segment every `hashsize` bytes (1 MiB by default) and the
-  // optimize merges the segments: with FTS_PENDING_BYTES there are few to merge (issue 21 session 23: rebuild
-  // and optimize 2.5 → 1.2 s at 413k excerpts). A setting, kept in the table's config: the index is the same.
+  // optimize merges the segments: with FTS_PENDING_BYTES there are few to merge (docs/decisions.md: rebuild and
+  // optimize twice as fast). A setting, kept in the table's config: the index is the same.
   db.exec(`INSERT INTO excerpts_fts (excerpts_fts, rank) VALUES ('hashsize', ${FTS_PENDING_BYTES})`);
   db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('rebuild')");
   db.exec("INSERT INTO excerpts_fts (excerpts_fts) VALUES ('optimize')");
@@ -116,8 +116,8 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     progress.stop();
     clock.lap('rows');
     // The server's excerpt index, stored here once instead of computed at every start (excerpt-index-data.ts);
-    // written before the indexes below so that its arrays are gone before theirs are made (issue 21 session 24:
-    // after them, the two were the database phase's peak). The tables' order in the file is VACUUM INTO's.
+    // written before the indexes below so that its arrays are gone before theirs are made (after them, the two
+    // were the database phase's peak). The tables' order in the file is VACUUM INTO's.
     writeExcerptIndex(db, excerptIndex.finish());
     clock.lap('excerpt index');
     buildFtsIndex(db);

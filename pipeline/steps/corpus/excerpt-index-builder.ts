@@ -1,8 +1,8 @@
 /**
  * The server's excerpt index (contracts/corpus/excerpt-index-data.ts), gathered while the database's rows are
  * written instead of read back from them afterwards: reading every excerpt and occurrence back cell by cell
- * through sqlite-wasm's binding cost 3.9 s at 100,000 articles (issue 21 session 23). Each excerpt gives its
- * values as they are bound. The result is what `computeExcerptIndex` gives over the finished rows (tested:
+ * through sqlite-wasm's binding cost several seconds at 100,000 articles. Each excerpt gives its values as they
+ * are bound. The result is what `computeExcerptIndex` gives over the finished rows (tested:
  * test/pipeline/corpus/).
  */
 import {

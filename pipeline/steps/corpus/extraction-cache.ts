@@ -155,13 +155,8 @@ export class ExtractionCache {
     }
   }
 
-  /** The key of an article's extraction given the sha256 of its bytes (hex). */
-  key(contentSha256: string): string {
-    return this.keyBytes(contentSha256).toString('hex');
-  }
-
-  /** `key` as its 32 bytes (what the index holds). */
-  keyBytes(contentSha256: string): Buffer {
+  /** The key of an article's extraction given the sha256 of its bytes (hex), as its 32 bytes (what the index holds). */
+  private keyBytes(contentSha256: string): Buffer {
     const batched = this.batchKeys.get(contentSha256);
     if (batched) return batched;
     // One-shot `crypto.hash`: a Hash object per article cost twice as much (0.24 s of a rebuild at 100,000).
