@@ -18,7 +18,6 @@ import { parseArgs } from 'node:util';
 import { generateBaselinePackages, generateIncrementPackage } from '../pipeline/generate/corpus/packages.ts';
 import { type Progress, terminalProgress } from '../pipeline/lib/progress.ts';
 import { buildCorpus } from '../pipeline/steps/corpus/corpus.ts';
-import { buildEnv } from '../pipeline/lib/malloc-env.ts';
 import { wholeArg } from './lib/whole-arg.ts';
 
 const { values } = parseArgs({
@@ -101,8 +100,6 @@ function childBuild(snapshot: string, out: string, cache: string): ChildResult {
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
     maxBuffer: 64 << 20,
-    // As the pipeline runs (pipeline/lib/malloc-env.ts).
-    env: buildEnv(),
   });
   if (r.status !== 0) throw new Error(`the corpus build in ${snapshot} failed (${r.status ?? r.signal})`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
