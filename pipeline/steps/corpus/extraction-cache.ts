@@ -41,6 +41,9 @@ const SPAN = 8 << 20;
 const READ_AHEAD = 1 << 20;
 const READ_GAP = 64 << 10;
 
+/** What the cache directory holds. */
+const CACHE_PARTS = ['segments', 'packages', 'filelists'];
+
 /** Bump when the layout of the cache directory or of an entry changes. */
 const CACHE_FORMAT = '2';
 
@@ -374,10 +377,12 @@ export class ExtractionCache {
   /**
    * Completes the run: writes this run's segment index, then (the build having succeeded) drops what it did
    * not use: package lists, segments without a used entry, and all garbage at once when it outweighs the
-   * entries in use (their extractions are copied into a fresh segment).
+   * entries in use (their extractions are copied into a fresh segment). Anything else in the directory is what
+   * older code kept for the next build (its database, article documents, summary packs): removed.
    */
   prune(): void {
     if (!this.dir) return;
+    if (existsSync(this.dir)) for (const name of readdirSync(this.dir)) if (!CACHE_PARTS.includes(name)) rmSync(join(this.dir, name), { recursive: true, force: true });
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment);
     for (const [sub, used] of [
