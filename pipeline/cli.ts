@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isUpToDate, runPipeline } from './build.ts';
-import { rerunWithMallocEnv } from './lib/malloc-env.ts';
 import { terminalProgress } from './lib/progress.ts';
 import { InvalidSnapshotError } from './steps/frame/validate.ts';
 
@@ -63,8 +62,6 @@ const snapshot = resolve(values.snapshot!);
 const out = resolve(values.out!);
 const lexicon = values.lexicon === undefined ? undefined : resolve(values.lexicon);
 if (lexicon !== undefined && !existsSync(lexicon)) fail(`--lexicon ${values.lexicon}: no such file`);
-// The build runs in a child with glibc's mmap threshold fixed, unless it is set already (lib/malloc-env.ts).
-rerunWithMallocEnv();
 
 if (values['if-stale'] && isUpToDate(snapshot, out, lexicon)) {
   process.stderr.write(`pipeline: ${out}/current is up to date with ${snapshot}; nothing to do\n`);

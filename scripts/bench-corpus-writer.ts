@@ -53,7 +53,7 @@ const articles = Array.from({ length: n }, (_, i) => base[i % base.length]!);
 const out = values.out ?? join(tmpdir(), `bench-corpus-writer-${process.pid}.sqlite`);
 const s = await sqlite3();
 const t = performance.now();
-const r = await writeCorpusDatabase(out, articles, { snapshot: 'bench', lexiconVersion: 'bench', lexiconSource: 'bench', phrases: matcher.phrases }, terminalProgress(), null, load);
+const r = await writeCorpusDatabase(out, articles, { snapshot: 'bench', lexiconVersion: 'bench', lexiconSource: 'bench', phrases: matcher.phrases }, terminalProgress(), load);
 const secs = (performance.now() - t) / 1000;
 const mib = (x: number) => (x / 2 ** 20).toFixed(0);
 process.stdout.write(

@@ -5,7 +5,6 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildEnv } from '../pipeline/lib/malloc-env.ts';
 import { BUILD_OUTPUT, buildSite, siteIsFresh } from './build-site.ts';
 
 const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--work-files]
@@ -43,8 +42,7 @@ export function build(): void {
   ];
   if (values['if-stale']) args.push('--if-stale');
   if (values['work-files']) args.push('--work-files');
-  // With glibc's mmap threshold fixed (pipeline/lib/malloc-env.ts: the corpus step's memory).
-  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: buildEnv() });
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
   if (!values['if-stale'] || !siteIsFresh()) buildSite();
   else process.stderr.write('site: up to date\n');

@@ -7,7 +7,6 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { openDatabaseFile } from '../../contracts/common/sqlite-file-vfs.ts';
-import { sha256FileSync } from './hash.ts';
 
 export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
 /** The module's init accepts Emscripten options at run time; its type declaration omits them. */
@@ -30,19 +29,13 @@ export function loadedSqlite3(): Sqlite3 {
 }
 
 /**
- * SQLite's page cache while a database is built with rows carried over from another (a rebuild), in KiB: 64 MiB.
- * Pages beyond it are written to the file (no journal: a failed build's file is thrown away, never reused).
+ * The page cache of a database while it is built, in KiB: 4 MiB. Pages beyond it are written to the file (no
+ * journal: a failed build's file is thrown away, never reused). Inserts in id order touch the right edge of each
+ * b-tree, and FTS5's rebuild and optimize read the table and their segments in order, so a small cache does: the
+ * same CPU time as with 64 MiB, and a wasm heap (which never shrinks) that does not grow with the corpus
+ * (docs/decisions.md).
  */
-export const BUILD_CACHE_KIB = 65536;
-
-/**
- * The page cache of a database written from scratch (a full build), in KiB: 4 MiB. Inserts in id order touch
- * the right edge of each b-tree, and FTS5's rebuild and optimize read the table and their segments in order, so
- * a small cache does: issue 21 session 24 measured the same CPU time with 4 and 64 MiB at 100,000 articles, and
- * the wasm heap, which never shrinks, 42 MiB instead of 104 (its 64 MiB filled once the database outgrew it, so
- * the peak grew with the corpus up to there).
- */
-export const FULL_BUILD_CACHE_KIB = 4096;
+export const BUILD_CACHE_KIB = 4096;
 
 /**
  * The page size of a database while it is built: large pages mean fewer calls through the file VFS and fewer
@@ -71,25 +64,11 @@ export function vacuumInto(db: SqliteDb, path: string, pageSize: number, cacheKi
   if (existsSync(path)) unlinkSync(path);
   // Applies to the copy only (VACUUM INTO takes a pending page size; the source keeps its own).
   db.exec(`PRAGMA page_size = ${pageSize}`);
-  // VACUUM INTO gives the new file a page cache as large as the source's: with both at BUILD_CACHE_KIB the
+  // VACUUM INTO gives the new file a page cache as large as the source's: with both at a 256 MiB cache the
   // wasm heap grew by a second 256 MiB (measured: 259 → 538 MiB at 500k excerpts). A copy reads and writes in
   // order, so a small cache does; the source's pages freed by the shrink are reused for the target's.
   db.exec(`PRAGMA cache_size = -${cacheKib}`);
   db.exec({ sql: 'VACUUM INTO ?', bind: [path] });
-}
-
-/**
- * `vacuumInto` from a database file no connection is writing to (`from`, read-only) into `to`: what a rebuild's
- * worker thread does with the database the main thread has just written and closed (the copy's bytes are those the
- * writing connection's own VACUUM INTO gives: tested byte for byte against a full build).
- */
-export function compactFile(s: Sqlite3, from: string, to: string, pageSize: number, cacheKib: number): void {
-  const db = openDatabaseFile(s, from, 'read');
-  try {
-    vacuumInto(db, to, pageSize, cacheKib);
-  } finally {
-    db.close();
-  }
 }
 
 /**
@@ -98,34 +77,6 @@ export function compactFile(s: Sqlite3, from: string, to: string, pageSize: numb
  * growing the wasm heap past the full-text index's 42 MiB (a copy touches each page once).
  */
 export const VACUUM_CACHE_KIB = 4096;
-
-/**
- * The same for a rebuild, whose database was written with a BUILD_CACHE_KIB cache: 32 MiB. With 4 MiB the copy
- * read back the pages the shrink dropped (issue 21 session 24: a rebuild's compaction 0.4–0.5 → 0.8 s).
- */
-export const REBUILD_VACUUM_CACHE_KIB = 32768;
-
-/**
- * Attaches the database file at `path`, read-only, as `schema`, read page by page through the file VFS; only
- * when it has the sha256 `expected` (else it throws), hashed as it is read in 4 MiB pieces before attaching.
- */
-export function attachDatabase(db: SqliteDb, schema: string, path: string, expected: string): void {
-  const differs = recordedDatabaseDiffers(path, expected);
-  if (differs) throw new Error(differs);
-  attachReadOnly(db, schema, path);
-}
-
-/** Why the database file at `path` is not the one recorded with the sha256 `expected` (hashed in 4 MiB pieces), or null. */
-export function recordedDatabaseDiffers(path: string, expected: string): string | null {
-  return sha256FileSync(path) === expected ? null : `${path}: not the database that was recorded (sha256 differs)`;
-}
-
-/** Attaches the database file at `path`, read-only, as `schema`, unchecked (outside a transaction). */
-export function attachReadOnly(db: SqliteDb, schema: string, path: string): void {
-  // A URI for mode=ro (sqlite-wasm is built with SQLITE_USE_URI); the attached file uses the connection's VFS.
-  const uri = `file:${path.replace(/[%?#]/g, (c) => encodeURIComponent(c))}?mode=ro`;
-  db.exec({ sql: `ATTACH ? AS ${schema}`, bind: [uri] });
-}
 
 /** A value of a row: what `Stmt.bind` accepts in the corpus writer (booleans already as 0/1). */
 export type RowValue = string | number | null;

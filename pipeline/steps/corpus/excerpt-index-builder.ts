@@ -1,65 +1,29 @@
 /**
  * The server's excerpt index (contracts/corpus/excerpt-index-data.ts), gathered while the database's rows are
  * written instead of read back from them afterwards: reading every excerpt and occurrence back cell by cell
- * through sqlite-wasm's binding was the largest part of a rebuild after a daily package (issue 21 session 23:
- * 3.9 s of 21 s at 100,000 articles). Excerpts written from JS give their values as they are bound; excerpts
- * carried over from the previous build (corpus.sqlite.ts) give theirs from the previous build's stored index,
- * with only the p-values that index does not keep (bounds, which the p orders use) read from its rows, once. The
- * result is what `computeExcerptIndex` gives over the finished rows (tested: test/pipeline/corpus/).
+ * through sqlite-wasm's binding cost several seconds at 100,000 articles. Each excerpt gives its values as they
+ * are bound. The result is what `computeExcerptIndex` gives over the finished rows (tested:
+ * test/pipeline/corpus/).
  */
 import {
   completeExcerptIndex,
   type ExcerptIndexData,
   type ExcerptIndexRows,
   occurrenceCodes,
-  readExcerptIndex,
 } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
-import type { SqliteDb } from '../../lib/sqlite.ts';
-
-/** The previous build's index with the p-value of every occurrence (exact or a bound). */
-export interface PreviousExcerptIndex {
-  data: ExcerptIndexData;
-  occPAny: Float64Array;
-}
-
-/** Reads the index of the database attached as `schema`, and the bounds it does not keep from its rows. */
-export function readPreviousExcerptIndex(db: SqliteDb, schema: string): PreviousExcerptIndex {
-  const data = readExcerptIndex(db, `${schema}.excerpt_index`);
-  const occPAny = data.occP.slice();
-  // Only the bounds (p < 0.05, p > 0.1): a sixth of the rows, found by SQLite's scan, stepped through cell by cell
-  // (selectArrays' array per row cost three times as much).
-  const st = db.prepare(`SELECT excerpt, ordinal, p_value FROM ${schema}.occurrences WHERE p_exact = 0 AND p_value IS NOT NULL`);
-  try {
-    while (st.step()) {
-      const excerpt = st.getInt(0)!;
-      const ordinal = st.getInt(1)!;
-      const at = data.occStart[excerpt - 1]! + ordinal;
-      if (!(excerpt >= 1 && excerpt <= data.size && ordinal >= 0 && at < data.occStart[excerpt]!))
-        throw new Error(`previous occurrence ${excerpt}:${ordinal} is not in its excerpt index`);
-      occPAny[at] = st.getFloat(2)!;
-    }
-  } finally {
-    st.finalize();
-  }
-  return { data, occPAny };
-}
 
 /** A typed array that grows as it is appended to. */
 class Column<T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Int16Array> {
   length = 0;
   constructor(private array: T) {}
-  /** Room for `n` more; returns the array to write into (valid until the next `reserve`). */
-  reserve(n: number): T {
-    if (this.length + n > this.array.length) {
-      const grown = new (this.array.constructor as new (n: number) => T)(Math.max(this.length + n, this.array.length * 2));
-      grown.set(this.array.subarray(0, this.length));
+  push(v: number): void {
+    if (this.length === this.array.length) {
+      const grown = new (this.array.constructor as new (n: number) => T)(this.array.length * 2);
+      grown.set(this.array);
       this.array = grown;
     }
-    return this.array;
-  }
-  push(v: number): void {
-    this.reserve(1)[this.length++] = v;
+    this.array[this.length++] = v;
   }
   /**
    * The values appended (a view of the column's array: the index is written and let go at once, so a copy would
@@ -102,36 +66,6 @@ export class ExcerptIndexBuilder {
       this.occPAny.push(value === null ? NaN : value);
       this.occP.push(value !== null && o.p!.exact ? value : NaN);
     }
-  }
-
-  /** The previous build's excerpts `first` … `end - 1` (ids), as the next ones, their article rows moved by `articleDelta`. */
-  addCarried(previous: PreviousExcerptIndex, first: number, end: number, articleDelta: number): void {
-    const p = previous.data;
-    const n = end - first;
-    const from = p.occStart[first - 1]!;
-    const to = p.occStart[end - 1]!;
-    const shift = this.occPhrase.length - from;
-    const starts = this.occStart.reserve(n);
-    const articles = this.articleOf.reserve(n);
-    const years = this.yearOf.reserve(n);
-    const at = this.occStart.length;
-    for (let e = 0; e < n; e++) {
-      starts[at + e] = p.occStart[first - 1 + e]! + shift;
-      articles[at + e] = p.articleOf[first - 1 + e]! + articleDelta;
-      years[at + e] = p.yearOf[first - 1 + e]!;
-    }
-    this.occStart.length += n;
-    this.articleOf.length += n;
-    this.yearOf.length += n;
-    const copy = <T extends Uint16Array | Uint8Array | Float64Array>(column: Column<T>, source: T) => {
-      column.reserve(to - from).set(source.subarray(from, to), column.length);
-      column.length += to - from;
-    };
-    copy(this.occPhrase, p.occPhrase);
-    copy(this.occBand, p.occBand);
-    copy(this.occStatus, p.occStatus);
-    copy(this.occP, p.occP);
-    copy(this.occPAny, previous.occPAny);
   }
 
   /** The index of every excerpt added, in order; the builder is emptied. */

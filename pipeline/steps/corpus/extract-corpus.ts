@@ -31,7 +31,6 @@ import { type CountedSummary, SummaryStore } from './summary-store.ts';
 import { type CachedSummary, type CacheStats, ExtractionCache, type PackageMemberRecord } from './extraction-cache.ts';
 import { type FileListEntries, type FileListRow, type FileLists, indexFileLists, pairFileLists, parseFileList, readDeletionLists } from './file-lists.ts';
 import type { CorpusInput } from './inputs.ts';
-import { HashList } from './hash-list.ts';
 import { KeptCopies } from './kept-copies.ts';
 import { packageMembers } from './packages.ts';
 
@@ -51,8 +50,6 @@ export interface CorpusExtraction {
    * extraction cache the whole articles are not held either: `load` reads one from the cache when it is needed.
    */
   summaries: () => Iterable<CountedSummary>;
-  /** Per article (same order): its number of excerpts. */
-  excerptCounts: Int32Array;
   /** The id of the article at `index` (listing order). */
   pmcid: (index: number) => string;
   /** The whole article at `index` (listing order). */
@@ -62,12 +59,6 @@ export interface CorpusExtraction {
    * (the article's document is that text with its meta: documents.ts), so the article is not parsed again.
    */
   loadJson: (index: number) => string;
-  /**
-   * Per article (same order): a key that changes whenever anything the build writes for the article could
-   * (its extraction's cache key and what the file lists filled in), so the database and document writers can
-   * carry an unchanged article over from the previous build (previous-build.ts); null: never carried over.
-   */
-  keys: HashList;
   /** Inputs that could not be read as articles, with the reason (bad XML, not an article, a damaged archive). */
   skipped: (SourceRef & { reason: string })[];
   /** Copies of an article that were not kept, with the copy that was. */
@@ -146,14 +137,12 @@ export async function extractCorpus(
     pmcid: () => {
       throw new RangeError('no articles');
     },
-    excerptCounts: new Int32Array(0),
     load: () => {
       throw new Error('no articles yet');
     },
     loadJson: () => {
       throw new Error('no articles yet');
     },
-    keys: new HashList(),
     skipped: [],
     duplicates: [],
     generatedIds: [],
@@ -173,26 +162,16 @@ export async function extractCorpus(
     read++;
     const article = withFileList(extracted, row);
     const updated = row?.updated ?? null;
-    // The extraction follows from the cache key; withFileList is the only change made to it after, so an article
-    // it left alone is named by the cache key itself (a sha256 less per article).
-    const key =
-      contentSha256 === null || cache.dir === null
-        ? null
-        : article === extracted
-          ? cache.key(contentSha256)
-          : sha256Text(`${cache.key(contentSha256)}\n${JSON.stringify([article.pmid, article.licence])}`);
     const prev = kept.current(article.pmcid);
     const copy = {
       pmcid: article.pmcid,
       generated: article.id_kind === 'generated',
-      excerpts: article.excerpts.length,
       summary: store.add(article),
       whole: whole && withFileList(whole, row),
       sha: contentSha256,
       row,
       filled: article !== extracted,
       src,
-      key,
     };
     if (prev === null) {
       kept.keep(copy);
@@ -220,13 +199,13 @@ export async function extractCorpus(
       if ('error' in a) out.skipped.push({ ...src, reason: a.error });
       else add(src, a, whole, rowFor(src, a), sha);
     };
-    /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256 and the summary used. */
-    const article = (src: SourceRef, bytes: Buffer): { sha: string; summary: CachedSummary } => {
+    /** An article's bytes → its extraction (cached or new) → `use`; returns the bytes' sha256. */
+    const article = (src: SourceRef, bytes: Buffer): string => {
       const sha = sha256Text(bytes);
       const a = cache.getSummary(sha);
       if (a) {
         use(src, a, sha);
-        return { sha, summary: a };
+        return sha;
       }
       let extracted: ExtractedArticle | null = null;
       let json: string;
@@ -245,7 +224,7 @@ export async function extractCorpus(
       // phrases are the lexicon's strings): that string alone is made anew.
       const used: CachedSummary = summary === null ? (JSON.parse(json) as CachedSummary) : { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string };
       use(src, used, sha, summary !== null && !cache.dir ? (JSON.parse(json) as ExtractedArticle) : null);
-      return { sha, summary: used };
+      return sha;
     };
 
     progress.start('corpus: extracting', input.files.length + input.packages.length);
@@ -273,56 +252,28 @@ export async function extractCorpus(
       const ownList = paired.own.get(pkg);
       own = ownList === undefined ? null : indexFileLists([readList(ownList)]);
       const packageSha = options.fileHashes?.get(pkg);
-      // An unchanged package whose articles are all cached: its summary pack (summary-pack.ts), else its member
-      // list and its articles' summaries, stand in for the archive. Read otherwise, the package gets a pack.
-      const pack = packageSha ? cache.getPack(packageSha) : null;
-      const packing = packageSha && !pack ? cache.packWriter(packageSha) : null;
-      const known = packageSha && !pack ? cache.getPackage(packageSha) : null;
+      // An unchanged package whose articles are all cached: its member list and its articles' summaries stand in
+      // for the archive.
+      const known = packageSha ? cache.getPackage(packageSha) : null;
       const summaries = known ? cache.getSummaries(known.map((r) => (r.kind === 'article' ? r.sha256 : ''))) : null;
       const cached = known?.map((r, i) => (r.kind === 'article' ? summaries![i]! : null));
-      try {
-        if (pack) {
-          for (const m of pack.entries()) {
-            record(m.record);
-            if (m.summary !== null) {
-              summary.articles++;
-              // The key is the pack's: not hashed again when the article is used.
-              cache.noteKey(m.record.sha256, m.key);
-              use({ package: pkg, file: m.record.member }, m.summary!, m.record.sha256);
-            }
+      if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
+        known.forEach((r, i) => {
+          record(r);
+          if (r.kind === 'article') {
+            summary.articles++;
+            use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
           }
-        } else if (known && cached && known.every((r, i) => r.kind !== 'article' || cached[i] !== null)) {
-          known.forEach((r, i) => {
-            record(r);
-            if (r.kind === 'article') {
-              summary.articles++;
-              packing?.article(r.member, r.sha256, cache.keyBytes(r.sha256), cached[i]!);
-              use({ package: pkg, file: r.member }, cached[i]!, r.sha256);
-            } else packing?.other(r);
-          });
-        } else {
-          const members: PackageMemberRecord[] = [];
-          for await (const e of packageMembers(path)) {
-            let r: PackageMemberRecord;
-            if (e.kind === 'article') {
-              const { sha, summary: used } = article({ package: pkg, file: e.member }, e.bytes);
-              r = { kind: 'article', member: e.member, sha256: sha };
-              packing?.article(e.member, sha, cache.keyBytes(sha), used);
-            } else {
-              r = e;
-              packing?.other(e);
-            }
-            if (r.kind === 'article') summary.articles++;
-            record(r);
-            members.push(r);
-          }
-          if (packageSha) cache.putPackage(packageSha, members);
+        });
+      } else {
+        const members: PackageMemberRecord[] = [];
+        for await (const e of packageMembers(path)) {
+          const r: PackageMemberRecord = e.kind === 'article' ? { kind: 'article', member: e.member, sha256: article({ package: pkg, file: e.member }, e.bytes) } : e;
+          if (r.kind === 'article') summary.articles++;
+          record(r);
+          members.push(r);
         }
-        packing?.finish();
-      } finally {
-        // A package not read through leaves no pack (nothing once it is finished).
-        packing?.abort();
-        pack?.close();
+        if (packageSha) cache.putPackage(packageSha, members);
       }
       // Its rows are done with: what a kept copy needs of them went into `kept`.
       own = null;
@@ -357,12 +308,10 @@ export async function extractCorpus(
   }
   // Held from here on, per article in listing order: only what loading it and its summary need (no sources,
   // dates or per-article objects: issue 21, memory flat with the corpus).
-  const { pmcids, excerptCounts, handles, shas, keys, rows, wholes, generated } = kept.drain(compareArticleIds);
+  const { pmcids, handles, shas, rows, wholes, generated } = kept.drain(compareArticleIds);
   const n = pmcids.length;
   out.count = n;
   out.pmcid = (i) => pmcids[i]!;
-  out.excerptCounts = excerptCounts;
-  out.keys = keys;
   out.generatedIds.push(...generated);
   out.summaries = function* () {
     for (let i = 0; i < n; i++) yield store.get(handles[i]!);

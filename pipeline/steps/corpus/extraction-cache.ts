@@ -13,9 +13,6 @@
  *                            unchanged package is not decompressed again
  *   filelists/<key>.json     a file list's rows as file-lists.ts reads them, under the list's sha256 and
  *                            a hash of that reader's code, so an unchanged list is not parsed again
- *   packs/<key>.pack         a package's summary pack (summary-pack.ts): its members with their summaries,
- *                            under the package's sha256 and this cache's salt, so an unchanged package is read
- *                            in one read (its member list and summaries are not)
  *
  * An article's key is sha256(content hash, extractor version, lexicon sha256, band options). The extractor
  * version is a hash of the extraction code itself (pipeline/corpus/*.ts and the contracts it fills), so any
@@ -27,13 +24,12 @@
  */
 import { createHash, hash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
 import { CacheIndex, type Located } from './cache-index.ts';
-import { PACK_FORMAT, PackReader, PackWriter } from './summary-pack.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
 export const CORPUS_CACHE_DIR = 'cache/corpus';
@@ -44,6 +40,9 @@ const SPAN = 8 << 20;
 /** Bytes read at once when reads follow each other (`readRange`), and how far ahead a read still counts as following. */
 const READ_AHEAD = 1 << 20;
 const READ_GAP = 64 << 10;
+
+/** What the cache directory holds. */
+const CACHE_PARTS = ['segments', 'packages', 'filelists'];
 
 /** Bump when the layout of the cache directory or of an entry changes. */
 const CACHE_FORMAT = '2';
@@ -96,14 +95,12 @@ export interface CacheStats {
   misses: number;
   /** Packages whose member list came from the cache (not decompressed). */
   packageHits: number;
-  /** Of those, packages read from their summary pack. */
-  packHits: number;
   /** Entries removed by `prune`. */
   pruned: number;
 }
 
 export class ExtractionCache {
-  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, packHits: 0, pruned: 0 };
+  readonly stats: CacheStats = { hits: 0, misses: 0, packageHits: 0, pruned: 0 };
   private readonly salt: string;
   /** Every entry of the complete segments and of this run's, with the entries this run used marked. */
   private readonly index = new CacheIndex();
@@ -115,7 +112,6 @@ export class ExtractionCache {
    */
   private batchKeys = new Map<string, Buffer>();
   private readonly usedPackages = new Set<string>();
-  private readonly usedPacks = new Set<string>();
   private readonly usedFileLists = new Set<string>();
   private readonly fds = new Map<string, number>();
   /** This run's segment: its name, what was written to it, and what waits in `pending` to be. */
@@ -162,13 +158,8 @@ export class ExtractionCache {
     }
   }
 
-  /** The key of an article's extraction given the sha256 of its bytes (hex). */
-  key(contentSha256: string): string {
-    return this.keyBytes(contentSha256).toString('hex');
-  }
-
-  /** `key` as its 32 bytes (what the index holds). */
-  keyBytes(contentSha256: string): Buffer {
+  /** The key of an article's extraction given the sha256 of its bytes (hex), as its 32 bytes (what the index holds). */
+  private keyBytes(contentSha256: string): Buffer {
     const batched = this.batchKeys.get(contentSha256);
     if (batched) return batched;
     // One-shot `crypto.hash`: a Hash object per article cost twice as much (0.24 s of a rebuild at 100,000).
@@ -178,14 +169,6 @@ export class ExtractionCache {
 
   private packagePath(sha: string): string {
     return join(this.dir!, 'packages', `${sha}.json`);
-  }
-
-  /**
-   * Remembers that the article with these bytes (sha256, hex) has this key (32 bytes, as a summary pack keeps it), so
-   * `key` and `keyBytes` give it without hashing, as they do for the article asked last.
-   */
-  noteKey(contentSha256: string, key: Uint8Array): void {
-    this.lastKey = { sha: contentSha256, key: Buffer.from(key.buffer, key.byteOffset, key.byteLength) };
   }
 
   /** The whole extraction (a hit). */
@@ -384,41 +367,6 @@ export class ExtractionCache {
     return members;
   }
 
-  private packPath(packageSha256: string): string {
-    return join(this.dir!, 'packs', `${sha256Text(`pack ${PACK_FORMAT}\n${packageSha256}\n${this.salt}`)}.pack`);
-  }
-
-  /**
-   * The summary pack of the package with this sha256 (summary-pack.ts), when there is one and every extraction it
-   * names is still in the cache (they are then marked used and counted as hits, and the package's member list is
-   * kept too); else null (a damaged pack is a miss).
-   */
-  getPack(packageSha256: string): PackReader | null {
-    if (!this.dir) return null;
-    const path = this.packPath(packageSha256);
-    const pack = PackReader.open(
-      path,
-      (key) => this.index.has(key),
-      (key) => this.index.markUsed(key),
-    );
-    if (!pack) return null;
-    this.stats.hits += pack.articles;
-    this.stats.packageHits++;
-    this.stats.packHits++;
-    this.usedPacks.add(basename(path, '.pack'));
-    this.usedPackages.add(packageSha256);
-    return pack;
-  }
-
-  /** A new summary pack for the package with this sha256, written as its members come (`PackWriter`). */
-  packWriter(packageSha256: string): PackWriter | null {
-    if (!this.dir) return null;
-    const path = this.packPath(packageSha256);
-    mkdirSync(join(this.dir, 'packs'), { recursive: true });
-    this.usedPacks.add(basename(path, '.pack'));
-    return new PackWriter(path);
-  }
-
   putPackage(sha256: string, members: readonly PackageMemberRecord[]): void {
     if (!this.dir) return;
     this.usedPackages.add(sha256);
@@ -429,21 +377,22 @@ export class ExtractionCache {
   /**
    * Completes the run: writes this run's segment index, then (the build having succeeded) drops what it did
    * not use: package lists, segments without a used entry, and all garbage at once when it outweighs the
-   * entries in use (their extractions are copied into a fresh segment).
+   * entries in use (their extractions are copied into a fresh segment). Anything else in the directory is what
+   * older code kept for the next build (its database, article documents, summary packs): removed.
    */
   prune(): void {
     if (!this.dir) return;
+    if (existsSync(this.dir)) for (const name of readdirSync(this.dir)) if (!CACHE_PARTS.includes(name)) rmSync(join(this.dir, name), { recursive: true, force: true });
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment);
     for (const [sub, used] of [
       ['packages', this.usedPackages],
       ['filelists', this.usedFileLists],
-      ['packs', this.usedPacks],
     ] as const) {
       const dir = join(this.dir, sub);
       if (existsSync(dir))
         for (const name of readdirSync(dir))
-          if (!used.has(name.replace(/\.(json|pack)$/, ''))) {
+          if (!used.has(name.replace(/\.json$/, ''))) {
             rmSync(join(dir, name), { force: true });
             this.stats.pruned++;
           }

@@ -19,7 +19,6 @@ import { HashList } from './hash-list.ts';
 export interface Copy {
   pmcid: string;
   generated: boolean;
-  excerpts: number;
   /** Its handle in the summary store. */
   summary: number;
   /** The whole article, when the cache does not keep it. */
@@ -31,8 +30,6 @@ export interface Copy {
   /** Whether the file-list row filled anything in. */
   filled: boolean;
   src: SourceRef;
-  /** What the build writes for it changes with this (hex), null: never carried over. */
-  key: string | null;
 }
 
 const GENERATED = 1;
@@ -71,7 +68,6 @@ export class KeptCopies {
   private readonly slotOf = new Map<string, number>();
   private pmcid: string[] = [];
   private summary: number[] = [];
-  private excerpts: number[] = [];
   private flags: number[] = [];
   /** Per slot: the date as a number (`pmcDateNumber`), NO_DATE or ODD_DATE. */
   private updated: number[] = [];
@@ -81,7 +77,6 @@ export class KeptCopies {
   private srcPackage: (string | null)[] = [];
   private srcFile: (string | null)[] = [];
   private sha = new HashList();
-  private key = new HashList();
   private readonly wholes = new Map<number, ExtractedArticle>();
 
   /** The kept copy's source and file-list date (`LastUpdated`), or null when the id has no copy yet. */
@@ -109,21 +104,17 @@ export class KeptCopies {
       this.slotOf.set(c.pmcid, slot);
       this.pmcid.push(c.pmcid);
       this.summary.push(c.summary);
-      this.excerpts.push(c.excerpts);
       this.flags.push(flags);
       this.srcPackage.push(c.src.package);
       this.srcFile.push(c.src.file);
       this.sha.push(c.sha);
-      this.key.push(c.key);
     } else {
       this.pmcid[slot] = c.pmcid;
       this.summary[slot] = c.summary;
-      this.excerpts[slot] = c.excerpts;
       this.flags[slot] = flags;
       this.srcPackage[slot] = c.src.package;
       this.srcFile[slot] = c.src.file;
       this.sha.set(slot, c.sha);
-      this.key.set(slot, c.key);
     }
     this.setDate(slot, c.row?.updated ?? null);
     if (c.filled && c.row) this.rows.set(slot, c.row);
@@ -143,10 +134,8 @@ export class KeptCopies {
    */
   drain(compare: (a: string, b: string) => number): {
     pmcids: string[];
-    excerptCounts: Int32Array;
     handles: Int32Array;
     shas: HashList;
-    keys: HashList;
     /** By position in the order: the file-list rows that filled something in. */
     rows: Map<number, FileListRow>;
     /** By position: the whole articles, when any was kept whole; else null. */
@@ -156,21 +145,17 @@ export class KeptCopies {
     const order = [...this.slotOf.values()].sort((a, b) => compare(this.pmcid[a]!, this.pmcid[b]!));
     const rows = new Map<number, FileListRow>();
     const shas = new HashList();
-    const keys = new HashList();
     const generated: (SourceRef & { id: string })[] = [];
     order.forEach((s, i) => {
       const row = this.rows.get(s);
       if (row) rows.set(i, row);
       shas.pushFrom(this.sha, s);
-      keys.pushFrom(this.key, s);
       if (this.flags[s]! & GENERATED) generated.push({ package: this.srcPackage[s]!, file: this.srcFile[s]!, id: this.pmcid[s]! });
     });
     const out = {
       pmcids: order.map((s) => this.pmcid[s]!),
-      excerptCounts: Int32Array.from(order, (s) => this.excerpts[s]!),
       handles: Int32Array.from(order, (s) => this.summary[s]!),
       shas,
-      keys,
       rows,
       wholes: order.some((s) => this.wholes.has(s)) ? order.map((s) => this.wholes.get(s) ?? null) : null,
       generated,
@@ -179,7 +164,6 @@ export class KeptCopies {
     this.wholes.clear();
     this.pmcid = [];
     this.summary = [];
-    this.excerpts = [];
     this.flags = [];
     this.updated = [];
     this.oddDates.clear();
@@ -187,7 +171,6 @@ export class KeptCopies {
     this.srcPackage = [];
     this.srcFile = [];
     this.sha = new HashList();
-    this.key = new HashList();
     return out;
   }
 }

@@ -7,9 +7,8 @@
  * 22: at 5M excerpts a first `"was marginally"` took 35–100 ms, most of it those two steps over lists of
  * 0.5–4M excerpts). Pairs of two rarer terms are left out: their lists are short and cheap to intersect.
  *
- * Made from the search terms' own tokens: read back from `search_terms` and `search_documents` once written
- * (`writeSearchBigrams`, a full build), or placed as a rebuild's carried terms are made (search-index.ts); so it
- * holds exactly their tokens and both ways give the same bytes. Tokens are put back in place (one 32-bit term
+ * Made from the search terms' own tokens, read back from `search_terms` and `search_documents` once written
+ * (`writeSearchBigrams`), so it holds exactly their tokens. Tokens are put back in place (one 32-bit term
  * number per token), then the pairs are put in (first, second) order by counting sorts (`eachBigram`); rows are
  * written in that order.
  *
@@ -25,12 +24,6 @@ import { join } from 'node:path';
 import { bigramMinDocs, decodePositions, decodePostingsInto, decodeVarints, encodePostings } from '../../../contracts/corpus/search-postings.ts';
 import { IntFileReader, IntFileWriter } from '../../lib/int-file.ts';
 import type { SqliteDb } from '../../lib/sqlite.ts';
-
-/**
- * Pairs sorted at a time (`eachBigram`) by a rebuild's carried index: 20 bytes each in five Int32Arrays, 40 MiB at
- * this many (unless one term starts more pairs). Each range costs two scans of every token.
- */
-export const PAIR_BUDGET = 1 << 21;
 
 /**
  * Tokens put in place at a time by `writeSearchBigrams` (an excerpt with more is a chunk of its own): 4 bytes each,
@@ -111,15 +104,6 @@ function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(term: number
     const first = start[docs[k]!]!;
     for (const end = o + freq[k]!; o < end; o++) tokenAt[first + offsets[o]!] = term;
   }
-}
-
-/** Reads the search tables back into tokens in place, all at once (tests; a build goes through `writeSearchBigrams`). */
-export function placeTokens(db: SqliteDb): PlacedTokens {
-  const table = readTermTable(db);
-  const { sizes } = table;
-  const start = new Float64Array(sizes.length + 1);
-  for (let i = 0; i < sizes.length; i++) start[i + 1] = start[i]! + sizes[i]!;
-  return placeAll(db, table, start);
 }
 
 /** Every token in place, each excerpt's starting at `start[excerpt]` (one entry more for the end). */
@@ -242,7 +226,7 @@ function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, t
 }
 
 /** `eachBigram`'s five sorting arrays, kept from one call to the next (a full build's chunks), grown when too short. */
-export class PairArrays {
+class PairArrays {
   private arrays: Int32Array[] = [];
   get(n: number): [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array] {
     if ((this.arrays[0]?.length ?? -1) < n) this.arrays = Array.from({ length: 5 }, () => new Int32Array(n));
@@ -253,13 +237,10 @@ export class PairArrays {
 /**
  * Visits every stored pair in (first, second) term order with its excerpts (1-based ids, ascending) and counts.
  * No map of pairs: the pairs' positions are put in order by two stable counting sorts (by second term, then by
- * first), starting from excerpt order, a range of first terms holding at most `budget` pairs at a time (a term
- * with more is a range of its own), so memory is bounded whatever the corpus's size. `ids` and `counts` are
- * reused between visits.
+ * first), starting from excerpt order. `ids` and `counts` are reused between visits.
  */
-export function eachBigram(
+function eachBigram(
   t: PlacedTokens,
-  budget: number,
   visit: (first: number, second: number, ids: Int32Array, counts: Int32Array, n: number) => void,
   arrays: PairArrays = new PairArrays(),
 ): void {
@@ -267,83 +248,58 @@ export function eachBigram(
   const V = common.length;
   const excerpts = start.length - 1;
   // A position j starts a stored pair when j and j + 1 are in one excerpt, both have a term, and one is common.
-  // (The three scans below are written out: a visitor function per position cost twice as much.)
-  const pairsOf = new Float64Array(V);
+  // (The two scans below are written out: a visitor function per position cost twice as much.)
+  const bySecond = new Int32Array(V + 1);
   for (let i = 0; i < excerpts; i++)
     for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
       const a = tokenAt[j]!;
       const b = tokenAt[j + 1]!;
-      if (a >= 0 && b >= 0 && (common[a] === 1 || common[b] === 1)) pairsOf[a]!++;
+      if (a >= 0 && b >= 0 && (common[a] === 1 || common[b] === 1)) bySecond[b + 1]!++;
     }
-  const bySecond = new Int32Array(V + 1);
-  let biggest = 0;
-  for (let lo = 0; lo < V; ) {
-    let hi = lo + 1;
-    let total = pairsOf[lo]!;
-    while (hi < V && total + pairsOf[hi]! <= budget) total += pairsOf[hi++]!;
-    biggest = Math.max(biggest, total);
-    lo = hi;
-  }
+  for (let b = 0; b < V; b++) bySecond[b + 1]! += bySecond[b]!;
+  const total = bySecond[V]!;
   // The pairs in second-term order, then in (first, second) order: their terms and excerpt carried along, so
   // that no step looks a term up at a pair's position (random reads over the whole token array). Once in
   // (first, second) order the first-order arrays are free: they hold each visit's ids and counts.
-  const [firstB, secondB, excB, secondA, excA] = arrays.get(biggest);
+  const [firstB, secondB, excB, secondA, excA] = arrays.get(total);
   const ids = firstB;
   const counts = secondB;
-  for (let lo = 0; lo < V; ) {
-    let hi = lo + 1;
-    let total = pairsOf[lo]!;
-    while (hi < V && total + pairsOf[hi]! <= budget) total += pairsOf[hi++]!;
-    if (total === 0) {
-      lo = hi;
-      continue;
+  // By second term, stable (excerpt order kept within each).
+  for (let i = 0; i < excerpts; i++)
+    for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
+      const a = tokenAt[j]!;
+      const b = tokenAt[j + 1]!;
+      if (a >= 0 && b >= 0 && (common[a] === 1 || common[b] === 1)) {
+        const at = bySecond[b]!++;
+        firstB[at] = a;
+        secondB[at] = b;
+        excB[at] = i;
+      }
     }
-    // By second term, stable (excerpt order kept within each).
-    bySecond.fill(0);
-    for (let i = 0; i < excerpts; i++)
-      for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
-        const a = tokenAt[j]!;
-        const b = tokenAt[j + 1]!;
-        if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) bySecond[b + 1]!++;
-      }
-    for (let b = 0; b < V; b++) bySecond[b + 1]! += bySecond[b]!;
-    for (let i = 0; i < excerpts; i++)
-      for (let j = start[i]!, end = start[i + 1]! - 1; j < end; j++) {
-        const a = tokenAt[j]!;
-        const b = tokenAt[j + 1]!;
-        if (a >= lo && a < hi && b >= 0 && (common[a] === 1 || common[b] === 1)) {
-          const at = bySecond[b]!++;
-          firstB[at] = a;
-          secondB[at] = b;
-          excB[at] = i;
-        }
-      }
-    // Then by first term, stable: in (first, second, excerpt) order; `from[a - lo]` is where first term a starts.
-    const from = new Int32Array(hi - lo + 1);
-    for (let k = 0; k < total; k++) from[firstB[k]! - lo + 1]!++;
-    for (let a = 0; a < hi - lo; a++) from[a + 1]! += from[a]!;
-    const fill = from.slice(0, hi - lo);
-    for (let k = 0; k < total; k++) {
-      const at = fill[firstB[k]! - lo]!++;
-      secondA[at] = secondB[k]!;
-      excA[at] = excB[k]!;
-    }
-    for (let a = lo; a < hi; a++)
-      for (let k = from[a - lo]!, end = from[a - lo + 1]!; k < end; ) {
-        const b = secondA[k]!;
-        let n = 0;
-        for (; k < end && secondA[k] === b; k++) {
-          const id = excA[k]! + 1;
-          if (n > 0 && ids[n - 1] === id) counts[n - 1]!++;
-          else {
-            ids[n] = id;
-            counts[n++] = 1;
-          }
-        }
-        visit(a, b, ids, counts, n);
-      }
-    lo = hi;
+  // Then by first term, stable: in (first, second, excerpt) order; `from[a]` is where first term a starts.
+  const from = new Int32Array(V + 1);
+  for (let k = 0; k < total; k++) from[firstB[k]! + 1]!++;
+  for (let a = 0; a < V; a++) from[a + 1]! += from[a]!;
+  const fill = from.slice(0, V);
+  for (let k = 0; k < total; k++) {
+    const at = fill[firstB[k]!]!++;
+    secondA[at] = secondB[k]!;
+    excA[at] = excB[k]!;
   }
+  for (let a = 0; a < V; a++)
+    for (let k = from[a]!, end = from[a + 1]!; k < end; ) {
+      const b = secondA[k]!;
+      let n = 0;
+      for (; k < end && secondA[k] === b; k++) {
+        const id = excA[k]! + 1;
+        if (n > 0 && ids[n - 1] === id) counts[n - 1]!++;
+        else {
+          ids[n] = id;
+          counts[n++] = 1;
+        }
+      }
+      visit(a, b, ids, counts, n);
+    }
 }
 
 /** Writes one `search_bigrams` row per pair given, counting them. */
@@ -376,8 +332,7 @@ export function writeSearchBigrams(db: SqliteDb, o: { scratch?: string; chunkTok
       const start = new Float64Array(chunks.local.length + 1);
       start.set(chunks.local);
       start[chunks.local.length] = chunks.tokens[0]!;
-      const tokens = placeAll(db, table, start);
-      eachBigram(tokens, Math.max(1, tokens.tokenAt.length), out.put);
+      eachBigram(placeAll(db, table, start), out.put);
     } else {
       const dir = o.scratch ?? join(tmpdir(), `bigrams-${process.pid}-${Date.now()}`);
       mkdirSync(dir, { recursive: true });
@@ -411,7 +366,6 @@ function chunkRuns(db: SqliteDb, table: TermTable, chunks: Chunks, dir: string):
     try {
       eachBigram(
         placed,
-        Math.max(1, chunks.tokens[c]!),
         (a, b, ids, counts, n) => {
           run.push(global[a]!);
           run.push(global[b]!);

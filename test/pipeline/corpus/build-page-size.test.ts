@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CORPUS_DB_PAGE_SIZE, CORPUS_DB_SCHEMA } from '../../../contracts/corpus/database.ts';
 import { BUILD_PAGE_SIZE, createDatabase, sqlite3, vacuumInto } from '../../../pipeline/lib/sqlite.ts';
-import { buildFtsIndex } from '../../../pipeline/steps/corpus/fts-index.ts';
+import { buildFtsIndex } from '../../../pipeline/steps/corpus/corpus.sqlite.ts';
 import { mulberry32 } from '../../helpers/random.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 

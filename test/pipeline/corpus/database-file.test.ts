@@ -57,7 +57,7 @@ describe('the corpus database written on disk', () => {
     const summary = { pmcid: 'PMC1', id_kind: 'pmcid', pmid: null, licence: null, year: 2020, sentences_scanned: 1, occurrences: 0, excerpts: [] } as unknown as ArticleSummary;
     const info = { snapshot: 'x', lexiconVersion: 'v', lexiconSource: 's', phrases: [] };
     await expect(
-      writeCorpusDatabase(join(dir, 'corpus.sqlite'), [summary], info, silentProgress, null, () => {
+      writeCorpusDatabase(join(dir, 'corpus.sqlite'), [summary], info, silentProgress, () => {
         throw new Error('the article cannot be read');
       }),
     ).rejects.toThrow(/the article cannot be read/);

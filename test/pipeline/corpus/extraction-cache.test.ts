@@ -3,7 +3,7 @@
  * dead run appended is dropped, a damaged entry is a miss, another lexicon is another key, and garbage is
  * compacted away once it outweighs the entries in use.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExtractedArticle } from '../../../pipeline/corpus/extract.ts';
@@ -103,8 +103,13 @@ describe('the extraction cache', () => {
     const run2 = new ExtractionCache(dir, 'lex');
     expect(run2.fileList(sha(1), parse(1))).toEqual(rows(1));
     expect(parsed).toBe(3);
+    // What older code kept beside the cache for the next build goes at the end of a run.
+    mkdirSync(join(dir, 'previous'));
+    writeFileSync(join(dir, 'previous', 'corpus.sqlite'), 'a database');
+    writeFileSync(join(dir, 'corpus-build.running-1'), '');
     run2.prune();
     expect(readdirSync(join(dir, 'filelists'))).toHaveLength(1);
+    expect(readdirSync(dir).sort()).toEqual(['filelists']);
     expect(new ExtractionCache(null, 'lex').fileList(sha(1), parse(1))).toEqual(rows(1));
     expect(parsed).toBe(4);
   });

@@ -13,7 +13,7 @@ import { type Copy, KeptCopies, pmcDateNumber } from '../../../pipeline/steps/co
 const hex = (c: string) => c.repeat(64);
 const row = (updated: string) => ({ updated }) as unknown as FileListRow;
 function copy(pmcid: string, n: number, extra: Partial<Copy> = {}): Copy {
-  return { pmcid, generated: false, excerpts: n, summary: n * 10, whole: null, sha: hex(String(n % 10)), row: undefined, filled: false, src: { package: 'p.tar.gz', file: `${pmcid}.nxml` }, key: hex('f'), ...extra };
+  return { pmcid, generated: false, summary: n * 10, whole: null, sha: hex(String(n % 10)), row: undefined, filled: false, src: { package: 'p.tar.gz', file: `${pmcid}.nxml` }, ...extra };
 }
 
 describe('KeptCopies', () => {
@@ -21,7 +21,7 @@ describe('KeptCopies', () => {
     const k = new KeptCopies();
     k.keep(copy('PMC30', 1));
     k.keep(copy('nopmc-b', 2, { generated: true, src: { package: null, file: 'b.xml' } }));
-    k.keep(copy('PMC4', 3, { row: row('2026-01-01'), filled: true, sha: null, key: null }));
+    k.keep(copy('PMC4', 3, { row: row('2026-01-01'), filled: true, sha: null }));
     k.keep(copy('PMC200', 4));
     expect(k.current('PMC4')).toEqual({ src: { package: 'p.tar.gz', file: 'PMC4.nxml' }, updated: '2026-01-01' });
     expect(k.current('PMC5')).toBeNull();
@@ -32,10 +32,8 @@ describe('KeptCopies', () => {
     expect(k.delete('PMC200')).toBe(false);
     const d = k.drain(compareArticleIds);
     expect(d.pmcids).toEqual(['PMC4', 'PMC30', 'nopmc-b']);
-    expect([...d.excerptCounts]).toEqual([3, 5, 2]);
     expect([...d.handles]).toEqual([30, 50, 20]);
     expect([0, 1, 2].map((i) => d.shas.get(i))).toEqual([null, hex('5'), hex('2')]);
-    expect([0, 1, 2].map((i) => d.keys.get(i))).toEqual([null, hex('f'), hex('f')]);
     expect([...d.rows.keys()]).toEqual([0]);
     expect(d.wholes).toEqual([null, whole, null]);
     expect(d.generated).toEqual([{ package: null, file: 'b.xml', id: 'nopmc-b' }]);

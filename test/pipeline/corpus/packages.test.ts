@@ -6,7 +6,7 @@
  * rebuild; a failed run leaves the previous build served.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -80,8 +80,6 @@ function expectSchemaForm(out: string): number {
   return files.length;
 }
 const cacheLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('cache:'))!;
-/** The log line saying what was carried over from the previous build (previous-build.ts). */
-const carryLine = (p: { lines: string[] }) => p.lines.find((l) => l.includes('carried over from the previous build'))!;
 
 describe.skipIf(!haveReal)('real articles in a bulk package', () => {
   const names = haveReal ? readdirSync(REAL).sort() : [];
@@ -196,29 +194,20 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const m1 = await build(snap, join(tmp.path, 'gen-1'), { cacheDir, progress: p1 });
     expect(m1).toMatchObject({ input_packages: 2, articles: n, skipped_files: 0 });
     expect(cacheLine(p1)).toContain(`cache: 0 reused, ${n} extracted, 0 of 2 packages not reread`);
-    expect(carryLine(p1)).toContain(`0 of ${n} articles' rows, 0 article documents`);
     expect(expectSchemaForm(join(tmp.path, 'gen-1'))).toBe(n);
 
     // Nothing changed: nothing is extracted, no package decompressed, and the output is the same.
     const p2 = logProgress();
     await build(snap, join(tmp.path, 'gen-2'), { cacheDir, progress: p2 });
-    expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread (2 from their summary packs)`);
-    // … and every article's rows and document come from the previous build (documents as hard links).
-    expect(carryLine(p2)).toContain(`${n} of ${n} articles' rows, ${n} article documents`);
-    expect(p2.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized, two-word phrases carried)');
+    expect(cacheLine(p2)).toContain(`cache: ${n} reused, 0 extracted, 2 of 2 packages not reread`);
     expect(tree(join(tmp.path, 'gen-2'))).toEqual(tree(join(tmp.path, 'gen-1')));
 
     // A daily package: two revised articles, two new ones, one withdrawal.
     await generateIncrementPackage({ dir, seed, revised, added, withdrawn: [withdrawn] });
     const p3 = logProgress();
     const m3 = await build(snap, join(tmp.path, 'gen-3'), { cacheDir, progress: p3 });
-    expect(cacheLine(p3)).toContain(`cache: ${n} reused, 4 extracted, 2 of 3 packages not reread (2 from their summary packs)`);
+    expect(cacheLine(p3)).toContain(`cache: ${n} reused, 4 extracted, 2 of 3 packages not reread`);
     expect(m3).toMatchObject({ input_packages: 3, articles: n + 2 - 1, duplicate_articles: 2, deleted_articles: 1 });
-    // Carried over: all but the two revised and the two new articles (the withdrawn one is gone).
-    const unchanged = n - 1 - revised.length;
-    expect(carryLine(p3)).toContain(`${unchanged} of ${n + 1} articles' rows, ${unchanged} article documents`);
-    // … and their postings in the search index: only the new excerpts are tokenized (the rest re-numbered).
-    expect(p3.lines.find((l) => l.includes('search index of'))).toMatch(/\(carried over, [1-9]\d* new excerpts tokenized, two-word phrases (carried|counted)\)/);
 
     // The same inputs built without a cache: every file the same.
     const full = join(tmp.path, 'gen-full');
@@ -238,185 +227,6 @@ describe('incremental rebuilds from generated bulk packages', () => {
     const a3 = articleDocSchema.parse(doc(full, `corpus/api/v1/articles/${id3}.json`));
     expect(a3.excerpts.some((e) => e.section_title === 'Erratum')).toBe(true);
     expect(statsDocSchema.parse(doc(full, 'corpus/api/v1/stats.json')).articles_scanned).toBe(n + 1);
-  });
-
-  it('carries rows but not documents over when the documents\' meta changes, and still equals a full rebuild', async () => {
-    const p = logProgress();
-    const other = join(tmp.path, 'gen-other-id');
-    await buildCorpus({ snapshot: snap, out: other, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
-    const full = join(tmp.path, 'gen-other-id-full');
-    await buildCorpus({ snapshot: snap, out: full, snapshotId: 'another-snapshot', synthetic: true, progress: silentProgress });
-    expect(tree(other)).toEqual(tree(full));
-    expect(doc(other, 'corpus/api/v1/stats.json').meta.snapshot).toBe('another-snapshot');
-  });
-
-  it('writes the documents its worker could not link (stored ones gone), keeps them for next time, and still equals a full rebuild', async () => {
-    const stored = readdirSync(join(cacheDir, 'documents'));
-    expect(stored).toHaveLength(n + 1);
-    for (const name of stored.slice(0, 3)) rmSync(join(cacheDir, 'documents', name));
-    const p = logProgress();
-    const again = join(tmp.path, 'gen-other-id-again');
-    await buildCorpus({ snapshot: snap, out: again, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1 - 3} article documents`);
-    expect(tree(again)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    expect(readdirSync(join(cacheDir, 'documents')).sort()).toEqual([...stored].sort());
-  });
-
-  it('writes every document itself when its worker dies after linking some, without touching the stored ones, and still equals a full rebuild', async () => {
-    const stored = tree(join(cacheDir, 'documents'));
-    // The last build's documents share their files with the stored ones (hard links): none may be written to.
-    const lastBuild = join(tmp.path, 'gen-other-id-again', 'corpus/api/v1/articles');
-    const times = () => readdirSync(lastBuild).map((f) => [f, statSync(join(lastBuild, f)).mtimeMs]);
-    const before = times();
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-worker-died');
-    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
-    expect(p.lines.find((l) => l.includes('are written here'))).toMatch(/the rebuild worker exited \(3\); its \d+ article documents are written here/);
-    expect(p.lines.find((l) => l.includes('search index not carried over'))).toMatch(/rebuild worker exited \(3\)/);
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    // The five documents it linked were replaced, not written through: the stored files are as they were.
-    expect(tree(join(cacheDir, 'documents'))).toEqual(stored);
-    expect(times()).toEqual(before);
-  });
-
-  it('builds the indexes itself when its worker dies once the links are made, and still equals a full rebuild', async () => {
-    const stored = tree(join(cacheDir, 'documents'));
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-worker-died-at-plan');
-    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
-    process.env.REBUILD_WORKER_DIES_AT = 'plan';
-    try {
-      await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker });
-    } finally {
-      delete process.env.REBUILD_WORKER_DIES_AT;
-    }
-    expect(p.lines.find((l) => l.includes('full-text index not built'))).toMatch(/the rebuild worker exited \(3\)\); built here/);
-    expect(p.lines.find((l) => l.includes('search index not carried over'))).toMatch(/rebuild worker exited \(3\)/);
-    // The links and the previous database's check came before it died: rows and documents are carried.
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    expect(tree(join(cacheDir, 'documents'))).toEqual(stored);
-    expect(existsSync(join(out, 'corpus/corpus.sqlite.fts'))).toBe(false);
-  });
-
-  it('lets its worker compact the database while it writes the documents, and still equals a full rebuild', async () => {
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-worker-compacts');
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, callersWork: 'with the compaction' });
-    expect(p.lines.find((l) => l.includes('rebuild worker answered'))).toMatch(/compaction [\d.]+, database hash [\d.]+$/);
-    expect(p.lines.find((l) => l.includes('database in'))).toMatch(/search index [\d.]+, the caller's work [\d.]+, compaction/);
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    // … and the documents first, the database compacted here.
-    const q = logProgress();
-    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-worker-indexes'), snapshotId: 'another-snapshot', synthetic: true, progress: q, cacheDir, callersWork: 'with the indexes' });
-    expect(q.lines.find((l) => l.includes('rebuild worker answered'))).not.toMatch(/compaction/);
-    expect(q.lines.find((l) => l.includes('database in'))).toMatch(/excerpt index [\d.]+, the caller's work [\d.]+, full-text index/);
-    expect(tree(join(tmp.path, 'gen-worker-indexes'))).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-  });
-
-  it('compacts or hashes the database itself when its worker dies once the indexes are made, and still equals a full rebuild', async () => {
-    const rebuildWorker = new URL('./failing-rebuild-worker.ts', import.meta.url);
-    for (const callersWork of ['with the compaction', 'with the indexes'] as const) {
-      const p = logProgress();
-      const out = join(tmp.path, `gen-worker-died-${callersWork.replaceAll(' ', '-')}`);
-      process.env.REBUILD_WORKER_DIES_AT = 'compact';
-      try {
-        await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir, rebuildWorker, callersWork });
-      } finally {
-        delete process.env.REBUILD_WORKER_DIES_AT;
-      }
-      // Asked to compact, or (the documents written first) to hash the file: it died, and this thread did it.
-      const fallback = callersWork === 'with the compaction' ? /not compacted by the rebuild worker \(the rebuild worker exited \(3\)\); compacted here/ : /sha256 not taken by the rebuild worker; taken here/;
-      expect(p.lines.some((l) => fallback.test(l)), callersWork).toBe(true);
-      expect(p.lines.find((l) => l.includes('search index of'))).toContain('two-word phrases carried');
-      expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
-      expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    }
-    // Its sha256, taken here, is the one recorded: the next build carries everything over.
-    const next = logProgress();
-    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-after-compaction-death'), snapshotId: 'another-snapshot', synthetic: true, progress: next, cacheDir });
-    expect(carryLine(next)).toContain(`${n + 1} of ${n + 1} articles' rows, ${n + 1} article documents`);
-  });
-
-  it('after a build whose hard links failed (recorded), links nothing (its worker makes only the indexes), carries rows and search terms, and still equals a full rebuild', async () => {
-    const record = join(cacheDir, 'previous', 'articles.json');
-    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), linkable: false }));
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-unlinkable');
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(carryLine(p)).toContain(`${n + 1} of ${n + 1} articles' rows, 0 article documents`);
-    expect(p.lines.find((l) => l.includes('search index of'))).toContain('(carried over, 0 new excerpts tokenized, two-word phrases carried)');
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    // Storing was tried again and worked here: recorded, so the next build links.
-    expect(JSON.parse(readFileSync(record, 'utf8')).linkable).toBe(true);
-    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
-  });
-
-  it('after a run that died, removes the documents it stored and the record directory it left', async () => {
-    // What a run with this (unused) pid leaves when it dies in `save`: its mark, a stored document, a record directory.
-    writeFileSync(join(cacheDir, 'corpus-build.running-2147483646'), '');
-    writeFileSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'), '{}');
-    const deadRun = join(cacheDir, 'previous.tmp-2147483646');
-    mkdirSync(deadRun);
-    writeFileSync(join(deadRun, 'corpus.sqlite'), 'a link to a whole database');
-    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-tidy'), snapshotId: 'another-snapshot', synthetic: true, progress: silentProgress, cacheDir });
-    expect(existsSync(join(cacheDir, 'documents', 'stored-by-a-run-that-died.json'))).toBe(false);
-    expect(existsSync(deadRun)).toBe(false);
-    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
-    expect(readdirSync(cacheDir).filter((f) => f.startsWith('corpus-build.running-'))).toEqual([]);
-    // The record directory each build replaces is left for the next build to remove: only the last one is there.
-    expect(readdirSync(cacheDir).filter((f) => f.startsWith('previous.old-'))).toHaveLength(1);
-  });
-
-  it('does not carry rows over from a previous database that is not the one recorded, and still equals a full rebuild', async () => {
-    // Replaced, not written in place: the cache's file is a hard link to the last build's database.
-    const prevDb = join(cacheDir, 'previous', 'corpus.sqlite');
-    const bytes = readFileSync(prevDb);
-    bytes[bytes.length - 100] = (bytes[bytes.length - 100]! + 1) % 256;
-    rmSync(prevDb);
-    writeFileSync(prevDb, bytes);
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-damaged');
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(p.lines.find((l) => l.includes('not carrying rows over'))).toMatch(/sha256 differs/);
-    expect(carryLine(p)).toContain(`0 of ${n + 1} articles' rows, ${n + 1} article documents`);
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-  });
-
-  it('carries nothing over from a record of other writers (another writer version), and drops the documents kept for it', async () => {
-    const record = join(cacheDir, 'previous', 'articles.json');
-    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), writer: 'an older writer' }));
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-other-writer');
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(carryLine(p)).toContain(`0 of ${n + 1} articles' rows, 0 article documents`);
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    // Only this build's documents are kept now.
-    expect(readdirSync(join(cacheDir, 'documents'))).toHaveLength(n + 1);
-  });
-
-  it('reads the packages from their member lists when their summary packs are damaged, packs them again, and still equals a full rebuild', async () => {
-    const packs = join(cacheDir, 'packs');
-    const names = readdirSync(packs);
-    expect(names).toHaveLength(3);
-    for (const name of names) {
-      const bytes = readFileSync(join(packs, name));
-      bytes[bytes.length >> 1] = (bytes[bytes.length >> 1]! + 1) % 256;
-      writeFileSync(join(packs, name), bytes);
-    }
-    const p = logProgress();
-    const out = join(tmp.path, 'gen-damaged-packs');
-    await buildCorpus({ snapshot: snap, out, snapshotId: 'another-snapshot', synthetic: true, progress: p, cacheDir });
-    expect(cacheLine(p)).toContain('3 of 3 packages not reread (0 from their summary packs)');
-    expect(tree(out)).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
-    const again = logProgress();
-    await buildCorpus({ snapshot: snap, out: join(tmp.path, 'gen-repacked'), snapshotId: 'another-snapshot', synthetic: true, progress: again, cacheDir });
-    expect(cacheLine(again)).toContain('3 of 3 packages not reread (3 from their summary packs)');
-    expect(tree(join(tmp.path, 'gen-repacked'))).toEqual(tree(join(tmp.path, 'gen-other-id-full')));
   });
 
   it('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {

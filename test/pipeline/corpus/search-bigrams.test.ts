@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchTokenizer } from '../../../api-dynamic/src/services/corpus/search-tokens.ts';
 import { openReadOnly, type SqliteDb } from '../../../api-dynamic/src/services/corpus/sqlite.ts';
 import { bigramMinDocs, decodePostings, decodeVarints } from '../../../contracts/corpus/search-postings.ts';
-import { eachBigram, PAIR_BUDGET, placeTokens, planChunks, writeSearchBigrams } from '../../../pipeline/steps/corpus/search-bigrams.ts';
-import { attachReadOnly, createDatabase, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
+import { planChunks, writeSearchBigrams } from '../../../pipeline/steps/corpus/search-bigrams.ts';
+import { createDatabase, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
 
 const tmp = tempDir('search-bigrams');
@@ -57,24 +57,11 @@ describe('search_bigrams', () => {
     expect([...want.values()].some((m) => [...m.values()].some((c) => c > 1))).toBe(true);
   });
 
-  it('gives the same pairs whatever the number of pairs sorted at a time', () => {
-    const tokens = placeTokens(db as Parameters<typeof placeTokens>[0]);
-    const pairs = (budget: number) => {
-      const out: string[] = [];
-      eachBigram(tokens, budget, (a, b, ids, counts, n) => out.push(`${a} ${b}: ${ids.subarray(0, n).join(',')} / ${counts.subarray(0, n).join(',')}`));
-      return out;
-    };
-    const whole = pairs(PAIR_BUDGET);
-    expect(whole.length).toBe(Number(db.selectValue('SELECT count(*) FROM search_bigrams')));
-    // One first term at a time (every term over the budget), and ranges of a few terms.
-    for (const budget of [1, 40, 1000]) expect(pairs(budget), `budget ${budget}`).toEqual(whole);
-  });
-
   it('writes the same rows a chunk of excerpts at a time, whatever the chunk size, as all tokens at once', async () => {
     // A writable copy of the fixture database (the pipeline's sqlite-wasm), its pairs written again.
     const s = await sqlite3();
     const copy = createDatabase(s, join(tmp.path, 'copy.sqlite'));
-    attachReadOnly(copy, 'f', dbPath);
+    copy.exec({ sql: 'ATTACH ? AS f', bind: [`file:${dbPath}?mode=ro`] });
     copy.exec('CREATE TABLE search_terms AS SELECT * FROM f.search_terms; CREATE TABLE search_documents AS SELECT * FROM f.search_documents; CREATE TABLE search_bigrams AS SELECT * FROM f.search_bigrams WHERE 0');
     copy.exec('DETACH f');
     const rows = (d: { selectArrays: SqliteDb['selectArrays'] }) => d.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second').map((r) => r.join(' '));
@@ -96,5 +83,4 @@ describe('search_bigrams', () => {
     expect(planChunks(decodeVarints(sizes, excerpts), Math.ceil(tokens / 7)).tokens.length).toBeGreaterThanOrEqual(7);
     copy.close();
   });
-
 });
