@@ -112,6 +112,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
     app.log.info(`recent layer: ${layerStore.description}; catalogue: ${catalogue.description}`);
     await app.register(frameRoutes, {
       prefix: o.config.FRAME_PREFIX,
+      publicOrigin: o.config.PUBLIC_ORIGIN,
       store: o.store,
       permalinks,
       snapshots: snapshots!,
