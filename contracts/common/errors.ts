@@ -18,6 +18,9 @@ export const ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'INTERNAL_ERROR',
   'GONE',
+  'MALFORMED_REQUEST',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -36,6 +39,9 @@ const TITLES: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'Upstream unavailable',
   INTERNAL_ERROR: 'Internal error',
   GONE: 'Gone',
+  MALFORMED_REQUEST: 'Malformed request',
+  REQUEST_TIMEOUT: 'Request timeout',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
 };
 
 /** HTTP status each code maps to; one place for the rule. */
@@ -53,6 +59,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   GONE: 410,
+  MALFORMED_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
 export const errorDetailSchema = z.object({
