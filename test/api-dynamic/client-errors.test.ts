@@ -1,7 +1,8 @@
 /**
  * Requests Node's HTTP parser refuses before any route sees them (headers over the size limit, malformed HTTP)
  * get the shared error body over a raw socket: the code, the request id, the snapshot and CORS headers,
- * `Connection: close`, and a clean end of the connection (FIN, not a reset) after the whole body.
+ * `Connection: close`, and a clean end of the connection (FIN, not a reset) after the whole body. And a query
+ * string with malformed percent-encoding is a 400 naming the parameter on every service.
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -103,4 +104,19 @@ it('the connection that got a good answer first, then a malformed request, gets 
   const rest = a.body.slice(second);
   const split = rest.indexOf('\r\n\r\n');
   expect(errorBodySchema.parse(JSON.parse(rest.slice(split + 4))).code).toBe('MALFORMED_REQUEST');
+});
+
+it.each([
+  ['/frame/api/v1/works?q=%E0%A4%A', 'q'],
+  ['/frame/api/v1/cohort?lang=f%r', 'lang'],
+  ['/corpus/api/v1/excerpts?q=%E0%A4%A', 'q'],
+  ['/corpus/api/v1/excerpts?phr%E9se=x', 'phr%E9se'],
+  ['/fair/api/v1/health?x=%C3', 'x'],
+])('malformed percent-encoding in %s: 400 INVALID_PARAMETER naming %s', async (url, parameter) => {
+  const res = await h.app.inject(url);
+  expect(res.statusCode).toBe(400);
+  const body = errorBodySchema.parse(res.json());
+  expect(body.code).toBe('INVALID_PARAMETER');
+  expect(body.details?.[0]?.parameter).toBe(parameter);
+  expect(body.message).toContain(`"${parameter}"`);
 });
