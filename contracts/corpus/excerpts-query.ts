@@ -72,7 +72,7 @@ const pValue = (name: string, side: string, example: number) => {
   const schema = z
     .string()
     // A plain decimal: "0.05", ".05", "1", "0"; no exponent, sign or hex, so the echo is the value asked for.
-    .regex(/^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d{1,3})?$/, `${name} must be a decimal number from 0 to 1, like 0.05`)
+    .regex(/^(\d+(\.\d*)?|\.\d+)$/, `${name} must be a decimal number from 0 to 1, like 0.05`)
     .transform(Number)
     .refine((n) => n >= 0 && n <= 1, `${name} must be a decimal number from 0 to 1, like 0.05`);
   queryValueTypes.add(schema, { type: 'number', minimum: 0, maximum: 1 });
