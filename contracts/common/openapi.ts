@@ -175,7 +175,8 @@ export function openApiDocument(parts: DocumentParts): JsonObject & { info: Json
       version: parts.version,
       description: parts.description,
       license: { name: 'MIT (code); the data are CC-BY-4.0', identifier: 'MIT' },
-      contact: { name: 'The Open Research Infrastructure contributors', url: '/about' },
+      // No url: the about page's address depends on where the server runs, and contact.url must be absolute.
+      contact: { name: 'The Open Research Infrastructure contributors (see the /about page of this server)' },
     },
     // Relative: the document describes the server that serves it, whatever its host.
     servers: [{ url: '/', description: 'The server this document was fetched from' }],
