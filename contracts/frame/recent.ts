@@ -362,7 +362,8 @@ export const recentResponse = z
           },
         ),
       )
-      .strict(),
+      .strict()
+      .meta({ description: 'The layer, the window, paging, the filters as read, and the state of its sync runs.' }),
     results: z.array(recentWorkSchema).meta({ description: 'The works of this page, most recently published first.' }),
   })
   .strict();
