@@ -133,13 +133,13 @@ export const contentLinkSchema = z.object(described({
   type: z.string().nullable(),
   /** Size claimed by the metadata, as given (bytes or a text such as "41 datasets"). */
   size: z.string().nullable(),
-  /** Where the link came from: schemaorg, datacite, signposting:item, typed_link:alternate … */
+  /** Where the link came from: schemaorg, datacite, signposting:item … */
   source: z.string(),
 }, {
   url: "Link to the data (a file or a download).",
   type: "MIME type the metadata claims; null when it claims none.",
   size: "Size the metadata claims, as given (bytes or a text such as \"41 datasets\"); null when none.",
-  source: "Where the link came from: schemaorg, datacite, signposting:item, typed_link:alternate…",
+  source: "Where the link came from: schemaorg, datacite, signposting:item…",
 }));
 export type ContentLink = z.infer<typeof contentLinkSchema>;
 

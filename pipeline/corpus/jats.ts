@@ -3,8 +3,8 @@
  *
  * What is read: identifiers, title, journal, year, authors and licence from `front/article-meta`; every
  * `<abstract>` (structured or not, including author summaries and digests); body paragraphs with their
- * section title path; figure and table captions wherever they sit (in a section, nested inside a `<p>`, or in
- * `<floats-group>`); table footnotes (`<table-wrap-foot>`); appendices (`<app>` in `<back>`).
+ * section title path; figure and table captions wherever they sit (in a section, nested inside a `<p>`, in
+ * `<floats-group>`, or in back matter such as a `display-objects` section); table footnotes (`<table-wrap-foot>`); appendices (`<app>` in `<back>`).
  * What is skipped: reference lists, acknowledgements, footnote groups and other back matter, table cell grids,
  * supplementary material, display formulas, translated abstracts, and the peer-review `<sub-article>`s of
  * eLife-style files unless `includePeerReview` is set (research/hedged.md §4: reference titles and reviewers'
@@ -25,7 +25,7 @@ export interface TextBlock {
   /**
    * Titles of the enclosing sections, outermost first, e.g. ["Results", "Subgroups"]. For abstracts the first
    * entry is the abstract's own title or type when it has one ("Author Summary", "eLife digest", "toc").
-   * Captions and footnotes carry the path of the section their figure or table sits in ([] in floats-group).
+   * Captions and footnotes carry the path of the section their figure or table sits in ([] in floats-group and back matter).
    */
   sectionPath: string[];
   /** `sectionPath` joined with " > ", "" at top level: ready for display and grouping. */
@@ -120,7 +120,10 @@ export function parseArticle(input: string | Buffer, options: ParseOptions = {})
   const body = childNamed(article, 'body');
   if (body) walkBlocks(body, 'body', [], blocks);
   const back = childNamed(article, 'back');
-  if (back) for (const child of elements(back)) if (child.local === 'app-group' || child.local === 'app') walkOne(child, 'body', [], blocks);
+  if (back) for (const child of elements(back)) {
+    if (child.local === 'app-group' || child.local === 'app') walkOne(child, 'body', [], blocks);
+    else readBackFloats(child, blocks);
+  }
   const floats = childNamed(article, 'floats-group');
   if (floats) walkBlocks(floats, 'body', [], blocks);
   if (options.includePeerReview) {
@@ -255,6 +258,15 @@ function readFloat(el: XmlElement, path: string[], out: BlockWriter): void {
     else if (child.local === 'table-wrap-foot') walkBlocks(child, 'table-footnote', path, out, label);
     else if (child.local === 'fig' || child.local === 'table-wrap') readFloat(child, path, out);
   }
+}
+
+/**
+ * Back matter other than appendices gives only its figures and tables: older PMC articles keep them in
+ * `<sec sec-type="display-objects">`. Reference lists and acknowledgements are never entered.
+ */
+function readBackFloats(el: XmlElement, out: BlockWriter): void {
+  if (el.local === 'fig' || el.local === 'table-wrap') readFloat(el, [], out);
+  else if (el.local !== 'ref-list' && el.local !== 'ack' && !el.local.includes('supplementary')) for (const child of elements(el)) readBackFloats(child, out);
 }
 
 function readCaption(caption: XmlElement, path: string[], label: string | null, out: BlockWriter): void {

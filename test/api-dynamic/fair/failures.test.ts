@@ -2,12 +2,12 @@
  * Whose fault a failure is (issue 20 §1, docs/api-fair.md "Failures"), against the real SSRF-safe fetcher whose
  * name lookups the test scripts: every host name below resolves to 127.0.0.1 (a loopback mock), does not
  * exist (ENOTFOUND), or, with the name service down, fails temporarily (EAI_AGAIN), as on a machine whose DNS
- * does not answer. Refused connections are a closed loopback port; timeouts are a mock that answers late.
+ * does not answer, or says that no name exists (ENOTFOUND for every name), as on a machine that is offline. Refused connections are a closed loopback port; timeouts are a mock that answers late.
  *
  * The identifier's fault (422 RESOLUTION_FAILED, counted): its resolver does not know it, its landing host does
  * not exist, refuses, does not answer or answers an error. Ours (503 UPSTREAM_UNAVAILABLE with Retry-After,
  * never counted, in either tier): the resolver, DataCite's REST API or the code host cannot be reached, time
- * out or answer 5xx, or the name service fails.
+ * out or answer 5xx, or the name service fails (also when it denies names that exist: the DOI resolver's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assess } from '../../../api-dynamic/src/services/fair/engine/assess.ts';
@@ -30,11 +30,13 @@ let port: number;
 let closed: number;
 /** The name service: up (names below resolve or are unknown) or down (every lookup fails temporarily). */
 let dnsDown = false;
+/** Offline: every lookup answers that the name does not exist. */
+let offline = false;
 
 const known = new Set(['doi.example', 'hdl.example', 'repo.example', 'closed.example', 'datacite.example', 'github.example']);
 const lookup: Resolver = async (hostname) => {
   if (dnsDown) throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' });
-  if (!known.has(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  if (offline || !known.has(hostname)) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return [{ address: '127.0.0.1', family: 4 }];
 };
 const fetcher = createSafeFetcher({ allowPrivateAddresses: true, lookup, timeoutMs: 400 });
@@ -162,6 +164,19 @@ describe('a service we depend on is at fault: 503 UPSTREAM_UNAVAILABLE naming it
     }
   });
 
+  it('offline, every name "does not exist": a landing-page URL is ours too, since the DOI resolver\'s name fails as well', async () => {
+    offline = true;
+    try {
+      const url = await failure(assess('https://zenodo.example/records/1', options(), { fetcher }));
+      expect(url).toBeInstanceOf(UpstreamUnavailableError);
+      expect(url).toMatchObject({ service: 'its name service (DNS)', detail: `it cannot look up zenodo.example, nor doi.example:${port}, which exists` });
+      const doi = await failure(assess('10.5281/zenodo.8347772', options(), { fetcher }));
+      expect(doi).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: `the DOI resolver (doi.example:${port})`, detail: 'its name does not resolve' });
+    } finally {
+      offline = false;
+    }
+  });
+
   it('the DOI resolver refuses connections, times out, or answers 503', async () => {
     const refused = await failure(assess('10.1234/ok', options({ upstreams: { doi: `http://doi.example:${closed}/doi.org` } }), { fetcher }));
     expect(refused).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: `the DOI resolver (doi.example:${closed})`, detail: 'the connection failed (ECONNREFUSED)' });
@@ -252,6 +267,23 @@ describe('over HTTP: the status, Retry-After, and what counts in each tier', () 
       expect(notAnId.headers['x-ratelimit-remaining']).toBe(String(Number(limit) - 2));
     });
   }
+
+  it('offline: a landing-page URL is 503 and never counted; the same URL with the name service up is a counted 422', async () => {
+    const ip = '203.0.113.9';
+    offline = true;
+    try {
+      for (let i = 0; i < 4; i++) {
+        const res = await post('https://zenodo.example/records/1', ip);
+        expectError(res, 'UPSTREAM_UNAVAILABLE', 503);
+        expect(res.headers['x-ratelimit-remaining']).toBe('3');
+      }
+    } finally {
+      offline = false;
+    }
+    const missing = await post('https://zenodo.example/records/1', ip);
+    expect(expectError(missing, 'RESOLUTION_FAILED', 422).message).toContain('the host zenodo.example does not exist');
+    expect(missing.headers['x-ratelimit-remaining']).toBe('2');
+  });
 
   it('/health is degraded (200) while the name service is down, healthy again once it answers', async () => {
     dnsDown = true;

@@ -78,7 +78,7 @@ describe.skipIf(!haveFixtures)('POST /assess: a successful assessment', () => {
     expect(body.objectIdentifier).toBe(PANGAEA);
     expect(body.resolvedUrl).toBe(mock.url('https://doi.pangaea.de/10.1594/PANGAEA.902845'));
     expect(body.metricVersion).toBe('metrics_v0.8');
-    expect(body.summary).toMatchObject({ scoreEarned: 24, scoreTotal: 26, scorePercent: 92.31 });
+    expect(body.summary).toMatchObject({ scoreEarned: 25, scoreTotal: 26, scorePercent: 96.15 });
     expect(body.metrics).toHaveLength(17);
     expect(body.details.evidence.fetches.length).toBeGreaterThan(5);
   });

@@ -123,7 +123,11 @@ describe('inline markup and text normalisation', () => {
           '<supplementary-material><caption><p>A nearly significant supplement (p = 0.06).</p></caption></supplementary-material></sec></sec>' +
           '<p>Top-level text.</p>',
         back:
-          '<ack><p>We thank everyone.</p></ack><fn-group><fn><p>Funding note.</p></fn></fn-group>' +
+          '<ack><p>We thank everyone.</p><fig><caption><p>An acknowledged figure.</p></caption></fig></ack><fn-group><fn><p>Funding note.</p></fn></fn-group>' +
+          '<sec sec-type="display-objects"><title>Figures and Tables</title><p>Not a caption.</p>' +
+          '<fig><label>Figure 2</label><caption><title>Back figure.</title></caption></fig>' +
+          '<table-wrap><label>Table 3</label><caption><p>Back table.</p></caption><table><tr><td>cell</td></tr></table>' +
+          '<table-wrap-foot><fn><p>Back footnote, p = 0.07.</p></fn></table-wrap-foot></table-wrap></sec>' +
           '<app-group><app><title>Appendix 1</title><p>Appendix text.</p></app></app-group>' +
           '<ref-list><ref><mixed-citation>A trend toward significance (p = 0.07) in a reference title.</mixed-citation></ref></ref-list>',
         extra:
@@ -139,6 +143,9 @@ describe('inline markup and text normalisation', () => {
       ['abstract', ['toc'], 'One line.'],
       ['body', ['Results', 'Subgroups'], 'Sub text.'],
       ['body', [], 'Top-level text.'],
+      ['caption', [], 'Back figure.'],
+      ['caption', [], 'Back table.'],
+      ['table-footnote', [], 'Back footnote, p = 0.07.'],
       ['body', ['Appendix 1'], 'Appendix text.'],
       ['caption', [], 'Float caption.'],
     ]);
@@ -266,6 +273,34 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
     expect(a.meta.licence?.type).toBe('public-domain');
     const captions = a.blocks.filter((b) => b.section === 'caption');
     expect(captions.some((b) => b.label === 'Figure 1' && b.text.startsWith('Exposure to PBDE-47 depressed circulating concentrations of total T4 in males and females'))).toBe(true);
+  });
+
+  it('captions and table footnotes read the same from body, back-matter display objects and floats-group', async () => {
+    const floats = /<fig[\s>][\s\S]*?<\/fig>|<table-wrap[\s>][\s\S]*?<\/table-wrap>/g;
+    const floatBlocks = (a: ParsedArticle) =>
+      a.blocks.filter((b) => b.section === 'caption' || b.section === 'table-footnote').map((b) => `${b.section}|${b.label}|${b.text}`);
+    let moved = 0;
+    for (const file of readdirSync(JATS)) {
+      const xml = readFileSync(join(JATS, file), 'utf8');
+      const frontEnd = xml.indexOf('</front>') + '</front>'.length;
+      const bodyEnd = xml.indexOf('</body>', frontEnd);
+      const [head, body, tail] = [xml.slice(0, frontEnd), xml.slice(frontEnd, bodyEnd), xml.slice(bodyEnd + '</body>'.length)];
+      const found = body.match(floats) ?? [];
+      if (!found.length) continue;
+      moved += found.length;
+      const stripped = body.replace(floats, '');
+      const displayObjects = `<sec sec-type="display-objects"><title>Figures and Tables</title>${found.join('')}</sec>`;
+      const inBack = tail.includes('<back>') ? tail.replace('<back>', `<back>${displayObjects}`) : `<back>${displayObjects}</back>${tail}`;
+      const inFloatsGroup = tail.replace('</article>', `<floats-group>${found.join('')}</floats-group></article>`);
+      const expected = floatBlocks(parseArticle(xml));
+      expect(expected.length, file).toBeGreaterThan(0);
+      for (const variant of [`${head}${stripped}</body>${inBack}`, `${head}${stripped}</body>${inFloatsGroup}`]) {
+        const got = parseArticle(variant);
+        expect(floatBlocks(got), file).toEqual(expected);
+        expect(got.blocks.every((b) => b.section !== 'caption' || b.sectionPath.length === 0), file).toBe(true);
+      }
+    }
+    expect(moved).toBeGreaterThan(50);
   });
 
   it('elife-46472-v3.xml: article DOI (not a sub-article DOI), the hedged sentence, no peer review by default', async () => {

@@ -162,9 +162,10 @@ describe('a page that offers everything', () => {
     const failed = Object.entries(tests).filter(([, status]) => status === 'fail').map(([id]) => id);
     // F1-01D-2 is the UUID/hash alternative of F1-01D-1, which passed. F4-01M-2 needs a DataCite record, which this
     // made-up DOI has not. A1-01M-3 wants a bare term id; the COAR URI passes -2 instead (same point). I1-01M-2: the
-    // Turtle document gave no fields (see above). R1-01MD-4 needs the file's text; R1.3-01M-2 needs the repository's
-    // re3data record (R1.3-01M still earns its point by -1). R1.3-02D-1c: CSV passes 1a/1b by F-UJI's text rule, never 1c.
-    expect(failed).toEqual(['FsF-F1-01D-2', 'FsF-F4-01M-2', 'FsF-A1-01M-3', 'FsF-I1-01M-2', 'FsF-R1-01MD-4', 'FsF-R1.3-01M-2', 'FsF-R1.3-02D-1c']);
+    // Turtle document gave no fields (see above). R1-01MD-2c (0 points): no service endpoint. R1-01MD-4 needs the
+    // file's text; R1.3-01M-2 needs the repository's re3data record (R1.3-01M still earns its point by -1).
+    // R1.3-02D-1c: CSV passes 1a/1b by F-UJI's text rule, never 1c.
+    expect(failed).toEqual(['FsF-F1-01D-2', 'FsF-F4-01M-2', 'FsF-A1-01M-3', 'FsF-I1-01M-2', 'FsF-R1-01MD-2c', 'FsF-R1-01MD-4', 'FsF-R1.3-01M-2', 'FsF-R1.3-02D-1c']);
     // 24 − F4-01M-2 (1) − I1-01M-2 (1) − R1-01MD-4 (1) = 21
     expect(v05.summary.scoreEarned).toBe(21);
   });

@@ -257,8 +257,9 @@ const CASES: Record<string, TestCases> = {
     fail: [bare, { name: 'object size and format without a content link', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) }],
   },
   'FsF-F4-01M-2': {
-    pass: [{ name: 'DataCite by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', standard: 'datacite', format: 'json' }))) }],
-    fail: [bare],
+    pass: [{ name: 'DataCite REST', make: withEvidence((e) => e.sources.push(source({ method: 'registry_rest', standard: 'datacite', format: 'json' }))) }],
+    // F-UJI asks DataCite's REST API; a DOI resolver's answer does not count
+    fail: [bare, { name: 'DataCite by negotiation only', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', standard: 'datacite', format: 'json' }))) }],
   },
   // F-UJI compares the whole value, lower-cased, with term ids only
   'FsF-A1-01M-3': {
@@ -287,7 +288,13 @@ const CASES: Record<string, TestCases> = {
   },
   'FsF-A1-02M-1': { pass: [{ name: 'https', make: bareEvidence }], fail: [] },
   'FsF-A1-03D-1': { pass: [{ name: 'an https data link', make: withEvidence((e) => e.dataLinks.push(csv)) }], fail: [bare] },
-  'FsF-I2-01M-1': { pass: [{ name: 'any non-default namespace', make: withEvidence((e) => e.namespaces.push('http://vocab.example/private#')) }], fail: [bare] },
+  'FsF-I2-01M-1': {
+    pass: [
+      { name: 'any non-default namespace', make: withEvidence((e) => e.namespaces.push('http://vocab.example/private#')) },
+      { name: 'the schema of a verified repository\'s OAI-PMH format', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+    ],
+    fail: [bare, { name: 'an unverified repository\'s OAI-PMH format', make: withRepository({ domainVerified: false, oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) }],
+  },
   'FsF-R1-01MD-1': {
     pass: [
       { name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) },
@@ -300,6 +307,26 @@ const CASES: Record<string, TestCases> = {
       // F-UJI's "data content info" sub-test never reports success
       { name: 'no type, a typed content link', make: withEvidence((e) => e.dataLinks.push(csv)) },
     ],
+  },
+  // the 0-point sub-tests
+  'FsF-R1-01MD-1a': { pass: [{ name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) }], fail: [bare, { name: 'an unknown type', make: withMeta({ object_type: ['Thing'] }) }] },
+  'FsF-R1-01MD-1b': { pass: [{ name: 'a data link', make: withEvidence((e) => e.dataLinks.push(csv)) }], fail: [bare] },
+  'FsF-R1-01MD-2a': {
+    pass: [{ name: 'claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1024' }))) }],
+    fail: [bare, { name: 'a type only', make: withEvidence((e) => e.dataLinks.push(csv)) }],
+  },
+  'FsF-R1-01MD-2b': { pass: [{ name: 'measured variables', make: withMeta({ measured_variable: ['t'] }) }], fail: [bare] },
+  'FsF-R1-01MD-2c': {
+    pass: [
+      {
+        name: 'a service endpoint',
+        make: withEvidence(
+          (e) => e.dataLinks.push(dataLink({ url: 'https://r.example/api' })),
+          withMeta({ object_content_identifier: [{ url: 'https://r.example/api', type: null, size: null, source: 'schemaorg:service' }] }),
+        ),
+      },
+    ],
+    fail: [bare, { name: 'a data file', make: withEvidence((e) => e.dataLinks.push(csv)) }],
   },
   'FsF-R1-01MD-2': {
     pass: [

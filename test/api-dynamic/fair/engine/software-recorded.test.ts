@@ -30,10 +30,6 @@ const fetcher = () => plainFetcher({ loopbackOnly: true, timeoutMs: 400 });
 const PASSES: Record<string, string> = {
   // F-UJI testProvenanceMetadataAvailable: the page's microdata names a creator, GitHub's record an owner and dates
   'FRSM-06-F2-1': 'creator',
-  // testDataUrlOrPIDAvailable: the page's <link rel="alternate" type="image/png"> is a typed content link (data rules)
-  'FRSM-07-F3-1': 'favicon.png',
-  // testStandardProtocolDataUsed: that content link is https
-  'FRSM-09-A1-1': 'https',
   // testInstructions: README.md holds "build" (2×), "install" (13×), "run" (21×); docs/README.md "build" and "install"
   'FRSM-13-R1-1': '"install" in "README.md", "docs/README.md"',
   // testLicenseFileAvailable: LICENSE and fuji_server/models/license.py match the licence-file patterns
@@ -47,6 +43,10 @@ const PASSES: Record<string, string> = {
 const FAILS: Record<string, string> = {
   // the GitHub page and record give no publication date (core descriptive metadata needs one)
   'FRSM-04-F2-2': 'publication_date',
+  // testDataUrlOrPIDAvailable: the page's favicon (<link rel="alternate" type="image/png">) is no data link: F-UJI
+  // takes data links only from metadata and Signposting `item` links
+  'FRSM-07-F3-1': 'no PID or URL of the downloadable data',
+  'FRSM-09-A1-1': 'there is no data link',
   // a URL, not a DOI
   'FRSM-08-F4-1': 'not a DOI',
   // neither the page nor GitHub's record name related resources
@@ -91,25 +91,23 @@ function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary'
   const scoring = result.metrics.filter((m) => m.scoreEarned > 0).map((m) => [m.id, m.scoreEarned, m.maturity]);
   expect(scoring).toEqual([
     ['FRSM-06-F2', 1, 1],
-    ['FRSM-07-F3', 1, 1],
-    ['FRSM-09-A1', 1, 1],
     ['FRSM-13-R1', 1, 1],
     ['FRSM-15-R1.1', 2, 3],
     ['FRSM-16-R1.1', 2, 3],
   ]);
   const oracle = oracleScores();
-  // By hand: F 2/20, A 1/2, I 0/7, R 5/16; 8 of 45 points.
-  expect(oracle.total).toEqual({ earned: 8, total: 45 });
+  // By hand: F 1/20, A 0/2, I 0/7, R 5/16; 6 of 45 points.
+  expect(oracle.total).toEqual({ earned: 6, total: 45 });
   expect(result.summary).toMatchObject({
     scoreEarned: oracle.total.earned,
     scoreTotal: oracle.total.total,
-    scorePercent: 17.78,
+    scorePercent: 13.33,
     findability: oracle.byCategory.F,
     accessibility: oracle.byCategory.A,
     interoperability: oracle.byCategory.I,
     reusability: oracle.byCategory.R,
   });
-  expect([oracle.byCategory.F, oracle.byCategory.A, oracle.byCategory.I, oracle.byCategory.R]).toEqual([10, 50, 0, 31.25]);
+  expect([oracle.byCategory.F, oracle.byCategory.A, oracle.byCategory.I, oracle.byCategory.R]).toEqual([5, 0, 0, 31.25]);
 }
 
 describe.skipIf(!fairFixturesAvailable())('recorded: github.com/pangaea-data-publisher/fuji with metrics_v0.7_software', () => {

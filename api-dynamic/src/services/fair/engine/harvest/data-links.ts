@@ -2,28 +2,21 @@
  * Data (content) links (fair.md §2.8): the links metadata gives for the data itself, probed with a HEAD
  * request (a 1-byte ranged GET when HEAD is refused) to learn status, type and size without downloading.
  * At most `dataLinksPerType` links per claimed type and `maxDataLinks` in all are probed; the rest are listed
- * unprobed. When metadata names no content link, Signposting `item` links and `<link rel="alternate">` links
- * to non-metadata files (Zenodo's zip) stand in, as F-UJI's item fallback does.
+ * unprobed. When metadata names no content link, Signposting `item` links (Link header or `<link rel="item">`)
+ * stand in, as in F-UJI; F-UJI takes no other typed link as data (not `<link rel="alternate">`, Zenodo's zip).
  */
 import type { ContentLink, DataLink, Metadata, TypedLink } from '../../../../../../contracts/fair/evidence.ts';
 import type { FetchResponse } from '../../fetcher.ts';
 import { fetchableUrl, tryParseIdentifier } from '../identifier.ts';
-import { isReadableMetadataType } from './documents.ts';
 import { ACCEPT, fetchLogged, mediaType, type HarvestContext } from './http.ts';
 
 /** Content links implied by typed links, for records whose metadata names none. */
 export function fallbackContentLinks(metadata: Metadata, links: readonly TypedLink[]): ContentLink[] {
   if (metadata.object_content_identifier.length > 0) return [];
-  const items = links.filter((l) => l.rel === 'item');
-  const chosen = items.length
-    ? items.map((l) => ({ link: l, source: `signposting:item` }))
-    : links
-        .filter((l) => l.rel === 'alternate' && l.type !== null && mediaType(l.type) !== 'text/html' && !isReadableMetadataType(l.type))
-        .map((l) => ({ link: l, source: 'typed_link:alternate' }));
   const seen = new Set<string>();
-  return chosen
-    .filter(({ link }) => !seen.has(link.url) && seen.add(link.url))
-    .map(({ link, source }) => ({ url: link.url, type: link.type, size: null, source }));
+  return links
+    .filter((l) => l.rel === 'item' && !seen.has(l.url) && seen.add(l.url))
+    .map((l) => ({ url: l.url, type: l.type, size: null, source: 'signposting:item' }));
 }
 
 /** The file size the headers tell: Content-Range's total, or a HEAD's Content-Length. */

@@ -24,7 +24,7 @@ import { looksJavascriptGenerated, parseLandingPage } from './landing-page.ts';
 import { parseLinkHeader } from './link-header.ts';
 import { expandLinksets, linkedDocuments } from './linked.ts';
 import { negotiateAll } from './negotiate.ts';
-import { dependencyOutage, landingFetchFailure, landingStatusFailure } from './resolution.ts';
+import { dependencyOutage, landingFetchFailure, landingStatusFailure, nameServiceDown } from './resolution.ts';
 import { harvestRepository } from './repository.ts';
 import { cleanList, mergeRecords, type Harvested, type MetadataRecord } from './record.ts';
 
@@ -70,7 +70,10 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   // 1. resolution (whose fault a failure is: resolution.ts)
   let failure: FetchError | null = null;
   const landing = await fetchLogged(ctx, 'landing', { url: parsed.url, accept: ACCEPT.html }, (e) => (failure = e));
-  if (!landing) throw landingFetchFailure(identifier, parsed, options.upstreams, failure);
+  if (!landing) {
+    const lookupFailed = (failure as FetchError | null)?.reason === 'dns';
+    throw landingFetchFailure(identifier, parsed, options.upstreams, failure, lookupFailed && (await nameServiceDown(fetcher, options.upstreams, signal)));
+  }
   const refused = landingStatusFailure(identifier, parsed, options.upstreams, landing);
   if (refused) throw refused;
   if (landing.status === 410) ctx.warnings.push('the landing page answered 410 Gone (a tombstone page?)');
@@ -117,7 +120,8 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
     if (found) {
       codeHost = found.evidence;
       harvested.push(found.harvested);
-      metadata = mergeRecords([...records, found.harvested.record]);
+      // F-UJI reads its GitHub harvest only in the software evaluators: the data metrics never see it
+      if (software) metadata = mergeRecords([...records, found.harvested.record]);
     }
   }
   // A registry or code host that did not answer would fail metrics for a reason that is not the object's.
@@ -125,6 +129,9 @@ export async function harvest(identifier: string, options: AssessOptions, fetche
   if (outage) throw outage;
   const fallback: ContentLink[] = fallbackContentLinks(metadata, typedLinks);
   metadata.object_content_identifier.push(...fallback);
+  // F-UJI: one data file without a size takes the object's size
+  const [only] = metadata.object_content_identifier;
+  if (metadata.object_content_identifier.length === 1 && only && !only.size && metadata.object_size) only.size = metadata.object_size;
 
   // 5. data links, PIDs found in metadata, and the repository's re3data record (through the DataCite client id)
   const client = harvested.find((h) => h.dataciteClient)?.dataciteClient ?? null;

@@ -8,7 +8,8 @@
  * - 503 UPSTREAM_UNAVAILABLE (UpstreamUnavailableError): ours. The resolver itself (DOI, Handle, ARK, URN:NBN,
  *   identifiers.org), DataCite's REST API or the code host's API cannot be reached, times out or answers 5xx/429,
  *   or this server's name resolution or network is failing (a DNS lookup that fails temporarily rather than
- *   answering "no such host").
+ *   answering "no such host", or "no such host" for the landing host while the DOI resolver's name, which
+ *   exists, does not resolve either: this server cannot look names up).
  *
  * A resolver is told from the landing host by the hop that failed (FetchError.at): the first hop of a
  * resolver URL is the resolver, every later hop is where it sent us. Messages are plain words and name a URL at
@@ -16,7 +17,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FetchLogEntry, IdentifierEvidence } from '../../../../../../contracts/fair/evidence.ts';
-import type { FetchError, FetchResponse } from '../../fetcher.ts';
+import { FetchError, type Fetcher, type FetchResponse } from '../../fetcher.ts';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../../../../../contracts/common/errors.ts';
 import { ResolutionFailedError, UpstreamUnavailableError } from '../errors.ts';
 import type { Upstreams } from '../options.ts';
@@ -108,10 +109,23 @@ function statusWords(status: number): string {
 }
 
 /**
- * The error for a landing fetch that failed without any answer. `identifier` is the caller's text, `parsed` its
- * recognised form.
+ * Whether this server's name service is down: asked after a landing host "does not exist", it checks a name
+ * that does (the DOI resolver's host) through the same fetcher. Only a DNS failure there says so.
  */
-export function landingFetchFailure(identifier: string, parsed: IdentifierEvidence & { url: string }, upstreams: Upstreams, failure: FetchError | null): Error {
+export async function nameServiceDown(fetcher: Fetcher, upstreams: Upstreams, signal: AbortSignal): Promise<boolean> {
+  try {
+    await fetcher.fetch({ url: `${upstreams.doi}/`, method: 'HEAD', followRedirects: false }, signal);
+    return false;
+  } catch (error) {
+    return error instanceof FetchError && error.reason === 'dns';
+  }
+}
+
+/**
+ * The error for a landing fetch that failed without any answer. `identifier` is the caller's text, `parsed` its
+ * recognised form; `dnsDown` whether this server could not look up the DOI resolver's name either.
+ */
+export function landingFetchFailure(identifier: string, parsed: IdentifierEvidence & { url: string }, upstreams: Upstreams, failure: FetchError | null, dnsDown = false): Error {
   const at = failure?.at ?? parsed.url;
   const resolver = resolverOf(parsed.url, upstreams);
   // The resolver's own hop: it is a service we depend on, whatever went wrong.
@@ -120,6 +134,8 @@ export function landingFetchFailure(identifier: string, parsed: IdentifierEviden
   const code = failure?.code;
   if (failure?.reason === 'dns' && code && !NAME_NOT_FOUND.has(code))
     return new UpstreamUnavailableError('its name service (DNS)', `looking up ${host} failed (${code})`);
+  if (failure?.reason === 'dns' && dnsDown)
+    return new UpstreamUnavailableError('its name service (DNS)', `it cannot look up ${host}, nor ${hostOf(upstreams.doi)}, which exists`);
   if (failure?.reason === 'network' && code && OUR_NETWORK.has(code)) return new UpstreamUnavailableError('the network', `connecting to ${host} failed (${code})`);
   const lead = resolver ? `${resolver.name} sends it to ${at}, but ` : at !== parsed.url ? `it redirects to ${at}, but ` : '';
   let what: string;

@@ -62,11 +62,12 @@ export function deriveFacts(evidence: Evidence): Facts {
   // As in F-UJI, every licence value counts, even an access term that DataCite's rightsList put in both lists
   // (F-UJI's R1.1 reads metadata_merged.license as is); licence-like access values are moved in.
   const licenceValues = [...new Set([...metadata.license, ...moved])];
-  const specificNamespaces = evidence.namespaces.filter((ns) => !isDefaultNamespace(ns));
+  const repository = evidence.repository?.domainVerified ? evidence.repository : null;
+  // F-UJI counts the schemas of the repository's OAI-PMH formats among the metadata's namespaces
+  const specificNamespaces = [...new Set([...evidence.namespaces, ...(repository?.oaiSchemas ?? [])])].filter((ns) => !isDefaultNamespace(ns));
   // F-UJI's community-metadata evaluator: the metadata's namespaces, then (domain-verified) re3data standards and
   // the OAI-PMH endpoint's schemas; one entry per standard and source.
   const standards: DetectedStandard[] = [];
-  const repository = evidence.repository?.domainVerified ? evidence.repository : null;
   const candidates: [string, StandardSource][] = [
     ...evidence.namespaces.map((ns): [string, StandardSource] => [ns, 'ns']),
     ...(repository?.standards ?? []).map((url): [string, StandardSource] => [url, 're3data']),

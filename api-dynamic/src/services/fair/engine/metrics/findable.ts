@@ -116,7 +116,8 @@ const searchable: TestEvaluator = ({ evidence }) => {
 };
 
 const inRegistry: TestEvaluator = ({ evidence }) => {
-  const registry = evidence.sources.find((s) => s.standard === 'datacite' && (s.method === 'registry_rest' || s.method === 'content_negotiation'));
+  // F-UJI asks DataCite's REST API for the DOI; a DOI resolver's content negotiation does not count
+  const registry = evidence.sources.find((s) => s.standard === 'datacite' && s.method === 'registry_rest');
   return registry ? pass(`the DOI registry (DataCite) holds the metadata (${registry.url})`) : fail('the metadata was not found in a research data registry (DataCite)');
 };
 

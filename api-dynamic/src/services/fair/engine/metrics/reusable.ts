@@ -85,6 +85,20 @@ const minimalContent: TestEvaluator = ({ evidence: { metadata } }) => {
   return fail(metadata.object_type.length ? `resource type ${listed(metadata.object_type)} is not one F-UJI recognises` : 'the metadata gives no resource type');
 };
 
+/** v0.5's 0-point R1-01MD sub-tests: F-UJI records which content descriptors it found. */
+const contentInfo: TestEvaluator = ({ evidence: { dataLinks } }) =>
+  dataLinks.length ? pass(`data links are given: ${listed(dataLinks.map((l) => l.url))}`) : fail('the metadata gives no data links');
+const fileSizeAndType: TestEvaluator = (facts) => {
+  const described = contentFiles(facts).filter((l) => l.claimedType && l.claimedSize);
+  return described.length ? pass(`data file ${listed(described.map((l) => l.url), 1)} has claimed type and size`) : fail('no data file has both a claimed type and size');
+};
+const variablesGiven: TestEvaluator = ({ evidence: { metadata } }) =>
+  metadata.measured_variable.length ? pass(`measured variables: ${listed(metadata.measured_variable)}`) : fail('the metadata names no measured variables');
+const serviceGiven: TestEvaluator = (facts) => {
+  const service = contentFiles(facts).find((l) => isService(facts, l));
+  return service ? pass(`a service endpoint is given (${service.url})`) : fail('the metadata names no data service endpoint');
+};
+
 /**
  * v0.5 R1-01MD-3 (F-UJI testSizeAndTypeOrProtocolMatchesMetadata): a data file whose served size equals the claimed
  * size **and** whose served type equals the claimed type (parameters dropped), or a service answering XML/JSON.
@@ -188,7 +202,12 @@ export const REUSABLE: Readonly<Record<string, TestEvaluator>> = {
   'FsF-R1.3-02D-1': fileFormat,
   // v0.5
   'FsF-R1-01MD-1': minimalContent,
+  'FsF-R1-01MD-1a': minimalContent,
+  'FsF-R1-01MD-1b': contentInfo,
   'FsF-R1-01MD-2': descriptors(true),
+  'FsF-R1-01MD-2a': fileSizeAndType,
+  'FsF-R1-01MD-2b': variablesGiven,
+  'FsF-R1-01MD-2c': serviceGiven,
   'FsF-R1-01MD-3': contentMatches,
   'FsF-R1-01MD-4': variablesMatch,
   'FsF-R1.1-01M-2': licenceSpdx,
