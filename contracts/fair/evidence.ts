@@ -40,12 +40,12 @@ export const identifierEvidenceSchema = z.object(described({
   /** URL the engine fetches to resolve the identifier; null for schemes without a resolver (uuid, hash). */
   url: z.string().nullable(),
 }, {
-  input: "The identifier exactly as given (trimmed).",
-  normalized: "Canonical form: https://doi.org/10.1234/abc for a DOI, the URL itself for a URL.",
-  scheme: "Preferred scheme: doi, handle, ark, purl, urn, w3id, an identifiers.org prefix, uuid, hash or url.",
-  schemes: "Every scheme the identifier matched, preferred first.",
-  persistent: "Whether the scheme is a persistent identifier scheme (DOI, Handle, ARK, PURL, URN, w3id, any identifiers.org prefix).",
-  url: "URL the engine fetched to resolve the identifier; null for schemes without a resolver (uuid, hash).",
+  input: 'The identifier exactly as given (trimmed).',
+  normalized: 'Canonical form: https://doi.org/10.1234/abc for a DOI, the URL itself for a URL.',
+  scheme: 'Preferred scheme: doi, handle, ark, purl, urn, w3id, an identifiers.org prefix, uuid, hash or url.',
+  schemes: 'Every scheme the identifier matched, preferred first.',
+  persistent: 'Whether the scheme is a persistent identifier scheme (DOI, Handle, ARK, PURL, URN, w3id, any identifiers.org prefix).',
+  url: 'URL the engine fetched to resolve the identifier; null for schemes without a resolver (uuid, hash).',
 }));
 export type IdentifierEvidence = z.infer<typeof identifierEvidenceSchema>;
 
@@ -62,13 +62,13 @@ export const resolutionSchema = z.object(described({
   /** The page has more script than text (F-UJI's "Landing page seems to be JavaScript generated"). */
   javascriptPage: z.boolean(),
 }, {
-  requestedUrl: "The URL first requested (the resolver URL of a PID, or the URL given).",
-  landingUrl: "The landing page after redirects.",
-  status: "HTTP status of the landing page.",
-  redirects: "URLs visited before the landing page, in order.",
-  pidRedirected: "True when the identifier is a PID and its resolver answered with a redirect (test FsF-F1-02MD-2, \"registered\").",
-  contentType: "Content-Type of the landing page; null when it sent none.",
-  javascriptPage: "True when the page has more script than text (F-UJI: \"Landing page seems to be JavaScript generated\"): metadata added by scripts is not seen.",
+  requestedUrl: 'The URL first requested (the resolver URL of a PID, or the URL given).',
+  landingUrl: 'The landing page after redirects.',
+  status: 'HTTP status of the landing page.',
+  redirects: 'URLs visited before the landing page, in order.',
+  pidRedirected: 'True when the identifier is a PID and its resolver answered with a redirect (test FsF-F1-02MD-2, "registered").',
+  contentType: 'Content-Type of the landing page; null when it sent none.',
+  javascriptPage: 'True when the page has more script than text (F-UJI: "Landing page seems to be JavaScript generated"): metadata added by scripts is not seen.',
 }));
 export type Resolution = z.infer<typeof resolutionSchema>;
 
@@ -84,14 +84,14 @@ export const fetchLogEntrySchema = z.object(described({
   error: z.string().nullable(),
   ms: z.number().nonnegative(),
 }, {
-  purpose: "Why the engine asked (landing, negotiate:ld+json, describedby, data-link…).",
-  method: "HTTP method used.",
-  url: "URL asked.",
-  accept: "Accept header sent; null when none.",
-  status: "HTTP status answered; null when the fetch failed before an answer.",
-  contentType: "Content-Type answered; null when none.",
-  error: "Why the fetch itself failed (timeout, DNS, refused, too large, blocked address…); null when it got an answer.",
-  ms: "How long the fetch took, in milliseconds.",
+  purpose: 'Why the engine asked (landing, negotiate:ld+json, describedby, data-link…).',
+  method: 'HTTP method used.',
+  url: 'URL asked.',
+  accept: 'Accept header sent; null when none.',
+  status: 'HTTP status answered; null when the fetch failed before an answer.',
+  contentType: 'Content-Type answered; null when none.',
+  error: 'Why the fetch itself failed (timeout, DNS, refused, too large, blocked address…); null when it got an answer.',
+  ms: 'How long the fetch took, in milliseconds.',
 }));
 export type FetchLogEntry = z.infer<typeof fetchLogEntrySchema>;
 
@@ -107,13 +107,13 @@ export const metadataSourceSchema = z.object(described({
   /** Reference-schema fields the record supplied (empty for a record that parsed but mapped nothing). */
   fields: z.array(z.string()),
 }, {
-  method: "How the record was obtained: json_in_html, meta_tag, rdfa, microdata, content_negotiation, typed_link, signposting, registry_rest (DataCite) or code_host (GitHub).",
-  standard: "The standard the record is written in (schemaorg, dublin-core, highwire, opengraph, datacite, iso19139…); null when unknown.",
-  format: "Serialisation parsed: json-ld, html-meta, xml, json or rdf.",
-  url: "Where the record was read.",
-  contentType: "Content-Type of the record; null when none.",
-  namespaces: "Namespaces the record declares (JSON-LD @context, XML xmlns and schemaLocation, DC schema links).",
-  fields: "Reference-schema fields the record supplied (empty for a record that parsed but mapped nothing).",
+  method: 'How the record was obtained: json_in_html, meta_tag, rdfa, microdata, content_negotiation, typed_link, signposting, registry_rest (DataCite) or code_host (GitHub).',
+  standard: 'The standard the record is written in (schemaorg, dublin-core, highwire, opengraph, datacite, iso19139…); null when unknown.',
+  format: 'Serialisation parsed: json-ld, html-meta, xml, json or rdf.',
+  url: 'Where the record was read.',
+  contentType: 'Content-Type of the record; null when none.',
+  namespaces: 'Namespaces the record declares (JSON-LD @context, XML xmlns and schemaLocation, DC schema links).',
+  fields: 'Reference-schema fields the record supplied (empty for a record that parsed but mapped nothing).',
 }));
 export type MetadataSource = z.infer<typeof metadataSourceSchema>;
 
@@ -122,8 +122,8 @@ export const relatedResourceSchema = z.object(described({
   /** Relation type as the source gave it (DataCite relationType, DC element, schema.org property). */
   relation_type: z.string(),
 }, {
-  related_resource: "The related resource (an identifier or URL).",
-  relation_type: "Relation type as the source gave it (DataCite relationType, DC element, schema.org property).",
+  related_resource: 'The related resource (an identifier or URL).',
+  relation_type: 'Relation type as the source gave it (DataCite relationType, DC element, schema.org property).',
 }));
 export type RelatedResource = z.infer<typeof relatedResourceSchema>;
 
@@ -136,10 +136,10 @@ export const contentLinkSchema = z.object(described({
   /** Where the link came from: schemaorg, datacite, signposting:item … */
   source: z.string(),
 }, {
-  url: "Link to the data (a file or a download).",
-  type: "MIME type the metadata claims; null when it claims none.",
-  size: "Size the metadata claims, as given (bytes or a text such as \"41 datasets\"); null when none.",
-  source: "Where the link came from: schemaorg, datacite, signposting:item…",
+  url: 'Link to the data (a file or a download).',
+  type: 'MIME type the metadata claims; null when it claims none.',
+  size: 'Size the metadata claims, as given (bytes or a text such as "41 datasets"); null when none.',
+  source: 'Where the link came from: schemaorg, datacite, signposting:item…',
 }));
 export type ContentLink = z.infer<typeof contentLinkSchema>;
 
@@ -174,32 +174,32 @@ export const metadataSchema = z.object(described({
   /** The repository the record names as its code (schema.org codeRepository, GitHub). */
   code_repository: z.array(z.string()),
 }, {
-  object_identifier: "Identifiers of the object the metadata states.",
-  title: "Title; null when no source gave one.",
-  creator: "Creators (authors), by name.",
-  contributor: "Contributors, by name.",
-  publisher: "Publishers.",
-  right_holder: "Rights holders.",
-  publication_date: "Publication date as stated; null when none.",
-  created_date: "Creation date as stated; null when none.",
-  modified_date: "Last modification date as stated; null when none.",
-  accepted_date: "Acceptance date as stated; null when none.",
-  submitted_date: "Submission date as stated; null when none.",
-  object_type: "Resource types (e.g. Dataset).",
-  summary: "Description or abstract; null when none.",
-  keywords: "Keywords and subjects.",
-  license: "Licences (URLs or names).",
-  access_level: "Access rights as stated (e.g. public, embargoed, restricted).",
-  access_free: "schema.org isAccessibleForFree; null when not stated.",
-  related_resources: "Related resources with their relation type.",
-  object_content_identifier: "Links to the data content, with the type and size the metadata claims.",
-  measured_variable: "Variables measured, as stated.",
-  object_size: "Size of the object as stated; null when none.",
-  object_format: "File formats (MIME types) as stated.",
-  language: "Language as stated; null when none.",
-  version: "Version as stated; null when none.",
-  provenance: "Provenance statements (e.g. wasGeneratedBy, isBasedOn).",
-  code_repository: "The repository the record names as its code (schema.org codeRepository, GitHub).",
+  object_identifier: 'Identifiers of the object the metadata states.',
+  title: 'Title; null when no source gave one.',
+  creator: 'Creators (authors), by name.',
+  contributor: 'Contributors, by name.',
+  publisher: 'Publishers.',
+  right_holder: 'Rights holders.',
+  publication_date: 'Publication date as stated; null when none.',
+  created_date: 'Creation date as stated; null when none.',
+  modified_date: 'Last modification date as stated; null when none.',
+  accepted_date: 'Acceptance date as stated; null when none.',
+  submitted_date: 'Submission date as stated; null when none.',
+  object_type: 'Resource types (e.g. Dataset).',
+  summary: 'Description or abstract; null when none.',
+  keywords: 'Keywords and subjects.',
+  license: 'Licences (URLs or names).',
+  access_level: 'Access rights as stated (e.g. public, embargoed, restricted).',
+  access_free: 'schema.org isAccessibleForFree; null when not stated.',
+  related_resources: 'Related resources with their relation type.',
+  object_content_identifier: 'Links to the data content, with the type and size the metadata claims.',
+  measured_variable: 'Variables measured, as stated.',
+  object_size: 'Size of the object as stated; null when none.',
+  object_format: 'File formats (MIME types) as stated.',
+  language: 'Language as stated; null when none.',
+  version: 'Version as stated; null when none.',
+  provenance: 'Provenance statements (e.g. wasGeneratedBy, isBasedOn).',
+  code_repository: 'The repository the record names as its code (schema.org codeRepository, GitHub).',
 }));
 export type Metadata = z.infer<typeof metadataSchema>;
 export type MetadataKey = keyof Metadata;
@@ -213,12 +213,12 @@ export const typedLinkSchema = z.object(described({
   anchor: z.string().nullable(),
   source: z.enum(['header', 'html', 'linkset']),
 }, {
-  url: "Link target.",
-  rel: "One relation (a space-separated rel is split into several links), lower-cased: describedby, cite-as, item, license…",
-  type: "Media type the link states; null when none.",
-  profile: "Profile the link states; null when none.",
-  anchor: "Anchor (the resource the link is about) when not the page itself; null otherwise.",
-  source: "Where the link was found: the Link header, an HTML <link>, or a linkset.",
+  url: 'Link target.',
+  rel: 'One relation (a space-separated rel is split into several links), lower-cased: describedby, cite-as, item, license…',
+  type: 'Media type the link states; null when none.',
+  profile: 'Profile the link states; null when none.',
+  anchor: 'Anchor (the resource the link is about) when not the page itself; null otherwise.',
+  source: 'Where the link was found: the Link header, an HTML <link>, or a linkset.',
 }));
 export type TypedLink = z.infer<typeof typedLinkSchema>;
 
@@ -237,16 +237,16 @@ export const dataLinkSchema = z.object(described({
   headerLength: z.number().int().nullable(),
   error: z.string().nullable(),
 }, {
-  url: "Link to the data.",
-  claimedType: "MIME type the metadata claims; null when none.",
-  claimedSize: "Size the metadata claims, as given; null when none.",
-  scheme: "URL scheme (http, https, ftp…).",
-  persistent: "Whether the link itself is a PID (e.g. a DOI).",
-  probed: "Whether the link was probed (HEAD, or a 1-byte ranged GET when HEAD is refused); false past the cap of links probed.",
-  status: "HTTP status of the probe; null when not probed or it failed.",
-  headerType: "Content-Type the probe got; null when none.",
-  headerLength: "Content-Length the probe got, in bytes; null when none.",
-  error: "Why the probe failed; null when it did not.",
+  url: 'Link to the data.',
+  claimedType: 'MIME type the metadata claims; null when none.',
+  claimedSize: 'Size the metadata claims, as given; null when none.',
+  scheme: 'URL scheme (http, https, ftp…).',
+  persistent: 'Whether the link itself is a PID (e.g. a DOI).',
+  probed: 'Whether the link was probed (HEAD, or a 1-byte ranged GET when HEAD is refused); false past the cap of links probed.',
+  status: 'HTTP status of the probe; null when not probed or it failed.',
+  headerType: 'Content-Type the probe got; null when none.',
+  headerLength: 'Content-Length the probe got, in bytes; null when none.',
+  error: 'Why the probe failed; null when it did not.',
 }));
 export type DataLink = z.infer<typeof dataLinkSchema>;
 
@@ -258,10 +258,10 @@ export const pidCheckSchema = z.object(described({
   /** The resolver redirected, and into the landing page's site. */
   verified: z.boolean(),
 }, {
-  pid: "The PID found in the metadata (cite-as, identifier).",
-  scheme: "Its scheme (doi, handle…).",
-  resolvedUrl: "Where its resolver led; null when it did not resolve.",
-  verified: "True when the resolver redirected, and into the landing page's site.",
+  pid: 'The PID found in the metadata (cite-as, identifier).',
+  scheme: 'Its scheme (doi, handle…).',
+  resolvedUrl: 'Where its resolver led; null when it did not resolve.',
+  verified: 'True when the resolver redirected, and into the landing page\'s site.',
 }));
 export type PidCheck = z.infer<typeof pidCheckSchema>;
 
@@ -279,11 +279,11 @@ export const codeFileSchema = z.object(described({
   /** The FRSM-13 keywords (build, install, run, deploy) found, lower-cased, in the path, the name or the content. */
   keywords: z.array(z.string()),
 }, {
-  kind: "Kind of file: Jenkinsfile, README, dependencies, docs_directory, github_actions, license_file or maven_pom.",
-  path: "Path in the repository.",
-  name: "File (or directory) name.",
-  read: "Whether its content was read (kinds F-UJI parses in full, when the code host returned it).",
-  keywords: "The FRSM-13 keywords (build, install, run, deploy) found, lower-cased, in the path, the name or the content.",
+  kind: 'Kind of file: Jenkinsfile, README, dependencies, docs_directory, github_actions, license_file or maven_pom.',
+  path: 'Path in the repository.',
+  name: 'File (or directory) name.',
+  read: 'Whether its content was read (kinds F-UJI parses in full, when the code host returned it).',
+  keywords: 'The FRSM-13 keywords (build, install, run, deploy) found, lower-cased, in the path, the name or the content.',
 }));
 export type CodeFile = z.infer<typeof codeFileSchema>;
 
@@ -302,16 +302,16 @@ export const codeHostSchema = z.object(described({
   /** The walk stopped at its limit of directories; files deeper in the tree are missing. */
   filesTruncated: z.boolean().default(false),
 }, {
-  repository: "The repository URL.",
-  fullName: "owner/name as the code host has it; null when it did not answer.",
-  description: "Repository description; null when none.",
-  licenseSpdx: "SPDX id of the licence the code host detected; null when none.",
-  licenseName: "Name of that licence; null when none.",
-  licensePath: "Path of the file the licence detection read (e.g. LICENSE); null when none.",
-  topics: "Repository topics.",
-  language: "Main programming language; null when unknown.",
-  files: "Files of the kinds the software metrics read, from a walk of the repository tree; null when not walked (data metrics).",
-  filesTruncated: "True when the walk stopped at its limit of directories: files deeper in the tree are missing.",
+  repository: 'The repository URL.',
+  fullName: 'owner/name as the code host has it; null when it did not answer.',
+  description: 'Repository description; null when none.',
+  licenseSpdx: 'SPDX id of the licence the code host detected; null when none.',
+  licenseName: 'Name of that licence; null when none.',
+  licensePath: 'Path of the file the licence detection read (e.g. LICENSE); null when none.',
+  topics: 'Repository topics.',
+  language: 'Main programming language; null when unknown.',
+  files: 'Files of the kinds the software metrics read, from a walk of the repository tree; null when not walked (data metrics).',
+  filesTruncated: 'True when the walk stopped at its limit of directories: files deeper in the tree are missing.',
 }));
 export type CodeHostEvidence = z.infer<typeof codeHostSchema>;
 
@@ -334,15 +334,15 @@ export const repositoryEvidenceSchema = z.object(described({
   /** `<schema>` of every format the OAI-PMH endpoint lists (empty when there is no endpoint or it failed). */
   oaiSchemas: z.array(z.string()),
 }, {
-  dataciteClient: "The DataCite client id of the DOI.",
-  re3dataDoi: "DOI of the repository's re3data record.",
-  re3dataId: "re3data id of the repository; null when not found.",
-  name: "Repository name; null when unknown.",
-  url: "Repository URL; null when unknown.",
-  domainVerified: "Whether the repository URL is on the landing page's site (only then are its APIs and standards used).",
-  apis: "APIs of the types F-UJI reads (OAI-PMH, SOAP, SPARQL, SWORD, OpenDAP).",
-  standards: "metadataStandardURL values of the record.",
-  oaiSchemas: "<schema> of every format the OAI-PMH endpoint lists (empty when there is no endpoint or it failed).",
+  dataciteClient: 'The DataCite client id of the DOI.',
+  re3dataDoi: 'DOI of the repository\'s re3data record.',
+  re3dataId: 're3data id of the repository; null when not found.',
+  name: 'Repository name; null when unknown.',
+  url: 'Repository URL; null when unknown.',
+  domainVerified: 'Whether the repository URL is on the landing page\'s site (only then are its APIs and standards used).',
+  apis: 'APIs of the types F-UJI reads (OAI-PMH, SOAP, SPARQL, SWORD, OpenDAP).',
+  standards: 'metadataStandardURL values of the record.',
+  oaiSchemas: '<schema> of every format the OAI-PMH endpoint lists (empty when there is no endpoint or it failed).',
 }));
 export type RepositoryEvidence = z.infer<typeof repositoryEvidenceSchema>;
 
@@ -363,18 +363,18 @@ export const evidenceSchema = z.object(described({
   /** Things a user should know (a source that failed to parse, a JavaScript page, the deadline …). */
   warnings: z.array(z.string()),
 }, {
-  identifier: "The identifier as parsed: scheme, canonical form, whether it is persistent.",
-  resolution: "How the identifier resolved to the landing page.",
-  sources: "Every metadata record read, with how and where.",
-  metadata: "The merged metadata (F-UJI's reference schema; lists are unioned, the first scalar wins).",
-  namespaces: "Every namespace seen in any source, de-duplicated, in order of discovery.",
-  typedLinks: "Typed links found (Link header, HTML <link>, linksets: FAIR Signposting).",
-  dataLinks: "Links to the data and what probing them found.",
-  pidChecks: "PIDs found in the metadata, checked against their resolvers.",
-  codeHost: "What the code host (GitHub) says of the repository; null when it was not asked.",
-  repository: "The repository's re3data record; null when there was no DataCite client id, use_registry was off, or re3data has none.",
-  fetches: "Every fetch the assessment made, in order.",
-  warnings: "Things a user should know (a source that failed to parse, a JavaScript page, the deadline…).",
+  identifier: 'The identifier as parsed: scheme, canonical form, whether it is persistent.',
+  resolution: 'How the identifier resolved to the landing page.',
+  sources: 'Every metadata record read, with how and where.',
+  metadata: 'The merged metadata (F-UJI\'s reference schema; lists are unioned, the first scalar wins).',
+  namespaces: 'Every namespace seen in any source, de-duplicated, in order of discovery.',
+  typedLinks: 'Typed links found (Link header, HTML <link>, linksets: FAIR Signposting).',
+  dataLinks: 'Links to the data and what probing them found.',
+  pidChecks: 'PIDs found in the metadata, checked against their resolvers.',
+  codeHost: 'What the code host (GitHub) says of the repository; null when it was not asked.',
+  repository: 'The repository\'s re3data record; null when there was no DataCite client id, use_registry was off, or re3data has none.',
+  fetches: 'Every fetch the assessment made, in order.',
+  warnings: 'Things a user should know (a source that failed to parse, a JavaScript page, the deadline…).',
 }));
 export type Evidence = z.infer<typeof evidenceSchema>;
 
