@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import { logsAsText, textLogStream } from './log-text.ts';
-import httpConventions, { frameworkError } from './plugins/http-conventions.ts';
+import httpConventions, { clientErrorHandler, frameworkError } from './plugins/http-conventions.ts';
 import probes from './plugins/probes.ts';
 import sitePlugin, { injectApi } from './plugins/site.ts';
 import frameRoutes from './routes/frame/index.ts';
@@ -70,6 +70,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestTimeout: o.config.SERVER_REQUEST_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkError,
+    // Requests Node's parser refuses (431, malformed HTTP, 408) get the shared error body too.
+    clientErrorHandler: clientErrorHandler(o.store, (err, code) => app.log.info({ err: { code: (err as { code?: string }).code, message: err.message } }, `client error: ${code}`)),
   });
   // STATE_DIR is this process's alone (services/state/dir-lock.ts): taken before any store opens it, given back
   // after every store has closed (onClose hooks run last-registered first, so this one runs last).
@@ -118,6 +120,7 @@ async function registerAll(app: FastifyInstance, o: AppOptions): Promise<void> {
     app.log.info(`recent layer: ${layerStore.description}; catalogue: ${catalogue.description}`);
     await app.register(frameRoutes, {
       prefix: o.config.FRAME_PREFIX,
+      publicOrigin: o.config.PUBLIC_ORIGIN,
       store: o.store,
       permalinks,
       snapshots: snapshots!,

@@ -46,6 +46,14 @@ export const configSchema = z.object({
   FRAME_PREFIX: prefix.default('/frame'),
   CORPUS_PREFIX: prefix.default('/corpus'),
   FAIR_PREFIX: prefix.default('/fair'),
+  /**
+   * The origin the public reaches this server at (`https://research.example.org`): permalink and export URLs are
+   * built on it. Unset, they are built on the request's own scheme and Host header.
+   */
+  PUBLIC_ORIGIN: z
+    .string()
+    .regex(/^https?:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?$/, 'an origin such as https://research.example.org (scheme, host and optional port; no path, no trailing slash)')
+    .optional(),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `auto`: readable lines when standard output is a terminal, else JSON; `json` or `text` always. */

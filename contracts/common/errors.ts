@@ -3,6 +3,7 @@
  * `{ error, message, code }` plus optional `details`. Keys are only ever added, never renamed.
  */
 import { z } from 'zod';
+import { described } from './describe.ts';
 
 export const ERROR_CODES = [
   'INVALID_PARAMETER',
@@ -18,6 +19,9 @@ export const ERROR_CODES = [
   'UPSTREAM_UNAVAILABLE',
   'INTERNAL_ERROR',
   'GONE',
+  'MALFORMED_REQUEST',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -36,6 +40,9 @@ const TITLES: Record<ErrorCode, string> = {
   UPSTREAM_UNAVAILABLE: 'Upstream unavailable',
   INTERNAL_ERROR: 'Internal error',
   GONE: 'Gone',
+  MALFORMED_REQUEST: 'Malformed request',
+  REQUEST_TIMEOUT: 'Request timeout',
+  HEADERS_TOO_LARGE: 'Request header fields too large',
 };
 
 /** HTTP status each code maps to; one place for the rule. */
@@ -53,50 +60,90 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   GONE: 410,
+  MALFORMED_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
-export const errorDetailSchema = z.object({
-  /** The parameter (or body field) the detail is about. */
-  parameter: z.string().optional(),
-  /** What was wrong with it. */
-  message: z.string(),
-  /** The values it may take, where they are a closed list. */
-  allowed: z.array(z.string()).optional(),
-  /** The allowed name or value closest to a misspelled one (`yer_from` → `year_from`), when one is close. */
-  did_you_mean: z.string().optional(),
-});
+export const errorDetailSchema = z.object(
+  described(
+    {
+      parameter: z.string().optional(),
+      message: z.string(),
+      allowed: z.array(z.string()).optional(),
+      did_you_mean: z.string().optional(),
+    },
+    {
+      parameter: 'The parameter (or request body field, or path segment) the detail is about; absent when it is about the request as a whole.',
+      message: 'What was wrong with it.',
+      allowed: 'The names or values it may take, where they are a closed list.',
+      did_you_mean: 'The allowed name or value closest to a misspelled one (yer_from → year_from), when one is close.',
+    },
+  ),
+);
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** Counts of a cohort as cited: what a permalink recorded when it was minted. */
-const citedCountsSchema = z.object({
-  hash: z.string(),
-  url: z.string(),
-  total: z.number().int().min(0),
-  direct_labels_cover: z.number().int().min(0),
-  predictions_cover: z.number().int().min(0),
-  created_at: z.string(),
-});
+const citedCountsSchema = z.object(
+  described(
+    {
+      hash: z.string(),
+      url: z.string(),
+      total: z.number().int().min(0),
+      direct_labels_cover: z.number().int().min(0),
+      predictions_cover: z.number().int().min(0),
+      created_at: z.string(),
+    },
+    {
+      hash: 'Hash of the permalink of the asked cohort on the gone snapshot.',
+      url: 'Absolute URL of that permalink (it still resolves).',
+      total: 'Works in the cohort as recorded when the permalink was minted.',
+      direct_labels_cover: 'Works with a direct label as recorded when minted.',
+      predictions_cover: 'Works with a prediction as recorded when minted.',
+      created_at: 'When the permalink was minted (ISO 8601, UTC).',
+    },
+  ),
+);
 
 /**
  * What a 410 `GONE` says about the resource that is gone: a snapshot the service answered from once and no
  * longer keeps (the cohort service's `snapshot=`), when it was dropped if known, and the numbers a permalink of
  * the asked cohort recorded on it (null when none was minted).
  */
-export const goneSchema = z.object({
-  snapshot: z.string(),
-  dropped_at: z.string().nullable(),
-  cited: citedCountsSchema.nullable(),
-});
+export const goneSchema = z.object(
+  described(
+    {
+      snapshot: z.string(),
+      dropped_at: z.string().nullable(),
+      cited: citedCountsSchema.nullable(),
+    },
+    {
+      snapshot: 'Id of the snapshot that is no longer kept.',
+      dropped_at: 'When this server stopped keeping it (ISO 8601, UTC); null when unknown.',
+      cited: 'The numbers a permalink of the asked cohort recorded on that snapshot; null when none was minted.',
+    },
+  ),
+);
 export type Gone = z.infer<typeof goneSchema>;
 
-export const errorBodySchema = z.object({
-  error: z.string(),
-  message: z.string(),
-  code: z.enum(ERROR_CODES),
-  details: z.array(errorDetailSchema).optional(),
-  /** Only on 410 GONE. */
-  gone: goneSchema.optional(),
-});
+export const errorBodySchema = z.object(
+  described(
+    {
+      error: z.string(),
+      message: z.string(),
+      code: z.enum(ERROR_CODES),
+      details: z.array(errorDetailSchema).optional(),
+      gone: goneSchema.optional(),
+    },
+    {
+      error: 'Short title of the code (the same for every error of a code), e.g. Invalid parameter.',
+      message: 'What went wrong and how to fix it, in plain words; it names the parameter and the values allowed, or the request id of a 500.',
+      code: 'Stable machine-readable code; decides the HTTP status (INVALID_PARAMETER 400, NOT_FOUND 404, RATE_LIMITED 429, UPSTREAM_UNAVAILABLE 503…). Programs branch on it, never on message.',
+      details: 'One entry per problem found, each naming its parameter; absent when there is nothing to add to message.',
+      gone: 'Only on 410 GONE: the snapshot that is no longer kept and the numbers cited on it.',
+    },
+  ),
+);
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Builds the error body; the only constructor of it in the repository. */

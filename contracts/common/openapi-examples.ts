@@ -20,5 +20,18 @@ export const EXAMPLE_ARRAY_MAX = 5;
 
 export function examplesOf(recorded: RecordedExamples) {
   const get = (operationId: string, status: number) => recorded[operationId]?.[String(status)]?.body;
-  return { ok: (operationId: string) => get(operationId, 200), error: (operationId: string, status: number) => get(operationId, status) };
+  /**
+   * The value the operation's recorded success request gave a path parameter (`id` of `/works/{id}`), so a
+   * documented path example names something the sample build has; `fallback` when none was recorded.
+   */
+  const pathValue = (operationId: string, template: string, name: string, fallback: string): string => {
+    const url = recorded[operationId]?.['200']?.url.split('?')[0];
+    const pattern = template
+      .split(/(\{[^}]+\})/)
+      .map((part) => (part === `{${name}}` ? '([^/]+)' : part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('');
+    const found = url === undefined ? null : new RegExp(`${pattern}$`).exec(url);
+    return found ? decodeURIComponent(found[1]!) : fallback;
+  };
+  return { ok: (operationId: string) => get(operationId, 200), error: (operationId: string, status: number) => get(operationId, status), pathValue };
 }

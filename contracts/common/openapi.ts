@@ -53,6 +53,8 @@ function fallbackExample(schema: JsonObject): unknown {
 export interface QueryParameterOptions {
   /** Parameters the route requires although the schema has them optional (the parser reports them missing). */
   required?: readonly string[];
+  /** Examples that depend on the build the examples were recorded from (a snapshot id, a cursor), by parameter. */
+  examples?: Readonly<Record<string, unknown>>;
 }
 
 /** The query parameters of a strict query schema, one per field, with type, bounds, default, description, example. */
@@ -63,7 +65,7 @@ export function queryParameters(query: z.ZodObject, options: QueryParameterOptio
     const { description, examples, ...schema } = property;
     // zod drops `default` from input schemas; the field's meta keeps it.
     if (meta.default !== undefined) schema.default = meta.default;
-    const example = (meta.examples ?? (examples as unknown[] | undefined))?.[0] ?? fallbackExample(schema);
+    const example = options.examples?.[name] ?? (meta.examples ?? (examples as unknown[] | undefined))?.[0] ?? fallbackExample(schema);
     return {
       name,
       in: 'query',
@@ -173,7 +175,8 @@ export function openApiDocument(parts: DocumentParts): JsonObject & { info: Json
       version: parts.version,
       description: parts.description,
       license: { name: 'MIT (code); the data are CC-BY-4.0', identifier: 'MIT' },
-      contact: { name: 'The Open Research Infrastructure contributors', url: '/about' },
+      // No url: the about page's address depends on where the server runs, and contact.url must be absolute.
+      contact: { name: 'The Open Research Infrastructure contributors (see the /about page of this server)' },
     },
     // Relative: the document describes the server that serves it, whatever its host.
     servers: [{ url: '/', description: 'The server this document was fetched from' }],

@@ -41,12 +41,55 @@ export function queryOnlyTrue(message = 'takes only the value 1 (or true)') {
 /** The schema of an endpoint that takes no parameters (only `_`-prefixed ones, which are ignored). */
 export const noParams = z.object({}).strict();
 
-/** The key/value pairs of a URL's query string, in order. Malformed percent-escapes are kept literally. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * One name or value of a query string decoded as a form does (`+` is a space, `%XX` a byte) but strictly: a `%`
+ * not followed by two hex digits, or escaped bytes that are not UTF-8 text, give null. (URLSearchParams keeps a
+ * bad escape literally and turns bad bytes into U+FFFD, so `q=%E0%A4%A` would quietly search for "a".)
+ */
+function decodeComponent(text: string): string | null {
+  const plus = text.replace(/\+/g, ' ');
+  if (!plus.includes('%')) return plus;
+  if (/%(?![0-9A-Fa-f]{2})/.test(plus)) return null;
+  const bytes = Buffer.from(plus, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x25) {
+      out.push(parseInt(String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!), 16));
+      i += 2;
+    } else out.push(bytes[i]!);
+  }
+  try {
+    return UTF8.decode(Uint8Array.from(out));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The key/value pairs of a URL's query string, in order, without the ignored `_…` ones. A malformed percent-escape is a 400 naming the
+ * parameter (its name as written when the name itself is malformed), never a different question.
+ */
 export function queryEntries(url: string): [string, string][] {
   const q = url.indexOf('?');
   if (q < 0) return [];
   const out: [string, string][] = [];
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) out.push([k, v]);
+  for (const pair of url.slice(q + 1).split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    // Ignored parameters (`_…`, cache busters) stay ignored, however they are written.
+    if (rawKey.startsWith('_')) continue;
+    const key = decodeComponent(rawKey);
+    const value = decodeComponent(eq < 0 ? '' : pair.slice(eq + 1));
+    if (key === null || value === null) {
+      const parameter = key ?? rawKey;
+      const message = 'malformed percent-encoding: every % must start an escape of two hex digits (%25 for % itself), and the escaped bytes must be UTF-8 text';
+      throw new ApiError('INVALID_PARAMETER', `Invalid ${key === null ? 'name' : 'value'} for "${parameter}": ${message}.`, [{ parameter, message }]);
+    }
+    out.push([key, value]);
+  }
   return out;
 }
 

@@ -23,7 +23,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../common/errors.ts';
-import { parseStrictQuery, wholeNumber } from '../common/query.ts';
+import { parseStrictQuery, queryValueTypes, wholeNumber } from '../common/query.ts';
 import {
   BANDS,
   type Band,
@@ -55,26 +55,32 @@ const listOf = <T extends readonly [string, ...string[]]>(values: T, name: strin
 
 const whole = (name: string, min: number, max: number) => wholeNumber(min, max, `${name} must be a whole number from ${min} to ${max}`);
 
-const year = (name: string) =>
-  z
+const year = (name: string, side: string, example: number) => {
+  const schema = z
     .string()
     .regex(/^\d{4}$/, `${name} must be a four-digit year from ${MIN_YEAR} to ${MAX_YEAR}`)
     .transform(Number)
-    .refine((n) => n >= MIN_YEAR && n <= MAX_YEAR, `${name} must be a four-digit year from ${MIN_YEAR} to ${MAX_YEAR}`)
-    .optional()
-    .describe(`a publication year (${MIN_YEAR} … ${MAX_YEAR}), inclusive; only articles with a year match when given`);
+    .refine((n) => n >= MIN_YEAR && n <= MAX_YEAR, `${name} must be a four-digit year from ${MIN_YEAR} to ${MAX_YEAR}`);
+  queryValueTypes.add(schema, { type: 'integer', minimum: MIN_YEAR, maximum: MAX_YEAR });
+  return schema.optional().meta({
+    description: `${side} publication year of the article (${MIN_YEAR} … ${MAX_YEAR}), inclusive; only articles with a year match when given.`,
+    examples: [example],
+  });
+};
 
-const pValue = (name: string, side: string) =>
-  z
+const pValue = (name: string, side: string, example: number) => {
+  const schema = z
     .string()
     // A plain decimal: "0.05", ".05", "1", "0"; no exponent, sign or hex, so the echo is the value asked for.
     .regex(/^(\d+(\.\d*)?|\.\d+)$/, `${name} must be a decimal number from 0 to 1, like 0.05`)
     .transform(Number)
-    .refine((n) => n >= 0 && n <= 1, `${name} must be a decimal number from 0 to 1, like 0.05`)
-    .optional()
-    .describe(
-      `${side} of the exact p-value (stated with "=" or a lost operator) of the occurrence that passes the other filters, inclusive, 0 … 1; bounds ("p < 0.1") and "n.s." never match`,
-    );
+    .refine((n) => n >= 0 && n <= 1, `${name} must be a decimal number from 0 to 1, like 0.05`);
+  queryValueTypes.add(schema, { type: 'number', minimum: 0, maximum: 1 });
+  return schema.optional().meta({
+    description: `${side} of the exact p-value (stated with "=" or a lost operator) of the occurrence that passes the other filters, inclusive, 0 … 1, written as a plain decimal (0.05, not 5e-2); bounds ("p < 0.1") and "n.s." never match.`,
+    examples: [example],
+  });
+};
 
 /** The raw parameters, as zod sees them; the `.meta()` text is their OpenAPI documentation. */
 export const excerptParamsSchema = z
@@ -85,7 +91,7 @@ export const excerptParamsSchema = z
       .optional()
       .meta({
         description: 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven). A phrase outside the lexicon is a 400 that lists them.',
-        examples: ['trend toward significance'],
+        examples: ['marginally significant'],
       }),
     band: listOf(BANDS, 'band').meta({
       description: `p-value band of the occurrence; repeatable (any of them). Without band and status only verified occurrences are listed; band=none lists sentences without a p-value.`,
@@ -103,10 +109,10 @@ export const excerptParamsSchema = z
         description: `Full-text search in the sentence: words and "quoted phrases", all required; a trailing * makes a prefix (trend*). At most ${MAX_Q_TERMS} terms and ${MAX_Q_LENGTH} characters.`,
         examples: ['"marginally significant" trend*'],
       }),
-    year_from: year('year_from'),
-    year_to: year('year_to'),
-    p_min: pValue('p_min', 'lower bound'),
-    p_max: pValue('p_max', 'upper bound'),
+    year_from: year('year_from', 'Earliest', 2005),
+    year_to: year('year_to', 'Latest', 2020),
+    p_min: pValue('p_min', 'Lower bound', 0.05),
+    p_max: pValue('p_max', 'Upper bound', 0.1),
     sort: z
       .enum(EXCERPT_SORTS, { error: (issue) => `sort "${String(issue.input)}" is not an order; allowed: ${EXCERPT_SORTS.join(', ')}` })
       .optional()

@@ -73,11 +73,11 @@ export const OPERATIONS: Record<Path, { operationId: string; tag: string; summar
   },
 };
 
-const PHRASE = pathParameter('phrase', '^.{1,200}$', 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven).', 'trend toward significance');
-const PMCID = pathParameter('pmcid', ARTICLE_ID_PATTERN, 'A PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.', 'PMC1000001');
-
 export function corpusOpenApi(prefix: string, version: string) {
   const examples = examplesOf(recorded as RecordedExamples);
+  // Path examples name a phrase and an article of the sample build (the recorded answers').
+  const PHRASE = pathParameter('phrase', '^.{1,200}$', 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven).', examples.pathValue('getPhrase', '/phrases/{phrase}', 'phrase', 'marginally significant'));
+  const PMCID = pathParameter('pmcid', ARTICLE_ID_PATTERN, 'A PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.', examples.pathValue('getArticle', '/articles/{pmcid}', 'pmcid', 'PMC2000003'));
   const paths: Record<string, unknown> = {};
   for (const [path, response] of Object.entries(CORPUS_RESPONSES) as [Path, z.ZodType][]) {
     const { tag, ...operation } = OPERATIONS[path];

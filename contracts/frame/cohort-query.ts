@@ -115,7 +115,7 @@ export const cohortParamsSchema = z.object({
     .meta({ description: 'Evidence for category and design: direct (default) or predicted. Without category or design it changes nothing.', default: 'direct', examples: ['predicted'] }),
   prediction_mode: oneOf(['candidate', 'consensus'])
     .optional()
-    .meta({ description: 'Predicted labels: candidate (default, union of the two teachers) or consensus (intersection). Needs label_source=predicted: consensus with direct labels is a 400.', default: 'candidate', examples: ['consensus'] }),
+    .meta({ description: 'Predicted labels: candidate (default, union of the two teachers) or consensus (intersection). Needs label_source=predicted: consensus with direct labels is a 400.', default: 'candidate', examples: ['candidate'] }),
   agreement: oneOf(['any', 'all'])
     .optional()
     .meta({ description: 'Direct labels: any (default, one model suffices) or all (every model that labeled the work agrees). all with label_source=predicted is a 400.', default: 'any', examples: ['all'] }),
@@ -131,7 +131,7 @@ export const cohortParamsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned')
     .optional()
-    .meta({ description: 'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort). Not with page.', examples: ['eyJrIjpbMTJdfQ'] }),
+    .meta({ description: 'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort; a cursor of another query or snapshot is a 400). Not with page. No example: a cursor is only valid for the query that issued it.' }),
   snapshot: snapshotId
     .optional()
     .meta({

@@ -106,11 +106,19 @@ const SURFACE_OF: Partial<Record<Path, Surface>> = { '/api/v1/cohort': 'cohort',
 /** Not a frozen build's answer: no ETag, so no 304 (the recent layer, routes/frame/recent.ts; the list of snapshots kept). */
 const UNVERSIONED: readonly Path[] = ['/api/v1/recent', '/api/v1/recent/{id}', '/api/v1/snapshots'];
 
-const WORK_ID = pathParameter('id', '^W[1-9][0-9]{0,14}$', 'Work id: W followed by digits.', 'W2000000001');
-const HASH = pathParameter('hash', '^[0-9a-f]{16}$', 'Permalink hash: 16 lower-case hex characters, as POST /permalink returns.', '0123456789abcdef');
-
 export function frameOpenApi(prefix: string, version: string) {
   const examples = examplesOf(recorded as RecordedExamples);
+  // Path examples name a work and a permalink of the sample build (the permalink of route=aff&lang=fr, which
+  // the examples mint), and snapshot= the sample's id, from the recorded answers.
+  const WORK_ID = pathParameter('id', '^W[1-9][0-9]{0,14}$', 'Work id: W followed by digits.', examples.pathValue('getWork', '/works/{id}', 'id', 'W2000000001'));
+  const HASH = pathParameter(
+    'hash',
+    '^[0-9a-f]{16}$',
+    'Permalink hash: 16 lower-case hex characters, as POST /permalink returns (the example is the permalink of route=aff&lang=fr on the sample snapshot).',
+    examples.pathValue('getPermalink', '/permalink/{hash}', 'hash', '0123456789abcdef'),
+  );
+  const served = examples.ok('getStatsSummary') as { meta?: { snapshot?: { id?: string } } } | undefined;
+  const built = served?.meta?.snapshot?.id ? { snapshot: served.meta.snapshot.id } : {};
   const paths: Record<string, unknown> = {};
   const op = (path: keyof typeof OPERATIONS) => {
     const { tag, ...rest } = OPERATIONS[path];
@@ -131,7 +139,7 @@ export function frameOpenApi(prefix: string, version: string) {
         parameters: [
           ...(path.includes('{id}') ? [WORK_ID] : []),
           ...(path.includes('{hash}') ? [HASH] : []),
-          ...queryParameters(QUERIES[path], { required: surface ? (SURFACE_REQUIRED[surface] ?? []) : [] }),
+          ...queryParameters(QUERIES[path], { required: surface ? (SURFACE_REQUIRED[surface] ?? []) : [], examples: built }),
         ],
         responses: {
           '200': jsonResponse('OK', jsonSchema(response), headers, examples.ok(operationId)),
@@ -146,7 +154,7 @@ export function frameOpenApi(prefix: string, version: string) {
   paths[`${prefix}/api/v1/cohort/export`] = {
     get: {
       ...op('/api/v1/cohort/export'),
-      parameters: queryParameters(surfaceSchema('export')),
+      parameters: queryParameters(surfaceSchema('export'), { examples: built }),
       responses: {
         '200': {
           description: 'The export: CSV (text/csv) or JSON, as format asks.',
@@ -167,7 +175,7 @@ export function frameOpenApi(prefix: string, version: string) {
   paths[`${prefix}/api/v1/permalink`] = {
     post: {
       ...op('/api/v1/permalink'),
-      parameters: queryParameters(surfaceSchema('permalink')),
+      parameters: queryParameters(surfaceSchema('permalink'), { examples: built }),
       responses: {
         '200': jsonResponse('Already minted.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'Location'], examples.ok('createPermalink')),
         '201': jsonResponse('Minted now.', jsonSchema(permalinkResponse), [...COMMON_HEADERS, 'Location']),

@@ -85,6 +85,11 @@ describe('export at the real cap (100,050 works)', () => {
     const { csv, comment } = splitComment(res.body);
     expect(comment).not.toBeNull();
     expect(comment!.startsWith(`# TRUNCATED: cohort has ${BIG} works`)).toBe(true);
+    // The URL it names for the rest is the cohort's page on this server, and answers with the same total.
+    const rest = new URL(/ Page (\S+) with cursor/.exec(comment!)![1]!);
+    const page = await h.app.inject(`${rest.pathname}${rest.search}`);
+    expect(page.statusCode).toBe(200);
+    expect((page.json() as { meta: { total: number } }).meta.total).toBe(BIG);
     // Only the last line is a comment: nothing else in the body starts with '#'.
     expect(csv.includes('\n#')).toBe(false);
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { filtersToQuery, queryHash } from '../../contracts/frame/cohort-query.ts';
 import { permalinkResponse } from '../../contracts/frame/responses.ts';
+import { loadConfig } from '../../api-dynamic/src/config.ts';
 import { appFor } from '../helpers/app.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
 import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
@@ -251,6 +252,44 @@ describe('restart', () => {
     } finally {
       await b.close();
     }
+  });
+});
+
+describe('PUBLIC_ORIGIN', () => {
+  const ORIGIN = 'https://research.example.org';
+  const HOSTILE = { host: 'attacker.example', 'x-forwarded-proto': 'http' };
+
+  it('pins the origin of every absolute URL in permalinks and exports, whatever Host says', async () => {
+    const h = await appFor(out, { STATE_DIR: stateDir(), PUBLIC_ORIGIN: ORIGIN });
+    try {
+      const minted = await h.app.inject({ method: 'POST', url: `${API}/permalink?year_from=2015`, headers: HOSTILE });
+      expect(minted.statusCode).toBe(201);
+      const view = minted.json() as { url: string; api: string; cohort: string; minted_snapshot: { cohort: string | null } };
+      const resolved = (await h.app.inject({ url: `${API}/permalink/${(minted.json() as Permalink).hash}`, headers: HOSTILE })).json() as typeof view;
+      const exported = (await h.app.inject({ url: `${API}/cohort/export?year_from=2015&format=json&route=aff`, headers: HOSTILE })).json() as { meta: { permalink: string; api: string } };
+      const excel = (await h.app.inject({ url: `${API}/cohort/export?year_from=2015&format=csv-excel`, headers: HOSTILE })).body;
+      const urls = [view.url, view.api, view.cohort, resolved.url, resolved.api, resolved.cohort, exported.meta.permalink, exported.meta.api, ...[...excel.matchAll(/# (?:query|permalink): (\S+)"/g)].map((m) => m[1]!)];
+      expect(urls.length).toBe(10);
+      for (const url of urls) expect(new URL(url).origin, url).toBe(ORIGIN);
+      expect(JSON.stringify([view, resolved, exported.meta]) + excel).not.toContain('attacker.example');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('unset: the URLs follow the request (scheme and Host), as before', async () => {
+    const h = await appFor(out, { STATE_DIR: stateDir() });
+    try {
+      const minted = (await h.app.inject({ method: 'POST', url: `${API}/permalink?year_from=2015`, headers: { host: 'mirror.example:8443' } })).json() as { url: string };
+      expect(new URL(minted.url).origin).toBe('http://mirror.example:8443');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('an origin with a path or a trailing slash is refused at start, naming the setting', () => {
+    for (const bad of ['https://research.example.org/', 'https://research.example.org/frame', 'research.example.org', 'ftp://x.org'])
+      expect(() => loadConfig({ PUBLIC_ORIGIN: bad }), bad).toThrow(/PUBLIC_ORIGIN/);
   });
 });
 

@@ -26,9 +26,47 @@ beforeAll(async () => {
   baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
   mkdirSync(join(CLIENT, 'generated'), { recursive: true });
   for (const service of ['frame', 'corpus', 'fair']) {
-    const doc = await (await fetch(`${baseUrl}/${service}/api/v1/openapi.json`)).json();
-    writeFileSync(join(CLIENT, 'generated', `${service}.ts`), astToString(await openapiTS(doc)));
+    const doc = (await (await fetch(`${baseUrl}/${service}/api/v1/openapi.json`)).json()) as Json;
+    docs[service] = doc;
+    generated[service] = astToString(await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
+    writeFileSync(join(CLIENT, 'generated', `${service}.ts`), generated[service]);
   }
+});
+
+type Json = Record<string, unknown>;
+const docs: Record<string, Json> = {};
+const generated: Record<string, string> = {};
+
+/** The description texts of the response properties of a document (at any depth), each once. */
+function responseDescriptions(doc: Json): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<unknown>();
+  const resolve = (s: Json): Json => (typeof s.$ref === 'string' ? (s.$ref.slice(2).split('/').reduce<unknown>((o, k) => (o as Json)[k], doc) as Json) : s);
+  const walk = (schema: unknown) => {
+    if (schema === null || typeof schema !== 'object') return;
+    const s = resolve(schema as Json);
+    if (seen.has(s)) return;
+    seen.add(s);
+    for (const key of ['anyOf', 'oneOf', 'allOf']) for (const b of (s[key] as unknown[] | undefined) ?? []) walk(b);
+    walk(s.items);
+    walk(s.additionalProperties);
+    for (const p of Object.values((s.properties as Record<string, Json> | undefined) ?? {})) {
+      if (typeof p.description === 'string') out.add(p.description);
+      walk(p);
+    }
+  };
+  for (const item of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>))
+    for (const op of Object.values(item)) for (const r of Object.values(op.responses)) for (const c of Object.values(r.content ?? {})) walk(c.schema);
+  return out;
+}
+
+it.each(['frame', 'corpus', 'fair'])('the %s client shows the response field descriptions of its document (as JSDoc on the generated types)', (service) => {
+  const texts = [...responseDescriptions(docs[service]!)];
+  // openapi-typescript writes a description as a JSDoc line `@description <text>`, escaping a closing comment.
+  const comments = generated[service]!.replace(/\*\\\//g, '*/');
+  const shown = texts.filter((t) => comments.includes(`@description ${t.split('\n')[0]}`));
+  expect(texts.length).toBeGreaterThan(50);
+  expect(texts.filter((t) => !shown.includes(t)).slice(0, 10)).toEqual([]);
 });
 afterAll(async () => {
   await h?.close();

@@ -78,6 +78,9 @@ export async function corpusCalls(baseUrl: string): Promise<Call[]> {
   const phrase = phrases.data?.phrases[0]?.phrase;
   const excerpts = await c.GET('/corpus/api/v1/excerpts', { params: { query: { ...(phrase ? { phrase } : {}), band: ['0.05-0.06', 'ns'], status: ['verified'], page: 1, per_page: 2 } } });
   calls.push({ operationId: 'listExcerpts', status: excerpts.response.status, value: excerpts.data?.meta.total });
+  // Years as integers and p-values as numbers, as the document types them.
+  const ranged = await c.GET('/corpus/api/v1/excerpts', { params: { query: { year_from: 1990, year_to: 2030, p_min: 0.05, p_max: 0.5, per_page: 1 } } });
+  calls.push({ operationId: 'listExcerpts', status: ranged.response.status, value: ranged.data?.meta.query.year_from ?? null });
   const byYear = await c.GET('/corpus/api/v1/phrases/{phrase}', { params: { path: { phrase: phrase ?? 'trend toward significance' } } });
   calls.push({ operationId: 'getPhrase', status: byYear.response.status });
   const pmcid = excerpts.data?.results[0]?.article.pmcid ?? 'PMC1';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ApiError, ERROR_CODES, errorBody, errorBodySchema } from '../../contracts/common/errors.ts';
-import { parseStrictQuery } from '../../contracts/common/query.ts';
+import { parseStrictQuery, queryEntries } from '../../contracts/common/query.ts';
 import { stableStringify } from '../../contracts/common/stable-json.ts';
 
 describe('error body', () => {
@@ -83,5 +83,55 @@ describe('did you mean (issue 19)', () => {
       expect(body.message).toBe('Unknown parameter "yer_from": did you mean "year_from"?');
       expect(body.details[0]).toMatchObject({ did_you_mean: 'year_from', allowed: ['year_from', 'year_to'] });
     }
+  });
+});
+
+describe('queryEntries: percent-encoding read strictly', () => {
+  /** Every string of these characters, up to a length, as query text: the oracle is URLSearchParams on the well-formed ones. */
+  const ALPHABET = ['a', '+', '%', '2', 'B', 'E0', 'A4', 'C3', '&', '='];
+  const texts = (n: number): string[] => (n === 0 ? [''] : texts(n - 1).flatMap((t) => ALPHABET.map((c) => t + c)));
+  /** Well-formed: every % starts two hex digits, and every value decodes to UTF-8 text (TextDecoder fatal as the judge). */
+  const wellFormed = (text: string) =>
+    !/%(?![0-9A-Fa-f]{2})/.test(text) &&
+    text.split(/[&=]/).every((part) => {
+      try {
+        decodeURIComponent(part.replace(/\+/g, ' '));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+
+  it('agrees with URLSearchParams on every well-formed query, and is a 400 naming the parameter on every other', () => {
+    let good = 0;
+    let bad = 0;
+    for (const text of texts(4)) {
+      const qs = `k=${text}`;
+      if (wellFormed(qs)) {
+        expect(queryEntries(`/x?${qs}`), qs).toEqual([...new URLSearchParams(qs)]);
+        good++;
+      } else {
+        let error: ApiError | null = null;
+        try {
+          queryEntries(`/x?${qs}`);
+        } catch (err) {
+          error = err as ApiError;
+        }
+        expect(error?.status, qs).toBe(400);
+        expect(error?.code, qs).toBe('INVALID_PARAMETER');
+        expect(error?.details?.[0]?.message, qs).toMatch(/percent-encoding/);
+        bad++;
+      }
+    }
+    expect(good).toBeGreaterThan(100);
+    expect(bad).toBeGreaterThan(100);
+  });
+
+  it('q=%E0%A4%A (a truncated escape after a partial character) is a 400 on q, not a search for "a"', () => {
+    expect(() => queryEntries('/x?q=%E0%A4%A')).toThrow(/"q": malformed percent-encoding/);
+    expect(() => queryEntries('/x?%FF=1')).toThrow(/name for "%FF"/);
+    expect(queryEntries('/x?q=%E0%A4%A4')).toEqual([['q', '\u0924']]);
+    // Ignored parameters stay ignored however they are written.
+    expect(queryEntries('/x?_=%ZZ&q=1')).toEqual([['q', '1']]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * No dead ends (issue 19): the frame's landing page, the API index at each `<root>/api/v1`, and 4xx answers as a
- * page in the site's layout for a browser (Accept prefers text/html) while API clients keep the JSON error
- * body; the frame sub-navigation on every frame page.
+ * page in the site's layout for a browser (Accept prefers text/html) while API clients, and every API path
+ * whatever Accept says, keep the JSON error body; the frame sub-navigation on every frame page.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,15 +62,21 @@ describe('the API index at <root>/api/v1', () => {
       expect(index.operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(expected.sort());
       // fetch's default Accept (*/*) is an API client too
       expect((await s.get(`${root}/api/v1`)).headers.get('content-type')).toMatch(/^application\/json/);
-      const html = await s.get(`${root}/api/v1/`, { headers: { accept: BROWSER } });
-      expect(html.status).toBe(200);
-      expect(html.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(hrefs(html.text)).toContain(`${root}/api/v1/openapi.json`);
+      // A browser gets the same JSON: every API path answers JSON whatever Accept says.
+      const browser = await s.get(`${root}/api/v1/`, { headers: { accept: BROWSER } });
+      expect(browser.status).toBe(200);
+      expect(browser.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(JSON.parse(browser.text)).toEqual(index);
+      // The reference page it names is the rendered one, with the document linked.
+      expect(index.documentation).toBe(page);
+      const reference = await s.get(page, { headers: { accept: BROWSER } });
+      expect(reference.status).toBe(200);
+      expect(hrefs(reference.text)).toContain(`${root}/api/v1/openapi.json`);
     });
   }
 });
 
-describe('4xx answers: a page for a browser, the JSON body for an API client', () => {
+describe('4xx answers: a page for a browser, the JSON body for an API client and on every API path', () => {
   const CASES: { path: string; status: number; code: string; mention: string }[] = [
     { path: '/frame/stat', status: 404, code: 'NOT_FOUND', mention: '/frame/stat' },
     { path: '/nowhere', status: 404, code: 'NOT_FOUND', mention: '/nowhere' },
@@ -92,6 +98,12 @@ describe('4xx answers: a page for a browser, the JSON body for an API client', (
 
       const page = await s.get(c.path, { headers: { accept: BROWSER } });
       expect(page.status).toBe(c.status);
+      if (/\/api\/v\d+(\/|$)/.test(c.path.split('?')[0]!)) {
+        // An API path: the same JSON body for a browser (the documents promise JSON).
+        expect(page.headers.get('content-type')).toMatch(/^application\/json/);
+        expect((JSON.parse(page.text) as { code: string }).code).toBe(c.code);
+        return;
+      }
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
       const doc = parseDocument(page.text);
@@ -105,4 +117,25 @@ describe('4xx answers: a page for a browser, the JSON body for an API client', (
       expect(links.some((h) => ['/frame', '/corpus', '/fair'].includes(h))).toBe(true);
     });
   }
+});
+
+describe('every API path answers JSON whatever Accept says', () => {
+  it('each operation of the three documents, asked by a browser with an unknown parameter: the JSON error body', async () => {
+    let asked = 0;
+    for (const root of ['/frame', '/corpus', '/fair']) {
+      const doc = await s.json<{ paths: Record<string, Record<string, unknown>> }>(`${root}/api/v1/openapi.json`);
+      for (const [path, item] of Object.entries(doc.paths)) {
+        if (!('get' in item)) continue;
+        const url = `${path.replace('{id}', 'W1').replace('{hash}', '0123456789abcdef').replace('{pmcid}', 'PMC1').replace('{phrase}', 'trend')}?zz_unknown=1`;
+        const r = await s.get(url, { headers: { accept: BROWSER } });
+        expect(r.status, url).toBeGreaterThanOrEqual(400);
+        expect(r.status, url).toBeLessThan(500);
+        expect(r.headers.get('content-type'), url).toMatch(/^application\/json/);
+        expect(r.headers.get('access-control-allow-origin'), url).toBe('*');
+        expect((JSON.parse(r.text) as { code: string }).code, url).toMatch(/^[A-Z_]+$/);
+        asked++;
+      }
+    }
+    expect(asked).toBeGreaterThan(25);
+  });
 });

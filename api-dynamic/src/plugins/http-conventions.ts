@@ -2,9 +2,12 @@
  * Cross-cutting HTTP rules for every service (DECISIONS.md §3): request ids, the snapshot header, CORS,
  * the one error body for every non-2xx answer (never a stack), and 404s in the same shape.
  */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, DEFAULT_RETRY_AFTER_SECONDS, errorBody } from '../../../contracts/common/errors.ts';
+import { ApiError, DEFAULT_RETRY_AFTER_SECONDS, type ErrorCode, errorBody, ERROR_STATUS } from '../../../contracts/common/errors.ts';
 import type { BuildStore } from '../services/build-store.ts';
 import { ERROR_PAGE, type HtmlPages, wantsErrorPage } from './html-pages.ts';
 
@@ -29,14 +32,67 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
     .send(body);
 }
 
+/** Reason phrases of the statuses clientError answers (the status line needs one). */
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/**
+ * Fastify's `clientErrorHandler` (Node's 'clientError' event): a request Node's parser refuses before any
+ * route sees it (headers over the size limit, malformed HTTP, headers too slow) gets the shared error body and
+ * the headers every answer carries (request id, snapshot, CORS, no-store), then `Connection: close` and a
+ * clean end of the connection, since the rest of the stream cannot be parsed.
+ */
+export function clientErrorHandler(store: BuildStore | null, log: (err: Error, code: ErrorCode) => void) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    // A reset socket has nobody to answer.
+    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [code, message]: [ErrorCode, string] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? ['HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts (16 KiB in all); send fewer or shorter headers (large cookies are the usual cause).']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADERS_TIMEOUT'
+          ? ['REQUEST_TIMEOUT', 'The request was not received in time: its headers or body came too slowly.']
+          : ['MALFORMED_REQUEST', `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'}): check the request line, the header syntax and the body framing (Content-Length, Transfer-Encoding).`];
+    log(err, code);
+    const status = ERROR_STATUS[code];
+    const body = JSON.stringify(errorBody(code, message));
+    const headers = [
+      `HTTP/1.1 ${status} ${REASONS[status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      `X-Request-Id: ${randomUUID()}`,
+      ...(store ? [`X-Snapshot: ${store.current.snapshotId}`] : []),
+      'Access-Control-Allow-Origin: *',
+      'Connection: close',
+    ];
+    const answer = () => {
+      if (socket.destroyed || !socket.writable) return void socket.destroy();
+      socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+    };
+    // A request before the bad one (pipelined on this connection) is still being answered: that answer goes first.
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (pending && !pending.writableFinished) {
+      pending.once('finish', answer);
+      pending.once('close', () => {
+        if (!pending.writableFinished) socket.destroy();
+      });
+    } else answer();
+  };
+}
+
 async function httpConventions(app: FastifyInstance, opts: { store: BuildStore | null }) {
   // One object shared by every child context: the site plugin sets `render` on it.
   const pages: HtmlPages = { render: null };
   app.decorate('htmlPages', pages);
-  /** Sends an error: a page in the site's layout for a browser, the JSON body for everyone else. */
+  /**
+   * Sends an error: a page in the site's layout for a browser asking for a page, the JSON body for everyone
+   * else. An API path answers JSON whatever Accept says: the documents promise JSON bodies.
+   */
   const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, body: ReturnType<typeof errorBody>) => {
     reply.code(status).header('Cache-Control', 'no-store');
-    if (wantsErrorPage(request, status, pages)) {
+    if (!API_PATH.test(request.url.split('?')[0]!) && wantsErrorPage(request, status, pages)) {
       pages.render!(request, reply, ERROR_PAGE, { httpError: { status, body, path: request.url.split('?')[0]! } });
       return reply;
     }

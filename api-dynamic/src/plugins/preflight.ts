@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
 import { noParams, parseStrictQuery } from '../../../contracts/common/query.ts';
 import { FROZEN_CACHE } from '../routes/send.ts';
-import { prefersHtml } from './html-pages.ts';
 
 /** The parts of an OpenAPI document the API index reads. */
 export interface OpenApiDocument {
@@ -66,7 +65,8 @@ export function routeTable(app: FastifyInstance) {
     },
     /**
      * `GET /api/v1/openapi.json`: the service's OpenAPI document, built once, no parameters (DECISIONS.md §3);
-     * and `GET /api/v1`, the API's index (apiIndex): JSON for a program, the reference page (`page`) for a browser.
+     * and `GET /api/v1`, the API's index (apiIndex), JSON whatever Accept says (every API path answers JSON); its
+     * `documentation` names the rendered reference page (`page`).
      */
     openApi(document: OpenApiDocument, prefix: string, page: string) {
       const body = JSON.stringify(document);
@@ -76,8 +76,7 @@ export function routeTable(app: FastifyInstance) {
         url: '/api/v1',
         handler: async (request, reply) => {
           parseStrictQuery(noParams, request.url);
-          if (prefersHtml(request.headers.accept) && app.htmlPages.render) return app.htmlPages.render(request, reply, page);
-          return reply.header('Cache-Control', FROZEN_CACHE).header('Vary', 'Accept').type('application/json; charset=utf-8').send(index);
+          return reply.header('Cache-Control', FROZEN_CACHE).type('application/json; charset=utf-8').send(index);
         },
       });
       this.declare({

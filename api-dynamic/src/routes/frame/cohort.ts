@@ -36,13 +36,10 @@ import { cohortChanges } from '../../services/frame/cohort/changes.ts';
 type Routes = ReturnType<typeof routeTable>;
 type Send = (request: FastifyRequest, reply: FastifyReply, build: Build, body: string) => FastifyReply;
 
-/** Absolute URL of a path on this server, as the client addressed it. */
-function absolute(request: FastifyRequest, path: string): string {
-  return `${request.protocol}://${request.host}${path}`;
-}
-
-export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: string; permalinks: Permalinks; snapshots: Snapshots; sendBuilt: Send }) {
+export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: string; publicOrigin?: string | undefined; permalinks: Permalinks; snapshots: Snapshots; sendBuilt: Send }) {
   const { store, prefix, permalinks, snapshots, sendBuilt } = o;
+  /** Absolute URL of a path on this server: on the configured public origin, else as the client addressed it. */
+  const absolute = (request: FastifyRequest, path: string): string => `${o.publicOrigin ?? `${request.protocol}://${request.host}`}${path}`;
 
   // The pages and counts: parse with the surface's vocabulary, answer from the build being served (or the
   // retained one `snapshot=` names).

@@ -43,6 +43,8 @@ const LIVE_ABSTRACT_CACHE = 'public, s-maxage=3600';
 export interface FrameRouteOptions {
   store: BuildStore;
   prefix: string;
+  /** Origin of permalink and export URLs (PUBLIC_ORIGIN); unset, the request's scheme and Host. */
+  publicOrigin?: string | undefined;
   permalinks: Permalinks;
   snapshots: Snapshots;
   abstracts: AbstractService;
@@ -52,7 +54,7 @@ export interface FrameRouteOptions {
 export default async function frameRoutes(app: FastifyInstance, opts: FrameRouteOptions) {
   const { store } = opts;
   const routes = routeTable(app);
-  cohortRoutes(routes, { store, prefix: opts.prefix, permalinks: opts.permalinks, snapshots: opts.snapshots, sendBuilt });
+  cohortRoutes(routes, { store, prefix: opts.prefix, publicOrigin: opts.publicOrigin, permalinks: opts.permalinks, snapshots: opts.snapshots, sendBuilt });
   recentRoutes(routes, opts.recent);
 
   for (const path of FROZEN_ROUTES) {

@@ -52,8 +52,9 @@ export function exportPlan(m: CohortMatch): ExportPlan {
   return { total: m.total, exported, truncated: m.total > EXPORT_CAP };
 }
 
-export function truncationLine(total: number): string {
-  return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page /api/v1/cohort with cursor, or rebuild the frame from the repository, for the rest.\n`;
+/** The last line of a capped CSV export; `cohortUrl` is the cohort's page URL (same filters and snapshot), whose cursor paging reaches the rest. */
+export function truncationLine(total: number, cohortUrl: string): string {
+  return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page ${cohortUrl} with cursor, or rebuild the frame from the repository, for the rest.\n`;
 }
 
 /**
@@ -150,7 +151,7 @@ export async function* exportChunks(
     yield chunk;
     await pause();
   }
-  if (plan.truncated) yield truncationLine(m.total);
+  if (plan.truncated) yield truncationLine(m.total, links.api);
 }
 
 /** What comes before a JSON export's k-th record: a new line, and a comma after the first. */
