@@ -22,7 +22,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../contracts/corpus/vocab.ts';
-import { ByteWriter } from '../../../contracts/frame/work-store.ts';
+import { ByteBuffer as ByteWriter } from '../../../contracts/common/bytes.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { CachedSummary, PackageMemberRecord } from './extraction-cache.ts';
 
@@ -69,7 +69,7 @@ export class PackWriter {
   constructor(private readonly path: string) {
     this.tmp = `${path}.tmp-${process.pid}`;
     this.fd = openSync(this.tmp, 'w');
-    this.out.raw(Buffer.from([...Buffer.from(MAGIC, 'latin1'), PACK_FORMAT]));
+    this.out.bytes(Buffer.from([...Buffer.from(MAGIC, 'latin1'), PACK_FORMAT]));
   }
 
   private sid(s: string): number {
@@ -94,7 +94,7 @@ export class PackWriter {
   private endRecord(): void {
     this.members++;
     this.out.uvar(this.record.length);
-    this.out.raw(this.record.view());
+    this.out.bytes(this.record.view());
     this.record.reset();
     if (this.out.length >= CHUNK) this.flush();
   }
@@ -125,8 +125,8 @@ export class PackWriter {
     this.articles++;
     w.byte('error' in summary ? ARTICLE_ERROR : ARTICLE);
     this.optional(member);
-    w.raw(Buffer.from(sha256, 'hex'));
-    w.raw(key);
+    w.bytes(Buffer.from(sha256, 'hex'));
+    w.bytes(key);
     if ('error' in summary) {
       w.text(summary.error);
       return this.endRecord();
@@ -173,10 +173,10 @@ export class PackWriter {
   /** Writes the trailer and the checksum, and puts the pack in place. */
   finish(): void {
     const trailer = Buffer.from(JSON.stringify({ members: this.members, articles: this.articles, strings: this.strings } satisfies Trailer), 'utf8');
-    this.out.raw(trailer);
+    this.out.bytes(trailer);
     const length = Buffer.alloc(4);
     length.writeUInt32LE(trailer.length);
-    this.out.raw(length);
+    this.out.bytes(length);
     this.flush();
     const sum = this.hash.digest();
     writeSync(this.fd!, sum);
