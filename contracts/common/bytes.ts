@@ -144,9 +144,11 @@ export class ByteBuffer {
   view(): Buffer {
     return this.buf.subarray(0, this.length);
   }
-  /** The bytes written since `from`, copied. */
+  /** The bytes written since `from`, copied into memory of their own (not a shared pool's: safe to transfer). */
   slice(from = 0): Buffer {
-    return Buffer.from(this.buf.subarray(from, this.length));
+    const out = Buffer.allocUnsafeSlow(this.length - from);
+    this.buf.copy(out, 0, from, this.length);
+    return out;
   }
   /** The bytes written, copied, and the buffer emptied. */
   take(): Buffer {

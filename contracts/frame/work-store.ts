@@ -754,7 +754,7 @@ export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, peop
   for (let n = r.count(3); n > 0; n--) {
     const author = r.uvar();
     const row = people.row(author);
-    if (row < 0) throw new Error(`the work store names author A${author}, which the author table does not hold`);
+    if (row < 0) r.fail(`author A${author}, which the author table does not hold`);
     const position = readField(r, INT, id, 0) as number;
     const isCa = readField(r, BOOL, id, 0) as boolean;
     authors.push({ id: author, row, position, is_ca: isCa });

@@ -21,7 +21,8 @@
  * place and the pairs counted again from all of them: 2.1 s of the rebuild worker's time at 100,000 articles, on the
  * rebuild's critical path.
  */
-import { bigramMinDocs, decodePostingsInto, encodePostings, encodeVarints, offsetWidth, VarintWriter, varintLength } from '../../../contracts/corpus/search-postings.ts';
+import { bigramMinDocs, decodePostingsInto, encodePostings, encodeVarints, offsetWidth } from '../../../contracts/corpus/search-postings.ts';
+import { ByteBuffer, varintLength } from '../../../contracts/common/bytes.ts';
 import type { Sqlite3 } from '../../lib/sqlite.ts';
 import { eachBigram, PAIR_BUDGET } from './search-bigrams.ts';
 import { compareCodePoints, type FreshTerm, type PreviousSearchIndex, type SearchRows, tokenizeExcerpts } from './search-index.ts';
@@ -109,7 +110,7 @@ const ADDED = 2;
  * of such excerpts at a time; only the first of a run, and the new ones, are written anew.
  */
 class PostingsMerger {
-  private readonly out = new VarintWriter();
+  private readonly out = new ByteBuffer(1024);
   private lastId = 0;
   private docs = new Int32Array(1024);
   private freq = new Int32Array(1024);
@@ -118,8 +119,8 @@ class PostingsMerger {
 
   private write(id: number, count: number): void {
     const many = count > 1 ? 1 : 0;
-    this.out.write((id - this.lastId) * 2 + many);
-    if (many) this.out.write(count - 2);
+    this.out.uvar((id - this.lastId) * 2 + many);
+    if (many) this.out.uvar(count - 2);
     this.lastId = id;
   }
 
@@ -161,14 +162,14 @@ class PostingsMerger {
       if (c > 1) p += varintLength(c - 2);
       const id = remap[oldId - 1]!;
       if (id === 0) {
-        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        if (runFrom >= 0) out.bytes(blob, runFrom, from);
         runFrom = -1;
         following = false;
         visit?.(DROPPED, c, k);
         continue;
       }
       if (fi < addN && addIds[fi]! < id) {
-        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        if (runFrom >= 0) out.bytes(blob, runFrom, from);
         runFrom = -1;
         following = false;
         for (; fi < addN && addIds[fi]! < id; fi++, n++) {
@@ -180,7 +181,7 @@ class PostingsMerger {
         if (runFrom < 0) runFrom = from;
         this.lastId = id;
       } else {
-        if (runFrom >= 0) out.copy(blob, runFrom, from);
+        if (runFrom >= 0) out.bytes(blob, runFrom, from);
         runFrom = -1;
         this.write(id, c);
       }
@@ -191,7 +192,7 @@ class PostingsMerger {
     }
     // Lengths taken from the values must be the bytes there (varints of the format's own encoder, no padding).
     if (p !== blob.length) throw new Error(`search postings: ${blob.length} bytes, ${p} by their values`);
-    if (runFrom >= 0) out.copy(blob, runFrom, p);
+    if (runFrom >= 0) out.bytes(blob, runFrom, p);
     for (; fi < addN; fi++, n++) {
       this.write(addIds[fi]!, addCounts[fi]!);
       visit?.(ADDED, addCounts[fi]!, fi);
@@ -200,7 +201,7 @@ class PostingsMerger {
   }
 
   bytes(): Uint8Array {
-    return this.out.finish();
+    return this.out.slice();
   }
 }
 
