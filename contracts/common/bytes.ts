@@ -168,17 +168,17 @@ export class ByteBuffer {
 export class ByteReader {
   pos: number;
   end: number;
-  readonly buf: Buffer;
+  /** `buf` as a Buffer, made on first use (doubles and texts): most readers read varints only. */
+  private node: Buffer | null = null;
   constructor(
-    bytes: Uint8Array,
+    readonly buf: Uint8Array,
     /** What the bytes are, for errors: a file's path, or a table, row and column. */
     readonly source: string,
     /** Where `buf` starts in the source (a row's offset in its file). */
     readonly base = 0,
     pos = 0,
-    end = bytes.length,
+    end = buf.length,
   ) {
-    this.buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = pos;
     this.end = end;
   }
@@ -196,13 +196,23 @@ export class ByteReader {
   }
   /** An unsigned varint. */
   uvar(): number {
+    // One and two bytes inline (nearly every value of a list's gaps and counts); longer ones in longVar.
     const p = this.pos;
-    if (p < this.end) {
-      const b = this.buf[p]!;
+    const buf = this.buf;
+    if (p + 1 < this.end) {
+      const b = buf[p]!;
       if (b < 0x80) {
         this.pos = p + 1;
         return b;
       }
+      const c = buf[p + 1]!;
+      if (c < 0x80) {
+        this.pos = p + 2;
+        return (b & 0x7f) | (c << 7);
+      }
+    } else if (p < this.end && buf[p]! < 0x80) {
+      this.pos = p + 1;
+      return buf[p]!;
     }
     return this.longVar();
   }
@@ -248,13 +258,13 @@ export class ByteReader {
     return at;
   }
   f64(): number {
-    return this.buf.readDoubleLE(this.skip(8));
+    return this.nodeBuffer().readDoubleLE(this.skip(8));
   }
   /** A text (its varint length, then its UTF-8). */
   text(): string {
     const n = this.uvar();
     const at = this.skip(n);
-    return this.buf.toString('utf8', at, at + n);
+    return this.nodeBuffer().toString('utf8', at, at + n);
   }
   /** Passes over a text. */
   skipText(): void {
@@ -265,6 +275,10 @@ export class ByteReader {
     const n = this.uvar();
     const from = this.skip(n);
     return { from, to: from + n };
+  }
+  private nodeBuffer(): Buffer {
+    const b = this.buf;
+    return (this.node ??= Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   }
   /** Throws unless every byte was read. */
   done(): void {
