@@ -23,7 +23,7 @@ import { ExtractionCache } from '../../pipeline/steps/corpus/extraction-cache.ts
 import type { ExtractedArticle } from '../../pipeline/corpus/extract.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 
-const RUNS = 300;
+const RUNS = 150;
 
 const tmp = tempDir('bytes-fuzz');
 beforeAll(() => mkdirSync(tmp.path, { recursive: true }));

@@ -80,6 +80,7 @@ describe('binary toolkit', () => {
           r.done();
         },
       ),
+      { numRuns: 50 },
     );
   });
 
