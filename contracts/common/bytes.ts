@@ -186,10 +186,6 @@ export class ByteReader {
   fail(what: string, at = this.pos): never {
     throw new BytesError(this.source, this.base + at, what);
   }
-  /** Bytes left. */
-  get left(): number {
-    return this.end - this.pos;
-  }
   byte(): number {
     if (this.pos >= this.end) this.fail('the bytes end where a byte was expected');
     return this.buf[this.pos++]!;
