@@ -266,12 +266,6 @@ export class ByteReader {
   skipText(): void {
     this.skip(this.uvar());
   }
-  /** The range of the text that follows, passed over: its UTF-8 is buf[from … to). */
-  textRange(): { from: number; to: number } {
-    const n = this.uvar();
-    const from = this.skip(n);
-    return { from, to: from + n };
-  }
   private nodeBuffer(): Buffer {
     const b = this.buf;
     return (this.node ??= Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));

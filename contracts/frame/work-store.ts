@@ -510,8 +510,9 @@ export function writeText(out: ByteSink, w: DecodedWork, k: number): void {
 
 /** Copies a text's UTF-8 bytes into a sink. */
 function textInto(r: ByteReader, out: ByteSink): void {
-  const { from, to } = r.textRange();
-  out.bytes(r.buf, from, to);
+  const n = r.uvar();
+  const from = r.skip(n);
+  out.bytes(r.buf, from, from + n);
 }
 
 /** Reads a symbol code (0: null) of a table of `size` symbols. */
