@@ -6,11 +6,12 @@
  * (issue 21: 88% of start-up at 1M excerpts, and it grew with the corpus).
  *
  * Storage: table `excerpt_index` (contracts/corpus/database.ts), rows in id order. Row 1 is the format, JSON:
- * `{ version, size, arrays: [[name, type, length], …] }`; then each array in that order as its raw bytes,
- * little-endian (the byte order of every platform Node runs on here; checked), cut into chunks of at most
+ * `{ version, size, arrays: [[name, type, length], …] }`; then each array in that order as a typed column
+ * (contracts/common/bytes.ts: its raw little-endian bytes), cut into chunks of at most
  * CHUNK_BYTES so that reading one never needs more than a chunk of the wasm heap. Bump EXCERPT_INDEX_VERSION
  * when an array is added, removed or means something else; the server refuses another version.
  */
+import { assertLittleEndian, BytesError, columnBytes, TYPED_ARRAYS, type TypedColumn, type TypedName } from '../common/bytes.ts';
 import { BANDS, OCCURRENCE_STATUSES } from './vocab.ts';
 
 export const EXCERPT_INDEX_VERSION = 1;
@@ -233,11 +234,8 @@ export function completeExcerptIndex(rows: ExcerptIndexRows, phraseCount: number
   };
 }
 
-type ArrayType = 'i32' | 'u16' | 'u8' | 'f64' | 'i16';
-const CONSTRUCTORS = { i32: Int32Array, u16: Uint16Array, u8: Uint8Array, f64: Float64Array, i16: Int16Array } as const;
-
 /** The stored arrays, in storage order, with their element type. */
-const ARRAYS: readonly [string, ArrayType][] = [
+const ARRAYS: readonly [string, TypedName][] = [
   ['occStart', 'i32'],
   ['occPhrase', 'u16'],
   ['occBand', 'u8'],
@@ -248,22 +246,18 @@ const ARRAYS: readonly [string, ArrayType][] = [
   ['pairs', 'i32'],
   ['phraseStart', 'i32'],
   ['phraseExcerpts', 'i32'],
-  ...ORDER_NAMES.map((o): [string, ArrayType] => [`order:${o}`, 'i32']),
+  ...ORDER_NAMES.map((o): [string, TypedName] => [`order:${o}`, 'i32']),
 ];
 
-type Typed = Int32Array | Uint16Array | Uint8Array | Float64Array | Int16Array;
-
-function arrayOf(data: ExcerptIndexData, name: string): Typed {
+function arrayOf(data: ExcerptIndexData, name: string): ExcerptIndexData['occStart' | 'occPhrase' | 'occBand' | 'occP' | 'yearOf'] {
   if (name.startsWith('order:')) return data.orders[name.slice(6) as OrderName];
   return data[name as Exclude<keyof ExcerptIndexData, 'size' | 'orders'>];
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
 interface Format {
   version: number;
   size: number;
-  arrays: [string, ArrayType, number][];
+  arrays: [string, TypedName, number][];
 }
 
 /** What writing needs of a connection: one prepared insert, run per row. */
@@ -273,15 +267,14 @@ export interface RowSink {
 
 /** Stores the index in the (empty) `excerpt_index` table, rows in order. */
 export function writeExcerptIndex(db: RowSink, data: ExcerptIndexData): void {
-  if (!LITTLE_ENDIAN) throw new Error('the excerpt index is stored little-endian; this platform is not');
+  assertLittleEndian('excerpt_index');
   const format: Format = { version: EXCERPT_INDEX_VERSION, size: data.size, arrays: ARRAYS.map(([name, type]) => [name, type, arrayOf(data, name).length]) };
   const put = db.prepare('INSERT INTO excerpt_index (id, name, data) VALUES (?, ?, ?)');
   try {
     let id = 0;
     put.bind([++id, 'format', new TextEncoder().encode(JSON.stringify(format))]).stepReset();
     for (const [name] of ARRAYS) {
-      const a = arrayOf(data, name);
-      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      const bytes = columnBytes(arrayOf(data, name));
       for (let at = 0; at < bytes.length; at += CHUNK_BYTES) put.bind([++id, name, bytes.subarray(at, at + CHUNK_BYTES)]).stepReset();
     }
   } finally {
@@ -289,28 +282,68 @@ export function writeExcerptIndex(db: RowSink, data: ExcerptIndexData): void {
   }
 }
 
-/** What reading needs of a connection: a statement stepping over rows, giving blobs. */
+/** What reading needs of a connection: a statement stepping over rows, giving texts, numbers and blobs. */
 export interface BlobSource {
-  prepare(sql: string): { step(): boolean; getString(i: number): string | null; getBlob(i: number): Uint8Array | null; finalize(): unknown };
+  prepare(sql: string): { step(): boolean; get(i: number): unknown; getString(i: number): string | null; getBlob(i: number): Uint8Array | null; finalize(): unknown };
+}
+
+/** The format row's JSON, its shape checked (a damaged one is a BytesError, not a TypeError later). */
+function parseFormat(bytes: Uint8Array | null, table: string): Format {
+  const fail = (what: string): never => {
+    throw new BytesError(`${table} format`, 0, what);
+  };
+  let format: Format;
+  try {
+    format = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array(0))) as Format;
+  } catch {
+    return fail('not JSON');
+  }
+  if (typeof format !== 'object' || format === null) return fail('not an object');
+  if (format.version !== EXCERPT_INDEX_VERSION) throw new Error(`the excerpt index has version ${format.version}; this server reads ${EXCERPT_INDEX_VERSION}: rebuild`);
+  if (!Number.isSafeInteger(format.size) || format.size < 0 || !Array.isArray(format.arrays)) return fail('no size or arrays');
+  for (const a of format.arrays)
+    if (!Array.isArray(a) || typeof a[0] !== 'string' || !Object.hasOwn(TYPED_ARRAYS, a[1]) || !Number.isSafeInteger(a[2]) || a[2] < 0) fail(`an array entry ${JSON.stringify(a)}`);
+  return format;
+}
+
+/** Throws unless `a` ascends from `first` to `last` (offsets into another array). */
+function offsets(a: Int32Array, first: number, last: number, source: string): void {
+  if (a.length === 0 || a[0] !== first || a[a.length - 1] !== last) throw new BytesError(source, 0, `offsets not from ${first} to ${last}`);
+  for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) throw new BytesError(source, 4 * i, 'offsets not ascending');
+}
+
+/** Throws unless every value of `a` is in [0, n). */
+function below(a: Int32Array | Uint8Array | Uint16Array, n: number, source: string): void {
+  for (let i = 0; i < a.length; i++) if (!(a[i]! >= 0 && a[i]! < n)) throw new BytesError(source, a.BYTES_PER_ELEMENT * i, `${a[i]} not below ${n}`);
 }
 
 /**
  * Reads the index stored by writeExcerptIndex, chunk by chunk into its arrays (from `table`: another schema's, such
  * as an attached previous build's). Throws, saying what is wrong, when the format's version is another, an array
- * is missing, short or long, or the table is empty.
+ * is missing, short or long, or the table is empty; and a BytesError when the format row is damaged or an array
+ * points outside another (offsets, excerpt and occurrence numbers, codes), so damaged bytes never reach a query.
  */
 export function readExcerptIndex(db: BlobSource, table = 'excerpt_index'): ExcerptIndexData {
-  if (!LITTLE_ENDIAN) throw new Error('the excerpt index is stored little-endian; this platform is not');
+  assertLittleEndian(table);
+  // Each array's stored bytes, known before its array is made (a damaged length would make a huge one).
+  const stored = new Map<string, number>();
+  const sums = db.prepare(`SELECT name, sum(length(data)) FROM ${table} GROUP BY name`);
+  try {
+    while (sums.step()) stored.set(sums.getString(0)!, Number(sums.get(1)));
+  } finally {
+    sums.finalize();
+  }
   const st = db.prepare(`SELECT name, data FROM ${table} ORDER BY id`);
   try {
     if (!st.step() || st.getString(0) !== 'format') throw new Error('the excerpt index is missing (no format row): rebuild');
-    const format = JSON.parse(new TextDecoder().decode(st.getBlob(1)!)) as Format;
-    if (format.version !== EXCERPT_INDEX_VERSION) throw new Error(`the excerpt index has version ${format.version}; this server reads ${EXCERPT_INDEX_VERSION}: rebuild`);
-    const arrays = new Map<string, Typed>();
+    const format = parseFormat(st.getBlob(1), table);
+    const arrays = new Map<string, TypedColumn>();
     let row = st.step();
     for (const [name, type, length] of format.arrays) {
-      const a = new CONSTRUCTORS[type](length);
-      const bytes = new Uint8Array(a.buffer);
+      const size = length * TYPED_ARRAYS[type].BYTES_PER_ELEMENT;
+      if ((stored.get(name) ?? 0) !== size) throw new Error(`the excerpt index's ${name} has ${stored.get(name) ?? 0} of its ${size} bytes`);
+      const a = new TYPED_ARRAYS[type](length);
+      const bytes = columnBytes(a);
       let at = 0;
       while (row && st.getString(0) === name) {
         const chunk = st.getBlob(1) ?? new Uint8Array(0);
@@ -323,16 +356,17 @@ export function readExcerptIndex(db: BlobSource, table = 'excerpt_index'): Excer
       arrays.set(name, a);
     }
     if (row) throw new Error(`the excerpt index has an unexpected row "${st.getString(0)}"`);
-    const get = <T extends Typed>(name: string, type: ArrayType): T => {
+    const get = <T extends ArrayBufferView>(name: string, type: TypedName): T => {
       const a = arrays.get(name);
-      if (!a || !(a instanceof CONSTRUCTORS[type])) throw new Error(`the excerpt index has no ${name}`);
-      return a as T;
+      if (!a || !(a instanceof TYPED_ARRAYS[type])) throw new Error(`the excerpt index has no ${name}`);
+      return a as unknown as T;
     };
-    if (get('articleOf', 'i32').length !== format.size || get('occStart', 'i32').length !== format.size + 1)
-      throw new Error(`the excerpt index's arrays do not have its ${format.size} excerpts`);
+    const size = format.size;
+    if (get<Int32Array>('articleOf', 'i32').length !== size || get<Int32Array>('occStart', 'i32').length !== size + 1)
+      throw new Error(`the excerpt index's arrays do not have its ${size} excerpts`);
     const orders = Object.fromEntries(ORDER_NAMES.map((o) => [o, get<Int32Array>(`order:${o}`, 'i32')])) as Record<OrderName, Int32Array>;
-    return {
-      size: format.size,
+    const data: ExcerptIndexData = {
+      size,
       occStart: get('occStart', 'i32'),
       occPhrase: get('occPhrase', 'u16'),
       occBand: get('occBand', 'u8'),
@@ -345,6 +379,23 @@ export function readExcerptIndex(db: BlobSource, table = 'excerpt_index'): Excer
       phraseExcerpts: get('phraseExcerpts', 'i32'),
       orders,
     };
+    const where = (name: string) => `${table} ${name}`;
+    const occurrences = data.occPhrase.length;
+    if (data.occBand.length !== occurrences || data.occStatus.length !== occurrences || data.occP.length !== occurrences)
+      throw new BytesError(where('occBand'), 0, `the occurrence arrays differ in length from occPhrase's ${occurrences}`);
+    offsets(data.occStart, 0, occurrences, where('occStart'));
+    offsets(data.phraseStart, 0, data.phraseExcerpts.length, where('phraseStart'));
+    below(data.occPhrase, data.phraseStart.length - 1, where('occPhrase'));
+    below(data.occBand, NO_BAND + 1, where('occBand'));
+    below(data.occStatus, OCCURRENCE_STATUSES.length, where('occStatus'));
+    below(data.phraseExcerpts, size, where('phraseExcerpts'));
+    below(data.articleOf, 2 ** 31 - 1, where('articleOf'));
+    if (data.pairs.length !== size) throw new BytesError(where('pairs'), 0, `not the ${size} excerpts`);
+    for (const o of ORDER_NAMES) {
+      if (orders[o].length !== size) throw new BytesError(where(`order:${o}`), 0, `not the ${size} excerpts`);
+      below(orders[o], size, where(`order:${o}`));
+    }
+    return data;
   } finally {
     st.finalize();
   }

@@ -15,8 +15,10 @@
  * phrase of `search_bigrams` has a `postings` blob only, in the same format, its counts being the phrase's
  * occurrences (offsets where the first token is followed by the second).
  *
- * Varints are LEB128: 7 bits per byte, low bits first, the high bit set on every byte but the last.
+ * Varints are the toolkit's (contracts/common/bytes.ts: LEB128), and so is every read: a blob that is cut or
+ * damaged ends in a BytesError naming the blob and the offset.
  */
+import { ByteBuffer, ByteReader, typedColumn } from '../common/bytes.ts';
 
 /**
  * Terms in at least this many of `excerpts` excerpts are common: every two-token phrase with a common token is
@@ -25,59 +27,6 @@
  */
 export function bigramMinDocs(excerpts: number): number {
   return Math.max(1, Math.ceil(excerpts / 32));
-}
-
-/** How many bytes `VarintWriter.write` takes for `v` (0 … 2^53 − 1): 7 bits a byte. */
-export function varintLength(v: number): number {
-  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 4 + varintLength(Math.floor(v / 0x10000000));
-}
-
-/** A growable byte buffer of varints. */
-export class VarintWriter {
-  private bytes = new Uint8Array(1024);
-  length = 0;
-
-  private room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-  }
-
-  /** Appends a whole number 0 … 2^53 − 1. */
-  write(value: number): void {
-    this.room(8);
-    let v = value;
-    if (v < 0x80000000)
-      // Bit operations below 2^31 (nearly every value): `%` and `Math.floor` on a double cost more.
-      while (v >= 0x80) {
-        this.bytes[this.length++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-    else
-      while (v >= 0x80) {
-        this.bytes[this.length++] = (v % 0x80) | 0x80;
-        v = Math.floor(v / 0x80);
-      }
-    this.bytes[this.length++] = v;
-  }
-
-  /** Appends bytes `from` … `to` of `src` as they are (varints written before, copied). */
-  copy(src: Uint8Array, from: number, to: number): void {
-    this.room(to - from);
-    this.bytes.set(src.subarray(from, to), this.length);
-    this.length += to - from;
-  }
-
-  /** The bytes written so far (a copy of exactly that length). */
-  finish(): Uint8Array {
-    return this.bytes.slice(0, this.length);
-  }
-
-  /** Empties it for the next blob (its buffer is kept). */
-  reset(): void {
-    this.length = 0;
-  }
 }
 
 /** One term's occurrences: excerpt ids ascending, each with its sorted token offsets. */
@@ -134,28 +83,29 @@ export function encodeTermFlat(
  * format of a two-token phrase's postings (`search_bigrams`), where the count is the phrase's occurrences.
  */
 export function encodePostings(ids: ArrayLike<number>, counts: ArrayLike<number>, n: number): Uint8Array {
-  const postings = new VarintWriter();
+  const postings = new ByteBuffer(1024);
   let previous = 0;
   for (let k = 0; k < n; k++) {
     const id = ids[k]!;
     const count = counts[k]!;
     if (id <= previous || count === 0) throw new Error(`search postings: ids must ascend and have offsets (id ${id})`);
     const many = count > 1 ? 1 : 0;
-    postings.write((id - previous) * 2 + many);
-    if (many) postings.write(count - 2);
+    postings.uvar((id - previous) * 2 + many);
+    if (many) postings.uvar(count - 2);
     previous = id;
   }
-  return postings.finish();
+  return postings.slice();
 }
 
 /**
  * Decodes a `postings` blob of `count` excerpts into 0-based excerpt indexes (id − 1, ascending) and the
- * number of occurrences in each. Ids and counts are below 2^30 (the bit operations below rely on it).
+ * number of occurrences in each. Ids and counts are below 2^30. `source` names the blob for errors.
  */
-export function decodePostings(blob: Uint8Array, count: number): { docs: Int32Array; freq: Int32Array } {
+export function decodePostings(blob: Uint8Array, count: number, source = 'a postings blob'): { docs: Int32Array; freq: Int32Array } {
+  if (count > blob.length) new ByteReader(blob, source).fail(`${count} excerpts cannot fit in ${blob.length} bytes`);
   const docs = new Int32Array(count);
   const freq = new Int32Array(count);
-  decodePostingsInto(blob, count, docs, freq);
+  decodePostingsInto(blob, count, docs, freq, source);
   return { docs, freq };
 }
 
@@ -164,45 +114,24 @@ export function decodePostings(blob: Uint8Array, count: number): { docs: Int32Ar
  * decoding every term in turn reuses two arrays instead of making two per term (the pipeline's two-word
  * phrases: ~80 MiB of short-lived arrays at 100,000 articles).
  */
-export function decodePostingsInto(blob: Uint8Array, count: number, docs: Int32Array, freq: Int32Array): void {
+export function decodePostingsInto(blob: Uint8Array, count: number, docs: Int32Array, freq: Int32Array, source = 'a postings blob'): void {
   if (docs.length < count || freq.length < count) throw new Error(`search postings: room for ${Math.min(docs.length, freq.length)} of ${count} excerpts`);
-  let p = 0;
+  const r = new ByteReader(blob, source);
   let id = 0;
   for (let k = 0; k < count; k++) {
-    // Inline varint reads: this loop runs once per excerpt of a search's words.
-    let b = blob[p++]!;
-    let v = b;
-    if (b >= 0x80) {
-      v = b & 0x7f;
-      let shift = 7;
-      do {
-        b = blob[p++]!;
-        v |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b >= 0x80);
-    }
+    const v = r.uvar();
     id += v >>> 1;
+    if (v > 0x7fffffff || id > 0x3fffffff) r.fail('an excerpt id at or above 2^30');
     docs[k] = id - 1;
     if ((v & 1) === 0) freq[k] = 1;
     else {
-      b = blob[p++]!;
-      let c = b;
-      if (b >= 0x80) {
-        c = b & 0x7f;
-        let shift = 7;
-        do {
-          b = blob[p++]!;
-          c |= (b & 0x7f) << shift;
-          shift += 7;
-        } while (b >= 0x80);
-      }
+      const c = r.uvar();
+      if (c > 0x3fffffff) r.fail('an occurrence count at or above 2^30');
       freq[k] = c + 2;
     }
   }
-  if (p !== blob.length) throw new Error(`search postings: ${blob.length - p} bytes left over after ${count} excerpts`);
+  r.done();
 }
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Token offsets of a term, excerpt after excerpt, in the width they are stored in. */
 export type TokenOffsets = Uint8Array | Uint16Array | Uint32Array;
@@ -211,34 +140,30 @@ export type TokenOffsets = Uint8Array | Uint16Array | Uint32Array;
  * A `positions` blob as numbers: every offset, excerpt after excerpt. A view of the blob's own bytes (no copy)
  * unless they do not start on a multiple of the width.
  */
-export function decodePositions(blob: Uint8Array, width: number): TokenOffsets {
-  if (blob.length % width !== 0) throw new Error(`search positions: ${blob.length} bytes is not a multiple of ${width}`);
+export function decodePositions(blob: Uint8Array, width: number, source = 'a positions blob'): TokenOffsets {
   if (width === 1) return blob;
-  if (!LITTLE_ENDIAN) throw new Error('search positions: the offsets are little-endian; this platform is not');
+  if (width !== 2 && width !== 4) return new ByteReader(blob, source).fail(`an offset width of ${width}`);
   const bytes = blob.byteOffset % width === 0 ? blob : blob.slice();
-  const n = blob.length / width;
-  return width === 2 ? new Uint16Array(bytes.buffer, bytes.byteOffset, n) : new Uint32Array(bytes.buffer, bytes.byteOffset, n);
+  return typedColumn(width === 2 ? 'u16' : 'u32', bytes.buffer as ArrayBuffer, source, bytes.byteOffset, bytes.byteLength);
 }
 
 /** A list of whole numbers as one varint blob (the excerpts' token counts). */
 export function encodeVarints(values: ArrayLike<number>): Uint8Array {
-  const w = new VarintWriter();
-  for (let i = 0; i < values.length; i++) w.write(values[i]!);
-  return w.finish();
+  const w = new ByteBuffer(1024);
+  for (let i = 0; i < values.length; i++) w.uvar(values[i]!);
+  return w.slice();
 }
 
-export function decodeVarints(blob: Uint8Array, count: number): Int32Array {
+/** `count` varints below 2^31 from a blob that holds exactly those (`source` names it for errors). */
+export function decodeVarints(blob: Uint8Array, count: number, source = 'a varint blob'): Int32Array {
+  const r = new ByteReader(blob, source);
+  if (count > blob.length) r.fail(`${count} varints cannot fit in ${blob.length} bytes`);
   const out = new Int32Array(count);
-  let p = 0;
   for (let k = 0; k < count; k++) {
-    let b = blob[p++]!;
-    let v = b & 0x7f;
-    for (let shift = 128; b >= 0x80; shift *= 128) {
-      b = blob[p++]!;
-      v += (b & 0x7f) * shift;
-    }
+    const v = r.uvar();
+    if (v > 0x7fffffff) r.fail('a value at or above 2^31');
     out[k] = v;
   }
-  if (p !== blob.length) throw new Error(`search index: ${blob.length - p} bytes left over after ${count} varints`);
+  r.done();
   return out;
 }

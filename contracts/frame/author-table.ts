@@ -24,7 +24,7 @@ export class Texts implements TextBytes {
   }
   static load(dir: string, name: string, rows: number): Texts {
     const t = texts(name);
-    const offsets = readArray(join(dir, t.offsets), Uint32Array);
+    const offsets = readArray(join(dir, t.offsets), 'u32');
     if (offsets.length !== rows + 1) throw new Error(`${t.offsets} has ${offsets.length - 1} rows, the index ${rows}`);
     return new Texts(offsets, readFileSync(join(dir, t.bin)));
   }

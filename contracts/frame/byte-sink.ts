@@ -7,6 +7,7 @@
  * The escapes give the bytes of JSON.stringify and of csvField(exportCell(...)) (export-columns.ts) of the
  * decoded string; the tests compare them on generated strings of every kind (test/contracts/byte-sink.test.ts).
  */
+import { ByteBuffer } from '../common/bytes.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,47 +26,8 @@ for (const c of '=+-@\t\r') FORMULA_START[c.charCodeAt(0)] = 1;
 const CSV_SPECIAL = new Uint8Array(0x100);
 for (const c of '",\r\n') CSV_SPECIAL[c.charCodeAt(0)] = 1;
 
-export class ByteSink {
-  buf: Buffer;
-  /** Bytes written. */
-  n = 0;
-  constructor(size = 1 << 16) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-  /** Room for `k` more bytes. */
-  room(k: number): void {
-    if (this.n + k <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(2 * this.buf.length, this.n + k));
-    this.buf.copy(next, 0, 0, this.n);
-    this.buf = next;
-  }
-  byte(b: number): void {
-    this.room(1);
-    this.buf[this.n++] = b;
-  }
-  /** Bytes as they are (constant fragments, cached texts). */
-  bytes(b: Uint8Array, from = 0, to = b.length): void {
-    const len = to - from;
-    this.room(len);
-    const buf = this.buf;
-    let n = this.n;
-    // A loop for the short fragments most writes are: set() is a call into C++ that costs more below ~16 bytes.
-    if (len < 16) for (let k = from; k < to; k++) buf[n++] = b[k]!;
-    else {
-      buf.set(from === 0 && to === b.length ? b : b.subarray(from, to), n);
-      n += len;
-    }
-    this.n = n;
-  }
-  /** A string known to be ASCII (printed numbers, keys): one byte a character. */
-  ascii(s: string): void {
-    const len = s.length;
-    this.room(len);
-    const buf = this.buf;
-    const n = this.n;
-    for (let k = 0; k < len; k++) buf[n + k] = s.charCodeAt(k);
-    this.n = n + len;
-  }
+/** A growable byte buffer (contracts/common/bytes.ts) with the escapes of JSON strings and CSV cells. */
+export class ByteSink extends ByteBuffer {
   /** A non-negative integer's decimal digits, as String() prints it (below 2^53). */
   uint(v: number): void {
     if (v < 10) return this.byte(0x30 + v);
@@ -75,20 +37,14 @@ export class ByteSink {
     for (let p = 10; p <= v; p *= 10) digits++;
     this.room(digits);
     const buf = this.buf;
-    const end = this.n + digits;
-    for (let k = end - 1; k >= this.n; k--) {
+    const end = this.length + digits;
+    for (let k = end - 1; k >= this.length; k--) {
       const q = Math.floor(v / 10);
       buf[k] = 0x30 + (v - 10 * q);
       v = q;
     }
-    this.n = end;
+    this.length = end;
   }
-  /** Any string, as UTF-8 (the rare values that are not held as bytes). */
-  utf8(s: string): void {
-    this.room(3 * s.length);
-    this.n += this.buf.write(s, this.n, 'utf8');
-  }
-
   /**
    * A UTF-8 string's JSON (quotes included), as JSON.stringify writes the decoded string; with `doubled`, every
    * `"` written twice, as the JSON stands inside a quoted CSV cell.
@@ -97,7 +53,7 @@ export class ByteSink {
     // Worst case: every byte a \u00XX escape (6 bytes), quotes doubled, plus the two ends.
     this.room(6 * (to - from) + 4);
     const buf = this.buf;
-    let n = this.n;
+    let n = this.length;
     buf[n++] = QUOTE;
     if (doubled) buf[n++] = QUOTE;
     for (let k = from; k < to; k++) {
@@ -112,7 +68,7 @@ export class ByteSink {
     }
     buf[n++] = QUOTE;
     if (doubled) buf[n++] = QUOTE;
-    this.n = n;
+    this.length = n;
   }
 
   /** A UTF-8 string as one CSV cell: csvField(exportCell(s)) of the decoded string (empty for no bytes). */
@@ -128,7 +84,7 @@ export class ByteSink {
     if (!quote && !guard) return this.bytes(src, from, to);
     this.room(2 * (to - from) + 3);
     const buf = this.buf;
-    let n = this.n;
+    let n = this.length;
     if (quote) buf[n++] = QUOTE;
     if (guard) buf[n++] = APOSTROPHE;
     if (quote)
@@ -139,20 +95,13 @@ export class ByteSink {
       }
     else for (let k = from; k < to; k++) buf[n++] = src[k]!;
     if (quote) buf[n++] = QUOTE;
-    this.n = n;
+    this.length = n;
   }
 
-  /** The bytes written, copied, and the sink emptied. */
-  take(): Buffer {
-    const out = Buffer.allocUnsafe(this.n);
-    this.buf.copy(out, 0, 0, this.n);
-    this.n = 0;
-    return out;
-  }
   /** The bytes written as a string, and the sink emptied. */
-  text(): string {
-    const s = this.buf.toString('utf8', 0, this.n);
-    this.n = 0;
+  takeString(): string {
+    const s = this.buf.toString('utf8', 0, this.length);
+    this.length = 0;
     return s;
   }
 }

@@ -5,23 +5,14 @@
  * the writer and the reader cannot disagree.
  *
  * Rows are the works in numeric id order (ids have no leading zeros, so that is (length, string) order); a
- * sort's ties are broken by that order. Every column file is a little-endian typed array of one value per row.
+ * sort's ties are broken by that order. Every column file is a typed column (contracts/common/bytes.ts) of one value
+ * per row.
  */
 import { z } from 'zod';
+import type { TypedName } from '../common/bytes.ts';
 import { ROUTES } from './vocab.ts';
 
 export const COHORT_DIR = 'frame/cohort';
-
-export const ARRAY_TYPES = {
-  u8: Uint8Array,
-  i8: Int8Array,
-  u16: Uint16Array,
-  i16: Int16Array,
-  u32: Uint32Array,
-  i32: Int32Array,
-  f64: Float64Array,
-} as const;
-export type ArrayType = keyof typeof ARRAY_TYPES;
 
 /** Bits of the `flags` column. */
 export const FLAG = {
@@ -62,7 +53,7 @@ export const COLUMNS = {
   direct_design_any: ['u16', 'designs some model gave (bit k = DESIGNS[k])'],
   direct_design_all: ['u16', 'the design every model gave (at most one bit)'],
   ntok: ['u8', 'distinct title terms (capped at 255); relevance ranks shorter titles first'],
-} as const satisfies Record<string, readonly [ArrayType, string]>;
+} as const satisfies Record<string, readonly [TypedName, string]>;
 export type ColumnName = keyof typeof COLUMNS;
 
 /** Dictionaries of the coded columns, in code order; each entry is [value, works in the frame]. */

@@ -6,8 +6,7 @@
  * 110 MB, half of it zero high words).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-
-type ArrayCtor = new (buffer: ArrayBuffer) => ArrayBufferView;
+import { BytesError, typedColumn, type TypedArrayOf, type TypedName } from '../common/bytes.ts';
 
 /** Bytes read per system call (large enough to be cheap, small enough that a conversion buffer stays small). */
 const CHUNK = 8 * 2 ** 20;
@@ -16,21 +15,21 @@ const CHUNK = 8 * 2 ** 20;
 function readInto(fd: number, target: Uint8Array, path: string, position = 0): void {
   for (let done = 0; done < target.length; ) {
     const n = readSync(fd, target, done, Math.min(CHUNK, target.length - done), position + done);
-    if (n <= 0) throw new Error(`${path}: the file ended after ${position + done} bytes, ${position + target.length} needed`);
+    if (n <= 0) throw new BytesError(path, position + done, `the file ends; ${position + target.length} bytes needed`);
     done += n;
   }
 }
 
 /**
- * A little-endian typed array file, read straight into an aligned buffer of its own (no second copy of the
- * file while it loads).
+ * A typed column file (contracts/common/bytes.ts), read straight into an aligned buffer of its own (no second copy
+ * of the file while it loads).
  */
-export function readArray<C extends ArrayCtor>(path: string, Ctor: C): InstanceType<C> {
+export function readArray<T extends TypedName>(path: string, type: T): TypedArrayOf<T> {
   const fd = openSync(path, 'r');
   try {
     const buffer = new ArrayBuffer(fstatSync(fd).size);
     readInto(fd, new Uint8Array(buffer), path);
-    return new Ctor(buffer) as InstanceType<C>;
+    return typedColumn(type, buffer, path);
   } finally {
     closeSync(fd);
   }
@@ -53,7 +52,7 @@ function eachF64Chunk(fd: number, path: string, n: number, each: (chunk: Float64
 /** The number of f64 values in a file, and its first and last value. */
 function f64Extent(fd: number, path: string): { n: number; first: number; last: number } {
   const size = fstatSync(fd).size;
-  if (size % 8 !== 0) throw new Error(`${path}: ${size} bytes is not a whole number of f64 values`);
+  if (size % 8 !== 0) throw new BytesError(path, size - (size % 8), `${size} bytes is not a whole number of f64 values`);
   const n = size / 8;
   const v = new Float64Array(2);
   if (n > 0) {

@@ -125,9 +125,9 @@ const wNum = (s: ByteSink, v: DecodedNumber): void => s.ascii(typeof v === 'stri
 function wText(s: ByteSink, d: Dialect, w: StoredWork, k: number, emptyNull = false): void {
   if (w.values[k] === null) return s.bytes(NULL_BYTES);
   writeText(joined, w, k);
-  if (emptyNull && joined.n === 0) s.bytes(NULL_BYTES);
-  else s.jsonString(joined.buf, 0, joined.n, d.doubled);
-  joined.n = 0;
+  if (emptyNull && joined.length === 0) s.bytes(NULL_BYTES);
+  else s.jsonString(joined.buf, 0, joined.length, d.doubled);
+  joined.length = 0;
 }
 /** A text read through str(): an empty text is null. */
 const wStrText = (s: ByteSink, d: Dialect, w: StoredWork, k: number): void => wText(s, d, w, k, true);
@@ -148,8 +148,8 @@ function wCodesJson(s: ByteSink, t: SymbolTexts, codes: unknown): void {
 const joined = new ByteSink(1 << 12);
 /** The joined text, as one cell, and the join emptied. */
 function wJoinedCell(s: ByteSink): void {
-  s.csvCell(joined.buf, 0, joined.n);
-  joined.n = 0;
+  s.csvCell(joined.buf, 0, joined.length);
+  joined.length = 0;
 }
 /** A cell of text field `k` (exportCell: null and '' alike). */
 function wTextCell(s: ByteSink, w: StoredWork, k: number): void {
@@ -454,14 +454,14 @@ function routesOf(v: unknown[]) {
 /** Writes the work item's JSON: the same bytes as JSON.stringify(workItem(...)). */
 export function writeWorkItem(s: ByteSink, w: StoredWork): void {
   // The scratch sink starts empty even if a write before this one threw half-way.
-  joined.n = 0;
+  joined.length = 0;
   const v = w.values;
   const t = symbolTexts(w.tables);
   const d = JSON_TEXT;
   s.bytes(K.id!);
   joined.utf8(w.id);
-  s.jsonString(joined.buf, 0, joined.n, false);
-  joined.n = 0;
+  s.jsonString(joined.buf, 0, joined.length, false);
+  joined.length = 0;
   s.bytes(K.doi!);
   wStrText(s, d, w, F.doi);
   s.bytes(K.title!);
@@ -551,7 +551,7 @@ const PREDICTION_COLUMNS = [F.modelVersion, F.candidate, F.consensus, F.studyDes
  * column order, each group of columns empty when its gate is.
  */
 export function writeWorkCsvLine(s: ByteSink, w: StoredWork): void {
-  joined.n = 0;
+  joined.length = 0;
   const v = w.values;
   const t = symbolTexts(w.tables);
   const labels = w.labels;
@@ -659,14 +659,14 @@ const sink = new ByteSink();
 export function workItemJson(w: StoredWork): string {
   // Empty even if a write before this one threw half-way (a build's files that do not match), so nothing of
   // another work is ever sent.
-  sink.n = 0;
+  sink.length = 0;
   writeWorkItem(sink, w);
-  return sink.text();
+  return sink.takeString();
 }
 
 /** The work's CSV export line as text (LF-terminated). */
 export function workCsvLine(w: StoredWork): string {
-  sink.n = 0;
+  sink.length = 0;
   writeWorkCsvLine(sink, w);
-  return sink.text();
+  return sink.takeString();
 }

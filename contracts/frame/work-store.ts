@@ -13,6 +13,7 @@
  * (decodeWork), which the serializers of work-serialize.ts write out; their bytes are the same as workItem +
  * JSON.stringify and exportRow over the database's rows (test/pipeline/work-store.test.ts).
  */
+import { ByteBuffer, ByteReader } from '../common/bytes.ts';
 import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { SCREEN_MODELS } from './vocab.ts';
 import { type LabelRow, list, type WorkRow } from './work-record.ts';
@@ -152,146 +153,6 @@ export const WORD_SEPARATOR = ' ';
 export const PREFIX_SEPARATOR = '/';
 
 // ---------------------------------------------------------------------------------------------------------
-// Bytes.
-
-/** A growable byte buffer with varints. */
-export class ByteWriter {
-  private buf = Buffer.allocUnsafe(1 << 16);
-  length = 0;
-  private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
-    this.buf.copy(next, 0, 0, this.length);
-    this.buf = next;
-  }
-  byte(b: number): void {
-    this.room(1);
-    this.buf[this.length++] = b;
-  }
-  /** An unsigned integer up to 2^53, 7 bits a byte. */
-  uvar(v: number): void {
-    this.room(8);
-    const buf = this.buf;
-    let n = this.length;
-    if (v < 0x80000000) {
-      // Bit operations below 2^31 (nearly every value): `%` on a double is a call to fmod.
-      while (v >= 0x80) {
-        buf[n++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-    } else
-      while (v >= 0x80) {
-        buf[n++] = (v % 0x80) | 0x80;
-        v = Math.floor(v / 0x80);
-      }
-    buf[n++] = v;
-    this.length = n;
-  }
-  /** A signed integer (zig-zag). */
-  svar(v: number): void {
-    this.uvar(v < 0 ? -2 * v - 1 : 2 * v);
-  }
-  f64(v: number): void {
-    this.room(8);
-    this.buf.writeDoubleLE(v, this.length);
-    this.length += 8;
-  }
-  /** A string: its UTF-8 length (uvar), then its UTF-8 bytes. */
-  text(s: string): void {
-    if (s.length < 0x80 && this.ascii(s)) return;
-    const n = Buffer.byteLength(s, 'utf8');
-    this.uvar(n);
-    this.room(n);
-    this.buf.write(s, this.length, 'utf8');
-    this.length += n;
-  }
-  /**
-   * Writes a short string as text() would when it is ASCII, and says whether it was (else nothing is written).
-   * Titles' rare tokens and DOIs are a few characters: a loop here costs less than measuring and writing
-   * them through Buffer's calls into C++.
-   */
-  private ascii(s: string): boolean {
-    const len = s.length;
-    this.room(len + 1);
-    const buf = this.buf;
-    const at = this.length + 1;
-    for (let k = 0; k < len; k++) {
-      const c = s.charCodeAt(k);
-      if (c >= 0x80) return false;
-      buf[at + k] = c;
-    }
-    buf[this.length] = len;
-    this.length = at + len;
-    return true;
-  }
-  /** Appends bytes as they are. */
-  raw(bytes: Uint8Array): void {
-    this.room(bytes.length);
-    this.buf.set(bytes, this.length);
-    this.length += bytes.length;
-  }
-  /** The bytes written so far, not copied (valid until the next write or `reset`). */
-  view(): Buffer {
-    return this.buf.subarray(0, this.length);
-  }
-  /** The bytes written since `from`, copied. */
-  slice(from: number): Buffer {
-    return Buffer.from(this.buf.subarray(from, this.length));
-  }
-  reset(): void {
-    this.length = 0;
-  }
-}
-
-export class ByteReader {
-  pos = 0;
-  constructor(private readonly buf: Buffer) {}
-  byte(): number {
-    return this.buf[this.pos++]!;
-  }
-  uvar(): number {
-    let v = 0;
-    let mul = 1;
-    for (;;) {
-      const b = this.buf[this.pos++]!;
-      v += (b & 0x7f) * mul;
-      if (b < 0x80) return v;
-      mul *= 0x80;
-    }
-  }
-  svar(): number {
-    const u = this.uvar();
-    return u % 2 === 1 ? -(u + 1) / 2 : u / 2;
-  }
-  f64(): number {
-    const v = this.buf.readDoubleLE(this.pos);
-    this.pos += 8;
-    return v;
-  }
-  text(): string {
-    const n = this.uvar();
-    const s = this.buf.toString('utf8', this.pos, this.pos + n);
-    this.pos += n;
-    return s;
-  }
-  /** Passes over a text. */
-  skipText(): void {
-    const n = this.uvar();
-    this.pos += n;
-  }
-  /** Passes over a varint (signed or not). */
-  skipVar(): void {
-    while (this.buf[this.pos++]! >= 0x80);
-  }
-  /** Copies a text's UTF-8 bytes into a sink. */
-  textInto(out: ByteSink): void {
-    const n = this.uvar();
-    out.bytes(this.buf, this.pos, this.pos + n);
-    this.pos += n;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Numbers. A decimal written with s ≤ 9 fraction digits is m / 10^s for an integer m; the double nearest to it
 // is what both parsing its text and dividing m by 10^s give (each is correctly rounded, and 10^s and m below
 // 2^53 are exact), so storing (m, s) and dividing on the way out returns the same double, bit for bit.
@@ -319,7 +180,7 @@ function scaleOf(v: number): number {
 const SIGNED = 16;
 const RAW = 255;
 
-function writeNumber(w: ByteWriter, v: unknown, field: string): void {
+function writeNumber(w: ByteBuffer, v: unknown, field: string): void {
   if (v === null || v === undefined) return w.byte(0);
   if (typeof v !== 'number') throw new Error(`work store: ${field} is ${typeof v}, not a number`);
   const s = scaleOf(v);
@@ -390,7 +251,7 @@ let listScales = new Uint8Array(64);
 const parsed = { m: 0, s: 0 };
 
 /** A `;`-joined list of numbers, when its elements print back to the same text; else the text as it is. */
-function writeNumberList(w: ByteWriter, v: unknown, field: string): void {
+function writeNumberList(w: ByteBuffer, v: unknown, field: string): void {
   if (v === null || v === undefined) return w.byte(0);
   if (typeof v !== 'string') throw new Error(`work store: ${field} is ${typeof v}, not a list`);
   // The elements are read where they stand (as v.split(NUMLIST_SEPARATOR) would cut them; '' is no element).
@@ -443,7 +304,7 @@ export type SymbolCodes = Record<string, Map<string, number>>;
 export const symbolCodes = (tables: SymbolTables): SymbolCodes =>
   Object.fromEntries(Object.entries(tables).map(([t, values]) => [t, new Map(values.map((v, k) => [v, k + 1]))]));
 
-function writeSym(w: ByteWriter, v: unknown, codes: Map<string, number> | undefined, field: string): void {
+function writeSym(w: ByteBuffer, v: unknown, codes: Map<string, number> | undefined, field: string): void {
   if (v === null || v === undefined) return w.uvar(0);
   const code = typeof v === 'string' ? codes?.get(v) : undefined;
   if (code === undefined) throw new Error(`work store: ${field} value ${JSON.stringify(v)} is not in its symbol table`);
@@ -456,7 +317,7 @@ const [TEXT, WORDS, PREFIXED, SYM, SYMLIST, INT, NUM, NUMLIST, BOOL, SELF] = FIE
 const kindCode = (kind: FieldKind): number => FIELD_KINDS.indexOf(kind);
 
 /** Writes one value of kind `kind` (a FIELD_KINDS code); `known` is the field's symbol codes, if it has a table. */
-function writeField(w: ByteWriter, kind: number, v: unknown, field: string, known: Map<string, number> | undefined, id: string): void {
+function writeField(w: ByteBuffer, kind: number, v: unknown, field: string, known: Map<string, number> | undefined, id: string): void {
   switch (kind) {
     case TEXT:
       if (v === null || v === undefined) return w.uvar(0);
@@ -543,11 +404,19 @@ export function fixedText(m: number, s: number): string {
  */
 export type DecodedNumber = string | number | null;
 
+/** The scale of a fixed-point number's or list's header byte `h` (neither 0 nor RAW), or a BytesError. */
+function headerScale(r: ByteReader, h: number): number {
+  const s = h >= SIGNED ? h - SIGNED : h - 1;
+  if (s < 0 || s > MAX_SCALE) r.fail(`a number header ${h}`, r.pos - 1);
+  return s;
+}
+
 function readNumberText(r: ByteReader): DecodedNumber {
   const h = r.byte();
   if (h === 0) return null;
   if (h === RAW) return r.f64();
-  return h >= SIGNED ? fixedText(r.svar(), h - SIGNED) : fixedText(r.uvar(), h - 1);
+  const s = headerScale(r, h);
+  return h >= SIGNED ? fixedText(r.svar(), s) : fixedText(r.uvar(), s);
 }
 
 /** fixedText's bytes, kept like its texts for small mantissas. */
@@ -558,7 +427,8 @@ function skipNumberList(r: ByteReader): void {
   const h = r.byte();
   if (h === 0) return;
   if (h === RAW) return r.skipText();
-  for (let n = r.uvar(); n > 0; n--) r.skipVar();
+  headerScale(r, h);
+  for (let n = r.count(); n > 0; n--) r.skipVar();
 }
 
 /**
@@ -567,41 +437,29 @@ function skipNumberList(r: ByteReader): void {
  * the only thing the serializers make of a list, six of them a work.
  */
 export function writeNumberListJson(out: ByteSink, w: DecodedWork, at: number): void {
-  const bytes = w.bytes;
-  const h = bytes[at]!;
+  const r = new ByteReader(w.bytes, w.source, w.base, at);
+  const h = r.byte();
   if (h === 0) return out.bytes(EMPTY_LIST);
-  const r = new ByteReader(bytes);
-  r.pos = at + 1;
   // A list kept as text (a value fixed-point cannot hold): its numbers as Number() reads them.
   if (h === RAW) return out.ascii(JSON.stringify(list(r.text(), ';').map(Number)));
-  const n = r.uvar();
+  const s = headerScale(r, h);
+  const n = r.count();
   const signed = h >= SIGNED;
-  const s = signed ? h - SIGNED : h - 1;
   const cached = fixedBytesOf[s]!;
   // Six lists a work of ~10–20 numbers each: written in one loop with room made once (a printed double takes
   // at most 24 bytes), not through a call per number.
   out.room(2 + 25 * n);
   const buf = out.buf;
-  let p = out.n;
+  let p = out.length;
   buf[p++] = 0x5b; // [
-  let pos = r.pos;
   for (let k = 0; k < n; k++) {
     if (k > 0) buf[p++] = 0x2c; // ,
-    // The varint, as ByteReader.uvar reads it.
-    let m = 0;
-    let mul = 1;
-    for (;;) {
-      const b = bytes[pos++]!;
-      m += (b & 0x7f) * mul;
-      if (b < 0x80) break;
-      mul *= 0x80;
-    }
-    if (signed) m = m % 2 === 1 ? -(m + 1) / 2 : m / 2;
+    const m = signed ? r.svar() : r.uvar();
     const text = m >= 0 && m < SMALL_MANTISSA ? (cached[m] ??= utf8Bytes(fixedText(m, s))) : utf8Bytes(fixedText(m, s));
     for (let i = 0; i < text.length; i++) buf[p++] = text[i]!;
   }
   buf[p++] = 0x5d; // ]
-  out.n = p;
+  out.length = p;
 }
 const EMPTY_LIST = utf8Bytes('[]');
 
@@ -622,18 +480,17 @@ function tableBytes(table: readonly string[], code: number): Uint8Array {
  * field starts in the row: not null), as the text was before it was stored.
  */
 export function writeText(out: ByteSink, w: DecodedWork, k: number): void {
-  const r = new ByteReader(w.bytes);
-  r.pos = w.values[k] as number;
+  const r = new ByteReader(w.bytes, w.source, w.base, w.values[k] as number);
   switch (KINDS[k]) {
     case TEXT:
-      return r.textInto(out);
+      return textInto(r, out);
     case WORDS: {
       const table = tablesAt(w.tables)[k]!;
       const n = r.uvar();
       for (let t = 0; t < n - 1; t++) {
         if (t > 0) out.byte(WORD_SEPARATOR_BYTE);
         const c = r.uvar();
-        if (c === 0) r.textInto(out);
+        if (c === 0) textInto(r, out);
         else out.bytes(tableBytes(table, c - 1));
       }
       return;
@@ -644,11 +501,32 @@ export function writeText(out: ByteSink, w: DecodedWork, k: number): void {
         out.bytes(tableBytes(tablesAt(w.tables)[k]!, c - 2));
         out.byte(PREFIX_SEPARATOR_BYTE);
       }
-      return r.textInto(out);
+      return textInto(r, out);
     }
     default:
       throw new Error(`work store: ${WORK_FIELDS[k]!.field} is not a text`);
   }
+}
+
+/** Copies a text's UTF-8 bytes into a sink. */
+function textInto(r: ByteReader, out: ByteSink): void {
+  const n = r.uvar();
+  const from = r.skip(n);
+  out.bytes(r.buf, from, from + n);
+}
+
+/** Reads a symbol code (0: null) of a table of `size` symbols. */
+function symbolCode(r: ByteReader, size: number): number {
+  const c = r.uvar();
+  if (c > size) r.fail(`symbol ${c} of a table of ${size}`, r.pos - 1);
+  return c;
+}
+
+/** Reads a byte that must be below `n`. */
+function smallByte(r: ByteReader, n: number): number {
+  const b = r.byte();
+  if (b >= n) r.fail(`a byte ${b} where one below ${n} was expected`, r.pos - 1);
+  return b;
 }
 
 /**
@@ -656,40 +534,40 @@ export function writeText(out: ByteSink, w: DecodedWork, k: number): void {
  * row (null for a null text), written out by writeText and writeNumberListJson, never made into strings; `sym` as its
  * symbol code (0 for null: the serializers keep each symbol's JSON and CSV bytes); `symlist` as the codes of its
  * elements; `int` as the number; `num` as its number's text (DecodedNumber); `bool` as true/false; `self` as the
- * work's id. Null stays null.
+ * work's id. Null stays null. `symbols`: the size of the field's symbol table (its codes are checked against it).
  */
-function readField(r: ByteReader, kind: number, id: string): unknown {
+function readField(r: ByteReader, kind: number, id: string, symbols: number): unknown {
   switch (kind) {
     case TEXT: {
-      if (r.uvar() === 0) return null;
+      if (smallByte(r, 2) === 0) return null;
       const at = r.pos;
       r.skipText();
       return at;
     }
     case WORDS: {
       const at = r.pos;
-      const n = r.uvar();
+      const n = r.count();
       if (n === 0) return null;
-      for (let k = 0; k < n - 1; k++) if (r.uvar() === 0) r.skipText();
+      for (let k = 0; k < n - 1; k++) if (symbolCode(r, symbols) === 0) r.skipText();
       return at;
     }
     case PREFIXED: {
       const at = r.pos;
-      if (r.uvar() === 0) return null;
+      if (symbolCode(r, symbols + 1) === 0) return null;
       r.skipText();
       return at;
     }
     case SYM:
-      return r.uvar();
+      return symbolCode(r, symbols);
     case SYMLIST: {
-      const n = r.uvar();
+      const n = r.count();
       if (n === 0) return null;
       const out = new Array<number>(n - 1);
-      for (let k = 0; k < n - 1; k++) out[k] = r.uvar();
+      for (let k = 0; k < n - 1; k++) out[k] = symbolCode(r, symbols);
       return out;
     }
     case INT:
-      return r.uvar() === 0 ? null : r.svar();
+      return smallByte(r, 2) === 0 ? null : r.svar();
     case NUM:
       return readNumberText(r);
     case NUMLIST: {
@@ -698,11 +576,11 @@ function readField(r: ByteReader, kind: number, id: string): unknown {
       return at;
     }
     case BOOL: {
-      const b = r.byte();
+      const b = smallByte(r, 3);
       return b === 0 ? null : b === 2;
     }
     case SELF:
-      return r.byte() === 0 ? null : id;
+      return smallByte(r, 2) === 0 ? null : id;
     default:
       throw new Error(`work store: no field kind ${kind}`);
   }
@@ -729,7 +607,7 @@ export interface StoredAuthorship {
  * order. Values by position rather than a WorkRow: an object with ~100 keyed properties is a dictionary in V8,
  * and the build encodes millions of them.
  */
-export function encodeWork(w: ByteWriter, id: string, values: readonly unknown[], authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
+export function encodeWork(w: ByteBuffer, id: string, values: readonly unknown[], authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
   const plan = encodePlan(codes);
   const { kinds, known } = plan;
   for (let k = 0, g = 0; g < GROUP_ENDS.length; g++) {
@@ -827,8 +705,10 @@ export function fieldPosition(field: string): number {
  */
 export interface DecodedWork {
   id: string;
-  /** The packed row (where texts and number lists are read from when they are written). */
+  /** The packed row (where texts and number lists are read from when they are written), and where it is (for errors). */
   bytes: Buffer;
+  source: string;
+  base: number;
   values: unknown[];
   tables: SymbolTables;
   authors: DecodedAuthorship[];
@@ -853,40 +733,57 @@ function tablesAt(tables: SymbolTables): (readonly string[] | undefined)[] {
   return t;
 }
 
-/** A work's values from its packed row. */
-export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup): DecodedWork {
-  const r = new ByteReader(bytes);
+/**
+ * A work's values from its packed row. `source` and `base` say where the row is (a file and its offset there),
+ * for the BytesError a damaged row ends in.
+ */
+export function decodeWork(bytes: Buffer, id: string, tables: SymbolTables, people: AuthorLookup, source = 'a work store row', base = 0): DecodedWork {
+  const r = new ByteReader(bytes, source, base);
+  const sizes = tableSizes(tables);
   const values = new Array<unknown>(WORK_FIELDS.length);
   let k = 0;
   for (let g = 0; g < GROUP_ENDS.length; g++) {
     const end = GROUP_ENDS[g]!;
     // Every group but the first starts with a byte saying whether it is there; an absent one is all null.
-    if (g > 0 && r.byte() === 0) {
+    if (g > 0 && smallByte(r, 2) === 0) {
       for (; k < end; k++) values[k] = KINDS[k] === SYM ? 0 : null;
       continue;
     }
-    for (; k < end; k++) values[k] = readField(r, KINDS[k]!, id);
+    for (; k < end; k++) values[k] = readField(r, KINDS[k]!, id, sizes[k]!);
   }
   const authors: DecodedAuthorship[] = [];
-  for (let n = r.uvar(); n > 0; n--) {
+  for (let n = r.count(3); n > 0; n--) {
     const author = r.uvar();
     const row = people.row(author);
-    if (row < 0) throw new Error(`the work store names author A${author}, which the author table does not hold`);
-    const position = readField(r, INT, id) as number;
-    const isCa = readField(r, BOOL, id) as boolean;
+    if (row < 0) r.fail(`author A${author}, which the author table does not hold`);
+    const position = readField(r, INT, id, 0) as number;
+    const isCa = readField(r, BOOL, id, 0) as boolean;
     authors.push({ id: author, row, position, is_ca: isCa });
   }
   const labels: LabelRow[] = [];
-  for (let n = r.uvar(); n > 0; n--) {
+  for (let n = r.count(LABEL_FIELDS.length); n > 0; n--) {
     const l = {} as Record<string, unknown>;
     for (let f = 0; f < LABEL_FIELDS.length; f++) {
       const field = LABEL_FIELDS[f]![0];
       const kind = LABEL_KINDS[f]!;
-      const v = readField(r, kind, id);
+      const table = kind === SYM ? tables[labelSymbols(field)] : undefined;
+      const v = readField(r, kind, id, table?.length ?? 0);
       // A label's symbols are its strings: a few labels per work, read as workItem reads them.
-      l[field] = kind === SYM ? (v === 0 ? null : tables[labelSymbols(field)]![(v as number) - 1]!) : v;
+      l[field] = kind === SYM ? (v === 0 ? null : table![(v as number) - 1]!) : v;
     }
     labels.push(l as unknown as LabelRow);
   }
-  return { id, bytes, values, tables, authors, people, labels };
+  r.done();
+  return { id, bytes, source, base, values, tables, authors, people, labels };
+}
+
+/** Per build, the size of each field's symbol table by position (0 for fields without one). */
+const sizesByTables = new WeakMap<SymbolTables, Uint32Array>();
+function tableSizes(tables: SymbolTables): Uint32Array {
+  let t = sizesByTables.get(tables);
+  if (!t) {
+    t = Uint32Array.from(tablesAt(tables), (table) => table?.length ?? 0);
+    sizesByTables.set(tables, t);
+  }
+  return t;
 }

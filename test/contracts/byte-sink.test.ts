@@ -30,9 +30,9 @@ describe('ByteSink escapes', () => {
         const { src, from, to } = placed(s);
         const sink = new ByteSink(8);
         sink.jsonString(src, from, to, false);
-        expect(sink.text()).toBe(JSON.stringify(s));
+        expect(sink.takeString()).toBe(JSON.stringify(s));
         sink.jsonString(src, from, to, true);
-        expect(sink.text()).toBe(JSON.stringify(s).replaceAll('"', '""'));
+        expect(sink.takeString()).toBe(JSON.stringify(s).replaceAll('"', '""'));
       }),
       { numRuns: 2000 },
     );
@@ -41,7 +41,7 @@ describe('ByteSink escapes', () => {
       const sink = new ByteSink(8);
       const b = Buffer.from(s);
       sink.jsonString(b, 0, b.length, true);
-      expect(sink.text()).toBe(JSON.stringify(s).replaceAll('"', '""'));
+      expect(sink.takeString()).toBe(JSON.stringify(s).replaceAll('"', '""'));
     }
   });
 
@@ -52,7 +52,7 @@ describe('ByteSink escapes', () => {
         const sink = new ByteSink(8);
         sink.byte(0x7c); // a byte already written must stay
         sink.csvCell(src, from, to);
-        expect(sink.text()).toBe(`|${csvField(exportCell(s))}`);
+        expect(sink.takeString()).toBe(`|${csvField(exportCell(s))}`);
       }),
       { numRuns: 2000 },
     );
@@ -61,7 +61,7 @@ describe('ByteSink escapes', () => {
         const sink = new ByteSink(8);
         const b = Buffer.from(s);
         sink.csvCell(b, 0, b.length);
-        return sink.text();
+        return sink.takeString();
       })()).toBe(csvField(exportCell(s)));
   });
 
@@ -72,11 +72,11 @@ describe('ByteSink escapes', () => {
       sink.uint(v);
       sink.byte(0x3b);
     }
-    expect(sink.text()).toBe(values.map((v) => `${String(v)};`).join(''));
+    expect(sink.takeString()).toBe(values.map((v) => `${String(v)};`).join(''));
     fc.assert(
       fc.property(fc.maxSafeNat(), (v) => {
         sink.uint(v);
-        expect(sink.text()).toBe(String(v));
+        expect(sink.takeString()).toBe(String(v));
       }),
     );
   });

@@ -99,7 +99,7 @@ describe('readArray', () => {
     const values = Uint32Array.from({ length: 3_000_000 }, (_, k) => (k * 2654435761) >>> 0);
     const path = join(dir, 'u32.bin');
     writeFileSync(path, new Uint8Array(values.buffer));
-    const got = readArray(path, Uint32Array);
+    const got = readArray(path, 'u32');
     expect(got).toBeInstanceOf(Uint32Array);
     expect(got.byteOffset).toBe(0);
     expect(Buffer.compare(Buffer.from(got.buffer), Buffer.from(values.buffer))).toBe(0);

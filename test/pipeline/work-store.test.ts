@@ -17,7 +17,8 @@ import { COHORT_DIR, file } from '../../contracts/frame/cohort-index.ts';
 import { exportRow } from '../../contracts/frame/export-columns.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workItem } from '../../contracts/frame/work-record.ts';
 import { workCsvLine, workItemJson } from '../../contracts/frame/work-serialize.ts';
-import { ByteWriter, decodeWork, LABEL_FIELDS, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../contracts/frame/work-store.ts';
+import { decodeWork, LABEL_FIELDS, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../contracts/frame/work-store.ts';
+import { ByteBuffer } from '../../contracts/common/bytes.ts';
 import { snapshotRef } from '../../pipeline/build.ts';
 import { openDuck } from '../../pipeline/lib/duckdb.ts';
 import { silentProgress } from '../../pipeline/lib/progress.ts';
@@ -250,7 +251,7 @@ describe('the work store codec', () => {
         for (const [row, authors, labels] of works) {
           // Authors are stored by id: the lookup gives back each id's name and ORCID (one per id, as in a frame).
           const canonical = authors.map((a) => ({ ...a, name: people.get(Number(a.id.slice(1)))!.name, orcid: people.get(Number(a.id.slice(1)))!.orcid }));
-          const w = new ByteWriter();
+          const w = new ByteBuffer();
           packWork(w, { row, authors: canonical, labels }, codes);
           const back = decodeWork(w.slice(0), row.id as string, tables, lookup);
           const item = workItem(row, canonical, labels);
@@ -272,14 +273,14 @@ describe('the work store codec', () => {
         works.flatMap((x) => x[2]),
       ),
     );
-    const w = new ByteWriter();
+    const w = new ByteBuffer();
     for (const [row, authors, labels] of works) packWork(w, { row, authors, labels }, codes);
     expect(createHash('sha256').update(w.slice(0)).digest('hex')).toBe(VERSION_8_DIGEST);
   });
 
   it('refuses, naming the field, a value its symbol table lacks or a value of the wrong type', () => {
     const row = { id: 'W1', type: 'article' } as WorkRow;
-    const w = new ByteWriter();
+    const w = new ByteBuffer();
     expect(() => packWork(w, { row, authors: [], labels: [] }, symbolCodes({ type: ['book'] }))).toThrow(/type value "article" is not in its symbol table/);
     expect(() => packWork(w, { row: { id: 'W1', year: 2020.5 }, authors: [], labels: [] }, symbolCodes({}))).toThrow(/year is not an integer/);
     expect(() => packWork(w, { row: { id: 'W01' }, authors: [], labels: [] }, symbolCodes({}))).toThrow(/W01/);

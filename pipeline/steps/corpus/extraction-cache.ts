@@ -23,7 +23,7 @@
  * entries into one segment once garbage outweighs them; a failed run prunes nothing.
  */
 import { createHash, hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -210,8 +210,9 @@ export class ExtractionCache {
       let end = g + 1;
       while (end < wanted.length && wanted[end]!.at.segment === first.segment && wanted[end]!.at.offset + bytes(wanted[end]!) - first.offset <= SPAN) end++;
       const last = wanted[end - 1]!;
-      const span = Buffer.allocUnsafe(last.at.offset + bytes(last) - first.offset);
-      if (readSync(this.fd(first.segment), span, 0, span.length, first.offset) === span.length)
+      const spanBytes = last.at.offset + bytes(last) - first.offset;
+      const span = this.fits(first.segment, first.offset, spanBytes) ? Buffer.allocUnsafe(spanBytes) : null;
+      if (span && readSync(this.fd(first.segment), span, 0, span.length, first.offset) === span.length)
         for (let k = g; k < end; k++) {
           const w = wanted[k]!;
           const start = w.at.offset - first.offset;
@@ -255,6 +256,7 @@ export class ExtractionCache {
     if (at.segment === this.segment && at.offset + at.length > this.written) this.flush();
     const skip = part === 'whole' ? at.summary : 0;
     const length = part === 'summary' && at.summary > 0 ? at.summary : at.length - skip;
+    if (!this.fits(at.segment, at.offset + skip, length)) return null;
     const text = this.readRange(at.segment, at.offset + skip, length);
     if (text === null) return null;
     this.index.markUsed(key);
@@ -297,6 +299,15 @@ export class ExtractionCache {
     w.bytes = 0;
     w.next = end;
     return buf.toString('utf8', 0, length);
+  }
+
+  /**
+   * True when `length` bytes at `offset` can be in the segment: a damaged index line (a length past the file's
+   * end, a summary longer than its line) is a miss, not an allocation of what it says. Lengths up to READ_AHEAD
+   * are read as they are (a short read is a miss too); longer ones are checked against the file's size.
+   */
+  private fits(segment: string, offset: number, length: number): boolean {
+    return length >= 0 && (length <= READ_AHEAD || offset + length <= fstatSync(this.fd(segment)).size);
   }
 
   /** A segment's file, opened for reading once per run. */

@@ -6,8 +6,6 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ARRAY_TYPES,
-  type ArrayType,
   COHORT_DIR,
   COLUMNS,
   type ColumnName,
@@ -23,14 +21,13 @@ import {
 } from '../../../contracts/frame/cohort-index.ts';
 import { DESIGNS } from '../../../contracts/frame/vocab.ts';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
+import { ByteBuffer, columnBytes, TYPED_ARRAYS, type TypedColumn } from '../../../contracts/common/bytes.ts';
 import { type Duck, forEachChunk, lit, registerTermsFunction, termsListSql } from '../../lib/duckdb.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { maskSql } from './frame.duckdb.ts';
 
-type Typed = InstanceType<(typeof ARRAY_TYPES)[ArrayType]>;
-
-function writeTyped(path: string, array: Typed): void {
-  writeFileSync(path, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+function writeTyped(path: string, array: TypedColumn): void {
+  writeFileSync(path, columnBytes(array));
 }
 
 /** Appends u32 values to a file through a buffer. */
@@ -100,8 +97,7 @@ const designIndex = (col: string) => `coalesce(list_position(${lit(`[${DESIGNS.m
 
 /** Appends delta-varint coded values (contracts/frame/cohort-index.ts PACKED_CSRS) to a file through a buffer. */
 class DeltaVarintWriter {
-  private buf = Buffer.allocUnsafe(1 << 16);
-  private n = 0;
+  private readonly buf = new ByteBuffer();
   private readonly fd: number;
   private prev = -1;
   bytes = 0;
@@ -113,21 +109,17 @@ class DeltaVarintWriter {
     this.prev = -1;
   }
   push(v: number): void {
-    if (this.n > this.buf.length - 8) this.flush();
-    let x = this.prev < 0 ? v : v - this.prev;
+    const x = this.prev < 0 ? v : v - this.prev;
     if (x <= 0 && this.prev >= 0) throw new Error('a packed CSR list must be strictly ascending');
     this.prev = v;
-    while (x >= 0x80) {
-      this.buf[this.n++] = (x & 0x7f) | 0x80;
-      this.bytes++;
-      x >>>= 7;
-    }
-    this.buf[this.n++] = x;
-    this.bytes++;
+    const before = this.buf.length;
+    this.buf.uvar(x);
+    this.bytes += this.buf.length - before;
+    if (this.buf.length >= 1 << 16) this.flush();
   }
   private flush(): void {
-    if (this.n > 0) writeSync(this.fd, this.buf, 0, this.n);
-    this.n = 0;
+    if (this.buf.length > 0) writeSync(this.fd, this.buf.view());
+    this.buf.reset();
   }
   close(): void {
     this.flush();
@@ -277,7 +269,7 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     LEFT JOIN (SELECT row, count(*) AS ntok FROM title_terms GROUP BY row) t ON t.row = w.cohort_row`);
   const [{ n: rows } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM cx');
   const names = Object.keys(COLUMNS) as ColumnName[];
-  const arrays = Object.fromEntries(names.map((c) => [c, new ARRAY_TYPES[COLUMNS[c][0]](rows)])) as Record<ColumnName, Typed>;
+  const arrays = Object.fromEntries(names.map((c) => [c, new TYPED_ARRAYS[COLUMNS[c][0]](rows)])) as Record<ColumnName, TypedColumn>;
   let at = 0;
   await forEachChunk(duck, `SELECT ${names.join(', ')} FROM cx ORDER BY row`, (cols, n) => {
     names.forEach((c, k) => {

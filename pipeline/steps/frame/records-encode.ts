@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { idNumber } from '../../../contracts/frame/cohort-index.ts';
 import { AuthorTable } from '../../../contracts/frame/author-table.ts';
-import { ByteWriter, decodeWork, encodeWork, fieldPosition, type FieldKind, rowValues, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_FIELDS } from '../../../contracts/frame/work-store.ts';
+import { decodeWork, encodeWork, fieldPosition, type FieldKind, rowValues, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_FIELDS } from '../../../contracts/frame/work-store.ts';
+import { ByteBuffer } from '../../../contracts/common/bytes.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
 import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
 import { type Duck, forEachChunk, lit } from '../../lib/duckdb.ts';
@@ -76,7 +77,7 @@ export function storedId(id: string, prefix: 'W' | 'A'): number {
 }
 
 /** Packs one work (also used by the tests, against the database's own rows). */
-export function packWork(w: ByteWriter, parts: WorkParts, codes: SymbolCodes): void {
+export function packWork(w: ByteBuffer, parts: WorkParts, codes: SymbolCodes): void {
   storedId(parts.row.id as string, 'W');
   encodeWork(
     w,
@@ -164,7 +165,7 @@ export async function encodeRange(duck: Duck, task: EncodeTask): Promise<EncodeR
     },
   );
   const labelsOf = byWork(await duck.all<LabelRow & { work_id: string }>(`SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`));
-  const w = new ByteWriter();
+  const w = new ByteBuffer();
   const out: EncodeResult = { rows: [], ids: [], packed: new Uint8Array(0), lengths: [], items: task.withItems ? [] : null };
   const noAuthors: StoredAuthorship[] = [];
   await forEachChunk(duck, packedRowSql(where), (cols, n) => {

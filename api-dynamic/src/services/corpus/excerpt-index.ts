@@ -23,7 +23,7 @@ import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '..
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
 import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
 import { type ExcerptTags, groupOf, type KeyHeads, type RankedGroups } from './bm25.ts';
-import { popcount } from './popcount.ts';
+import { RankBitset } from '../../../../contracts/common/bytes.ts';
 import type { SqliteDb } from './sqlite.ts';
 
 
@@ -90,13 +90,10 @@ function pairMask(f: OccurrenceFilter): number {
  */
 const PAGE_BLOCK = 4096;
 
-/**
- * A phrase's excerpts as one bit each (bit i of word i >>> 5), with, per word, the position in `phraseExcerpts`
- * of its first set bit's excerpt: an excerpt's entry there is `before[w] + popcount(bits below it)`.
- */
+/** A phrase's excerpts as a rank bitset, and the pair bits of each (`phrasePairs`' part of the phrase, in their order). */
 interface PhraseBits {
-  words: Uint32Array;
-  before: Int32Array;
+  set: RankBitset;
+  pairs: Int32Array;
 }
 
 /** A keyed page ending at most this far into a search's candidates is selected with a bounded heap (pageByHeap). */
@@ -424,15 +421,9 @@ export class ExcerptIndex {
     if (f.phrase < 0 || f.phrase >= this.phraseStart.length - 1) return null;
     let bits = this.phraseBitsMade[f.phrase];
     if (bits === undefined) {
-      const words = new Uint32Array((this.size + 31) >>> 5);
       const from = this.phraseStart[f.phrase]!;
-      for (let k = from, end = this.phraseStart[f.phrase + 1]!; k < end; k++) words[this.phraseExcerpts[k]! >>> 5]! |= 1 << (this.phraseExcerpts[k]! & 31);
-      const before = new Int32Array(words.length);
-      for (let w = 0, n = from; w < words.length; w++) {
-        before[w] = n;
-        n += popcount(words[w]!);
-      }
-      bits = { words, before };
+      const to = this.phraseStart[f.phrase + 1]!;
+      bits = { set: RankBitset.of(this.phraseExcerpts.subarray(from, to), this.size), pairs: this.phrasePairs.subarray(from, to) };
       this.phraseBitsMade[f.phrase] = bits;
     }
     return bits;
@@ -447,11 +438,9 @@ export class ExcerptIndex {
    */
   private testIn(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array, bits: PhraseBits | null): boolean {
     if (bits === null) return this.test(i, f, mask, allowed);
-    const word = bits.words[i >>> 5]!;
-    const bit = 1 << (i & 31);
-    if ((word & bit) === 0) return false;
+    if (!bits.set.has(i)) return false;
     if (f.years || f.ps) return this.test(i, f, mask, allowed);
-    return (this.phrasePairs[bits.before[i >>> 5]! + popcount(word & (bit - 1))]! & mask) !== 0;
+    return (bits.pairs[bits.set.rank(i)]! & mask) !== 0;
   }
 
   /**

@@ -16,8 +16,8 @@
 import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
+import { popcount, RankBitset } from '../../../../contracts/common/bytes.ts';
 import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch, sizeTagsOf } from './bm25.ts';
-import { popcount } from './popcount.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -54,35 +54,17 @@ interface Postings {
    * each, were most of a phrase search).
    */
   single: Int32Array | null;
-  /** For a term in many excerpts: its excerpts as bits, to intersect a shorter list with (DocBits). */
-  bits: DocBits | null;
+  /**
+   * For a term in many excerpts: its excerpts as a rank bitset, to intersect a shorter list with. A shorter list
+   * is intersected with it by one probe per element in an array that stays in the CPU cache (625 KiB at 5M
+   * excerpts), instead of a merge or gallop through the long list's ids (issue 21: "the" is in 4M of 5M
+   * excerpts; intersecting it with a word in 400,000 took most of a phrase search).
+   */
+  bits: RankBitset | null;
 }
 
-/**
- * A posting list as one bit per excerpt (bit d of word d >>> 5), with the number of set bits before each word:
- * an excerpt's index in the list is `before[w] + popcount(bits below it)`. A shorter list is intersected with
- * it by one probe per element in an array that stays in the CPU cache (625 KiB at 5M excerpts), instead of a
- * merge or gallop through the long list's ids (issue 21: "the" is in 4M of 5M excerpts; intersecting it with a
- * word in 400,000 took most of a phrase search).
- */
-interface DocBits {
-  words: Uint32Array;
-  before: Int32Array;
-}
-
-/** Lists in at least this share of the excerpts get DocBits when first intersected (denser than a list of 32-bit ids). */
+/** Lists in at least this share of the excerpts get bits when first intersected (denser than a list of 32-bit ids). */
 const BITS_SHARE = 1 / 32;
-
-function docBits(docs: Int32Array, rows: number): DocBits {
-  const words = new Uint32Array((rows + 31) >>> 5);
-  for (let k = 0; k < docs.length; k++) words[docs[k]! >>> 5]! |= 1 << (docs[k]! & 31);
-  const before = new Int32Array(words.length);
-  for (let w = 0, n = 0; w < words.length; w++) {
-    before[w] = n;
-    n += popcount(words[w]!);
-  }
-  return { words, before };
-}
 
 /**
  * Every Postings object is made here, so all have one shape and V8's compiled loops over them stay valid (an
@@ -176,7 +158,7 @@ function gallop(list: Int32Array, from: number, target: number): number {
 const GALLOP_RATIO = 8;
 
 /** The excerpts of `a` (the shorter) also in `b`, ascending, with the index of each in `a` and in `b`. */
-function intersectTwo(a: Int32Array, b: Int32Array, bBits: DocBits | null): { docs: Int32Array; atA: Int32Array; atB: Int32Array } {
+function intersectTwo(a: Int32Array, b: Int32Array, bBits: RankBitset | null): { docs: Int32Array; atA: Int32Array; atB: Int32Array } {
   const docs = new Int32Array(a.length);
   const atA = new Int32Array(a.length);
   const atB = new Int32Array(a.length);
@@ -260,7 +242,7 @@ function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: In
  * probed every excerpt of the shorter list, 0.5–1M of them, for a median of 86,000 in common; the words are
  * 157,000 whatever the lists' lengths).
  */
-function intersectBits(a: Postings, b: Postings, x: DocBits, y: DocBits): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
+function intersectBits(a: Postings, b: Postings, x: RankBitset, y: RankBitset): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
   const wa = x.words;
   const wb = y.words;
   let n = 0;
@@ -340,7 +322,7 @@ export class SearchIndex {
     const row = db.selectArray('SELECT excerpts, tokens, sizes, bigram_min_docs FROM search_documents');
     if (!row) throw new Error('the corpus database has no search index (search_documents is empty): rebuild');
     const rows = Number(row[0]);
-    const size = decodeVarints(row[2] as Uint8Array, rows);
+    const size = decodeVarints(row[2] as Uint8Array, rows, 'corpus.sqlite search_documents.sizes');
     const index = new SearchIndex(db, rows, documentSizes(size, Number(row[1])), Number(row[3]));
     index.warmUp();
     index.preload();
@@ -373,7 +355,7 @@ export class SearchIndex {
       p.pos = new Int32Array(decodePositions(encoded.positions, encoded.offsetWidth));
       p.single = singleOffsets(p.pos, p.start);
       // Bits for the denser lists, so both ways of intersecting are compiled.
-      if (step <= 3) p.bits = docBits(docs, n);
+      if (step <= 3) p.bits = RankBitset.of(docs, n);
       return p;
     };
     // Made-up tags over every excerpt, so the keyed grouping (one and two phrases, with and without the
@@ -518,7 +500,7 @@ export class SearchIndex {
     if (a < this.bigramMinDocs && b < this.bigramMinDocs) return null;
     const row = this.db.selectArray('SELECT docs, postings FROM search_bigrams WHERE first = ? AND second = ?', [first, second]);
     if (!row) return EMPTY;
-    const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
+    const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]), `corpus.sqlite search_bigrams.postings of "${key}"`);
     const p = postings(docs, freq);
     this.terms.set(key, p);
     return p;
@@ -531,7 +513,7 @@ export class SearchIndex {
     return Number(this.db.selectValue('SELECT docs FROM search_terms WHERE term = ?', [term]) ?? 0);
   }
 
-  /** True when a list is long enough to be intersected through its bits (DocBits). */
+  /** True when a list is long enough to be intersected through its bits (Postings.bits). */
   private dense(p: Postings): boolean {
     return p.docs.length >= this.rows * BITS_SHARE;
   }
@@ -541,7 +523,7 @@ export class SearchIndex {
    * for bits it never used; issue 21 session 22). The term cache counted them from the start.
    */
   private withBits(p: Postings): void {
-    if (p.bits === null && p !== EMPTY && this.dense(p)) p.bits = docBits(p.docs, this.rows);
+    if (p.bits === null && p !== EMPTY && this.dense(p)) p.bits = RankBitset.of(p.docs, this.rows);
   }
 
   /** One term's postings (decoded on first use; positions too when `positions`). */
@@ -550,7 +532,7 @@ export class SearchIndex {
     if (p === undefined) {
       const row = this.db.selectArray('SELECT docs, postings FROM search_terms WHERE term = ?', [term]);
       if (row) {
-        const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]));
+        const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]), `corpus.sqlite search_terms.postings of "${term}"`);
         p = postings(docs, freq);
           } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
@@ -559,7 +541,7 @@ export class SearchIndex {
       const [blob, width] = this.db.selectArray('SELECT positions, offset_width FROM search_terms WHERE term = ?', [term])!;
       p.start = offsetsOf(p.freq);
       // Widened to 32 bits: phrase matching then reads one kind of array whatever the stored width.
-      p.pos = new Int32Array(decodePositions(blob as Uint8Array, Number(width)));
+      p.pos = new Int32Array(decodePositions(blob as Uint8Array, Number(width), `corpus.sqlite search_terms.positions of "${term}"`));
       if (p.pos.length !== p.start[p.freq.length]) throw new Error(`search index: the offsets of "${term}" do not match its counts`);
       p.single = singleOffsets(p.pos, p.start);
       this.terms.set(term, p); // again, so the cache counts the positions' size

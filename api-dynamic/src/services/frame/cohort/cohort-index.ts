@@ -7,7 +7,6 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ARRAY_TYPES,
   COHORT_DIR,
   COLUMNS,
   type ColumnName,
@@ -26,21 +25,19 @@ import { type StoredWork, workCsvLine, workItemJson } from '../../../../../contr
 import { AuthorTable } from '../../../../../contracts/frame/author-table.ts';
 import { type Offsets, readArray, readOffsets, SortedSearch } from '../../../../../contracts/frame/typed-arrays.ts';
 import { decodeWork, type SymbolTables } from '../../../../../contracts/frame/work-store.ts';
+import { ByteReader, BytesError, type TypedArrayOf } from '../../../../../contracts/common/bytes.ts';
 import { FilterBitsets } from './filter-bitsets.ts';
 
-type ColumnArrays = { [K in ColumnName]: InstanceType<(typeof ARRAY_TYPES)[(typeof COLUMNS)[K][0]]> };
+type ColumnArrays = { [K in ColumnName]: TypedArrayOf<(typeof COLUMNS)[K][0]> };
 export type SortName = keyof typeof ORDERS;
 
-function readTyped<T extends keyof typeof ARRAY_TYPES>(path: string, type: T): InstanceType<(typeof ARRAY_TYPES)[T]> {
-  return readArray(path, ARRAY_TYPES[type]) as InstanceType<(typeof ARRAY_TYPES)[T]>;
-}
 /** The width in bytes of a narrow file (2 when its `.u16` form exists) and its path. */
 function narrowFile(dir: string, f: NarrowFile): { width: 2 | 4; path: string } {
   return existsSync(join(dir, f.u16)) ? { width: 2, path: join(dir, f.u16) } : { width: 4, path: join(dir, f.u32) };
 }
 function readNarrow(dir: string, f: NarrowFile): Uint16Array | Uint32Array {
   const { width, path } = narrowFile(dir, f);
-  return width === 2 ? readTyped(path, 'u16') : readTyped(path, 'u32');
+  return width === 2 ? readArray(path, 'u16') : readArray(path, 'u32');
 }
 
 /**
@@ -49,16 +46,20 @@ function readNarrow(dir: string, f: NarrowFile): Uint16Array | Uint32Array {
  */
 class FileRanges {
   private fd: number | null = null;
-  constructor(private readonly path: string) {
-    if (!statSync(path).isFile()) throw new Error(`${path} is not a file`);
+  private readonly size: number;
+  constructor(readonly path: string) {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error(`${path} is not a file`);
+    this.size = stat.size;
   }
   read(start: number, length: number): Buffer {
+    if (!(start >= 0 && length >= 0 && start + length <= this.size)) throw new BytesError(this.path, start, `${length} bytes asked for; the file has ${this.size}`);
     const buf = Buffer.allocUnsafe(length);
     this.fd ??= openSync(this.path, 'r');
     let got = 0;
     while (got < length) {
       const n = readSync(this.fd, buf, got, length - got, start + got);
-      if (n === 0) throw new Error('cohort index file is shorter than its offsets say');
+      if (n === 0) throw new BytesError(this.path, start + got, `the file ends before the ${length} bytes its offsets say`);
       got += n;
     }
     return buf;
@@ -70,31 +71,22 @@ class FileRanges {
 }
 
 /**
- * `n` ascending values from their delta-varint coding (7 bits a byte, low first, high bit: more follows; the
- * first value as is). Gaps below 128 take one byte, the common case in a list of thousands of rows; longer
- * varints are read with multiplication, which stays exact past 31 bits. About 2 ns a value (0.9 ms for a
- * 400,000-value list): frequent author terms are therefore kept as bitsets (FilterBitsets.frequentAuthorTerm).
+ * `n` ascending values from their delta-varint coding (the first value as is, then each gap; contracts/common/bytes.ts
+ * varints). Gaps below 128 take one byte, the common case in a list of thousands of rows. About 2 ns a value (0.9 ms
+ * for a 400,000-value list): frequent author terms are therefore kept as bitsets (FilterBitsets.frequentAuthorTerm).
+ * `source` and `base`: the file and the offset the bytes come from, for the BytesError damaged bytes end in.
  */
-export function decodeDeltas(buf: Uint8Array, n: number): Uint32Array {
+export function decodeDeltas(buf: Uint8Array, n: number, source = 'a packed list', base = 0): Uint32Array {
+  const r = new ByteReader(buf, source, base);
+  if (n > buf.length) r.fail(`${n} values cannot fit in ${buf.length} bytes`);
   const out = new Uint32Array(n);
-  let p = 0;
   let v = 0;
   for (let i = 0; i < n; i++) {
-    let b = buf[p++]!;
-    let x = b;
-    if (b >= 0x80) {
-      x = b & 0x7f;
-      let mul = 0x80;
-      do {
-        b = buf[p++]!;
-        x += (b & 0x7f) * mul;
-        mul *= 0x80;
-      } while (b >= 0x80);
-    }
-    v += x;
+    v += r.uvar();
     out[i] = v;
   }
-  if (p !== buf.length) throw new Error(`a packed list of ${n} values took ${p} of its ${buf.length} bytes`);
+  if (v > 0xffffffff) r.fail('a packed list value above 2^32');
+  r.done();
   return out;
 }
 
@@ -116,7 +108,7 @@ export class Csr {
   static load(dir: string, name: CsrName): Csr {
     if (isPackedCsr(name)) {
       const offsets = readOffsets(join(dir, file.csrByteOffsets(name)));
-      const counts = readTyped(join(dir, file.csrCounts(name)), 'u32');
+      const counts = readArray(join(dir, file.csrCounts(name)), 'u32');
       if (counts.length !== offsets.length - 1) throw new Error(`${file.csrCounts(name)} has ${counts.length} keys, its offsets ${offsets.length - 1}`);
       return new Csr(offsets, join(dir, file.csrPackedValues(name)), counts);
     }
@@ -144,7 +136,8 @@ export class Csr {
       const buf = this.values.read(this.offsets[key]! * 4, n * 4);
       return new Uint32Array(buf.buffer, buf.byteOffset, n);
     }
-    return decodeDeltas(this.values.read(this.offsets[key]!, this.offsets[key + 1]! - this.offsets[key]!), n);
+    const start = this.offsets[key]!;
+    return decodeDeltas(this.values.read(start, this.offsets[key + 1]! - start), n, this.values.path, start);
   }
   close(): void {
     this.values.close();
@@ -175,7 +168,7 @@ class WorkStore {
     const bin = new FileRanges(join(dir, file.works));
     const symbols = JSON.parse(readFileSync(join(dir, file.workSymbols), 'utf8')) as SymbolTables;
     if (existsSync(join(dir, file.workStart))) {
-      const start = readTyped(join(dir, file.workStart), 'f64');
+      const start = readArray(join(dir, file.workStart), 'f64');
       if (start.length !== rows) throw new Error(`the work store has ${start.length} row starts, the index ${rows}`);
       return new WorkStore(start, length, bin, symbols);
     }
@@ -187,6 +180,14 @@ class WorkStore {
   }
   get bytes(): number {
     return this.start.byteLength + (this.length?.byteLength ?? 0);
+  }
+  /** The works file's path. */
+  get path(): string {
+    return this.bin.path;
+  }
+  /** Where a row starts in the works file. */
+  startOf(row: number): number {
+    return this.start[row]!;
   }
   get(row: number): Buffer {
     const start = this.start[row]!;
@@ -267,13 +268,13 @@ export class CohortIndex {
     const manifest = cohortIndexManifestSchema.parse(JSON.parse(readFileSync(join(dir, file.manifest), 'utf8')));
     const col = Object.fromEntries(
       (Object.keys(COLUMNS) as ColumnName[]).map((c) => {
-        const a = readTyped(join(dir, file.column(c)), COLUMNS[c][0]);
+        const a = readArray(join(dir, file.column(c)), COLUMNS[c][0]);
         if (a.length !== manifest.rows) throw new Error(`${file.column(c)} has ${a.length} rows, the index ${manifest.rows}`);
         return [c, a];
       }),
     ) as ColumnArrays;
     const orders = Object.fromEntries(
-      (Object.keys(ORDERS) as SortName[]).map((s) => [s, readTyped(join(dir, file.order(s)), 'u32')]),
+      (Object.keys(ORDERS) as SortName[]).map((s) => [s, readArray(join(dir, file.order(s)), 'u32')]),
     ) as Record<SortName, Uint32Array>;
     const dict = Object.fromEntries(
       DICTIONARIES.map((d) => {
@@ -297,7 +298,7 @@ export class CohortIndex {
       new Map(manifest.author_terms.map((t, k) => [t, k])),
       manifest.author_terms.map((term, key) => ({ term, key })).sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)),
       csr,
-      readTyped(join(dir, file.authorCaWorks), 'u32'),
+      readArray(join(dir, file.authorCaWorks), 'u32'),
       AuthorTable.load(dir),
       WorkStore.load(dir, manifest.rows),
       ((f) => ({ width: f.width, ranges: new FileRanges(f.path) }))(narrowFile(dir, file.neighbourShared)),
@@ -329,7 +330,7 @@ export class CohortIndex {
     return this.decoded(this.works.get(row), row);
   }
   private decoded(bytes: Buffer, row: number): StoredWork {
-    return decodeWork(bytes, `W${this.col.id[row]}`, this.works.symbols, this.authors);
+    return decodeWork(bytes, `W${this.col.id[row]}`, this.works.symbols, this.authors, this.works.path, this.works.startOf(row));
   }
 
   /** The work item JSON (the work record without `meta`) of a row. */

@@ -8,6 +8,7 @@
  * rows directly; both give the same order (the sort key, then id), so paging is stable.
  */
 import { ApiError } from '../../../../../contracts/common/errors.ts';
+import { popcount } from '../../../../../contracts/common/bytes.ts';
 import { CATEGORY_ORDER, DESIGNS, ROUTES } from '../../../../../contracts/frame/vocab.ts';
 import { FLAG, ROUTE_FLAG } from '../../../../../contracts/frame/cohort-index.ts';
 import { type CohortFacet, type CohortFilters, type Sort, SORTS } from '../../../../../contracts/frame/cohort-query.ts';
@@ -207,12 +208,6 @@ function plan(index: CohortIndex, f: CohortFilters): { terms: Term[]; lists: Uin
     yes((predicted ? (consensus ? b.predDesignCons : b.predDesignCand) : all ? b.directDesignAll : b.directDesignAny)[k]!);
   }
   return { terms, lists, rareTitleKeys };
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** Set bits of `a`, or of `a AND b`. */

@@ -100,7 +100,7 @@ export async function* exportChunks(
   let sent = 0;
   /** The next works' bytes, each after `before(sent)`, up to about CHUNK_BYTES and the export's row count (null at the end). */
   const take = (write: (s: ByteSink, w: StoredWork) => void, before: (k: number) => Uint8Array | null): Buffer | null => {
-    while (sent < plan.exported && sink.n < CHUNK_BYTES) {
+    while (sent < plan.exported && sink.length < CHUNK_BYTES) {
       // next(), not for...of: leaving a for...of loop would close the generator after the first chunk.
       const w = works.next();
       if (w.done) break;
@@ -109,7 +109,7 @@ export async function* exportChunks(
       write(sink, w.value);
       sent++;
     }
-    return sink.n === 0 ? null : sink.take();
+    return sink.length === 0 ? null : sink.take();
   };
   const pause = slicer();
   if (q.format === 'json') {
