@@ -151,9 +151,9 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     const working = join(tmp, WORKING_DB);
     await buildFrameDatabase(o.snapshot, working, manifest, progress, spill, timer);
 
-    // Phase 2b: the cohort index (in-memory query engine files), from the finished database. (Run at the same
-    // time as the work store it saved 4 s of 390 at 4.3M works and raised the peak RSS from 2.7 to 3.9 GiB:
-    // docs/benchmarks.md, issue 24.)
+    // Phase 2b: the cohort index (in-memory query engine files), from the finished database. (Not run at the same
+    // time as the work store: that saves about 1% of the time and raises the peak RSS by over a third;
+    // docs/decisions.md has the measurement.)
     progress.log('pipeline: writing the cohort index');
     const indexDuck = await openDuck(working, {
       access_mode: 'READ_ONLY',

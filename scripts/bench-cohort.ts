@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cohort -- --build <build-output dir> [--snapshot ID] [--runs 30] [--duration 15] [--connections 16]`
  *
- * The cohort engine's benchmark (issue 3), through the HTTP layer of a real server process on loopback:
+ * The cohort engine's benchmark, through the HTTP layer of a real server process on loopback:
  *   1. latency (p50/p95) of a fixed list of cohort and /works requests, one at a time, count cache OFF, so
  *      every request runs its full count pass;
  *   2. a 100,000-row CSV export: time to last byte and the server's peak RSS while it streams;

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:corpus-counts -- --build DIR [--rounds 5] [--calls 20]`
  *
- * The cost of `/excerpts` totals on an existing corpus build (issue 21): for a fixed set of queries, the mean
+ * The cost of `/excerpts` totals on an existing corpus build: for a fixed set of queries, the mean
  * time of `listExcerpts` (count + page + rows) over `--calls` calls after `--rounds` − 1 warm-up rounds, next to
- * one plain pass over every excerpt's (status, band) mask (what a count without phrase cost before the mask
+ * one plain pass over every excerpt's (status, band) mask (what a count without phrase would cost without the mask
  * histograms), in the same process so the two are comparable on a busy machine. Prints a Markdown table.
  */
 import { parseArgs } from 'node:util';

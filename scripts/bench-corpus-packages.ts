@@ -1,7 +1,7 @@
 /**
  * `npm run bench:corpus -- --packages [--articles 100000] [--small 25000] [--per-package 10000] [--changed 0.01] [--seed 1] [--keep DIR]`
  *
- * The corpus step on PMC-style bulk packages (issue 21), end to end: generated articles packed as baseline
+ * The corpus step on PMC-style bulk packages, end to end: generated articles packed as baseline
  * `.tar.gz` packages with file lists (pipeline/generate/corpus/packages.ts; generation not timed), then
  * `buildCorpus` in a fresh child process (read, gunzip, untar, parse, extract, cache, database, documents,
  * report), timed by wall clock and by the process's CPU time, with its peak RSS, at two sizes (--small and

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:corpus-startup -- --build DIR`
  *
- * Where the corpus server's start-up time and memory go (issue 21, serving at the scale of the whole OA subset):
+ * Where the corpus server's start-up time and memory go (serving at the scale of the whole OA subset):
  * opens DIR/corpus/corpus.sqlite as CorpusData.open does, one phase at a time (open through the file VFS, the excerpt index read from
  * its stored chunks, the search index), and prints each phase's
  * wall time and the process memory after it: RSS, the JS heap, ArrayBuffers (typed arrays: outside the JS heap

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:corpus-writer -- --snapshot DIR --copies N [--out FILE]`
  *
- * What writing the corpus database costs in memory (issue 21: the database on disk as it grows): the JATS
+ * What writing the corpus database costs in memory (the database on disk as it grows): the JATS
  * articles of DIR/corpus are extracted once, then `writeCorpusDatabase` alone writes N copies of them, each copy
  * made only when the writer loads it (`load(i)`), so the JS heap stays small and what grows is the writer's.
  * Prints one Markdown row: articles, excerpts, database size, seconds, the wasm heap at the end (sqlite's

@@ -3,7 +3,7 @@
  * `npm run bench:corpus -- --build DIR [--requests 400]` (only the /excerpts part, on an existing build)
  * `npm run bench:corpus -- --packages …` (bulk packages end to end and incremental rebuilds: bench-corpus-packages.ts)
  *
- * The corpus benchmark (issue 6), in three parts:
+ * The corpus benchmark, in three parts:
  *   1. extraction throughput: N generated JATS articles (generated first, not timed) read, parsed, split and
  *      analysed one after the other in this process with the calls the pipeline makes (`readArticleFile` +
  *      `extractArticle`, default lexicon compiled once): articles/s and MB/s of input as stored on disk. Single
@@ -43,7 +43,7 @@ import { compareArticleIds } from '../pipeline/steps/corpus/extract-corpus.ts';
 import { corpusInput } from '../pipeline/steps/corpus/inputs.ts';
 import { wholeArg } from './lib/whole-arg.ts';
 
-// `--packages`: the bulk-package phase (issue 21) is its own script with its own options.
+// `--packages`: the bulk-package phase is its own script with its own options.
 if (process.argv.includes('--packages')) {
   await import('./bench-corpus-packages.ts');
   process.exit(process.exitCode ?? 0);

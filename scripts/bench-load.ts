@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load -- --build <build-output dir> [--phases static,mixed,soak] [...]`
  *
- * Load and soak of the real server (issue 9), over HTTP on loopback: the server runs as its own process
+ * Load and soak of the real server, over HTTP on loopback: the server runs as its own process
  * (`node --import tsx api-dynamic/src/server.ts`, as production runs it, logging at `info` to a file), the
  * load generator (autocannon) and the FAIR upstream mock run in this process, so on a 2-core machine each side
  * has one core.

@@ -1,7 +1,7 @@
 /**
  * `npm run lexicon:coverage -- [--lexicon FILE] [--reference DIR]`
  *
- * How much of the hedging literature's phrase lists a lexicon covers (issue 21): Otte et al. 2022's phrases
+ * How much of the hedging literature's phrase lists a lexicon covers: Otte et al. 2022's phrases
  * weighted by their occurrences in 567,758 RCTs (`out.01.process/sum_phrases.csv`, summed over the 3-year
  * bins), and Hankins' 509 phrases (`doc/still_not_significant.txt`, unweighted: the list has no counts). A
  * reference phrase is covered when the lexicon's matcher finds a phrase in its text, i.e. a sentence written

@@ -3,7 +3,7 @@
  * them with fs.readSync/writeSync at their offsets, straight between the file and the wasm heap. In Node,
  * sqlite-wasm's own VFSes keep files in an in-memory file system (DECISIONS.md §2), so without this a database
  * had to be deserialized whole into the wasm heap to be read (the server) or built there and exported (the
- * pipeline): memory grew with the database (issue 21: 2 GiB at 5M excerpts). With it, memory holds only SQLite's
+ * pipeline): memory grew with the database (gigabytes at millions of excerpts). With it, memory holds only SQLite's
  * page cache (bounded by `PRAGMA cache_size`) and the operating system's file cache holds the rest, shared and
  * outside the process's RSS.
  *
@@ -30,8 +30,8 @@ interface OpenFile {
   path: string;
   /**
    * Writes that follow one another, held until WRITE_BUFFER bytes are (a file opened for writing only): VACUUM INTO
-   * writes its copy a 4 KiB page at a time in order, and a `writeSync` each was most of a rebuild's compaction
-   * (issue 21 session 27: 51,000 of them for 200 MB). Written out before anything that must see the file as
+   * writes its copy a 4 KiB page at a time in order, and a `writeSync` each would be most of a rebuild's compaction
+   * (one call per page: tens of thousands for a corpus). Written out before anything that must see the file as
    * SQLite wrote it (a read, its size, a truncation, a sync) and at the end of every commit, when SQLite sends
    * SQLITE_FCNTL_SYNC whether or not it syncs (the pipeline runs with `synchronous = OFF`): a write that fails
    * there fails the commit or the VACUUM INTO, as it did when each page was written at once. The close writes

@@ -12,13 +12,13 @@
  * token offsets, and every excerpt's token count, read from FTS5 itself at build time
  * (pipeline/steps/corpus/search-index.ts; byte format in search-postings.ts). `docs` is the number of
  * excerpts holding the term, `offset_width` the bytes per offset in `positions`. `search_documents` has one row: the excerpt count, the total token count and the
- * token count of each excerpt, and `bigram_min_docs`. `search_bigrams` (version 5, issue 21 session 22) holds every
+ * token count of each excerpt, and `bigram_min_docs`. `search_bigrams` (from version 5) holds every
  * two-token phrase of the excerpts with a token in at least `bigram_min_docs` excerpts: its excerpts and counts
  * (postings format of search-postings.ts), so a quoted two-word phrase is one list (pipeline/steps/corpus/search-bigrams.ts).
  *
  * `excerpt_index` is the server's excerpt index (occurrence codes, masks, phrase lists, sort orders), computed
  * from the rows at build time and stored as binary chunks (format and version in excerpt-index-data.ts), so the
- * server reads it at start instead of computing it (issue 21).
+ * server reads it at start instead of computing it.
  */
 
 /** Path of the database inside a build directory. */

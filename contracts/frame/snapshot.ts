@@ -537,7 +537,7 @@ export function rowSchema(table: TableSpec) {
  * rules, with the values rowSchema would give them; false when anything fails, and then rowSchema (zod) says
  * what and where. The checks are the schemas' own functions (cellCheck), so no rule is written twice; a row
  * this accepts, rowSchema accepts too. Null when a column's schema was not made by cell(): use rowSchema.
- * (zod's per-cell machinery was about half of validating a row: docs/benchmarks.md, issue 24 session 21.)
+ * (zod's per-cell machinery is about half of validating a row: docs/decisions.md has the measurement.)
  */
 export function rowAcceptor(table: TableSpec): ((cells: readonly string[]) => boolean) | null {
   const cellChecks = table.columns.map((c) => cellCheck(c.cell));

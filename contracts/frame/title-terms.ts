@@ -12,8 +12,8 @@ const NON_ASCII = /[\u0080-\uffff]/;
 const TERM = /[\p{L}\p{N}]+/gu;
 /**
  * The same runs in a text of ASCII characters only, folded (so without A-Z): there the only letters and
- * digits are a-z and 0-9. A non-Unicode expression scans about three times as fast (docs/benchmarks.md,
- * issue 17, session 20), and abstracts are mostly ASCII.
+ * digits are a-z and 0-9. A non-Unicode expression scans about three times as fast (docs/decisions.md
+ * has the measurement), and abstracts are mostly ASCII.
  */
 const ASCII_TERM = /[a-z0-9]+/g;
 

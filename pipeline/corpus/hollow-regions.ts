@@ -1,6 +1,6 @@
 /**
  * Where a hollow element's content (jats-tree.ts: reference lists, tables, …) can be skipped in one step by the
- * strict reader (strict-xml-tree.ts) instead of a tag at a time (issue 21: in PMC-style files the reference list
+ * strict reader (strict-xml-tree.ts) instead of a tag at a time (in PMC-style files the reference list
  * alone is about half of the bytes). One native regular expression checks the whole content.
  *
  * The skip is only made where it gives the tree htmlparser2 gives (the element, its attributes, no children):
@@ -8,9 +8,8 @@
  * self-closing tags recognised) ends the element at the first close tag of its name: tags with XML names and
  * quoted attributes only (no comment, CDATA, processing instruction, stray `<`), no nested element of the same
  * name, and no close tag of an element open around it (which htmlparser2 would end the hollow element at).
- * Anything else is read a tag at a time. Until session 26 the same check let the content be cut from the text
- * handed to htmlparser2; tested against htmlparser2's tree on the real reference articles, generated ones and
- * mutated ones (test/pipeline/corpus/hollow-regions.test.ts).
+ * Anything else is read a tag at a time. The check is tested against htmlparser2's tree on the real reference
+ * articles, generated ones and mutated ones (test/pipeline/corpus/hollow-regions.test.ts).
  */
 
 /** An open or self-closing tag in the strict subset, from `<` to `>`; group 1 the name, group 2 `/` when self-closing. */
@@ -21,7 +20,7 @@ const CLOSE_TAG = /<\/[A-Za-z_][-A-Za-z0-9_.:]*[ \n\t\f\r]*>/y;
  * Content in the strict subset: text without `<`, a `<` the tokenizer reads as text (before a space or `>`),
  * open, self-closing and close tags. Matched as far as it goes (no anchor at the end: nothing to backtrack into),
  * at most 65,536 tokens at a time: V8 keeps a backtrack entry per repetition, and ~2 million (a 9 MB table)
- * overflowed its stack (found by the session 26 review). Nothing follows the repetition, so resuming where a run
+ * overflow its stack. Nothing follows the repetition, so resuming where a run
  * stopped reads the same tokens as one run would.
  */
 const CONTENT =
@@ -47,7 +46,7 @@ function endsName(c: number): boolean {
 /**
  * True when `content` has `<name`, or `</outer` for one of the names in `open`, followed by the end of a tag
  * name, anywhere (attribute values included). One pass over its `<`s rather than one search per name: the
- * searches were a sixth of the time spent parsing a generated article (issue 21, session 23).
+ * searches would be a sixth of the time spent parsing a generated article.
  */
 function hasTag(content: string, name: string, open: readonly string[]): boolean {
   for (let i = content.indexOf('<'); i >= 0; i = content.indexOf('<', i + 1)) {

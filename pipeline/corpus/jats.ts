@@ -321,7 +321,7 @@ function readJournal(journalMeta: XmlElement | undefined): string | null {
 /**
  * The publication year: the earliest year among the dates that say when the article was published (epub,
  * ppub, collection, `date-type="pub"`), since an article first published online in December and in print in
- * January belongs to the year readers first saw it (issue 21: trends by year). Only when no such date has a
+ * January belongs to the year readers first saw it (the corpus's trends are by year). Only when no such date has a
  * year is any other dated `pub-date` used, again the earliest.
  */
 function readYear(meta: XmlElement | undefined): number | null {

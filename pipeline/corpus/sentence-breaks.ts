@@ -3,7 +3,7 @@
  * JavaScript for text made only of characters whose Unicode Sentence_Break class is listed below, and left to
  * ICU for any other text.
  *
- * Why: ICU's segmenter was a fifth of the extraction's CPU time (docs/benchmarks.md, issue 21 session 20).
+ * Why: ICU's segmenter would be a fifth of the extraction's CPU time (docs/decisions.md has the measurement).
  * Each segment object it returns is allocated with a copy of the input (Node 20), and the JS ↔ ICU round trip
  * costs more than the rules themselves. The rules (UAX #29, which ICU's sentence rules implement) only look
  * at each character's Sentence_Break class, and the classes of the characters listed here are fixed by
@@ -74,7 +74,7 @@ export function breaksInJs(text: string): boolean {
  * The inner sentence boundaries of `text` (offsets where a sentence starts, excluding 0 and `text.length`),
  * in order; null when a character of `text` has no listed class (ICU must split it). One pass: every character
  * is looked at by the main loop or, as Close or Sp, by the loops after a terminator (a separate pass checking
- * the classes first was 1–2% of the corpus step's CPU, issue 21 session 26).
+ * the classes first would read every character twice).
  */
 export function sentenceBreaks(text: string): number[] | null {
   const n = text.length;

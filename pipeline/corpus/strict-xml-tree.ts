@@ -2,9 +2,9 @@
  * The element tree of an article in one pass of our own, for text in a strict subset of XML; null for anything
  * else, which jats-tree.ts then gives to htmlparser2 as before. It builds exactly the tree that `buildTree` makes
  * from htmlparser2's events (xmlMode, entities not decoded by the tokenizer, self-closing tags recognised): the
- * same elements, attributes, text runs and hollow elements kept empty (issue 21: htmlparser2's tokenizer reads
- * a character at a time through a state machine and its Parser keeps its own stack; together they were a fifth
- * of the corpus step's CPU, the largest part of it).
+ * same elements, attributes, text runs and hollow elements kept empty (htmlparser2's tokenizer reads
+ * a character at a time through a state machine and its Parser keeps its own stack; together they would be the
+ * largest part of the corpus step's CPU).
  *
  * The subset, beyond which the answer is null:
  * - tag and attribute names of XML name characters (`[A-Za-z_][-A-Za-z0-9_.:]*`), attribute values quoted;

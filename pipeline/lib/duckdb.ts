@@ -40,9 +40,9 @@ export async function openDuck(path: string, options: Record<string, string> = {
 
 /**
  * A column of fixed-width numbers without a null in this chunk, as a typed array over DuckDB's own vector;
- * else null. The client's own conversion calls a getter and tests a BigInt validity bit per value, which was
- * most of the JavaScript time of reading the cohort index's integer columns, sorts and lists (docs/benchmarks.md,
- * issue 24 session 21). The values and the validity mask are the client's internal fields (pinned version):
+ * else null. The client's own conversion calls a getter and tests a BigInt validity bit per value, which is
+ * most of the JavaScript time of reading the cohort index's integer columns, sorts and lists (docs/decisions.md
+ * has the measurement). The values and the validity mask are the client's internal fields (pinned version):
  * if they are not there, the column is converted as before.
  */
 function numberColumn(vector: DuckDBVector, n: number): ArrayLike<number> | null {
@@ -102,8 +102,8 @@ export function registerTermsFunction(duck: Duck): void {
  * SQL for the distinct search terms of a text column, as a list (it may hold '': keep `term <> ''`), exactly
  * titleTerms' terms. For a text of ASCII characters only, titleTerms' folding is lower case (NFKD and mark
  * removal change nothing) and its separators are every character but a-z and 0-9, so SQL cuts it, on every
- * core, instead of calling ori_terms in the one JavaScript thread: at 4.3M titles, 97% of them ASCII, that is
- * most of the 31 s title terms took (docs/benchmarks.md, issue 24). Other texts go through ori_terms. A
+ * core, instead of calling ori_terms in the one JavaScript thread: titles are nearly all ASCII, so that is
+ * most of the time title terms take (docs/decisions.md). Other texts go through ori_terms. A
  * property test (test/pipeline/terms-sql.test.ts) holds the two to the same terms. Needs registerTermsFunction.
  */
 export function termsListSql(col: string): string {

@@ -1,5 +1,5 @@
 /**
- * Wall time and memory per pipeline phase, so a slow build says where its time went (issue 24). The RSS
+ * Wall time and memory per pipeline phase, so a slow build says where its time went. The RSS
  * figure is the process's high-water mark when the phase ended (getrusage: cheap, covers worker threads and
  * DuckDB's native memory); it only ever grows, so the phase where it jumps is the one that needed the memory.
  * CPU seconds are the whole process's (every thread: workers and DuckDB's too): on a shared machine they move

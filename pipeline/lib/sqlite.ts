@@ -2,7 +2,7 @@
  * sqlite-wasm for the pipeline: one module instance per process (initialising it compiles the wasm, ~20 ms),
  * databases written to and read from real files page by page through the file VFS
  * (contracts/common/sqlite-file-vfs.ts): a database being built lives on disk as it grows, not in the wasm heap
- * (issue 21: a 2 GiB database used to need 4–6 GiB of wasm memory, built in `:memory:` and exported).
+ * (built in `:memory:` and exported, a database needs two to three times its size in wasm memory).
  */
 import { existsSync, unlinkSync } from 'node:fs';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
@@ -40,8 +40,8 @@ export const BUILD_CACHE_KIB = 4096;
 /**
  * The page size of a database while it is built: large pages mean fewer calls through the file VFS and fewer
  * b-tree splits; the compacted copy takes the page size the reader wants (`vacuumInto`), and its bytes do not
- * depend on this one (tested). Issue 21 session 24: copying 413k excerpts' rows 0.95–1.22 s with 4 KiB pages,
- * 0.72–0.75 s with 64 KiB; their VACUUM INTO 0.38 → 0.29 s.
+ * depend on this one (tested). With 64 KiB pages rather than 4 KiB, copying the excerpts' rows and their VACUUM
+ * INTO each take about a quarter less time (docs/decisions.md has the measurement).
  */
 export const BUILD_PAGE_SIZE = 65536;
 
@@ -65,16 +65,16 @@ export function vacuumInto(db: SqliteDb, path: string, pageSize: number, cacheKi
   // Applies to the copy only (VACUUM INTO takes a pending page size; the source keeps its own).
   db.exec(`PRAGMA page_size = ${pageSize}`);
   // VACUUM INTO gives the new file a page cache as large as the source's: with both at a 256 MiB cache the
-  // wasm heap grew by a second 256 MiB (measured: 259 → 538 MiB at 500k excerpts). A copy reads and writes in
+  // wasm heap grows by a second 256 MiB (docs/decisions.md has the measurement). A copy reads and writes in
   // order, so a small cache does; the source's pages freed by the shrink are reused for the target's.
   db.exec(`PRAGMA cache_size = -${cacheKib}`);
   db.exec({ sql: 'VACUUM INTO ?', bind: [path] });
 }
 
 /**
- * Page cache of the source (and so of the target) while VACUUM INTO copies, in KiB: 4 MiB. Issue 21 session
- * 24: 32 → 4 MiB took a full build's compaction at 100,000 articles from ~1.0 to ~0.55 CPU-s and kept it from
- * growing the wasm heap past the full-text index's 42 MiB (a copy touches each page once).
+ * Page cache of the source (and so of the target) while VACUUM INTO copies, in KiB: 4 MiB. A copy touches
+ * each page once, so a larger cache only costs: a 32 MiB one nearly doubles a full build's compaction CPU time and
+ * grows the wasm heap past the full-text index's size (docs/decisions.md has the measurement).
  */
 export const VACUUM_CACHE_KIB = 4096;
 
@@ -84,7 +84,7 @@ export type RowValue = string | number | null;
 /**
  * Runs one prepared INSERT per row with the values bound straight through sqlite-wasm's exported C functions:
  * `Stmt.bind(array)` + `stepReset()` check and convert every value in JS wrappers (parameter index, type,
- * a heap allocation per string), which was most of the corpus writer's binding time (issue 21 profile). The
+ * a heap allocation per string), which would be most of the corpus writer's binding time. The
  * values bound are the same as `Stmt.bind` binds, by the same rules: null → NULL; a number → int when it is an
  * int32 (-0 included), int64 when it is another integer, else double; a string → its UTF-8 by TextEncoder (as
  * `allocCString`), here encoded into one reused scratch area and copied by SQLite (SQLITE_TRANSIENT).

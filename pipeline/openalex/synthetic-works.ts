@@ -4,7 +4,7 @@
  * 1950–2026, and about 1% given a Canadian affiliation (the real frame is ~0.8% of the snapshot). Deterministic
  * for a seed.
  *
- * Calibrated to the real snapshot's average record (docs/benchmarks.md, "issue 17, session 19"): about 1.3 kB
+ * Calibrated to the real snapshot's average record (docs/decisions.md has the derivation): about 1.3 kB
  * gzipped (Sept 2023 manifest: 317.6 GB / 244.4 M works; June 2026: 670 GB / 510 M) and about 6.3 kB as text
  * (the 2024 docs' 1.6 TB / 330 GB = 4.85× gzip ratio). The reference records are search results, i.e. richer
  * than the average work (18.8 kB a line, mean 36 references, 79% with abstracts), so each template is used in

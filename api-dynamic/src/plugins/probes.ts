@@ -1,5 +1,5 @@
 /**
- * Per-process probes for an orchestrator or a load balancer (issue 9):
+ * Per-process probes for an orchestrator or a load balancer:
  * - `GET /healthz`: the process is alive and its event loop answers (nothing else is asked).
  * - `GET /readyz`: it can serve: a build is loaded and the writable state store answers within a second.
  *   Not ready is a 503 with the shared error body, naming what failed. While the server is closing (SIGTERM),

@@ -2,8 +2,8 @@
  * The extraction cache's index (extraction-cache.ts) held in typed arrays: per entry its key (a sha256, 32
  * bytes), its segment, offset, length and summary length, and whether this run used it, in one open-addressing
  * hash table. About 55 bytes an entry at the table's fullest, ~110 at its emptiest, against ~370 bytes as a `Map`
- * of hex strings to objects with a `Set` of the keys used and a second `Map` memoising each article's key (issue
- * 21: peak RSS flat with input size; 100,000 articles held ~37 MB in those, 5 million would hold ~1.8 GB).
+ * of hex strings to objects with a `Set` of the keys used and a second `Map` memoising each article's key (peak
+ * RSS flat with input size; 100,000 articles hold ~37 MB in those, 5 million would hold ~1.8 GB).
  */
 /** A key's bytes (a sha256). */
 const KEY_BYTES = 32;
@@ -52,7 +52,7 @@ export class CacheIndex {
     return this.count;
   }
 
-  /** Makes room for `entries` in all without growing (a run's indexes are read at once: issue 21 session 27). */
+  /** Makes room for `entries` in all without growing (a run's indexes are read at once). */
   reserve(entries: number): void {
     while (entries * 4 > (this.mask + 1) * 3) this.grow();
   }

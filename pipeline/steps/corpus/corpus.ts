@@ -1,5 +1,5 @@
 /**
- * The corpus part of a build (issue 6): snapshot `corpus/` → extraction → `corpus/corpus.sqlite` (FTS5) +
+ * The corpus part of a build: snapshot `corpus/` → extraction → `corpus/corpus.sqlite` (FTS5) +
  * the frozen documents + `corpus/report.json` (inputs skipped with their package and member, duplicate
  * copies, articles given generated ids, deletions, packages read). Writes into the build's temporary
  * directory; publishing is the pipeline's (build.ts). With `cacheDir` (the pipeline's

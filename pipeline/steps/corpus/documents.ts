@@ -87,7 +87,7 @@ export const ARTICLE_CHECK_EVERY = 64;
 /**
  * An article's document as JSON text, from the JSON text of its extraction (`JSON.stringify` of an
  * `ExtractedArticle`) and of the meta: the extraction with `meta` as its last member, which is where the schema
- * puts it. The extraction is not parsed again (issue 21: parsing and checking every article document was about a
+ * puts it. The extraction is not parsed again (parsing and checking every article document would be about a
  * tenth of a build's CPU time). What guards the boundary instead: the extraction's type is the schema's own
  * (`ExtractedArticle = Omit<ArticleDoc, 'meta'>`), and with `check` the document is parsed with the schema and
  * must come out of it as the same text (the same members in the same order, no value the schema would refuse or

@@ -46,7 +46,7 @@ export interface CorpusExtraction {
   count: number;
   /**
    * What the corpus-wide documents count of each article, in listing order. Held compactly (summary-store.ts:
-   * issue 21, memory flat with the corpus) and rebuilt as objects one at a time as they are visited; with an
+   * memory flat with the corpus) and rebuilt as objects one at a time as they are visited; with an
    * extraction cache the whole articles are not held either: `load` reads one from the cache when it is needed.
    */
   summaries: () => Iterable<CountedSummary>;
@@ -307,7 +307,7 @@ export async function extractCorpus(
     progress.stop();
   }
   // Held from here on, per article in listing order: only what loading it and its summary need (no sources,
-  // dates or per-article objects: issue 21, memory flat with the corpus).
+  // dates or per-article objects: memory flat with the corpus).
   const { pmcids, handles, shas, rows, wholes, generated } = kept.drain(compareArticleIds);
   const n = pmcids.length;
   out.count = n;

@@ -8,7 +8,7 @@
  *   A package's own list (its name with `.tar.gz`/`.tgz` replaced by `.filelist.csv`, as PMC pairs them) is
  *   read when that package is read, answers for that package's members only, and is let go after it: a daily
  *   package's members have the same paths as the baseline's (`PMC000xxxxxx/PMC2000031.xml` in both), so one
- *   map of every list's rows by path would date the baseline copy by the daily list (issue 21 session 25), and
+ *   map of every list's rows by path would date the baseline copy by the daily list, and
  *   holding every list's rows costs ~350 B per article for the whole extraction. Lists that pair with no
  *   package (the old whole-subset `oa_file_list.csv`, a list whose package is absent) are global: read up
  *   front, they answer for loose files and for any member its own list does not name. Precedence for a

@@ -3,9 +3,9 @@
  * bytes, then excerpt, then offset): what the server's search index is made of (search-index.ts). Two readers
  * give the same: `readFts5Pages` decodes the index's pages itself, `readFts5Vocab` steps through FTS5's
  * `instance` vocabulary table; the first is used, the second where the first does not know the layout (and,
- * in the tests, as the first's oracle). Issue 21 session 24: the vocabulary table makes a row per token through
- * SQLite's virtual-table machinery, 2.6 CPU-s of a full build at 100,000 articles (7.4M tokens); the pages take
- * ~5 bytes a token to decode, 0.6 CPU-s.
+ * in the tests, as the first's oracle). The vocabulary table makes a row per token through
+ * SQLite's virtual-table machinery, about four times the CPU time of decoding the pages (~5 bytes a token;
+ * docs/decisions.md has the measurement).
  *
  * `readFts5Pages` reads only the layout a freshly rebuilt and optimised index has: a single segment of leaf
  * pages (rows `segid << 37 | page` of the `_data` table, page numbers consecutive), one column, no delete

@@ -1,6 +1,6 @@
 /**
  * A list of sha256 hashes (or nulls) held as 32 bytes each in one growable buffer, given and read back as hex
- * (issue 21: peak RSS flat with input size; a hex string costs ~80 bytes of heap and a slot in an array, and the
+ * (peak RSS flat with input size; a hex string costs ~80 bytes of heap and a slot in an array, and the
  * corpus step holds two per article, its bytes' hash and its key, from extraction to the end of the build).
  */
 const HASH = 32;
@@ -54,7 +54,7 @@ export class HashList {
   /**
    * Writes slot `i` (within the buffers; a refused text may leave bytes in it, so `push` writes the slot after the
    * last and counts it only then): 64 characters, none but a lower-case hex digit (one unanchored character class:
-   * the anchored, counted expression it replaced was 0.14 s of a rebuild at 100,000 articles, issue 21 session 27).
+   * an anchored, counted expression is slower, and this runs for every article of a rebuild).
    */
   private write(i: number, hex: string | null): void {
     if (hex !== null && (hex.length !== 2 * HASH || this.bytes.write(hex, i * HASH, HASH, 'hex') !== HASH || NOT_HEX.test(hex)))

@@ -1,14 +1,14 @@
 /**
  * The copy of each article id that extraction keeps (extract-corpus.ts), as columns indexed by a slot instead
- * of an object per article (issue 21: peak RSS flat with input size). Per article an object with its source as
- * another object and its two hashes as hex strings held ~0.4 KB, all of it live until extraction ended and
+ * of an object per article (peak RSS flat with input size). Per article an object with its source as
+ * another object and its two hashes as hex strings would hold ~0.4 KB, all of it live until extraction ends and
  * marked by every full garbage collection on the way; here a slot is a few array elements and 64 bytes of
  * hashes (hash-list.ts). A later copy of an id takes over its slot (the slot keeps its place, as a `Map` entry
  * kept its place when its value was replaced).
  *
  * Of a copy's file-list row only what is needed once its package's list is let go (file-lists.ts) is kept: the
  * `LastUpdated` date, as a number, to choose between copies; the row itself only where it filled something in
- * (`filled`), for `load` to fill in again (issue 21 session 25: a row per article cost ~350 B of the peak).
+ * (`filled`), for `load` to fill in again (a row kept per article would cost ~350 B of the peak).
  */
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { FileListRow } from './file-lists.ts';
@@ -39,7 +39,7 @@ const PMC_DATE_FORM = '0000-00-00 00:00:00';
 
 /**
  * The number of a date's 14 digits when it is in PMC's form, else ODD_DATE: by character codes, not a regular
- * expression and a join (issue 21 session 27: 0.2 s of a rebuild's 100,000 articles).
+ * expression and a join (this runs for every article of a rebuild).
  */
 export function pmcDateNumber(text: string): number {
   if (text.length !== PMC_DATE_FORM.length) return ODD_DATE;

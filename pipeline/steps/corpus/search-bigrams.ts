@@ -3,17 +3,17 @@
  * pair of tokens that follow one another in some excerpt where at least one of the two is a common term (in
  * at least `bigramMinDocs` excerpts), the excerpts holding the pair and how many times. A quoted phrase of two
  * words is then one posting list, as FTS5 would count it (the offsets where the first token is followed by
- * the second), instead of an intersection of two long lists and a check of their offsets (issue 21 session
- * 22: at 5M excerpts a first `"was marginally"` took 35–100 ms, most of it those two steps over lists of
- * 0.5–4M excerpts). Pairs of two rarer terms are left out: their lists are short and cheap to intersect.
+ * the second), instead of an intersection of two long lists and a check of their offsets (at
+ * 5M excerpts those two steps run over lists of millions of excerpts and are most of a first quoted search's
+ * time). Pairs of two rarer terms are left out: their lists are short and cheap to intersect.
  *
  * Made from the search terms' own tokens, read back from `search_terms` and `search_documents` once written
  * (`writeSearchBigrams`), so it holds exactly their tokens. Tokens are put back in place (one 32-bit term
  * number per token), then the pairs are put in (first, second) order by counting sorts (`eachBigram`); rows are
  * written in that order.
  *
- * A full build puts the tokens in place a chunk of excerpts at a time (issue 21 session 25: peak RSS flat with
- * the corpus's size; all of them at once were 4 bytes a token, 30 MiB at 100,000 articles and 1.5 GB at the
+ * A full build puts the tokens in place a chunk of excerpts at a time (peak RSS flat with
+ * the corpus's size; all of them at once would be 4 bytes a token, 30 MiB at 100,000 articles and 1.5 GB at the
  * whole OA subset). One read of the terms spills each token to its chunk's scratch file; each chunk's pairs are
  * sorted and written to a run file in (first, second) order; the runs are merged, and a pair's excerpts from
  * successive chunks simply follow one another, since chunks are runs of excerpts in id order.

@@ -1,8 +1,8 @@
 /**
- * The articles' summaries as the corpus step holds them between extraction and the documents (issue 21: peak RSS
+ * The articles' summaries as the corpus step holds them between extraction and the documents (peak RSS
  * flat with input size): numbers and codes in growable typed arrays, strings interned, instead of one object tree
  * per article. What is kept is what the corpus-wide documents count (documents.ts: `CountedSummary`), about 15
- * bytes per occurrence and 20 per article, against 1.3 KB per article held as objects (measured in session 20); an
+ * bytes per occurrence and 20 per article, against 1.3 KB per article held as objects; an
  * article's summary is rebuilt as objects when it is visited.
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../contracts/corpus/vocab.ts';

@@ -375,7 +375,7 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
   await duck.run('DROP TABLE ca_work_authors');
   // No index: every later read scans sorted columns with zone maps, by id range or whole (the work store's
   // range queries plan sequential scans and hash joins with or without one), and keys were checked unique
-  // above. The works (id) index cost 2 s a million works and was read by nothing (docs/decisions.md, issue 24).
+  // above. A works (id) index would cost build time and be read by nothing (docs/decisions.md).
   await timed('checkpoint', 'CHECKPOINT');
   progress.log(`derived tables: ${timings.join(', ')}`);
 }

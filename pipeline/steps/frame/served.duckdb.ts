@@ -1,5 +1,5 @@
 /**
- * The served frame database, `frame/frame.duckdb`: only what the server queries at serve time (issue 24).
+ * The served frame database, `frame/frame.duckdb`: only what the server queries at serve time.
  * The full working database (every snapshot table and the derived ones) is built in the temporary build
  * directory, read by the cohort-index, frozen-JSON and work-record steps, and deleted before publishing;
  * everything else the server answers comes from the cohort index and the frozen documents.

@@ -48,7 +48,7 @@ export interface DocumentSizes {
   size: Int32Array;
   /**
    * Rank of each excerpt's token count among the distinct counts; 16 bits, so the array read once per candidate
-   * of every relevance search is a quarter of the 32-bit counts' bytes (issue 21: at 5M excerpts those reads
+   * of every relevance search is a quarter of the 32-bit counts' bytes (at millions of excerpts those reads
    * miss the CPU cache). Null when there are more than 65,536 distinct counts (rows are then scored one by one).
    */
   sizeCode: Uint16Array | null;
@@ -78,8 +78,8 @@ const MAX_KEYS = 1 << 20;
  * A match's rows grouped by bm25: `group[r]` is the rank of row r's score among the match's distinct scores
  * (0 the best, i.e. the lowest), so the relevance order is the rows by group, ties (one group) by index. Kept
  * per search instead of the whole order: a page needs only the rows of the groups it reaches
- * (ExcerptIndex.pageRanked), not every row placed (issue 21: at 5M excerpts placing a common word's 500,000
- * rows was most of a first search's time).
+ * (ExcerptIndex.pageRanked), not every row placed (at millions of excerpts, placing every row of a common
+ * word would be most of a first search's time).
  *
  * A row's score depends only on its token count and its phrase frequencies, and a search has few distinct
  * combinations of those (hundreds for one word), so each row gets an integer key for its combination and each
@@ -100,8 +100,8 @@ export interface ExcerptTags {
 
 /**
  * Each excerpt's token-count code and tag as one number, `sizeCode · tags + tag` (null when that exceeds 16
- * bits): the keyed grouping then reads one array per candidate instead of two, at scattered places (issue 21
- * session 22).
+ * bits): the keyed grouping then reads one array per candidate instead of two, at scattered places (half the
+ * cache misses).
  */
 export function sizeTagsOf(sizes: DocumentSizes, tags: ExcerptTags): Uint16Array | null {
   const code = sizes.sizeCode;
@@ -117,7 +117,7 @@ const MAX_TAG_COUNTS = 1 << 18;
 /**
  * `tags`, when given, are counted per group in the same passes: the grouping reads each row's token count code
  * at a random place anyway, and reading its tag beside it costs far less than a second pass over the rows
- * (issue 21: the search's histogram of excerpt mask codes, ExcerptIndex.codeCounts, for its totals).
+ * (the search's histogram of excerpt mask codes, ExcerptIndex.codeCounts, for its totals).
  */
 export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_KEYS, tags: ExcerptTags | null = null): ScoreGroups {
   const { docs, freqs, idfs } = m;
@@ -203,8 +203,8 @@ export function bm25Groups(m: ScoredMatch, sizes: DocumentSizes, maxKeys = MAX_K
  * from bm25Groups) or, for a search of one or two phrases, found from the candidate's frequencies and token-count
  * code through a table of the few distinct keys (groupOf). The table is made by one pass over the candidates
  * that only counts keys and tags (bm25KeyGroups), where bm25Groups writes and rewrites a group per candidate
- * (issue 21 session 22: at 5M excerpts its four passes over a common word's 1.4M candidates took 12–24 ms, a
- * bare pass 3–4).
+ * (at 5M excerpts its four passes over a common word's candidates cost several times one bare pass;
+ * docs/decisions.md has the measurement).
  */
 export interface RankedGroups {
   groups: number;
@@ -230,9 +230,9 @@ export interface RankedGroups {
 /**
  * The first HEAD_ROWS candidates (indexes into the match, ascending) of every key of a keyed grouping, and which
  * keys make each group: the rows of a group in id order are the merge of its keys' heads, complete up to the
- * page's end whenever no key of the group runs out of its head with more rows behind it (issue 21 session 22:
- * the best groups are often rare, e.g. the shortest excerpts with the word twice, spread over the whole list,
- * so collecting a first page read every candidate).
+ * page's end whenever no key of the group runs out of its head with more rows behind it (the best
+ * groups are often rare, e.g. the shortest excerpts with the word twice, spread over the whole list, so
+ * without the heads collecting a first page reads every candidate).
  */
 export interface KeyHeads {
   /** Candidates kept per head (HEAD_ROWS; fewer in tests). */

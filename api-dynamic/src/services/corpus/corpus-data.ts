@@ -41,8 +41,8 @@ export function highlightRanges(marked: string): { start: number; end: number }[
 
 /**
  * The search cache holds at most this many 4-byte entries in all (candidate ids, bm25 groups, histograms,
- * bitset words: 128 MiB). Issue 21: a common word at 5M excerpts keeps 2 × 1.4M entries, so the former 64 MiB
- * held only a handful of searches.
+ * bitset words: 128 MiB): a common word at 5M excerpts keeps millions of entries, so a smaller cache would
+ * hold only a handful of searches.
  */
 const SEARCH_CACHE_IDS = 32_000_000;
 

@@ -2,7 +2,7 @@
  * sqlite-wasm for the server: one module per process, and a read-only database read from its file page by page
  * through the file VFS (contracts/common/sqlite-file-vfs.ts), so that neither start-up time nor memory grows with
  * the database: the wasm heap holds SQLite's page cache (at most SERVE_CACHE_KIB) and the operating system's
- * file cache the rest (issue 21; before, the whole file was deserialized into the wasm heap: 2 GiB at 5M
+ * file cache the rest (deserializing the whole file into the wasm heap would take gigabytes at millions of
  * excerpts). The pipeline has its own twin of this module (pipeline/lib/sqlite.ts): the server never imports
  * pipeline code.
  */

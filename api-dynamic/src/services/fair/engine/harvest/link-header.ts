@@ -2,7 +2,7 @@
  * Typed links: the HTTP `Link` header (RFC 8288) and RFC 9264 linksets. Unlike F-UJI, the header is found
  * whatever its case (the Fetcher lower-cases names), commas inside `<…>` or quoted values do not split a link,
  * a space-separated `rel` gives one link per relation, and parameters are never read from the URL's query
- * (fair.md §2.4, §4.4, F-UJI issue #336).
+ * (fair.md §2.4, §4.4, pangaea-data-publisher/fuji#336).
  */
 import type { TypedLink } from '../../../../../../contracts/fair/evidence.ts';
 import { absoluteUrl } from './http.ts';

@@ -1,5 +1,5 @@
 /**
- * RDFa 1.1 in the landing page (F-UJI reads RDFa with pyRdfa in HTML5 mode, then maps the graph; issue 20): the
+ * RDFa 1.1 in the landing page (F-UJI reads RDFa with pyRdfa in HTML5 mode, then maps the graph): the
  * full processing rules (`vocab`, `prefix`, the initial context's prefixes and terms, `about`, `resource`,
  * `typeof`, `property`, `rel`/`rev` chaining with incomplete triples, `datatype`, `inlist`, `content`, `datetime`,
  * `<base>`, `lang`) come from rdfa-streaming-parser, fed with the open/text/close events of the landing page's one

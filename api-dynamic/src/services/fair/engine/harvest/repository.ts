@@ -74,7 +74,7 @@ export async function harvestRepository(ctx: HarvestContext, dataciteClient: str
   evidence.re3dataId = texts(elements, 're3data.orgIdentifier')[0] ?? null;
   evidence.name = texts(elements, 'repositoryName')[0] ?? null;
   evidence.url = texts(elements, 'repositoryURL')[0] ?? null;
-  // F-UJI ignores a record whose repository is on another site than the landing page (issue #592).
+  // F-UJI ignores a record whose repository is on another site than the landing page (pangaea-data-publisher/fuji#592).
   evidence.domainVerified = evidence.url !== null && siteKey(evidence.url) !== null && siteKey(evidence.url) === siteKey(landingUrl);
   if (!evidence.domainVerified) {
     ctx.warnings.push(`re3data: the record of ${dataciteClient} names ${evidence.url ?? 'no repository URL'}, not this landing page's site; its standards and APIs are not used`);

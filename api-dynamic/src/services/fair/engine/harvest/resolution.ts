@@ -1,5 +1,5 @@
 /**
- * Whose fault a failure is (issue 20 §1; docs/api-fair.md "Failures"). The one place that decides, for the
+ * Whose fault a failure is (docs/api-fair.md "Failures"). The one place that decides, for the
  * landing-page fetch and for the services the engine depends on, between
  *
  * - 422 RESOLUTION_FAILED (ResolutionFailedError): the identifier's problem. Its resolver answered that it does
