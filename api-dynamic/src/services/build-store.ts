@@ -94,33 +94,37 @@ export class Build {
       throw new BuildLoadError(
         `${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`,
       );
-    const frozen = new Map<string, FrozenDoc>();
-    for (const [rel, body] of await verifyBuild(dir, manifest))
-      frozen.set(rel.slice(0, -'.json'.length), { body, etag: `"${manifest.snapshot.id}.${manifest.files[rel]!.sha256.slice(0, 16)}"` });
-    const dbPath = join(dir, 'frame', 'frame.duckdb');
+    // The check runs in worker threads while this thread loads the cohort index and the corpus (their readers
+    // are bounded: a damaged file ends in an error, which the check's own, naming the file, then replaces);
+    // the frame database, read by native code, is opened only once every file has passed.
+    const verifying = verifyBuild(dir, manifest);
+    verifying.catch(() => undefined);
+    let cohort: CohortIndex | null = null;
+    let corpus: CorpusData | null = null;
     let instance: DuckDBInstance | null = null;
     let db: DuckDBConnection | null = null;
-    if (existsSync(dbPath)) {
-      instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
-      db = await instance.connect();
-    }
-    let cohort: CohortIndex;
+    const frozen = new Map<string, FrozenDoc>();
+    let what = 'the cohort index';
     try {
       if (!CohortIndex.exists(dir)) throw new Error('it is missing');
       cohort = CohortIndex.load(dir);
+      what = 'the corpus database';
+      if (options.corpus !== false) corpus = await CorpusData.open(dir);
+      what = 'the frame database';
+      for (const [rel, body] of await verifying)
+        frozen.set(rel.slice(0, -'.json'.length), { body, etag: `"${manifest.snapshot.id}.${manifest.files[rel]!.sha256.slice(0, 16)}"` });
+      const dbPath = join(dir, 'frame', 'frame.duckdb');
+      if (existsSync(dbPath)) {
+        instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
+        db = await instance.connect();
+      }
     } catch (err) {
       db?.closeSync();
       instance?.closeSync();
-      throw new BuildLoadError(`${dir}: the cohort index cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
-    }
-    let corpus: CorpusData | null;
-    try {
-      corpus = options.corpus === false ? null : await CorpusData.open(dir);
-    } catch (err) {
-      cohort.close();
-      db?.closeSync();
-      instance?.closeSync();
-      throw new BuildLoadError(`${dir}: the corpus database cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
+      corpus?.close();
+      cohort?.close();
+      await verifying;
+      throw new BuildLoadError(`${dir}: ${what} cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
     }
     try {
       writeFileSync(join(dir, servingMarker(process.pid)), '');

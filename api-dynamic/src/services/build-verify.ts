@@ -3,8 +3,8 @@
  * (binary files included), and the build holds no file the manifest does not list, apart from the servers'
  * marker files and the per-work documents (the server never reads those; their index, which is listed, hashes
  * each one). The frozen JSON files (below 64 MiB) are read and hashed in this thread, since they are kept in
- * memory anyway; the other files are hashed in worker threads, largest first, so that start-up costs the largest
- * file's hash or the total over the threads, whichever is longer (docs/decisions.md).
+ * memory anyway; the other files are hashed in worker threads, shared out by size, so that the check costs the
+ * largest file's hash or the total over the threads, whichever is longer (docs/decisions.md).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -27,11 +27,15 @@ type Listed = [rel: string, entry: BuildManifest['files'][string]];
 const mismatch = (path: string, expected: string, found: string) =>
   new BuildLoadError(`${path} does not match its checksum in the manifest (sha256 ${found}, manifest ${expected}): the build was changed after it was made; rebuild with npm run pipeline`);
 
-/** Checks the build in `dir` against `manifest`; returns the bytes of its frozen JSON files, by path, as checked. */
+/**
+ * Checks the build in `dir` against `manifest`; resolves to the bytes of its frozen JSON files, by path, as
+ * checked. Everything but the worker threads' hashing happens before the first await, so a caller can load the
+ * build in this thread while they run.
+ */
 export async function verifyBuild(dir: string, manifest: BuildManifest): Promise<Map<string, Buffer>> {
   const unlisted = listFiles(dir, manifest.work_documents.directory).find((rel) => !(rel in manifest.files));
   if (unlisted !== undefined) throw new BuildLoadError(`${join(dir, unlisted)} is not listed in the manifest: the build was changed after it was made; rebuild with npm run pipeline`);
-  const json = new Map<string, Buffer>();
+  const json: Listed[] = [];
   const binary: Listed[] = [];
   for (const [rel, entry] of Object.entries(manifest.files)) {
     const path = join(dir, rel);
@@ -42,45 +46,52 @@ export async function verifyBuild(dir: string, manifest: BuildManifest): Promise
       throw new BuildLoadError(`${path} is listed in the manifest but missing`);
     }
     if (size !== entry.bytes) throw new BuildLoadError(`${path} has the wrong size (${size} bytes, manifest: ${entry.bytes})`);
-    if (!rel.endsWith('.json') || entry.bytes >= FROZEN_BELOW) {
-      binary.push([rel, entry]);
-      continue;
-    }
-    const body = readFileSync(path);
-    const sha256 = createHash('sha256').update(body).digest('hex');
-    if (sha256 !== entry.sha256) throw mismatch(path, entry.sha256, sha256);
-    json.set(rel, body);
+    (rel.endsWith('.json') && entry.bytes < FROZEN_BELOW ? json : binary).push([rel, entry]);
   }
-  await hashInWorkers(dir, binary.sort((a, b) => b[1].bytes - a[1].bytes));
-  return json;
+  const hashed = hashInWorkers(dir, binary);
+  hashed.catch(() => undefined);
+  const bodies = new Map<string, Buffer>();
+  for (const [rel, entry] of json) {
+    const body = readFileSync(join(dir, rel));
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    if (sha256 !== entry.sha256) throw mismatch(join(dir, rel), entry.sha256, sha256);
+    bodies.set(rel, body);
+  }
+  await hashed;
+  return bodies;
 }
 
-/** Hashes `queue` (in order) in up to HASH_THREADS worker threads; throws for the first file that differs. */
-async function hashInWorkers(dir: string, queue: Listed[]): Promise<void> {
-  let failure: BuildLoadError | null = null;
-  const thread = async () => {
-    const worker = new Worker(WORKER);
-    try {
-      for (let next = queue.shift(); next !== undefined && failure === null; next = queue.shift()) {
-        const [rel, entry] = next;
-        const path = join(dir, rel);
-        const got = await new Promise<{ sha256?: string; bytes?: number; error?: string }>((resolve, reject) => {
-          worker.once('message', (m) => {
-            worker.off('error', reject);
-            resolve(m);
-          });
+/**
+ * Hashes `files` in up to HASH_THREADS worker threads, each sent its whole share at once (largest file to the
+ * least loaded thread), so the threads go on while this one is busy; throws for a file that differs.
+ */
+async function hashInWorkers(dir: string, files: Listed[]): Promise<void> {
+  const shares = Array.from({ length: Math.min(HASH_THREADS, files.length) }, () => ({ bytes: 0, files: [] as Listed[] }));
+  for (const f of files.sort((a, b) => b[1].bytes - a[1].bytes)) {
+    const least = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    least.bytes += f[1].bytes;
+    least.files.push(f);
+  }
+  await Promise.all(
+    shares.map(async (share) => {
+      const worker = new Worker(WORKER);
+      try {
+        const results = await new Promise<{ sha256?: string; bytes?: number; error?: string }[]>((resolve, reject) => {
+          worker.once('message', resolve);
           worker.once('error', reject);
-          worker.postMessage(path);
+          worker.postMessage(share.files.map(([rel]) => join(dir, rel)));
         });
-        if (got.error !== undefined) failure ??= new BuildLoadError(`${path} cannot be read: ${got.error}`);
-        else if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes) failure ??= mismatch(path, entry.sha256, got.sha256!);
+        share.files.forEach(([rel, entry], k) => {
+          const got = results[k]!;
+          const path = join(dir, rel);
+          if (got.error !== undefined) throw new BuildLoadError(`${path} cannot be read: ${got.error}`);
+          if (got.sha256 !== entry.sha256 || got.bytes !== entry.bytes) throw mismatch(path, entry.sha256, got.sha256!);
+        });
+      } finally {
+        await worker.terminate();
       }
-    } finally {
-      await worker.terminate();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(HASH_THREADS, queue.length) }, thread));
-  if (failure !== null) throw failure;
+    }),
+  );
 }
 
 /** Paths of the files under `dir`, relative to it, except the manifest, the servers' markers and `skip`. */
