@@ -257,6 +257,16 @@ export class BuildStore {
     return { changed: true, from, to: loaded.dir };
   }
 
+  private readonly cut = new AbortController();
+  /** Aborted once the drain after SIGTERM has run out: a stream still running (an export) ends at its next chunk. */
+  get streamsCut(): AbortSignal {
+    return this.cut.signal;
+  }
+
+  cutStreams(): void {
+    this.cut.abort();
+  }
+
   close(): void {
     this.retained.close();
     this.build.retire();

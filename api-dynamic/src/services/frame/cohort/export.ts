@@ -52,6 +52,14 @@ export function exportPlan(m: CohortMatch): ExportPlan {
   return { total: m.total, exported, truncated: m.total > EXPORT_CAP };
 }
 
+/**
+ * The last line of a CSV export the server had to cut short (its drain after SIGTERM ran out): the same
+ * `# TRUNCATED` prefix as the cap's line, so a reader that drops that line drops this one too.
+ */
+export function shutdownLine(sent: number, exported: number): string {
+  return `# TRUNCATED: the server stopped (shutdown or restart) after ${sent} of ${exported} rows. Request the export again for all of them.\n`;
+}
+
 export function truncationLine(total: number): string {
   return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page /api/v1/cohort with cursor, or rebuild the frame from the repository, for the rest.\n`;
 }
@@ -81,6 +89,8 @@ export async function* exportChunks(
   m: CohortMatch,
   hash: string,
   links: { permalink: string; api: string },
+  /** Aborted when the server can wait no longer: CSV ends with shutdownLine, JSON (no place for it) is broken off. */
+  cut: AbortSignal,
 ): AsyncGenerator<string | Buffer> {
   const index = build.cohort;
   const plan = exportPlan(m);
@@ -118,6 +128,7 @@ export async function* exportChunks(
     };
     yield `{"meta":${JSON.stringify(meta)},"results":[`;
     for (let chunk = take(writeWorkItem, recordSeparator); chunk; chunk = take(writeWorkItem, recordSeparator)) {
+      if (cut.aborted) throw new Error('export cut short: the server is stopping');
       yield chunk;
       await pause();
     }
@@ -140,6 +151,10 @@ export async function* exportChunks(
   for (let chunk = take(writeWorkCsvLine, noSeparator); chunk; chunk = take(writeWorkCsvLine, noSeparator)) {
     yield chunk;
     await pause();
+    if (cut.aborted && sent < plan.exported) {
+      yield shutdownLine(sent, plan.exported);
+      return;
+    }
   }
   if (plan.truncated) yield truncationLine(m.total);
 }
