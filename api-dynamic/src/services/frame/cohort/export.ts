@@ -11,7 +11,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
-import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
+import { csvField, EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { ByteSink } from '../../../../../contracts/frame/byte-sink.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import { type StoredWork, writeWorkCsvLine, writeWorkItem } from '../../../../../contracts/frame/work-serialize.ts';
@@ -66,11 +66,11 @@ export function truncationLine(total: number): string {
 
 /**
  * The provenance lines at the top of a `csv-excel` export: what a reader of the file needs to cite or redo it
- * (snapshot, query, permalink, time of export, rows). Each line is one quoted cell, so a spreadsheet shows it
- * whole in column A whatever it contains.
+ * (snapshot, query, permalink, time of export, rows). Each line is one cell (quoted when it holds a comma or a
+ * quote), so a spreadsheet shows it whole in column A whatever it contains.
  */
 export function provenanceLines(o: { snapshot: string; synthetic: boolean; api: string; permalink: string; exportedAt: string; exported: number; total: number }): string {
-  const cell = (s: string) => `"${s.replace(/"/g, '""')}"\n`;
+  const cell = (s: string) => `${csvField(s)}\n`;
   return [
     '# Research Cohort Query: cohort export',
     `# snapshot: ${o.snapshot}${o.synthetic ? ' (generated sample data, not real works)' : ''}`,
