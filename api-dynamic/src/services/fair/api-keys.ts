@@ -19,10 +19,11 @@
  * caller who sent a key must learn that it did not count rather than be served silently as anonymous.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../../../contracts/common/errors.ts';
+import { writeFileAtomic } from '../../../../contracts/common/local-files.ts';
 import type { StateLogger } from '../state/store.ts';
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs) and a typo is caught early. */
@@ -106,21 +107,7 @@ export async function readKeysFile(path: string): Promise<KeyRecord[]> {
 export async function writeKeysFile(path: string, keys: KeyRecord[]): Promise<void> {
   const body: KeysFile = keysFileSchema.parse({ version: 1, keys });
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  const file = await open(tmp, 'w', 0o600);
-  try {
-    await file.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
-  try {
-    const dir = await open(dirname(path), 'r');
-    await dir.sync().finally(() => dir.close());
-  } catch {
-    // Some file systems cannot sync a directory; the rename is then as durable as their journal makes it.
-  }
+  await writeFileAtomic(path, `${JSON.stringify(body, null, 2)}\n`, 0o600);
 }
 
 /**

@@ -20,6 +20,7 @@ import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { pidIsAlive } from '../../../../contracts/common/local-files.ts';
 import type { StateLogger } from './store.ts';
 
 export const LOCK_FILE = 'server.lock';
@@ -55,16 +56,6 @@ export interface StateDirLock {
   readonly path: string;
   /** Removes the lock file if it is still this process's. */
   release(): Promise<void>;
-}
-
-/** Whether a process with this pid runs on this host (EPERM: it runs, under another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function readHolder(path: string): Promise<Holder | null | 'absent'> {
@@ -112,7 +103,7 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
       }
       const holder = await readHolder(path);
       if (holder === 'absent') continue; // released meanwhile: try again
-      const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
+      const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : pidIsAlive(holder.pid)));
       if (live) throw new StateDirInUseError(dir, path, holder);
       // Stale: its process is gone. Only the process holding the takeover file may remove it.
       try {

@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { pidIsAlive, writeFileAtomic } from '../../../../../contracts/common/local-files.ts';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
 import {
   type Checkpoint,
@@ -29,28 +30,6 @@ const headerSchema = z.object({ version: z.string(), count: z.number().int().min
 
 function isEnoent(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Writes a file completely, fsyncs it, then renames it into place. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const file = await open(tmp, 'w');
-  try {
-    await file.writeFile(text, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
 }
 
 export class FileLayerStore implements RecentLayerStore {
@@ -98,7 +77,7 @@ export class FileLayerStore implements RecentLayerStore {
       }
       const held = await this.readLock();
       const stale =
-        held === null || held.expires_at < Date.now() || (held.host === hostname() && !processAlive(held.pid));
+        held === null || held.expires_at < Date.now() || (held.host === hostname() && !pidIsAlive(held.pid));
       if (!stale) {
         const { expires_at: _, ...holder } = held;
         return { acquired: false, holder };
@@ -126,7 +105,7 @@ export class FileLayerStore implements RecentLayerStore {
   async renewLock(owner: LockOwner, ttlMs: number): Promise<boolean> {
     const held = await this.readLock();
     if (held?.id !== owner.id) return false;
-    await writeAtomic(this.path('lock.json'), JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs }));
+    await writeFileAtomic(this.path('lock.json'), JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs }));
     return true;
   }
 
@@ -179,7 +158,7 @@ export class FileLayerStore implements RecentLayerStore {
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
     await this.ensureDir();
-    await writeAtomic(this.path(`checkpoint-${checkpoint.run_id}.json`), JSON.stringify(checkpointSchema.parse(checkpoint)));
+    await writeFileAtomic(this.path(`checkpoint-${checkpoint.run_id}.json`), JSON.stringify(checkpointSchema.parse(checkpoint)));
   }
 
   async checkpoint(runId: number): Promise<Checkpoint | null> {
@@ -235,7 +214,7 @@ export class FileLayerStore implements RecentLayerStore {
     await this.ensureDir();
     const header = { version, count: works.length, committed_at: new Date().toISOString() };
     const lines = [JSON.stringify(header), ...works.map((w) => JSON.stringify(w))];
-    await writeAtomic(this.path('works.jsonl'), `${lines.join('\n')}\n`);
+    await writeFileAtomic(this.path('works.jsonl'), `${lines.join('\n')}\n`);
   }
 
   async layerVersion(): Promise<string | null> {
