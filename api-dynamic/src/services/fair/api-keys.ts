@@ -19,11 +19,13 @@
  * caller who sent a key must learn that it did not count rather than be served silently as anonymous.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../../../contracts/common/errors.ts';
-import { writeFileAtomic } from '../../../../contracts/common/local-files.ts';
+import { pidIsAlive, writeFileAtomic } from '../../../../contracts/common/local-files.ts';
+import { takeLockFile } from '../state/dir-lock.ts';
 import type { StateLogger } from '../state/store.ts';
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs) and a typo is caught early. */
@@ -111,29 +113,28 @@ export async function writeKeysFile(path: string, keys: KeyRecord[]): Promise<vo
 }
 
 /**
- * Read-modify-write of the keys file under a lock file (`<path>.lock`, created exclusively), so two
- * `fair:keys` commands at once cannot lose each other's change. `change` returns the new list.
+ * Read-modify-write of the keys file under a lock file (`<path>.lock`, state/dir-lock.ts's protocol: a lock
+ * left by a command that died is taken over), so two `fair:keys` commands at once cannot lose each other's
+ * change. `change` returns the new list.
  */
 export async function updateKeysFile(path: string, change: (keys: KeyRecord[]) => KeyRecord[], options: { waitMs?: number } = {}): Promise<KeyRecord[]> {
   await mkdir(dirname(path), { recursive: true });
   const lock = `${path}.lock`;
   const giveUp = Date.now() + (options.waitMs ?? 5000);
-  let handle: FileHandle | undefined;
-  while (handle === undefined) {
-    try {
-      handle = await open(lock, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (Date.now() > giveUp) throw new Error(`${lock} exists: another fair:keys command is running (if none is, delete the lock file)`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  const me = { pid: process.pid, host: hostname() };
+  const live = (h: unknown) => {
+    const { pid, host } = (h ?? {}) as Partial<typeof me>;
+    return typeof pid === 'number' && (host !== me.host || pidIsAlive(pid));
+  };
+  while (!(await takeLockFile(lock, JSON.stringify(me), live, () => undefined)).taken) {
+    if (Date.now() > giveUp) throw new Error(`${lock} exists: another fair:keys command is running (if none is, delete the lock file)`);
+    await new Promise((r) => setTimeout(r, 50));
   }
   try {
     const next = change(await readKeysFile(path));
     await writeKeysFile(path, next);
     return next;
   } finally {
-    await handle.close();
     await rm(lock, { force: true });
   }
 }

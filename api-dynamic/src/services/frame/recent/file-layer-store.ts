@@ -1,7 +1,7 @@
 /**
  * The recent layer in a directory (`<STATE_DIR>/recent/`), for a single machine:
- *   lock.json                 the run lock: created exclusively; stale when its process is gone (same host) or
- *                             its lease expired; taken over by renaming it away (only one renamer can win)
+ *   lock.json                 the run lock (state/dir-lock.ts's protocol): stale when its process is gone (same
+ *                             host) or its lease expired
  *   runs.jsonl                run records, appended; a later line for the same id wins
  *   checkpoint-<run>.json     written to a temporary file and renamed, after each page
  *   staging-<run>.jsonl       staged candidates, one JSON array per page, appended and fsynced
@@ -10,10 +10,11 @@
  * The permalink store of the same STATE_DIR only reads `*.jsonl` at its top level, so this subdirectory is its own.
  */
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { pidIsAlive, writeFileAtomic } from '../../../../../contracts/common/local-files.ts';
+import { takeLockFile } from '../../state/dir-lock.ts';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
 import {
   type Checkpoint,
@@ -68,38 +69,18 @@ export class FileLayerStore implements RecentLayerStore {
   async acquireLock(owner: LockOwner, ttlMs: number): Promise<{ acquired: true } | { acquired: false; holder: LockOwner | null }> {
     await this.ensureDir();
     const body = JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs });
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        await writeFile(this.path('lock.json'), body, { flag: 'wx' });
-        return { acquired: true };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      const held = await this.readLock();
-      const stale =
-        held === null || held.expires_at < Date.now() || (held.host === hostname() && !pidIsAlive(held.pid));
-      if (!stale) {
-        const { expires_at: _, ...holder } = held;
-        return { acquired: false, holder };
-      }
-      // Take over a stale lock: rename succeeds for exactly one contender; the others retry and find ours.
-      const aside = this.path(`lock.stale-${process.pid}-${attempt}`);
-      try {
-        await rename(this.path('lock.json'), aside);
-        // Another contender may have taken the lock over between our read and our rename: if what we moved
-        // aside is not the stale lock we judged, it is theirs and live, so it goes back.
-        const moved = lockSchema.safeParse(JSON.parse(await readFile(aside, 'utf8').catch(() => 'null')));
-        if (held !== null && moved.success && moved.data.id !== held.id) {
-          await rename(aside, this.path('lock.json'));
-          const { expires_at: _, ...holder } = moved.data;
-          return { acquired: false, holder };
-        }
-        await rm(aside, { force: true });
-      } catch (err) {
-        if (!isEnoent(err)) throw err;
-      }
-    }
-    return { acquired: false, holder: null };
+    const got = await takeLockFile(
+      this.path('lock.json'),
+      body,
+      (h) => {
+        const held = lockSchema.safeParse(h).data;
+        return held !== undefined && held.expires_at >= Date.now() && (held.host !== hostname() || pidIsAlive(held.pid));
+      },
+      () => undefined,
+    );
+    if (got.taken) return { acquired: true };
+    const { expires_at: _, ...holder } = lockSchema.parse(got.holder);
+    return { acquired: false, holder };
   }
 
   async renewLock(owner: LockOwner, ttlMs: number): Promise<boolean> {
