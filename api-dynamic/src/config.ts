@@ -89,8 +89,11 @@ export const configSchema = z.object({
   SERVER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
   /** How long an idle keep-alive connection is kept open between requests, ms; above a load balancer's own idle timeout. */
   SERVER_KEEPALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(72_000),
-  /** Milliseconds in-flight requests get to finish after SIGTERM before the process exits anyway. */
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * Milliseconds in-flight requests get to finish after SIGTERM; then exports still streaming are cut (CSV with its
+   * truncation line) and the process exits. The default covers a 100,000-row export with a margin (docs/benchmarks.md).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   /** Directory of the writable state (permalinks): one JSON-lines file per namespace. One per process. */
   STATE_DIR: z.string().min(1).default('state'),
   /** Redis shared by several replicas (`redis://` or `rediss://`); unset: the state directory alone. */

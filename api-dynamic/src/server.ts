@@ -15,6 +15,9 @@ export function retentionOf(config: Config): RetentionOptions {
   return { retain: config.RETAIN_SNAPSHOTS, idleMs: config.RETAINED_IDLE_MS, budgetBytes: config.RETAINED_MEMORY_MIB * 2 ** 20 };
 }
 
+/** After the grace period, how long exports cut short get to send their last line before connections close, ms. */
+const CUT_FLUSH_MS = 1_000;
+
 export interface Running {
   app: FastifyInstance;
   store: BuildStore;
@@ -48,8 +51,10 @@ export async function startServer(
   const stop = () => {
     stopping ??= (async () => {
       const timer = setTimeout(() => {
-        app.log.warn(`grace period of ${config.SHUTDOWN_GRACE_MS} ms over: closing remaining connections`);
-        app.server.closeAllConnections();
+        app.log.warn(`grace period of ${config.SHUTDOWN_GRACE_MS} ms over: cutting exports short, closing remaining connections`);
+        // An export cut short ends its CSV with a truncation line at its next chunk: a moment to send it.
+        store.cutStreams();
+        setTimeout(() => app.server.closeAllConnections(), CUT_FLUSH_MS).unref();
       }, config.SHUTDOWN_GRACE_MS);
       timer.unref();
       // A keep-alive connection whose request finishes after close() began goes idle and would hold the

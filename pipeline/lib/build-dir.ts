@@ -19,15 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { markerPid } from '../../contracts/common/build-markers.ts';
-
-export function pidIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { pidIsAlive } from '../../contracts/common/local-files.ts';
 
 /** True when a live server marked the build as being served. */
 export function isInUse(dir: string): boolean {

@@ -5,12 +5,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** Quotes a cell when RFC 4180 requires it. */
-export function csvCell(value: string): string {
-  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
+/** Quotes a cell when RFC 4180 requires it: the export's rule, one for every CSV the project writes. */
+export { csvField as csvCell } from '../../contracts/frame/export-columns.ts';
 
 export class CsvFileWriter {
   private readonly fd: number;

@@ -8,11 +8,12 @@
  * Runs in a worker thread (worker.ts) or inline.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
 import { FRAME_YEARS, inHarvestWindow } from '../../contracts/frame/route-rules.ts';
+import { writeFileAtomicSync } from '../../contracts/common/local-files.ts';
 import { CsvFileWriter } from '../lib/csv-writer.ts';
 import type { PartitionFile } from './layout.ts';
 import { AUTHORSHIPS_PART_COLUMNS, type LineResult, type ReadOptions, readLine, readRecord, type SkipReason, WORKS_PART_COLUMNS } from './record.ts';
@@ -256,7 +257,6 @@ export async function readPartition(file: PartitionFile, dir: string, o: ReadOpt
   stats.sha256 = hash.digest('hex');
   if (file.manifestRecords !== null && stats.records !== file.manifestRecords)
     bad(line, `the file holds ${stats.records} records, the snapshot manifest says ${file.manifestRecords}`);
-  writeFileSync(join(dir, 'stats.json.tmp'), JSON.stringify(stats));
-  renameSync(join(dir, 'stats.json.tmp'), join(dir, 'stats.json'));
+  writeFileAtomicSync(join(dir, 'stats.json'), JSON.stringify(stats));
   return stats;
 }

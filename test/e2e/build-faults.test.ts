@@ -36,6 +36,13 @@ function publish(outDir: string, build: string): void {
   renameSync(tmpLink, join(outDir, 'current'));
 }
 
+/** Changes the first byte of a file, keeping its size. */
+function flipByte(path: string): void {
+  const bytes = readFileSync(path);
+  bytes[0] = bytes[0]! ^ 0xff;
+  writeFileSync(path, bytes);
+}
+
 async function startFails(buildOutput: string): Promise<string> {
   try {
     const s = await startServerProcess({ BUILD_OUTPUT: buildOutput, STATE_DIR: mkdtempSync(join(tmpdir(), 'bf-')) }, 30_000);
@@ -70,6 +77,11 @@ describe('the server refuses to start on a bad build, and says why', () => {
     );
     expect(why).toMatch(/server: cannot start: .*summary\.json (does not match its checksum|has the wrong size)/);
   });
+
+  it('one byte changed in a binary file (same size): refused, naming the file', async () => {
+    const why = await startFails(brokenCopy('flipped', (b) => flipByte(join(b, 'frame/cohort/flags.u8'))));
+    expect(why).toMatch(/server: cannot start: .*\/frame\/cohort\/flags\.u8 does not match its checksum/);
+  });
 });
 
 describe('a bad build published while serving', () => {
@@ -86,11 +98,10 @@ describe('a bad build published while serving', () => {
     const before = await fetch(`${server.base}/frame/api/v1/stats/summary`);
     const snapshot = before.headers.get('x-snapshot');
     const summary = await before.text();
-    // A copy of the build with a corrupted document, published as `current`.
+    // A copy of the build with one byte of the cohort index changed, published as `current`.
     const bad = `${good}-bad`;
     cpSync(join(outDir, 'builds', good), join(outDir, 'builds', bad), { recursive: true });
-    const file = join(outDir, 'builds', bad, 'frame/api/v1/stats/by-year.json');
-    writeFileSync(file, `${readFileSync(file, 'utf8')} `);
+    flipByte(join(outDir, 'builds', bad, 'frame/cohort/flags.u8'));
     publish(outDir, bad);
     const until = Date.now() + 10_000;
     while (!server.output().includes('failed; still serving') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));

@@ -81,3 +81,55 @@ describe('SIGTERM during an export and an assessment', () => {
     expect(server.output()).toContain('SIGTERM: finishing in-flight requests, refusing new ones');
   });
 });
+
+describe('SIGTERM during exports that outlast the grace period', () => {
+  const tmp = tempDir('shutdown-cut');
+  let server: ServerProcess;
+  beforeAll(async () => {
+    // Enough rows (about 30 MB of CSV) that the sockets' buffers cannot hold the whole export.
+    const snapshot = await fixtureSnapshot(tmp.path, { works: 12_000, articles: 0 });
+    const out = join(tmp.path, 'out');
+    await fixtureBuild(snapshot, out, false);
+    server = await startServerProcess({ BUILD_OUTPUT: out, STATE_DIR: mkdtempSync(join(tmpdir(), 'shutdown-state-')), SHUTDOWN_GRACE_MS: '1000' });
+  }, 300_000);
+  afterAll(() => {
+    server?.kill();
+    tmp.remove();
+  });
+
+  it('a CSV export ends with the truncation line after whole rows; a JSON export is broken off; exit 0', async () => {
+    const url = `${server.base}/frame/api/v1/cohort/export`;
+    const whole = await (await fetch(`${url}?format=csv`)).text();
+    const csv = await fetch(`${url}?format=csv`);
+    const json = await fetch(`${url}?format=json`);
+    const csvReader = csv.body!.getReader();
+    const jsonReader = json.body!.getReader();
+    const chunks: Uint8Array[] = [(await csvReader.read()).value!];
+    await jsonReader.read();
+    // Neither client reads on: both exports wait on their sockets until the grace period is over.
+    server.child.kill('SIGTERM');
+    const until = Date.now() + 30_000;
+    while (!server.output().includes('grace period of 1000 ms over') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    for (;;) {
+      const { done, value } = await csvReader.read();
+      if (done) break;
+      chunks.push(value);
+    }
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    const last = lines.pop()!;
+    const [, sent, of] = /^# TRUNCATED: the server stopped \(shutdown or restart\) after (\d+) of (\d+) rows\./.exec(last) ?? [];
+    expect(Number(of)).toBe(12_000);
+    expect(Number(sent)).toBeLessThan(12_000);
+    // The header and whole rows: exactly the first rows of the uncut export.
+    expect(lines).toHaveLength(Number(sent) + 1);
+    expect(lines).toEqual(whole.split('\n').slice(0, lines.length));
+
+    await expect(
+      (async () => {
+        for (;;) if ((await jsonReader.read()).done) return 'ended';
+      })(),
+    ).rejects.toThrow();
+    expect(await server.exited).toBe(0);
+  }, 120_000);
+});

@@ -1,12 +1,12 @@
 /**
  * The build the server answers from, and the switch to a newer one. A Build is the resolved directory of
- * `build-output/current` with its manifest checked, its frozen JSON in memory and its frame database open
- * read-only. `reload()` loads the new `current` fully before swapping it in; requests that started on the
- * old build keep it (see acquire/release) and it is closed once the last of them finishes. Reloads run one
- * at a time, and a build is marked as served (`.serving-<pid>`) so the pipeline does not prune it.
+ * `build-output/current` with every file checked against its manifest (build-verify.ts), its frozen JSON in
+ * memory and its frame database open read-only. `reload()` loads the new `current` fully before swapping it
+ * in; requests that started on the old build keep it (see acquire/release) and it is closed once the last of
+ * them finishes. Reloads run one at a time, and a build is marked as served (`.serving-<pid>`) so the
+ * pipeline does not prune it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
@@ -16,9 +16,12 @@ import {
 } from '../../../contracts/common/build-manifest.ts';
 import { servingMarker } from '../../../contracts/common/build-markers.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
+import { BuildLoadError, verifyBuild } from './build-verify.ts';
 import { CohortIndex } from './frame/cohort/cohort-index.ts';
 import { CorpusData } from './corpus/corpus-data.ts';
 import { NO_RETENTION, RetainedBuilds, type RetentionChange, type RetentionOptions } from './retained-builds.ts';
+
+export { BuildLoadError };
 
 /** A `snapshot=` this server neither serves nor retains (the frame routes answer 400 or 410). */
 export class UnknownSnapshotError extends Error {
@@ -31,11 +34,6 @@ export interface FrozenDoc {
   body: Buffer;
   etag: string;
 }
-
-/** Frozen JSON files are verified by checksum at load; larger files (the database) by size only. */
-const VERIFY_SHA_BELOW = 64 << 20;
-
-export class BuildLoadError extends Error {}
 
 /** The real directory `<outDir>/current` points at, or an error saying what is missing. */
 export function resolveCurrent(outDir: string): string {
@@ -96,46 +94,37 @@ export class Build {
       throw new BuildLoadError(
         `${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`,
       );
-    const frozen = new Map<string, FrozenDoc>();
-    for (const [rel, entry] of Object.entries(manifest.files)) {
-      const path = join(dir, rel);
-      if (!existsSync(path)) throw new BuildLoadError(`${path} is listed in the manifest but missing`);
-      if (statSync(path).size !== entry.bytes)
-        throw new BuildLoadError(`${path} has the wrong size (manifest: ${entry.bytes} bytes)`);
-      if (entry.bytes < VERIFY_SHA_BELOW && rel.endsWith('.json')) {
-        const body = readFileSync(path);
-        if (createHash('sha256').update(body).digest('hex') !== entry.sha256)
-          throw new BuildLoadError(`${path} does not match its checksum`);
-        frozen.set(rel.slice(0, -'.json'.length), {
-          body,
-          etag: `"${manifest.snapshot.id}.${entry.sha256.slice(0, 16)}"`,
-        });
-      }
-    }
-    const dbPath = join(dir, 'frame', 'frame.duckdb');
+    // The check runs in worker threads while this thread loads the cohort index and the corpus (their readers
+    // are bounded: a damaged file ends in an error, which the check's own, naming the file, then replaces);
+    // the frame database, read by native code, is opened only once every file has passed.
+    const verifying = verifyBuild(dir, manifest);
+    verifying.catch(() => undefined);
+    let cohort: CohortIndex | null = null;
+    let corpus: CorpusData | null = null;
     let instance: DuckDBInstance | null = null;
     let db: DuckDBConnection | null = null;
-    if (existsSync(dbPath)) {
-      instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
-      db = await instance.connect();
-    }
-    let cohort: CohortIndex;
+    const frozen = new Map<string, FrozenDoc>();
+    let what = 'the cohort index';
     try {
       if (!CohortIndex.exists(dir)) throw new Error('it is missing');
       cohort = CohortIndex.load(dir);
+      what = 'the corpus database';
+      if (options.corpus !== false) corpus = await CorpusData.open(dir);
+      what = 'the frame database';
+      for (const [rel, body] of await verifying)
+        frozen.set(rel.slice(0, -'.json'.length), { body, etag: `"${manifest.snapshot.id}.${manifest.files[rel]!.sha256.slice(0, 16)}"` });
+      const dbPath = join(dir, 'frame', 'frame.duckdb');
+      if (existsSync(dbPath)) {
+        instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', threads: '2' });
+        db = await instance.connect();
+      }
     } catch (err) {
       db?.closeSync();
       instance?.closeSync();
-      throw new BuildLoadError(`${dir}: the cohort index cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
-    }
-    let corpus: CorpusData | null;
-    try {
-      corpus = options.corpus === false ? null : await CorpusData.open(dir);
-    } catch (err) {
-      cohort.close();
-      db?.closeSync();
-      instance?.closeSync();
-      throw new BuildLoadError(`${dir}: the corpus database cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
+      corpus?.close();
+      cohort?.close();
+      await verifying;
+      throw new BuildLoadError(`${dir}: ${what} cannot be loaded (${(err as Error).message}): rebuild with npm run pipeline`);
     }
     try {
       writeFileSync(join(dir, servingMarker(process.pid)), '');
@@ -266,6 +255,16 @@ export class BuildStore {
     this.lastChange = change;
     for (const l of this.switchListeners) l(change);
     return { changed: true, from, to: loaded.dir };
+  }
+
+  private readonly cut = new AbortController();
+  /** Aborted once the drain after SIGTERM has run out: a stream still running (an export) ends at its next chunk. */
+  get streamsCut(): AbortSignal {
+    return this.cut.signal;
+  }
+
+  cutStreams(): void {
+    this.cut.abort();
   }
 
   close(): void {

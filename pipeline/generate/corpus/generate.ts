@@ -11,11 +11,12 @@
  * or holds an earlier generated corpus.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { stablePretty } from '../../../contracts/common/stable-json.ts';
 import { type Progress, silentProgress } from '../../lib/progress.ts';
+import { swapIntoPlace } from '../../lib/swap-dir.ts';
 import { generateArticle } from './article.ts';
 import { type ArticleTruth, type GroundTruth, groundTruthSchema } from './ground-truth.ts';
 
@@ -118,9 +119,7 @@ export async function generateCorpus(options: CorpusOptions): Promise<CorpusResu
     });
     writeFileSync(join(tmp, GROUND_TRUTH_FILE), stablePretty(truth));
 
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dirname(dir), { recursive: true });
-    renameSync(tmp, dir);
+    swapIntoPlace(tmp, dir);
     return { dir, groundTruthPath: join(dir, GROUND_TRUTH_FILE), files: totals.files, bytes };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });

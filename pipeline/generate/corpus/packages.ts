@@ -16,11 +16,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { pack } from 'tar-stream';
+import { csvField } from '../../../contracts/frame/export-columns.ts';
 import { type Progress, silentProgress } from '../../lib/progress.ts';
 import { generateArticle, type GeneratedArticle } from './article.ts';
 
 const FILE_LIST_HEADER = 'Article File,Article Citation,AccessionID,LastUpdated (YYYY-MM-DD HH:MM:SS),PMID,License,Retracted';
-const csvField = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 /** The paragraph a revision adds: a hedged result, so the revision changes the article's excerpts. */
 export function reviseArticleXml(xml: string, revision: number): string {

@@ -23,12 +23,13 @@
  * entries into one segment once garbage outweighs them; a failed run prunes nothing.
  */
 import { createHash, hash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
 import type { FileListEntries } from './file-lists.ts';
 import { sha256Text } from '../../lib/hash.ts';
+import { pidIsAlive, writeFileAtomicSync } from '../../../contracts/common/local-files.ts';
 import { CacheIndex, type Located } from './cache-index.ts';
 
 /** The cache's place inside the build output directory (beside `builds/` and `current`, never inside a build). */
@@ -364,7 +365,7 @@ export class ExtractionCache {
     if (cached && Array.isArray(cached)) return cached;
     const rows = parse();
     mkdirSync(join(this.dir, 'filelists'), { recursive: true });
-    writeAtomic(path, JSON.stringify(rows));
+    writeFileAtomicSync(path, JSON.stringify(rows));
     return rows;
   }
 
@@ -382,7 +383,7 @@ export class ExtractionCache {
     if (!this.dir) return;
     this.usedPackages.add(sha256);
     mkdirSync(join(this.dir, 'packages'), { recursive: true });
-    writeAtomic(this.packagePath(sha256), JSON.stringify(members));
+    writeFileAtomicSync(this.packagePath(sha256), JSON.stringify(members));
   }
 
   /**
@@ -468,10 +469,7 @@ export class ExtractionCache {
 
   /** Writes the index of segment `seg`: its entries' lines, in pieces (never the whole index as one string). */
   private writeIndex(seg: string): void {
-    const path = join(this.segments, `${seg}.idx`);
-    const tmp = `${path}.tmp-${process.pid}`;
-    const fd = openSync(tmp, 'w');
-    try {
+    writeFileAtomicSync(join(this.segments, `${seg}.idx`), (fd) => {
       let lines: string[] = [];
       for (const [key, at] of this.index.entries()) {
         if (at.segment !== seg) continue;
@@ -482,10 +480,7 @@ export class ExtractionCache {
         }
       }
       writeSync(fd, lines.join(''));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
+    });
   }
 }
 
@@ -543,19 +538,7 @@ function segmentName(): string {
 
 function pidAlive(segment: string): boolean {
   const pid = Number(segment.split('-')[1]);
-  if (!Number.isInteger(pid) || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function writeAtomic(path: string, text: string | Buffer): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  return Number.isInteger(pid) && pid !== process.pid && pidIsAlive(pid);
 }
 
 /** A damaged entry is a miss: the article is extracted again and appended anew. */

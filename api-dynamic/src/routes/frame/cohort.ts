@@ -110,7 +110,7 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           release();
           return reply.send();
         }
-        const stream = Readable.from(exportChunks(build, q, m, hash, links), { objectMode: false, highWaterMark: 1 << 16 });
+        const stream = Readable.from(exportChunks(build, q, m, hash, links, store.streamsCut), { objectMode: false, highWaterMark: 1 << 16 });
         stream.once('close', release);
         stream.once('error', release);
         return reply.send(stream);

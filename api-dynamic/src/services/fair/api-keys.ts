@@ -19,10 +19,13 @@
  * caller who sent a key must learn that it did not count rather than be served silently as anonymous.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../../../contracts/common/errors.ts';
+import { pidIsAlive, writeFileAtomic } from '../../../../contracts/common/local-files.ts';
+import { takeLockFile } from '../state/dir-lock.ts';
 import type { StateLogger } from '../state/store.ts';
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs) and a typo is caught early. */
@@ -106,47 +109,32 @@ export async function readKeysFile(path: string): Promise<KeyRecord[]> {
 export async function writeKeysFile(path: string, keys: KeyRecord[]): Promise<void> {
   const body: KeysFile = keysFileSchema.parse({ version: 1, keys });
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  const file = await open(tmp, 'w', 0o600);
-  try {
-    await file.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
-  try {
-    const dir = await open(dirname(path), 'r');
-    await dir.sync().finally(() => dir.close());
-  } catch {
-    // Some file systems cannot sync a directory; the rename is then as durable as their journal makes it.
-  }
+  await writeFileAtomic(path, `${JSON.stringify(body, null, 2)}\n`, 0o600);
 }
 
 /**
- * Read-modify-write of the keys file under a lock file (`<path>.lock`, created exclusively), so two
- * `fair:keys` commands at once cannot lose each other's change. `change` returns the new list.
+ * Read-modify-write of the keys file under a lock file (`<path>.lock`, state/dir-lock.ts's protocol: a lock
+ * left by a command that died is taken over), so two `fair:keys` commands at once cannot lose each other's
+ * change. `change` returns the new list.
  */
 export async function updateKeysFile(path: string, change: (keys: KeyRecord[]) => KeyRecord[], options: { waitMs?: number } = {}): Promise<KeyRecord[]> {
   await mkdir(dirname(path), { recursive: true });
   const lock = `${path}.lock`;
   const giveUp = Date.now() + (options.waitMs ?? 5000);
-  let handle: FileHandle | undefined;
-  while (handle === undefined) {
-    try {
-      handle = await open(lock, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (Date.now() > giveUp) throw new Error(`${lock} exists: another fair:keys command is running (if none is, delete the lock file)`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+  const me = { pid: process.pid, host: hostname() };
+  const live = (h: unknown) => {
+    const { pid, host } = (h ?? {}) as Partial<typeof me>;
+    return typeof pid === 'number' && (host !== me.host || pidIsAlive(pid));
+  };
+  while (!(await takeLockFile(lock, JSON.stringify(me), live, () => undefined)).taken) {
+    if (Date.now() > giveUp) throw new Error(`${lock} exists: another fair:keys command is running (if none is, delete the lock file)`);
+    await new Promise((r) => setTimeout(r, 50));
   }
   try {
     const next = change(await readKeysFile(path));
     await writeKeysFile(path, next);
     return next;
   } finally {
-    await handle.close();
     await rm(lock, { force: true });
   }
 }

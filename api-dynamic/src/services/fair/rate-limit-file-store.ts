@@ -17,11 +17,12 @@
  * keeps holding in this process, and only the survival of that count across a restart is lost. Refusing
  * every assessment because the journal is unwritable would be the worse failure.
  */
-import { type FileHandle, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { StateLogger } from '../state/store.ts';
 import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
+import { writeFileAtomic } from '../../../../contracts/common/local-files.ts';
 
 /** `n` 0 is a window closed by a release (its only hit taken back): the key is forgotten. */
 const lineSchema = z.object({ k: z.string().min(1), e: z.number().int(), n: z.number().int().min(0) }).strict();
@@ -204,18 +205,10 @@ export class FileRateLimitStore implements RateLimitStore {
   /** Rewrites the journal with one line per live window: temporary file, fsync, rename. */
   private async compact(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.path}.tmp-${process.pid}`;
     const lines = [...this.windows].map(([k, w]) => `${JSON.stringify({ k, e: w.end, n: w.count })}\n`).join('');
-    const file = await open(tmp, 'w');
-    try {
-      await file.writeFile(lines, 'utf8');
-      await file.sync();
-    } finally {
-      await file.close();
-    }
     await this.handle?.close();
     this.handle = null;
-    await rename(tmp, this.path);
+    await writeFileAtomic(this.path, lines);
     this.linesInFile = this.windows.size;
   }
 }

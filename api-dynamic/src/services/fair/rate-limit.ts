@@ -5,7 +5,7 @@
  * request turned out to cost the caller nothing (quota.ts), and turns the decision into the `X-RateLimit-*`
  * headers, plus 429 `RATE_LIMITED` with `Retry-After` when it is refused.
  *
- * Why not rate-limiter-flexible (installed): it has Redis and memory limiters, but nothing that survives a
+ * Why not rate-limiter-flexible (not installed): it has Redis and memory limiters, but nothing that survives a
  * restart without a database driver this project does not ship (its file-free durable options are SQL,
  * Mongo, etc.; RateLimiterMemory forgets everything at a restart). We would still have needed our own file
  * backend, and then the two backends would count differently (its windows, its `consumedPoints` past the

@@ -20,6 +20,7 @@ import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { pidIsAlive } from '../../../../contracts/common/local-files.ts';
 import type { StateLogger } from './store.ts';
 
 export const LOCK_FILE = 'server.lock';
@@ -57,17 +58,8 @@ export interface StateDirLock {
   release(): Promise<void>;
 }
 
-/** Whether a process with this pid runs on this host (EPERM: it runs, under another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function readHolder(path: string): Promise<Holder | null | 'absent'> {
+/** The lock file's JSON; null when it is torn (a crash while it was being written) or not JSON; 'absent'. */
+async function readHolder(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -76,45 +68,44 @@ async function readHolder(path: string): Promise<Holder | null | 'absent'> {
     throw err;
   }
   try {
-    const parsed = holderSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return JSON.parse(text) as unknown;
   } catch {
-    return null; // a lock torn by a crash while it was being written
+    return null;
   }
 }
 
 const exists = (err: unknown) => (err as NodeJS.ErrnoException).code === 'EEXIST';
+let staging = 0;
 
 /**
- * Takes `<dir>/server.lock` for this process (creating `dir` when missing), or throws StateDirInUseError.
- * @example const lock = await lockStateDir(config.STATE_DIR); … await lock.release();
+ * The one lock protocol with stale-owner detection (the state directory's `server.lock`, the recent layer's run
+ * lock): takes the lock file `path`, writing `text` into it, unless `live(holder)` says the holder written there
+ * (its parsed JSON, null when torn) still holds it. The lock appears whole or not at all: written to a staged file
+ * of this call's, then linked into place (link fails when the name exists, as O_EXCL does); created and then
+ * written, a racing contender could read it empty, take it for a torn lock of a dead process and remove it while
+ * its owner runs. A stale lock is removed only by the contender holding `<path>.takeover` (created exclusively),
+ * and only if it is still the one judged stale, so two contenders never both take it over.
  */
-export async function lockStateDir(dir: string, options: { logger?: StateLogger } = {}): Promise<StateDirLock> {
-  const logger = options.logger ?? console;
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, LOCK_FILE);
+export async function takeLockFile(
+  path: string,
+  text: string,
+  live: (holder: unknown) => boolean,
+  onTakeover: (holder: unknown) => void,
+): Promise<{ taken: true } | { taken: false; holder: unknown }> {
   const takeover = `${path}.takeover`;
-  const mine: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
-  const text = `${JSON.stringify(mine)}\n`;
-
-  // The lock appears whole or not at all: written to a file of this process's, then linked into place (link
-  // fails when the name exists, as O_EXCL does). Created and then written, a racing starter could read it empty,
-  // take it for a torn lock of a dead process and remove it while its owner runs.
-  const staged = `${path}.${process.pid}.staged`;
+  const staged = `${path}.${process.pid}-${staging++}.staged`;
   await writeFile(staged, text);
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
         await link(staged, path);
-        return ownedLock(path, text);
+        return { taken: true };
       } catch (err) {
-        if (!exists(err)) throw new Error(`cannot lock STATE_DIR ${dir}: ${(err as Error).message}`, { cause: err });
+        if (!exists(err)) throw new Error(`cannot take the lock ${path}: ${(err as Error).message}`, { cause: err });
       }
       const holder = await readHolder(path);
       if (holder === 'absent') continue; // released meanwhile: try again
-      const live = holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : isRunning(holder.pid)));
-      if (live) throw new StateDirInUseError(dir, path, holder);
-      // Stale: its process is gone. Only the process holding the takeover file may remove it.
+      if (live(holder)) return { taken: false, holder };
       try {
         await writeFile(takeover, text, { flag: 'wx' });
       } catch (err) {
@@ -125,21 +116,48 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
         continue;
       }
       try {
-        // Still the same stale lock (not a fresh one another starter wrote since we read it)?
+        // Still the same stale lock (not a fresh one another contender wrote since we read it)?
         const again = await readHolder(path);
         if (again !== 'absent' && JSON.stringify(again) === JSON.stringify(holder)) {
-          const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
-          logger.warn(`state: ${path} was left by ${gone}; taking it over`);
+          onTakeover(holder);
           await unlink(path).catch(() => undefined);
         }
       } finally {
         await unlink(takeover).catch(() => undefined);
       }
     }
-    throw new Error(`cannot lock STATE_DIR ${dir}: ${path} keeps changing; is another server starting on it?`);
+    throw new Error(`cannot take the lock ${path}: it keeps changing; is another process taking it?`);
   } finally {
     await unlink(staged).catch(() => undefined);
   }
+}
+
+/**
+ * Takes `<dir>/server.lock` for this process (creating `dir` when missing), or throws StateDirInUseError.
+ * @example const lock = await lockStateDir(config.STATE_DIR); … await lock.release();
+ */
+export async function lockStateDir(dir: string, options: { logger?: StateLogger } = {}): Promise<StateDirLock> {
+  const logger = options.logger ?? console;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, LOCK_FILE);
+  const mine: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const text = `${JSON.stringify(mine)}\n`;
+  const parse = (h: unknown) => holderSchema.safeParse(h).data ?? null;
+  const got = await takeLockFile(
+    path,
+    text,
+    (h) => {
+      const holder = parse(h);
+      return holder !== null && (holder.host !== mine.host || (holder.pid === process.pid ? heldHere.has(path) : pidIsAlive(holder.pid)));
+    },
+    (h) => {
+      const holder = parse(h);
+      const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
+      logger.warn(`state: ${path} was left by ${gone}; taking it over`);
+    },
+  );
+  if (!got.taken) throw new StateDirInUseError(dir, path, parse(got.holder)!);
+  return ownedLock(path, text);
 }
 
 function ownedLock(path: string, text: string): StateDirLock {

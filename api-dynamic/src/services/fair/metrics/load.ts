@@ -18,8 +18,6 @@ export const METRIC_FILES: ReadonlyMap<string, MetricFile> = new Map(
 /** Canonical names of the accepted versions: the data versions newest first, then the software version. */
 export const METRIC_VERSIONS: readonly string[] = [...METRIC_FILES.keys()];
 
-export const DEFAULT_METRIC_VERSION = 'metrics_v0.8';
-
 /** The canonical version a request names, or null when it names none we have. */
 export function canonicalMetricVersion(requested: string): string | null {
   const match = /^(?:metrics_v)?([0-9]+\.[0-9]+(?:_software)?)(?:\.ya?ml|\.json)?$/i.exec(requested.trim());

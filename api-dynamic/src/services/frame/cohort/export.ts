@@ -11,7 +11,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EXPORT_CAP, type CohortQuery } from '../../../../../contracts/frame/cohort-query.ts';
-import { EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
+import { csvField, EXPORT_HEADER } from '../../../../../contracts/frame/export-columns.ts';
 import { ByteSink } from '../../../../../contracts/frame/byte-sink.ts';
 import { DIRECT_LABEL_STATUS } from '../../../../../contracts/frame/work-record.ts';
 import { type StoredWork, writeWorkCsvLine, writeWorkItem } from '../../../../../contracts/frame/work-serialize.ts';
@@ -52,6 +52,14 @@ export function exportPlan(m: CohortMatch): ExportPlan {
   return { total: m.total, exported, truncated: m.total > EXPORT_CAP };
 }
 
+/**
+ * The last line of a CSV export the server had to cut short (its drain after SIGTERM ran out): the same
+ * `# TRUNCATED` prefix as the cap's line, so a reader that drops that line drops this one too.
+ */
+export function shutdownLine(sent: number, exported: number): string {
+  return `# TRUNCATED: the server stopped (shutdown or restart) after ${sent} of ${exported} rows. Request the export again for all of them.\n`;
+}
+
 /** The last line of a capped CSV export; `cohortUrl` is the cohort's page URL (same filters and snapshot), whose cursor paging reaches the rest. */
 export function truncationLine(total: number, cohortUrl: string): string {
   return `# TRUNCATED: cohort has ${total} works; export capped at ${EXPORT_CAP} rows (in the requested sort order). Page ${cohortUrl} with cursor, or rebuild the frame from the repository, for the rest.\n`;
@@ -59,11 +67,11 @@ export function truncationLine(total: number, cohortUrl: string): string {
 
 /**
  * The provenance lines at the top of a `csv-excel` export: what a reader of the file needs to cite or redo it
- * (snapshot, query, permalink, time of export, rows). Each line is one quoted cell, so a spreadsheet shows it
- * whole in column A whatever it contains.
+ * (snapshot, query, permalink, time of export, rows). Each line is one cell (quoted when it holds a comma or a
+ * quote), so a spreadsheet shows it whole in column A whatever it contains.
  */
 export function provenanceLines(o: { snapshot: string; synthetic: boolean; api: string; permalink: string; exportedAt: string; exported: number; total: number }): string {
-  const cell = (s: string) => `"${s.replace(/"/g, '""')}"\n`;
+  const cell = (s: string) => `${csvField(s)}\n`;
   return [
     '# Research Cohort Query: cohort export',
     `# snapshot: ${o.snapshot}${o.synthetic ? ' (generated sample data, not real works)' : ''}`,
@@ -91,6 +99,8 @@ export async function* exportChunks(
   m: CohortMatch,
   hash: string,
   links: { permalink: string; api: string },
+  /** Aborted when the server can wait no longer: CSV ends with shutdownLine, JSON (no place for it) is broken off. */
+  cut: AbortSignal,
 ): AsyncGenerator<string | Buffer> {
   const index = build.cohort;
   const plan = exportPlan(m);
@@ -128,6 +138,7 @@ export async function* exportChunks(
     };
     yield `{"meta":${JSON.stringify(meta)},"results":[`;
     for (let chunk = take(writeWorkItem, recordSeparator); chunk; chunk = take(writeWorkItem, recordSeparator)) {
+      if (cut.aborted) throw new Error('export cut short: the server is stopping');
       yield chunk;
       await pause();
     }
@@ -150,6 +161,10 @@ export async function* exportChunks(
   for (let chunk = take(writeWorkCsvLine, noSeparator); chunk; chunk = take(writeWorkCsvLine, noSeparator)) {
     yield chunk;
     await pause();
+    if (cut.aborted && sent < plan.exported) {
+      yield shutdownLine(sent, plan.exported);
+      return;
+    }
   }
   if (plan.truncated) yield truncationLine(m.total, links.api);
 }

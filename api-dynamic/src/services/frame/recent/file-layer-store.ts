@@ -1,7 +1,7 @@
 /**
  * The recent layer in a directory (`<STATE_DIR>/recent/`), for a single machine:
- *   lock.json                 the run lock: created exclusively; stale when its process is gone (same host) or
- *                             its lease expired; taken over by renaming it away (only one renamer can win)
+ *   lock.json                 the run lock (state/dir-lock.ts's protocol): stale when its process is gone (same
+ *                             host) or its lease expired
  *   runs.jsonl                run records, appended; a later line for the same id wins
  *   checkpoint-<run>.json     written to a temporary file and renamed, after each page
  *   staging-<run>.jsonl       staged candidates, one JSON array per page, appended and fsynced
@@ -10,9 +10,11 @@
  * The permalink store of the same STATE_DIR only reads `*.jsonl` at its top level, so this subdirectory is its own.
  */
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { pidIsAlive, writeFileAtomic } from '../../../../../contracts/common/local-files.ts';
+import { takeLockFile } from '../../state/dir-lock.ts';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
 import {
   type Checkpoint,
@@ -29,28 +31,6 @@ const headerSchema = z.object({ version: z.string(), count: z.number().int().min
 
 function isEnoent(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Writes a file completely, fsyncs it, then renames it into place. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const file = await open(tmp, 'w');
-  try {
-    await file.writeFile(text, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, path);
 }
 
 export class FileLayerStore implements RecentLayerStore {
@@ -89,44 +69,24 @@ export class FileLayerStore implements RecentLayerStore {
   async acquireLock(owner: LockOwner, ttlMs: number): Promise<{ acquired: true } | { acquired: false; holder: LockOwner | null }> {
     await this.ensureDir();
     const body = JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs });
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        await writeFile(this.path('lock.json'), body, { flag: 'wx' });
-        return { acquired: true };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      const held = await this.readLock();
-      const stale =
-        held === null || held.expires_at < Date.now() || (held.host === hostname() && !processAlive(held.pid));
-      if (!stale) {
-        const { expires_at: _, ...holder } = held;
-        return { acquired: false, holder };
-      }
-      // Take over a stale lock: rename succeeds for exactly one contender; the others retry and find ours.
-      const aside = this.path(`lock.stale-${process.pid}-${attempt}`);
-      try {
-        await rename(this.path('lock.json'), aside);
-        // Another contender may have taken the lock over between our read and our rename: if what we moved
-        // aside is not the stale lock we judged, it is theirs and live, so it goes back.
-        const moved = lockSchema.safeParse(JSON.parse(await readFile(aside, 'utf8').catch(() => 'null')));
-        if (held !== null && moved.success && moved.data.id !== held.id) {
-          await rename(aside, this.path('lock.json'));
-          const { expires_at: _, ...holder } = moved.data;
-          return { acquired: false, holder };
-        }
-        await rm(aside, { force: true });
-      } catch (err) {
-        if (!isEnoent(err)) throw err;
-      }
-    }
-    return { acquired: false, holder: null };
+    const got = await takeLockFile(
+      this.path('lock.json'),
+      body,
+      (h) => {
+        const held = lockSchema.safeParse(h).data;
+        return held !== undefined && held.expires_at >= Date.now() && (held.host !== hostname() || pidIsAlive(held.pid));
+      },
+      () => undefined,
+    );
+    if (got.taken) return { acquired: true };
+    const { expires_at: _, ...holder } = lockSchema.parse(got.holder);
+    return { acquired: false, holder };
   }
 
   async renewLock(owner: LockOwner, ttlMs: number): Promise<boolean> {
     const held = await this.readLock();
     if (held?.id !== owner.id) return false;
-    await writeAtomic(this.path('lock.json'), JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs }));
+    await writeFileAtomic(this.path('lock.json'), JSON.stringify({ ...owner, expires_at: Date.now() + ttlMs }));
     return true;
   }
 
@@ -179,7 +139,7 @@ export class FileLayerStore implements RecentLayerStore {
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
     await this.ensureDir();
-    await writeAtomic(this.path(`checkpoint-${checkpoint.run_id}.json`), JSON.stringify(checkpointSchema.parse(checkpoint)));
+    await writeFileAtomic(this.path(`checkpoint-${checkpoint.run_id}.json`), JSON.stringify(checkpointSchema.parse(checkpoint)));
   }
 
   async checkpoint(runId: number): Promise<Checkpoint | null> {
@@ -235,7 +195,7 @@ export class FileLayerStore implements RecentLayerStore {
     await this.ensureDir();
     const header = { version, count: works.length, committed_at: new Date().toISOString() };
     const lines = [JSON.stringify(header), ...works.map((w) => JSON.stringify(w))];
-    await writeAtomic(this.path('works.jsonl'), `${lines.join('\n')}\n`);
+    await writeFileAtomic(this.path('works.jsonl'), `${lines.join('\n')}\n`);
   }
 
   async layerVersion(): Promise<string | null> {
