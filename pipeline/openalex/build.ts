@@ -24,13 +24,12 @@ import { canadianEntities, listFromCsv, ListError } from './canadian-lists.ts';
 import { findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
 import { mergeParts, type MergeResult } from './merge.ts';
 import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
-import { readOptions } from './record.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
 import type { PartitionTask } from './worker.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
 
-/** 1: first release. */
-export const BUILDER_VERSION = '1';
+/** 1: first release; 2: the rules run by DuckDB, checkpoints in Parquet. */
+export const BUILDER_VERSION = '2';
 
 export const LABEL_TABLES = ['direct_labels', 'predictions', 'screened', 'legacy_scores'] as const;
 export type LabelTable = (typeof LABEL_TABLES)[number];
@@ -89,13 +88,13 @@ async function listOf(spec: BuildOptions['funders'], letter: 'F' | 'S'): Promise
 const partDirName = (rel: string) => rel.replace(/[^A-Za-z0-9._=-]+/g, '_');
 
 /** Reads every partition (skipping finished checkpoints), in worker threads when threads > 1. */
-async function readAll(files: PartitionFile[], workDir: string, task: Omit<PartitionTask, 'file' | 'dir'>, threads: number, progress: Progress): Promise<{ dir: string; stats: PartitionStats }[]> {
+async function readAll(files: PartitionFile[], workDir: string, rules: PartitionTask['rules'], threads: number, progress: Progress): Promise<{ dir: string; stats: PartitionStats }[]> {
   const dirs = files.map((f) => join(workDir, 'parts', partDirName(f.rel)));
   const results: ({ dir: string; stats: PartitionStats } | null)[] = files.map((f, k) => {
     const statsFile = join(dirs[k]!, 'stats.json');
     if (!existsSync(statsFile)) return null;
     const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as PartitionStats;
-    return stats.fingerprint === task.fingerprint && stats.bytes === f.bytes && stats.rel === f.rel ? { dir: dirs[k]!, stats } : null;
+    return stats.fingerprint === rules.fingerprint && stats.bytes === f.bytes && stats.rel === f.rel ? { dir: dirs[k]!, stats } : null;
   });
   const resumed = results.filter((r) => r !== null).length;
   if (resumed > 0) progress.log(`resuming: ${resumed} of ${files.length} partitions already read (checkpoints in ${workDir})`);
@@ -111,7 +110,6 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  const o = readOptions(task.lists, task.excludeXpac);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
     await Promise.all(
@@ -122,8 +120,8 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
           show();
         };
         const stats = pool
-          ? await pool.run({ ...task, file, dir: dirs[k]! }, onBytes)
-          : await readPartition(file, dirs[k]!, { ...o, fingerprint: task.fingerprint }, onBytes);
+          ? await pool.run({ rules, file, dir: dirs[k]! }, onBytes)
+          : await readPartition(file, dirs[k]!, rules, onBytes);
         results[k] = { dir: dirs[k]!, stats };
         partial.delete(k);
         done += file.bytes;
@@ -257,7 +255,8 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
     .slice(0, 16);
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
-  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, fingerprint }, o.threads, o.progress);
+  const rules = { funderIds: lists.funders.map((f) => f.id), sourceIds: lists.sources.map((s) => s.id), excludeXpac: o.excludeXpac, fingerprint };
+  const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress);
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);
