@@ -216,10 +216,10 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
     } else {
       const failed = await runRules(duck, jsonSource(file.path), o, false, onShare);
       if (failed !== null) {
-        // Malformed JSON, a value of a shape the columns cannot hold, a damaged gzip: read line by line.
+        // Malformed JSON, a value of a shape the columns cannot hold, a damaged gzip, a huge line: read line by line.
         const copy = join(dir, 'readable.jsonl');
         scan = await scanLines(file.path, o.excludeXpac, copy);
-        const again = await runRules(duck, jsonSource(copy), o, false);
+        const again = await runRules(duck, jsonSource(copy, true), o, false);
         if (again !== null) throw new Error(`${file.rel}: DuckDB cannot read the lines JavaScript reads: ${again.slice(0, 300)}`);
         rmSync(copy);
       }

@@ -105,7 +105,7 @@ CREATE OR REPLACE MACRO short_id(s) AS CASE WHEN regexp_matches(js_trim(s), '[A-
 CREATE OR REPLACE MACRO js_str(j) AS CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' END;
 CREATE OR REPLACE MACRO is_int(j) AS json_type(j) IN ('BIGINT', 'UBIGINT') OR (json_type(j) = 'DOUBLE' AND j::DOUBLE = floor(j::DOUBLE));
 CREATE OR REPLACE MACRO typed(j, t) AS j IS NULL OR json_type(j) IN ('NULL', t);
-CREATE OR REPLACE MACRO has_null(l) AS coalesce(list_bool_or(list_transform(l, x -> x IS NULL)), false);
+CREATE OR REPLACE MACRO has_null(l) AS coalesce(list_count(l) < len(l), false);
 CREATE OR REPLACE MACRO any_true(l) AS coalesce(list_bool_or(l), false);
 CREATE OR REPLACE MACRO js_distinct(l) AS list_filter(list_filter(list_transform(l, x -> js_trim(x)), x -> x IS NOT NULL AND x <> ''), (x, i) -> list_position(list_filter(list_transform(l, y -> js_trim(y)), y -> y IS NOT NULL AND y <> ''), x) = i);
 CREATE OR REPLACE MACRO joined(l, n) AS clean(array_to_string(list_filter(list_transform(l, v -> clean(v, n)), v -> v <> ''), '; '), n);
@@ -138,10 +138,13 @@ export async function registerRules(duck: Duck): Promise<void> {
 
 const quoted = (c: string) => `"${c.replaceAll('"', '""')}"`;
 
-/** read_json over a JSON Lines file (gzipped or not), strict: a malformed line fails the read. */
-export function jsonSource(path: string): string {
+/**
+ * read_json over a JSON Lines file (gzipped or not), strict: a malformed line fails the read. `large`: lines
+ * up to 64 MiB (DuckDB's default, 16 MiB, keeps its buffers and so the resident memory small).
+ */
+export function jsonSource(path: string, large = false): string {
   const cols = Object.entries(RECORD_COLUMNS).map(([k, t]) => `${lit(k)}: ${lit(t)}`);
-  return `read_json(${lit(path)}, format = 'newline_delimited', records = true, columns = {${cols.join(', ')}}, maximum_object_size = 67108864, hive_partitioning = false)`;
+  return `read_json(${lit(path)}, format = 'newline_delimited', records = true, columns = {${cols.join(', ')}}, hive_partitioning = false${large ? ', maximum_object_size = 67108864' : ''})`;
 }
 
 /**
@@ -223,7 +226,8 @@ WITH h AS (
       AND NOT has_null(authorships) AND NOT has_null(funders) AND NOT has_null(awards) AND NOT has_null(grants)
       AND NOT coalesce(list_bool_or(list_transform(keywords, k -> k IS NULL OR k.display_name IS NULL)), false)
       AND NOT coalesce(list_bool_or(list_transform(authorships, x -> has_null(x.institutions) OR has_null(x.countries))), false)
-      AND NOT coalesce(list_bool_or(list_transform(map_values(abstract_inverted_index), v -> v IS NULL OR has_null(v) OR coalesce(list_min(v) < 0 OR list_max(v) > 1000000, false))), false)
+      AND NOT has_null(map_values(abstract_inverted_index)) AND NOT has_null(flatten(map_values(abstract_inverted_index)))
+      AND coalesce(list_min(flatten(map_values(abstract_inverted_index))) >= 0 AND list_max(flatten(map_values(abstract_inverted_index))) <= 1000000, true)
     ) END AS schema_bad
   FROM a2
 ), c AS (
@@ -234,16 +238,19 @@ WITH h AS (
     CASE WHEN routed THEN coalesce(list_has_any(flatten([list_transform(funders, f -> short_id(f.id)), list_transform(awards, f -> short_id(f.funder_id)), list_transform(grants, f -> short_id(f.funder))]), ${idList(o.funderIds)}), false) END AS fund,
     CASE WHEN routed THEN coalesce(primary_location.source, CASE WHEN host_venue.id IS NOT NULL AND host_venue.id <> '' THEN host_venue END) END AS src,
     CASE WHEN routed THEN js_distinct(list_transform(keywords, k -> k.display_name)) END AS kws,
-    CASE WHEN routed THEN coalesce(list_sum(list_transform(map_values(abstract_inverted_index), v -> len(v))), 0) END AS npos,
-    CASE WHEN routed THEN list_transform(list_filter(map_entries(abstract_inverted_index), e -> len(e.value) > 0), e -> e.key) END AS placed
+    CASE WHEN routed THEN coalesce(len(flatten(map_values(abstract_inverted_index))), 0) END AS npos,
+    -- The tokens placed at some position (almost always all of them).
+    CASE WHEN NOT routed THEN NULL WHEN NOT list_contains(map_values(abstract_inverted_index), []::BIGINT[]) THEN map_keys(abstract_inverted_index)
+      ELSE list_transform(list_filter(map_entries(abstract_inverted_index), e -> len(e.value) > 0), e -> e.key) END AS placed
   FROM c
 ), e AS (
   SELECT *,
     CASE WHEN routed THEN npos BETWEEN 1 AND 20000 AND regexp_matches(array_to_string(placed, ' '), '[^${WS}]') END AS has_abstract,
-    CASE WHEN routed THEN list_transform(placed, k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END) END AS ftokens
+    CASE WHEN NOT routed THEN NULL WHEN strlen(array_to_string(placed, ' ')) = length(array_to_string(placed, ' ')) THEN array_to_string(placed, ' ')
+      ELSE array_to_string(list_transform(placed, k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END), ' ') END AS ftokens
   FROM d
 ), e2 AS (
-  SELECT *, CASE WHEN routed THEN fold_mixed(array_to_string(ftokens, ' ')) END AS tokens FROM e
+  SELECT *, CASE WHEN routed THEN fold_mixed(ftokens) END AS tokens FROM e
 ), f AS (
   SELECT *,
     CASE WHEN routed THEN any_true(ca) END AS aff,
