@@ -55,6 +55,12 @@ export interface BuildOptions {
   buildDate: string;
   memoryLimit: string;
   progress: Progress;
+  /**
+   * One step of a run split across processes or machines: `{ map: k }` maps the k-th partition file (layout
+   * order, from 0) into its checkpoint under the work directory and stops; `'merge'` builds the snapshot from
+   * the checkpoints of every partition, refusing when one is missing. Default: both in one run.
+   */
+  step?: { map: number } | 'merge' | undefined;
 }
 
 export class BuildError extends Error {
@@ -88,7 +94,7 @@ async function listOf(spec: BuildOptions['funders'], letter: 'F' | 'S'): Promise
 const partDirName = (rel: string) => rel.replace(/[^A-Za-z0-9._=-]+/g, '_');
 
 /** Reads every partition (skipping finished checkpoints), in worker threads when threads > 1. */
-async function readAll(files: PartitionFile[], workDir: string, rules: PartitionTask['rules'], threads: number, progress: Progress): Promise<{ dir: string; stats: PartitionStats }[]> {
+async function readAll(files: PartitionFile[], workDir: string, rules: PartitionTask['rules'], threads: number, progress: Progress, mergeOnly = false): Promise<{ dir: string; stats: PartitionStats }[]> {
   const dirs = files.map((f) => join(workDir, 'parts', partDirName(f.rel)));
   const results: ({ dir: string; stats: PartitionStats } | null)[] = files.map((f, k) => {
     const statsFile = join(dirs[k]!, 'stats.json');
@@ -110,6 +116,8 @@ async function readAll(files: PartitionFile[], workDir: string, rules: Partition
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
+  if (mergeOnly && todo.length > 0)
+    throw new BuildError(`${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo.slice(0, 10).map((k) => files[k]!.rel).join(', ')}`);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
     await Promise.all(
@@ -231,7 +239,10 @@ function emptyPredictionsReport(rows: number, at: string): Record<string, unknow
   };
 }
 
-export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport }> {
+/** Builds the snapshot; with `step: { map }`, maps one partition and returns null. */
+export async function buildFromOpenAlex(o: BuildOptions & { step: { map: number } }): Promise<null>;
+export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport }>;
+export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport } | null> {
   const started = performance.now();
   const layout = findWorks(o.works, { format: o.format, allowIncomplete: o.allowIncomplete });
   o.progress.log(`${layout.layout} layout: ${layout.files.length} works files in ${layout.worksDir}${layout.missing.length ? ` (${layout.missing.length} listed files not read)` : ''}`);
@@ -245,9 +256,9 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   }
   const lists = canadianListsDocument(funders.entries, sources.entries);
   o.progress.log(`pinned lists: ${lists.funders.length} Canadian funders, ${lists.sources.length} Canadian sources (route version ${lists.route_version})`);
-  const rw = o.retractionWatch ? await readRetractionWatch(o.retractionWatch) : null;
-  const deleted = new Set<string>();
-  for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
+  const step = o.step;
+  if (step !== undefined && step !== 'merge' && !(Number.isInteger(step.map) && step.map >= 0 && step.map < layout.files.length))
+    throw new BuildError(`--map-partition ${step.map}: the snapshot has ${layout.files.length} partition files (0 through ${layout.files.length - 1})`);
 
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac]))
@@ -256,7 +267,15 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
   const rules = { funderIds: lists.funders.map((f) => f.id), sourceIds: lists.sources.map((s) => s.id), excludeXpac: o.excludeXpac, fingerprint };
-  const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress);
+  if (step !== undefined && step !== 'merge') {
+    const [part] = await readAll([layout.files[step.map]!], workDir, rules, 1, o.progress);
+    o.progress.log(`partition ${step.map} (${part!.stats.rel}): ${part!.stats.records} records, ${part!.stats.admitted} admitted, ${part!.stats.bad} bad → ${part!.dir}`);
+    return null;
+  }
+  const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress, step === 'merge');
+  const rw = o.retractionWatch ? await readRetractionWatch(o.retractionWatch) : null;
+  const deleted = new Set<string>();
+  for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);
