@@ -208,14 +208,16 @@ export function rulesSql(source: string, o: RuleLists, lazyIndex = false): strin
   return `
 WITH h AS (
   SELECT *,
-    id IS NOT NULL AND regexp_matches(js_trim(id), '^(https://openalex\\.org/)?W[1-9][0-9]{0,14}$', 'i') AS id_ok,
+    -- The bare id (W + digits) when the id is a work id; the trimming regex only for an id that needs it.
+    CASE WHEN regexp_matches(id, '^(https://openalex\\.org/)?W[1-9][0-9]{0,14}$', 'i') THEN 'W' || regexp_extract(id, '([0-9]+)$', 1)
+         WHEN regexp_matches(js_trim(id), '^(https://openalex\\.org/)?W[1-9][0-9]{0,14}$', 'i') THEN 'W' || regexp_extract(js_trim(id), '([0-9]+)$', 1) END AS wid,
     ${o.excludeXpac ? `coalesce(json_type(is_xpac) = 'BOOLEAN' AND is_xpac::BOOLEAN, false)` : 'false'} AS xpac,
     coalesce(js_str(title), js_str(display_name)) AS t0,
     CASE WHEN is_int(publication_year) THEN publication_year::DOUBLE::BIGINT
          WHEN regexp_matches(js_str(publication_date), '^[0-9]{4}') THEN left(js_str(publication_date), 4)::BIGINT END AS yr
   FROM ${source}
 ), a AS (
-  SELECT *, id_ok AND NOT xpac AND coalesce(yr BETWEEN ${from} AND ${to} AND regexp_matches(t0, '[^${WS}]'), false) AS live FROM h
+  SELECT *, wid IS NOT NULL AS id_ok, wid IS NOT NULL AND NOT xpac AND coalesce(yr BETWEEN ${from} AND ${to} AND regexp_matches(t0, '[^${WS}]'), false) AS live FROM h
 ), a2 AS (
   SELECT * REPLACE (CASE WHEN live THEN ${lazyIndex ? `json_transform(abstract_inverted_index, '"MAP(VARCHAR, BIGINT[])"')` : 'abstract_inverted_index'} END AS abstract_inverted_index) FROM a
 ), b AS (
@@ -278,7 +280,7 @@ WITH h AS (
   FROM g
 )
 SELECT row_number() OVER () AS line,
-  CASE WHEN id_ok THEN short_id(id) END AS id,
+  wid AS id,
   coalesce(js_str(updated_date), '') AS updated,
   CASE WHEN NOT id_ok THEN 'bad' WHEN xpac THEN 'xpac' WHEN NOT live THEN 'window' WHEN schema_bad THEN 'bad'
        WHEN NOT routed THEN 'not-publication' WHEN admitted THEN 'in' ELSE 'no-route' END AS why,
@@ -296,7 +298,7 @@ FROM w`;
 
 /** Each works.csv cell of an admitted record (rows of CTE `w`). */
 const CELLS: Record<string, string> = {
-  id: 'short_id(id)',
+  id: 'wid',
   doi: `CASE WHEN doi1 <> '' AND regexp_matches(doi1, '^10\\.[0-9]{4,9}/[^${WS}]+$') THEN doi1 ELSE '' END`,
   title: 'clean(js_trim(t0), 2000)',
   year: 'yr::VARCHAR',
