@@ -96,6 +96,9 @@ const COMPAT = (() => {
   return `[${ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]`;
 })();
 
+/** A space-delimited word holding a character above ASCII. */
+const NON_ASCII_WORD = '[^ ]*[\\x{80}-\\x{10ffff}][^ ]*';
+
 const MACROS = `
 CREATE OR REPLACE MACRO js_trim(s) AS regexp_replace(s, '^[${WS}]+|[${WS}]+$', '', 'g');
 CREATE OR REPLACE MACRO clip(t, n) AS CASE WHEN length(t) <= n THEN t ELSE rtrim(left(t, n), ' ') END;
@@ -228,10 +231,10 @@ WITH h AS (
       AND NOT has_null(authorships) AND NOT has_null(funders) AND NOT has_null(awards) AND NOT has_null(grants)
       AND NOT coalesce(list_bool_or(list_transform(keywords, k -> k IS NULL OR k.display_name IS NULL)), false)
       AND NOT coalesce(list_bool_or(list_transform(authorships, x -> has_null(x.institutions) OR has_null(x.countries))), false)
-      AND NOT has_null(map_values(abstract_inverted_index)) AND NOT has_null(flatten(map_values(abstract_inverted_index)))
-      AND coalesce(list_min(flatten(map_values(abstract_inverted_index))) >= 0 AND list_max(flatten(map_values(abstract_inverted_index))) <= 1000000, true)
+      AND NOT has_null(map_values(abstract_inverted_index)) AND NOT has_null(positions)
+      AND coalesce(list_min(positions) >= 0 AND list_max(positions) <= 1000000, true)
     ) END AS schema_bad
-  FROM a2
+  FROM (SELECT *, CASE WHEN live THEN flatten(map_values(abstract_inverted_index)) END AS positions FROM a2)
 ), c AS (
   SELECT *, live AND NOT schema_bad AND js_str(type) IS DISTINCT FROM 'grant' AS routed FROM b
 ), d AS (
@@ -240,19 +243,22 @@ WITH h AS (
     CASE WHEN routed THEN coalesce(list_has_any(flatten([list_transform(funders, f -> short_id(f.id)), list_transform(awards, f -> short_id(f.funder_id)), list_transform(grants, f -> short_id(f.funder))]), ${idList(o.funderIds)}), false) END AS fund,
     CASE WHEN routed THEN coalesce(primary_location.source, CASE WHEN host_venue.id IS NOT NULL AND host_venue.id <> '' THEN host_venue END) END AS src,
     CASE WHEN routed THEN js_distinct(list_transform(keywords, k -> k.display_name)) END AS kws,
-    CASE WHEN routed THEN coalesce(len(flatten(map_values(abstract_inverted_index))), 0) END AS npos,
+    CASE WHEN routed THEN coalesce(len(positions), 0) END AS npos,
     -- The tokens placed at some position (almost always all of them).
     CASE WHEN NOT routed THEN NULL WHEN NOT list_contains(map_values(abstract_inverted_index), []::BIGINT[]) THEN map_keys(abstract_inverted_index)
       ELSE list_transform(list_filter(map_entries(abstract_inverted_index), e -> len(e.value) > 0), e -> e.key) END AS placed
   FROM c
 ), e AS (
   SELECT *,
-    CASE WHEN routed THEN npos BETWEEN 1 AND 20000 AND regexp_matches(array_to_string(placed, ' '), '[^${WS}]') END AS has_abstract,
-    CASE WHEN NOT routed THEN NULL WHEN strlen(array_to_string(placed, ' ')) = length(array_to_string(placed, ' ')) THEN array_to_string(placed, ' ')
-      ELSE array_to_string(list_transform(placed, k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END), ' ') END AS ftokens
+    CASE WHEN routed THEN array_to_string(placed, ' ') END AS joined
   FROM d
 ), e2 AS (
-  SELECT *, CASE WHEN routed THEN fold_mixed(ftokens) END AS tokens FROM e
+  SELECT *,
+    CASE WHEN routed THEN npos BETWEEN 1 AND 20000 AND regexp_matches(joined, '[^${WS}]') END AS has_abstract,
+    -- The abstract's terms in index order: its ASCII words folded at once, the few others one by one.
+    CASE WHEN NOT routed THEN NULL WHEN strlen(joined) = length(joined) THEN fold_mixed(joined)
+      ELSE fold_mixed(regexp_replace(joined, '${NON_ASCII_WORD}', ' ', 'g')) || ' ' || array_to_string(list_transform(regexp_extract_all(joined, '${NON_ASCII_WORD}'), k -> fold_terms(k)), ' ') END AS tokens
+  FROM e
 ), f AS (
   SELECT *,
     CASE WHEN routed THEN any_true(ca) END AS aff,
