@@ -162,33 +162,10 @@ export function parquetSource(path: string, present: Map<string, string>, viaJso
     if (t === 'JSON') return `to_json(${quoted(k)}) AS ${quoted(k)}`;
     // The inverted index stays as the file holds it here: rulesSql converts it for the rows in the window only.
     if (t.startsWith('MAP(')) return `${/^(VARCHAR|JSON)$/.test(present.get(k)!) ? `${quoted(k)}::JSON` : `to_json(${quoted(k)})`} AS ${quoted(k)}`;
-    if (viaJson) return `json_transform(to_json(${quoted(k)}), ${lit(jsonShape(t))}) AS ${quoted(k)}`;
+    if (viaJson) return `json_transform(to_json(${quoted(k)}), ${lit(JSON.stringify(t))}) AS ${quoted(k)}`;
     return `${quoted(k)}::${t} AS ${quoted(k)}`;
   });
   return `(SELECT ${cols.join(', ')} FROM read_parquet(${lit(path)}, hive_partitioning = false))`;
-}
-
-/** A DuckDB type as json_transform's structure argument (a JSON text of the same shape). */
-function jsonShape(t: string): string {
-  // STRUCT(a T, b U)[] → [{"a": T, "b": U}]; a text in JSON of a map: the map type itself.
-  if (t.startsWith('MAP(')) return JSON.stringify(t);
-  const parse = (s: string, at: number): [unknown, number] => {
-    if (s.startsWith('STRUCT(', at)) {
-      const obj: Record<string, unknown> = {};
-      let i = at + 7;
-      while (s[i] !== ')') {
-        const name = /^\s*(\w+)\s+/.exec(s.slice(i))!;
-        const [v, next] = parse(s, i + name[0].length);
-        obj[name[1]!] = v;
-        i = s[next] === ',' ? next + 1 : next;
-      }
-      return suffix(s, obj, i + 1);
-    }
-    const word = /^\w+/.exec(s.slice(at))![0];
-    return suffix(s, word, at + word.length);
-  };
-  const suffix = (s: string, v: unknown, i: number): [unknown, number] => (s.startsWith('[]', i) ? suffix(s, [v], i + 2) : [v, i]);
-  return JSON.stringify(parse(t, 0)[0]);
 }
 
 export interface RuleLists {
