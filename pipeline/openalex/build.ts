@@ -120,6 +120,13 @@ async function readAll(files: PartitionFile[], workDir: string, rules: Partition
     throw new BuildError(`${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo.slice(0, 10).map((k) => files[k]!.rel).join(', ')}`);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
+    // Inline (one thread), one partition after another: all at once would run as many DuckDB threads.
+    let queue: Promise<unknown> = Promise.resolve();
+    const inline = (file: PartitionFile, dir: string, onBytes: (bytes: number) => void) => {
+      const run = queue.then(() => readPartition(file, dir, rules, onBytes));
+      queue = run.catch(() => undefined);
+      return run;
+    };
     await Promise.all(
       todo.map(async (k) => {
         const file = files[k]!;
@@ -127,9 +134,7 @@ async function readAll(files: PartitionFile[], workDir: string, rules: Partition
           partial.set(k, Math.min(file.bytes, Number(bytes)));
           show();
         };
-        const stats = pool
-          ? await pool.run({ rules, file, dir: dirs[k]! }, onBytes)
-          : await readPartition(file, dirs[k]!, rules, onBytes);
+        const stats = pool ? await pool.run({ rules, file, dir: dirs[k]! }, onBytes) : await inline(file, dirs[k]!, onBytes);
         results[k] = { dir: dirs[k]!, stats };
         partial.delete(k);
         done += file.bytes;

@@ -166,6 +166,19 @@ async function runRules(duck: Duck, source: string, lists: RuleLists, lazyIndex:
 }
 
 /**
+ * One DuckDB instance (one thread) per JavaScript thread, for every partition it maps: an instance opened and
+ * closed per partition left the resident memory growing with the partitions read.
+ */
+let instance: Promise<Duck> | null = null;
+function thisThreadsDuck(): Promise<Duck> {
+  instance ??= openDuck(':memory:', { threads: '1', memory_limit: '512MB', preserve_insertion_order: 'true' }).then(async (duck) => {
+    await registerRules(duck);
+    return duck;
+  });
+  return instance;
+}
+
+/**
  * Maps a partition into `dir` (replacing what was there) and returns its stats (also written as stats.json).
  * `onBytes` hears how far the partition is (bytes of the file: hashed, then the share DuckDB reports done).
  */
@@ -175,9 +188,9 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
   // Hashing reads the whole file: the first tenth of the bar, the rules the rest.
   const sha256 = await sha256Of(file.path, (b) => onBytes?.(Math.round((b / Math.max(1, file.bytes)) * file.bytes * 0.1)));
   const onShare = (share: number) => onBytes?.(Math.round(file.bytes * (0.1 + 0.9 * share)));
-  const duck = await openDuck(':memory:', { threads: '1', memory_limit: '512MB', preserve_insertion_order: 'true', temp_directory: join(dir, 'duckdb-tmp') });
+  const duck = await thisThreadsDuck();
+  await duck.run(`SET temp_directory = ${lit(join(dir, 'duckdb-tmp'))}`);
   try {
-    await registerRules(duck);
     const stats: PartitionStats = {
       rel: file.rel,
       bytes: file.bytes,
@@ -259,7 +272,7 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
     renameSync(join(dir, 'stats.json.tmp'), join(dir, 'stats.json'));
     return stats;
   } finally {
-    duck.close();
+    await duck.run('DROP TABLE IF EXISTS v');
     rmSync(join(dir, 'duckdb-tmp'), { recursive: true, force: true });
   }
 }
