@@ -1,7 +1,7 @@
 /**
- * The frame's admission rules (research/metacan.md §5), in one place: the snapshot builder (pipeline/openalex)
- * builds the frozen frame with them and the recent layer's sync (api-dynamic) classifies newly published works
- * with them.
+ * The frame's admission rules (research/metacan.md §5): the recent layer's sync (api-dynamic) classifies newly
+ * published works with them; the snapshot builder runs the same rules as DuckDB SQL (pipeline/openalex/rules-sql.ts),
+ * held to these record by record by test/pipeline/openalex/rules-sql.test.ts.
  *   - aff: an authorship institution with country code CA, or an authorship whose countries include CA
  *     (the second catches unresolved raw affiliations);
  *   - fund: a funder id (funders[].id, awards[].funder_id, or the older grants[].funder) in the pinned list of

@@ -24,13 +24,12 @@ import { canadianEntities, listFromCsv, ListError } from './canadian-lists.ts';
 import { findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
 import { mergeParts, type MergeResult } from './merge.ts';
 import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
-import { readOptions } from './record.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
 import type { PartitionTask } from './worker.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
 
-/** 1: first release. */
-export const BUILDER_VERSION = '1';
+/** 1: first release; 2: the rules run by DuckDB, checkpoints in Parquet. */
+export const BUILDER_VERSION = '2';
 
 export const LABEL_TABLES = ['direct_labels', 'predictions', 'screened', 'legacy_scores'] as const;
 export type LabelTable = (typeof LABEL_TABLES)[number];
@@ -56,6 +55,12 @@ export interface BuildOptions {
   buildDate: string;
   memoryLimit: string;
   progress: Progress;
+  /**
+   * One step of a run split across processes or machines: `{ map: k }` maps the k-th partition file (layout
+   * order, from 0) into its checkpoint under the work directory and stops; `'merge'` builds the snapshot from
+   * the checkpoints of every partition, refusing when one is missing. Default: both in one run.
+   */
+  step?: { map: number } | 'merge' | undefined;
 }
 
 export class BuildError extends Error {
@@ -89,13 +94,13 @@ async function listOf(spec: BuildOptions['funders'], letter: 'F' | 'S'): Promise
 const partDirName = (rel: string) => rel.replace(/[^A-Za-z0-9._=-]+/g, '_');
 
 /** Reads every partition (skipping finished checkpoints), in worker threads when threads > 1. */
-async function readAll(files: PartitionFile[], workDir: string, task: Omit<PartitionTask, 'file' | 'dir'>, threads: number, progress: Progress): Promise<{ dir: string; stats: PartitionStats }[]> {
+async function readAll(files: PartitionFile[], workDir: string, rules: PartitionTask['rules'], threads: number, progress: Progress, mergeOnly = false): Promise<{ dir: string; stats: PartitionStats }[]> {
   const dirs = files.map((f) => join(workDir, 'parts', partDirName(f.rel)));
   const results: ({ dir: string; stats: PartitionStats } | null)[] = files.map((f, k) => {
     const statsFile = join(dirs[k]!, 'stats.json');
     if (!existsSync(statsFile)) return null;
     const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as PartitionStats;
-    return stats.fingerprint === task.fingerprint && stats.bytes === f.bytes && stats.rel === f.rel ? { dir: dirs[k]!, stats } : null;
+    return stats.fingerprint === rules.fingerprint && stats.bytes === f.bytes && stats.rel === f.rel ? { dir: dirs[k]!, stats } : null;
   });
   const resumed = results.filter((r) => r !== null).length;
   if (resumed > 0) progress.log(`resuming: ${resumed} of ${files.length} partitions already read (checkpoints in ${workDir})`);
@@ -111,9 +116,17 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
   progress.start('read partitions (bytes)', total);
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  const o = readOptions(task.lists, task.excludeXpac);
+  if (mergeOnly && todo.length > 0)
+    throw new BuildError(`${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo.slice(0, 10).map((k) => files[k]!.rel).join(', ')}`);
   const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
   try {
+    // Inline (one thread), one partition after another: all at once would run as many DuckDB threads.
+    let queue: Promise<unknown> = Promise.resolve();
+    const inline = (file: PartitionFile, dir: string, onBytes: (bytes: number) => void) => {
+      const run = queue.then(() => readPartition(file, dir, rules, onBytes));
+      queue = run.catch(() => undefined);
+      return run;
+    };
     await Promise.all(
       todo.map(async (k) => {
         const file = files[k]!;
@@ -121,9 +134,7 @@ async function readAll(files: PartitionFile[], workDir: string, task: Omit<Parti
           partial.set(k, Math.min(file.bytes, Number(bytes)));
           show();
         };
-        const stats = pool
-          ? await pool.run({ ...task, file, dir: dirs[k]! }, onBytes)
-          : await readPartition(file, dirs[k]!, { ...o, fingerprint: task.fingerprint }, onBytes);
+        const stats = pool ? await pool.run({ rules, file, dir: dirs[k]! }, onBytes) : await inline(file, dirs[k]!, onBytes);
         results[k] = { dir: dirs[k]!, stats };
         partial.delete(k);
         done += file.bytes;
@@ -233,7 +244,10 @@ function emptyPredictionsReport(rows: number, at: string): Record<string, unknow
   };
 }
 
-export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport }> {
+/** Builds the snapshot; with `step: { map }`, maps one partition and returns null. */
+export async function buildFromOpenAlex(o: BuildOptions & { step: { map: number } }): Promise<null>;
+export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport }>;
+export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport } | null> {
   const started = performance.now();
   const layout = findWorks(o.works, { format: o.format, allowIncomplete: o.allowIncomplete });
   o.progress.log(`${layout.layout} layout: ${layout.files.length} works files in ${layout.worksDir}${layout.missing.length ? ` (${layout.missing.length} listed files not read)` : ''}`);
@@ -247,9 +261,9 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   }
   const lists = canadianListsDocument(funders.entries, sources.entries);
   o.progress.log(`pinned lists: ${lists.funders.length} Canadian funders, ${lists.sources.length} Canadian sources (route version ${lists.route_version})`);
-  const rw = o.retractionWatch ? await readRetractionWatch(o.retractionWatch) : null;
-  const deleted = new Set<string>();
-  for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
+  const step = o.step;
+  if (step !== undefined && step !== 'merge' && !(Number.isInteger(step.map) && step.map >= 0 && step.map < layout.files.length))
+    throw new BuildError(`--map-partition ${step.map}: the snapshot has ${layout.files.length} partition files (0 through ${layout.files.length - 1})`);
 
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac]))
@@ -257,7 +271,16 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
     .slice(0, 16);
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
-  const parts = await readAll(layout.files, workDir, { lists, excludeXpac: o.excludeXpac, fingerprint }, o.threads, o.progress);
+  const rules = { funderIds: lists.funders.map((f) => f.id), sourceIds: lists.sources.map((s) => s.id), excludeXpac: o.excludeXpac, fingerprint };
+  if (step !== undefined && step !== 'merge') {
+    const [part] = await readAll([layout.files[step.map]!], workDir, rules, 1, o.progress);
+    o.progress.log(`partition ${step.map} (${part!.stats.rel}): ${part!.stats.records} records, ${part!.stats.admitted} admitted, ${part!.stats.bad} bad → ${part!.dir}`);
+    return null;
+  }
+  const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress, step === 'merge');
+  const rw = o.retractionWatch ? await readRetractionWatch(o.retractionWatch) : null;
+  const deleted = new Set<string>();
+  for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);

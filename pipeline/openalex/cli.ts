@@ -45,6 +45,10 @@ Options:
                              latest updated_date partition)
   --built DATE               build date YYYY-MM-DD (default: today, UTC)
   --memory-limit SIZE        DuckDB memory limit for the merge (default 1GB)
+  --map-partition K          only map the K-th partition file (layout order, from 0) into its checkpoint
+                             under the work directory, then stop: one task of an array job
+  --merge-only               only build the snapshot from the checkpoints of every partition (refused when
+                             one is missing); give the same lists and options as the map tasks
   -h, --help                 show this help
 `;
 
@@ -74,6 +78,8 @@ try {
       release: { type: 'string' },
       built: { type: 'string' },
       'memory-limit': { type: 'string', default: '1GB' },
+      'map-partition': { type: 'string' },
+      'merge-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -101,6 +107,9 @@ if (!Number.isInteger(threads) || threads < 1 || threads > 64) fail('--threads m
 const today = new Date().toISOString().slice(0, 10);
 for (const d of [values.release, values.built]) if (d !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(d)) fail(`dates must be YYYY-MM-DD, got ${d}`);
 if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(values['memory-limit']!)) fail('--memory-limit must be a size such as 512MB or 2GB');
+const mapPartition = values['map-partition'] === undefined ? undefined : Number(values['map-partition']);
+if (mapPartition !== undefined && !(Number.isInteger(mapPartition) && mapPartition >= 0)) fail(`--map-partition must be a whole number from 0, got ${values['map-partition']}`);
+if (mapPartition !== undefined && values['merge-only']) fail('give --map-partition K or --merge-only, not both');
 const out = resolve(values.out!);
 const name = values.name ?? basename(out);
 if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) fail(`--name must be a lower-case slug, got ${name}`);
@@ -130,6 +139,7 @@ try {
     buildDate: values.built ?? today,
     memoryLimit: values['memory-limit']!,
     progress: terminalProgress(),
+    step: mapPartition !== undefined ? { map: mapPartition } : values['merge-only'] ? 'merge' : undefined,
   });
 } catch (err) {
   if (err instanceof BuildError || err instanceof LayoutError || err instanceof RetractionWatchError) {

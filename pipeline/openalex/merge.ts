@@ -10,7 +10,6 @@ import { writeFileSync } from 'node:fs';
 import { TABLES } from '../../contracts/frame/snapshot.ts';
 import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
 import { type Duck, lit, openDuck } from '../lib/duckdb.ts';
-import { AUTHORSHIPS_PART_COLUMNS, WORKS_PART_COLUMNS } from './record.ts';
 import { bareDoiKey, type RetractionNotice } from './retraction-watch.ts';
 
 export interface MergeInput {
@@ -54,11 +53,6 @@ export interface TableFile {
 }
 
 const header = (t: keyof typeof TABLES) => TABLES[t].columns.map((c) => c.name);
-const varchars = (cols: string[]) => `{${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}`;
-
-function readParts(files: string[], cols: string[]): string {
-  return `read_csv([${files.map(lit).join(', ')}], header = true, columns = ${varchars(cols)}, quote = '"', escape = '"', filename = true, max_line_size = 1048576)`;
-}
 
 /** Streams a query's rows (all VARCHAR) to `each`, chunk by chunk. */
 async function eachRow(duck: Duck, sql: string, each: (row: (string | null)[]) => void): Promise<void> {
@@ -79,20 +73,20 @@ export async function mergeParts(m: MergeInput): Promise<MergeResult> {
     await duck.run(`CREATE TABLE part_rank AS SELECT * FROM (VALUES ${m.parts.map((p, k) => `(${lit(p)}, ${k})`).join(', ') || "('', 0)"}) t(dir, rank)`);
     await duck.run(`CREATE TABLE deleted AS SELECT DISTINCT id FROM read_csv(${lit(deletedFile)}, header = true, columns = {'id': 'VARCHAR'}) WHERE id IS NOT NULL`);
     const files = (name: string) => m.parts.map((p) => join(p, name));
-    const ranked = (name: string, cols: string[]) =>
-      `SELECT x.* EXCLUDE (filename), r.rank FROM ${readParts(files(name), cols)} x JOIN part_rank r ON r.dir = parse_dirpath(x.filename)`;
-    await duck.run(`CREATE TABLE fw AS ${ranked('works.part', WORKS_PART_COLUMNS)}`);
+    const ranked = (name: string) =>
+      `SELECT x.* EXCLUDE (filename), r.rank FROM read_parquet([${files(name).map(lit).join(', ')}], filename = true) x JOIN part_rank r ON r.dir = parse_dirpath(x.filename)`;
+    await duck.run(`CREATE TABLE fw AS ${ranked('works.parquet')}`);
     // The winning version of each admitted id: latest updated_date, then later partition, then later line.
     await duck.run(`CREATE TABLE win AS
-      WITH i AS (${ranked('ids.part', ['id', 'updated', 'line'])}),
-           k AS (SELECT id, rank, line, coalesce(updated, '') || '|' || lpad(rank::VARCHAR, 7, '0') || '|' || lpad(line, 11, '0') AS version FROM i WHERE id IN (SELECT id FROM fw))
+      WITH i AS (${ranked('ids.parquet')}),
+           k AS (SELECT id, rank, line, coalesce(updated, '') || '|' || lpad(rank::VARCHAR, 7, '0') || '|' || lpad(line::VARCHAR, 11, '0') AS version FROM i WHERE id IN (SELECT id FROM fw))
       SELECT id, max_by(rank, version) AS rank, max_by(line, version) AS line FROM k GROUP BY id`);
     await duck.run(`CREATE TABLE works AS SELECT fw.* FROM fw JOIN win ON fw.id = win.id AND fw.rank = win.rank AND fw.line = win.line WHERE fw.id NOT IN (SELECT id FROM deleted)`);
     const [tally] = await duck.all<{ fw: number; won: number; deleted: number }>(
       `SELECT (SELECT count(*) FROM fw)::INTEGER AS fw, (SELECT count(*) FROM works)::INTEGER AS won,
               (SELECT count(*) FROM fw JOIN win ON fw.id = win.id AND fw.rank = win.rank AND fw.line = win.line WHERE fw.id IN (SELECT id FROM deleted))::INTEGER AS deleted`,
     );
-    await duck.run(`CREATE TABLE ap AS ${ranked('authorships.part', ['line', ...AUTHORSHIPS_PART_COLUMNS])}`);
+    await duck.run(`CREATE TABLE ap AS ${ranked('authorships.parquet')}`);
     await duck.run(`CREATE TABLE authorships AS SELECT ap.* FROM ap JOIN works w ON ap.work_id = w.id AND ap.rank = w.rank AND ap.line = w.line`);
     await duck.run(`CREATE TABLE authors AS SELECT author_id AS id, max_by(name, rank::BIGINT * 100000000000 + line::BIGINT) AS name,
       max_by(orcid, rank::BIGINT * 100000000000 + line::BIGINT) AS orcid FROM authorships GROUP BY author_id`);

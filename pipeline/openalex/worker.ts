@@ -1,19 +1,16 @@
-/** Worker-thread entry of the builder's pool: reads one partition per task (partition.ts), reporting bytes read. */
+/** Worker-thread entry of the builder's pool: maps one partition per task (partition.ts), reporting progress. */
 import { parentPort } from 'node:worker_threads';
 import type { PartitionFile } from './layout.ts';
 import { readPartition } from './partition.ts';
-import { readOptions } from './record.ts';
+import type { RuleLists } from './rules-sql.ts';
 
 export interface PartitionTask {
   file: PartitionFile;
   dir: string;
-  lists: { funders: { id: string }[]; sources: { id: string }[]; route_version: string };
-  excludeXpac: boolean;
-  fingerprint: string;
+  rules: RuleLists & { fingerprint: string };
 }
 
 parentPort!.on('message', (task: PartitionTask & { id: number }) => {
-  const o = readOptions(task.lists, task.excludeXpac);
   // Bytes read so far, for the progress bar (at most every 200 ms: a message per MiB would be noise).
   let last = 0;
   const onBytes = (bytes: number) => {
@@ -22,7 +19,7 @@ parentPort!.on('message', (task: PartitionTask & { id: number }) => {
     last = now;
     parentPort!.postMessage({ id: task.id, progress: bytes });
   };
-  readPartition(task.file, task.dir, { ...o, fingerprint: task.fingerprint }, onBytes).then(
+  readPartition(task.file, task.dir, task.rules, onBytes).then(
     (result) => parentPort!.postMessage({ id: task.id, result }),
     (err: unknown) => parentPort!.postMessage({ id: task.id, error: err instanceof Error ? err.message : String(err) }),
   );

@@ -1,8 +1,7 @@
 /**
- * The Parquet reader lets DuckDB skip the JSON of rows outside the harvest window (a superset test in SQL) and
- * cut nested columns to the keys the record schema knows. Records on every edge of the window, and a file
- * whose structs lack a key the schema knows (the cut cannot bind there: columns are read whole), must give
- * the same snapshot as the JSON Lines reader, which parses every line.
+ * The Parquet source of the SQL rules casts nested columns by name to the types the rules read and turns the
+ * inverted index into a map only inside the harvest window. Records on every edge of the window, and a file
+ * whose structs lack a key the rules read, must give the same snapshot as the JSON Lines source.
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

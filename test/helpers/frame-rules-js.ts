@@ -1,13 +1,13 @@
 /**
- * One line of the works snapshot → what the frame keeps of it. The rules themselves are the shared ones
- * (contracts/frame/route-rules.ts); this module only reads the line, and turns a routed work into CSV cells
- * that pass the snapshot's own cell parsers (contracts/frame/snapshot.ts): whitespace collapsed, over-long
- * text clipped, a DOI or language code the format cannot hold left empty (and counted).
+ * The frame rules in JavaScript, one record at a time: the builder's rules before they moved to DuckDB SQL
+ * (pipeline/openalex/rules-sql.ts), kept as the oracle its differential test compares every record's decision
+ * and cells with. The routes are the shared ones (contracts/frame/route-rules.ts, which the recent layer
+ * classifies with); this module reads a line and turns a routed work into the CSV cells that pass the
+ * snapshot's own cell parsers (contracts/frame/snapshot.ts).
  */
 import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
 import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeRules, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
-import { TABLES } from '../../contracts/frame/snapshot.ts';
-import { csvCell } from '../lib/csv-writer.ts';
+import { csvCell } from '../../pipeline/lib/csv-writer.ts';
 
 export interface ReadOptions {
   rules: RouteRules;
@@ -49,66 +49,8 @@ function workIdOf(raw: Record<string, unknown>): string | null {
   return shortId(raw.id);
 }
 
-/*
- * The abstract's inverted index is the costliest part of a line to parse (an object of one key per distinct
- * word: about half of JSON.parse's time on the benchmark's lines) and only works inside the harvest window need
- * it. So readLine parses the line with the index's value replaced by a placeholder, and the index itself only
- * for a work the window admits. Why the result is exactly JSON.parse's, for every line:
- *  - The value replaced is an object that INDEX_OBJECT matches, a strict subset of JSON's grammar (string keys,
- *    arrays of non-negative integers, JSON whitespace): it is a valid JSON value. Anything else (null, a float,
- *    a trailing comma, …) leaves the line to the plain path.
- *  - The text found ends in `index"` followed by `:`. That quote is not escaped (it follows `x`), so in a line
- *    whose rest parses, it ends a string that is followed by `:`, i.e. a key: the placeholder stands in a value
- *    position, as one token. Putting any valid value back in that position keeps the line valid, and parses
- *    to the same tree with that one value changed. A rest that does not parse goes to the plain path, which
- *    then reports the line as before; so a line JSON.parse rejects is never accepted.
- *  - The placeholder is the only string with a NUL character in the rest (lines holding `\u0000` anywhere
- *    take the plain path; JSON cannot hold a raw NUL), so finding it as the record's top-level
- *    `abstract_inverted_index` proves the replaced value is that key's (the last one, if the key repeats);
- *    anywhere else, the plain path. Every rule before the window reads other top-level fields, so every
- *    decision up to it is the same, and after it the index is put back (JSON.parse of the matched text).
- * test/pipeline/openalex/lazy-index.test.ts compares readLine with JSON.parse + readRecord on adversarial lines.
- */
-const INDEX_KEY = '"abstract_inverted_index"';
-const LAZY = '\u0000lazy-index';
-const LAZY_JSON = JSON.stringify(LAZY);
-const WS = '[ \\t\\n\\r]*';
-const INDEX_COLON = new RegExp(`${WS}:${WS}`, 'y');
-/** A JSON string (exactly JSON's rules: no raw quote, backslash or control character; the escapes JSON allows). */
-const JSON_STRING = '"[^"\\\\\\x00-\\x1f]*(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\\\\x00-\\x1f]*)*"';
-const POSITIONS = `\\[${WS}(?:(?:0|[1-9][0-9]*)${WS}(?:,${WS}(?:0|[1-9][0-9]*)${WS})*)?\\]`;
-const INDEX_PAIR = `${JSON_STRING}${WS}:${WS}${POSITIONS}`;
-const INDEX_OBJECT = new RegExp(`\\{${WS}(?:${INDEX_PAIR}${WS}(?:,${WS}${INDEX_PAIR}${WS})*)?\\}`, 'y');
-
-/** The line with its inverted index replaced by the placeholder, and the index's text; null: parse it whole. */
-export function splitAbstractIndex(text: string): { rest: string; index: string } | null {
-  const at = text.indexOf(INDEX_KEY);
-  if (at < 0 || text.includes('\\u0000')) return null;
-  INDEX_COLON.lastIndex = at + INDEX_KEY.length;
-  if (!INDEX_COLON.test(text)) return null;
-  const start = INDEX_COLON.lastIndex;
-  INDEX_OBJECT.lastIndex = start;
-  try {
-    if (!INDEX_OBJECT.test(text)) return null;
-  } catch {
-    return null; // the regular expression's backtracking stack overflowed on a huge index
-  }
-  const end = INDEX_OBJECT.lastIndex;
-  return { rest: text.slice(0, start) + LAZY_JSON + text.slice(end), index: text.slice(start, end) };
-}
-
 /** Reads one line. Never throws: anything wrong with the line is a `bad` result with its reason. */
 export function readLine(text: string, o: ReadOptions): LineResult {
-  const split = splitAbstractIndex(text);
-  if (split !== null) {
-    let rest: unknown = null;
-    try {
-      rest = JSON.parse(split.rest);
-    } catch {
-      // the plain path below reports the line
-    }
-    if (typeof rest === 'object' && rest !== null && (rest as Record<string, unknown>).abstract_inverted_index === LAZY) return readRecord(rest, o, split.index);
-  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -118,8 +60,7 @@ export function readLine(text: string, o: ReadOptions): LineResult {
   return readRecord(raw, o);
 }
 
-/** `lazyIndex`: the text of the record's inverted index, left out of `raw` by readLine until the window admits it. */
-export function readRecord(raw: unknown, o: ReadOptions, lazyIndex?: string): LineResult {
+export function readRecord(raw: unknown, o: ReadOptions): LineResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'bad', reason: 'not a JSON object' };
   const rec = raw as Record<string, unknown>;
   const id = workIdOf(rec);
@@ -128,7 +69,6 @@ export function readRecord(raw: unknown, o: ReadOptions, lazyIndex?: string): Li
   if (o.excludeXpac && rec.is_xpac === true) return { kind: 'out', id, updated, why: 'xpac' };
   // Most of the snapshot is outside the window: skip those before the full parse.
   if (!inHarvestWindow(rec)) return { kind: 'out', id, updated, why: 'window' };
-  if (lazyIndex !== undefined) rec.abstract_inverted_index = JSON.parse(lazyIndex);
   const parsed = snapshotWorkSchema.safeParse(rec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -198,7 +138,3 @@ export function rowsOf(w: RoutedWork): { work: string; authorships: string[]; no
   }
   return { work: cells.map(csvCell).join(','), authorships, notes };
 }
-
-/** Header of the works part files: the record's updated_date, its line, then works.csv's columns. */
-export const WORKS_PART_COLUMNS = ['updated', 'line', ...TABLES.works.columns.map((c) => c.name)];
-export const AUTHORSHIPS_PART_COLUMNS = ['work_id', 'author_id', 'position', 'is_ca', 'name', 'orcid'];
