@@ -3,7 +3,7 @@
  * phrase lists, sort orders; api-dynamic/src/services/corpus/excerpt-index.ts), computed once by the pipeline
  * from the database's rows and stored in the database as binary blobs, so the server reads them at start
  * instead of walking 2.2M rows cell by cell through sqlite-wasm's JS binding and sorting 1M ids five times
- * (issue 21: 88% of start-up at 1M excerpts, and it grew with the corpus).
+ * (that was most of start-up, and grows with the corpus; docs/benchmarks.md has the measurement).
  *
  * Storage: table `excerpt_index` (contracts/corpus/database.ts), rows in id order. Row 1 is the format, JSON:
  * `{ version, size, arrays: [[name, type, length], …] }`; then each array in that order as a typed column

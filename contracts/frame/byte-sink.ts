@@ -1,8 +1,8 @@
 /**
  * Bytes of serialized text, written where they will be sent: the work serializers (work-serialize.ts) copy a
  * work's strings from the work store's UTF-8 bytes into a sink, escaped for JSON or a CSV cell on the way,
- * instead of decoding them to JavaScript strings, concatenating and encoding the result again (in a 100,000-row
- * export, encoding the text chunks alone cost 0.9 s of 3.9; docs/benchmarks.md, issue 24).
+ * instead of decoding them to JavaScript strings, concatenating and encoding the result again (encoding the
+ * text chunks alone is a large share of an export's CPU; docs/benchmarks.md has the measurement).
  *
  * The escapes give the bytes of JSON.stringify and of csvField(exportCell(...)) (export-columns.ts) of the
  * decoded string; the tests compare them on generated strings of every kind (test/contracts/byte-sink.test.ts).

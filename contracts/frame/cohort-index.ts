@@ -85,7 +85,7 @@ export type CsrName = keyof typeof CSRS;
  * CSRs stored delta-varint coded: per key the first value, then each gap to the previous one, 7 bits a byte;
  * `<name>.byte-offsets.f64` holds each key's first byte (n + 1) and `<name>.counts.u32` its number of values.
  * The term lists only: they are read whole per key (the co-author list is read by position, with parallel
- * arrays), and they are 406 MB of u32 at 4.3M works, about a third of that coded (docs/decisions.md, issue 24).
+ * arrays), and they are 406 MB of u32 at 4.3M works, about a third of that coded (docs/decisions.md).
  */
 export const PACKED_CSRS: readonly CsrName[] = ['title_terms', 'author_terms', 'author_term_works'];
 export const isPackedCsr = (name: CsrName) => PACKED_CSRS.includes(name);
@@ -105,7 +105,7 @@ export type CohortIndexManifest = z.infer<typeof cohortIndexManifestSchema>;
 /**
  * A file of unsigned integers written 16 bits wide when every value fits, else 32 (`<base>.u16` or
  * `<base>.u32`; which one exists says): at 4.3M works the work lengths and the network's shared-work counts
- * all fit, which saves 33 MB of the build (issue 24's 2 GB budget).
+ * all fit, which saves 33 MB of the build's 2 GB budget (docs/decisions.md).
  */
 export interface NarrowFile {
   u16: string;

@@ -2,8 +2,8 @@
  * Typed-array files of the cohort index as the readers hold them: read straight into an aligned buffer, offsets
  * narrowed to 32 bits when they fit, and sorted numeric ids found through a cached sample. What is on disk does not
  * change (pipeline version 8 files); only what a reader keeps in memory does, which is what the server's RSS
- * after start is made of (issue 24: at 4.3M works the f64 offsets of two lists and of the work store were
- * 110 MB, half of it zero high words).
+ * after start is made of (at 4.3M works the f64 offsets of two lists and of the work store are ~110 MB,
+ * half of it zero high words).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { BytesError, typedColumn, type TypedArrayOf, type TypedName } from '../common/bytes.ts';

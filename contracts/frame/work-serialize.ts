@@ -2,8 +2,8 @@
  * The serializers of a stored work (work-store.ts): the work item's JSON (the work record without `meta`, a
  * cohort page's or JSON export's item, a static per-work document) and its CSV export line, written as bytes
  * straight from the decoded values into a ByteSink, instead of building the item object and stringifying it:
- * a page of 25 items and a 100,000-row export are served at the speed of reading the rows (docs/benchmarks.md,
- * issue 24). Texts arrive as the store's UTF-8 bytes and are copied escaped (byte-sink.ts), symbols as codes
+ * a page of 25 items and a 100,000-row export are served at the speed of reading the rows (docs/benchmarks.md
+ * has the measurement). Texts arrive as the store's UTF-8 bytes and are copied escaped (byte-sink.ts), symbols as codes
  * whose JSON and CSV bytes are made once per build (SymbolTexts), numbers as their printed text: an export
  * never decodes a string to JavaScript nor encodes one back.
  *
@@ -26,7 +26,7 @@ const doubleQuotes = (json: string): string => json.replaceAll('"', '""');
  * How the JSON of the record's nested parts (authors, labels, prediction) is written: as JSON (the work item),
  * or as the inside of the quoted CSV cell that holds that JSON in an export line, every `"` already doubled.
  * The CSV form is written as the JSON is built, from constant fragments made once per dialect, instead of
- * doubling the quotes of a finished ~1 KB text per row (docs/benchmarks.md, issue 24).
+ * doubling the quotes of a finished ~1 KB text per row (docs/benchmarks.md).
  */
 interface Dialect {
   /** Index of the dialect's caches. */

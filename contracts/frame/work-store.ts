@@ -388,7 +388,7 @@ function writeField(w: ByteBuffer, kind: number, v: unknown, field: string, know
  * The text of a fixed-point number m / 10^s: String() of the double, which is what JSON.stringify and the CSV
  * export print. Small mantissas (most scores, years, counts) are printed once per scale and kept in arrays
  * indexed by the mantissa: a page of 25 items reads about 2,000 numbers, and printing a double costs several
- * times an array read (docs/benchmarks.md, issue 24).
+ * times an array read (docs/benchmarks.md).
  */
 const SMALL_MANTISSA = 1 << 16;
 const fixedTexts: string[][] = POW10.map(() => []);

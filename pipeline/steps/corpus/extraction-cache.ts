@@ -268,7 +268,7 @@ export class ExtractionCache {
    * `length` bytes of a segment at `offset`, as text; null when the file is shorter. A read that starts at or
    * shortly after where the previous one ended reads a window of READ_AHEAD bytes, from which the next reads are
    * served: the documents and the database rows visit the articles in listing order, mostly the order in which
-   * they were appended, and one `pread` per article was ~2% of a full build's CPU (issue 21 session 26). Reads
+   * they were appended, and one `pread` per article would be ~2% of a full build's CPU (docs/decisions.md). Reads
    * elsewhere (a rebuild's few new articles among old ones) read only what they need.
    */
   private readRange(segment: string, offset: number, length: number): string | null {
@@ -490,8 +490,8 @@ const MIN_INDEX_LINE = 64 + 5;
 /**
  * Calls `entry` for each line of a segment index (`<key> <offset> <length>[ <summary length>]`: 64 lower-case hex
  * digits and decimal numbers) with the key's bytes (a buffer reused from line to line), skipping any other line as
- * damaged. Read byte by byte: a regular expression, `split` and `Buffer.from(hex)` per line were 0.3 s of a rebuild
- * at 100,000 articles, before anything else could start (issue 21 session 27).
+ * damaged. Read byte by byte: a regular expression, `split` and `Buffer.from(hex)` per line would cost ~0.3 s of a
+ * rebuild at 100,000 articles, before anything else can start (docs/decisions.md).
  */
 export function readIndexLines(text: Uint8Array, entry: (key: Buffer, offset: number, length: number, summary: number) => void): void {
   const key = Buffer.alloc(32);

@@ -104,7 +104,7 @@ const RETRACTED_AT = fieldPosition('retraction_work_id');
  * SQL giving, per work of the range in id order: cohort_row, the non-text values as columns, whether it has a
  * retraction, and every text value in one blob (`-` for null, else `<bytes>:<UTF-8>`). The node client
  * converts a value at a time, with a cost per value: one blob a work instead of some 45 strings makes reading
- * a range about twice as fast (docs/benchmarks.md, issue 24). The blob is one `concat` of the parts, encoded
+ * a range about twice as fast (docs/benchmarks.md). The blob is one `concat` of the parts, encoded
  * once: a chain of 45 `||` copied the growing blob at every step (30% of DuckDB's time on this query).
  */
 function packedRowSql(where: (column: string) => string): string {

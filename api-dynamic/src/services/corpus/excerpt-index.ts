@@ -4,20 +4,20 @@
  * occurrence index in sqlite-wasm scans too slowly for that, so the occurrences' (phrase, band, status) codes
  * are kept in typed arrays (a few bytes per occurrence) and one pass over them answers the count and collects
  * the page. The arrays and orders are computed by the pipeline and read from the database at load, in chunks
- * (contracts/corpus/excerpt-index-data.ts; issue 21: computing them at start took 88% of it); the histograms
+ * (contracts/corpus/excerpt-index-data.ts: computing them at start would be most of start-up); the histograms
  * and rank arrays, linear passes, are derived here. Each order is a precomputed permutation, so a page in any order costs the same pass.
  * sqlite keeps what it is good at: the text, the full-text index and the rows of the page.
  *
  * Measured on a 1M-excerpt build (docs/benchmarks.md, Corpus): each excerpt also carries one 32-bit mask of the
- * (status, band) pairs of its occurrences, so a filter without a phrase is one test per excerpt (issue 21: of
+ * (status, band) pairs of its occurrences, so a filter without a phrase is one test per excerpt (a test of
  * the mask's 16-bit code among the distinct masks, through a table of the codes the filter allows); each phrase has
  * the list of excerpts it occurs in, so a phrase filter visits only those; the page is collected by walking the
- * order only as far as it ends, and the total by a separate pass that does not touch the permutation (issue 21:
+ * order only as far as it ends, and the total by a separate pass that does not touch the permutation (or,
  * without phrase or p range, by a histogram of the excerpts' masks, per year for a year range, so the total of
  * the most common listings does not grow with the corpus). A search's candidates (search-index.ts) are paged
  * by bm25 group (pageRanked), in id order (pageList) or in a keyed order (pageSorted: a bounded heap of their
  * ranks, a walk of the order over their bits, or a sort of their ranks), with totals from the search's
- * histogram of mask codes when the filter is on band and status alone (issue 21, docs/decisions.md).
+ * histogram of mask codes when the filter is on band and status alone (docs/decisions.md).
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
@@ -85,8 +85,8 @@ function pairMask(f: OccurrenceFilter): number {
 
 /**
  * Excerpts per block of an order whose mask-code histogram is kept (blockCounts): a deep page without a phrase,
- * year or p filter skips whole blocks by their counts instead of testing every excerpt before it (issue 21
- * session 22: page 73,456 of the default listing tested 1.8M excerpts, 14–18 ms at 5M).
+ * year or p filter skips whole blocks by their counts instead of testing every excerpt before it (at 5M
+ * excerpts a deep page of the default listing would test millions of excerpts; docs/decisions.md).
  */
 const PAGE_BLOCK = 4096;
 
@@ -113,12 +113,12 @@ export class ExcerptIndex {
   /**
    * How many excerpts carry each distinct (status, band) mask: a few hundred masks at most, however large the
    * corpus, so a count without phrase, year or p range sums over them instead of passing over every excerpt
-   * (issue 21: at 5M excerpts that pass alone would take most of the 15 ms).
+   * (at 5M excerpts that pass alone would take most of the 15 ms; docs/decisions.md).
    */
   private readonly maskValues: Int32Array;
   /**
    * Each excerpt's mask as its index in `maskValues`, 16 bits: the filter of a search reads it once per candidate,
-   * and at 5M excerpts a quarter of the bytes of the 32-bit masks misses the CPU cache much less (issue 21). Null
+   * and at 5M excerpts a quarter of the bytes of the 32-bit masks misses the CPU cache much less. Null
    * if a corpus ever had more than 65,536 distinct masks (the masks are then read).
    */
   private readonly pairCode: Uint16Array | null;
@@ -143,8 +143,8 @@ export class ExcerptIndex {
   /**
    * Beside `phraseExcerpts`: the `pairBit`s of that phrase's own occurrences in each excerpt, and per phrase how
    * many of its excerpts carry each distinct such mask. A phrase filter on band and status is then one test per
-   * listed excerpt and its total a sum over a few masks (issue 21 session 22: `phrase=` + band read every
-   * occurrence of ~400,000 excerpts at 5M, 14–18 ms, for a page of 25).
+   * listed excerpt and its total a sum over a few masks (reading the occurrences instead, `phrase=` + band at 5M
+   * reads those of ~400,000 excerpts for a page of 25; docs/decisions.md).
    */
   private readonly phrasePairs: Int32Array;
   private readonly phraseMasks: { values: Int32Array; counts: Int32Array }[];
@@ -258,8 +258,8 @@ export class ExcerptIndex {
 
   /**
    * How many excerpts of `list` carry each mask code: a search's totals under any band and status filter,
-   * summed over the codes allowed, without a pass over its candidates (issue 21: at 5M excerpts a common word
-   * has 1.4M candidates, and each pass over them took 8–20 ms on the shared machine). A relevance search gets
+   * summed over the codes allowed, without a pass over its candidates (at 5M excerpts a common word
+   * has 1.4M candidates, and a pass over them is too slow; docs/decisions.md). A relevance search gets
    * the same per bm25 group from its grouping (codeTags). Null without codes.
    */
   codeCounts(list: Int32Array): Int32Array | null {
@@ -433,8 +433,8 @@ export class ExcerptIndex {
    * `test` of a search's candidate, first against the phrase's bits (`phraseBits`): most candidates of a search
    * with `phrase=` do not hold the phrase, and the bit says so without reading their occurrences; one that holds
    * it is tested, without a year or p range, by its pair bits of that phrase (`phrasePairs`, found through the
-   * bits' counts) instead of its occurrences (issue 21 session 22: `mid word + phrase` read the occurrences of
-   * all 140,000–190,000 candidates).
+   * bits' counts) instead of its occurrences (otherwise `mid word + phrase` reads the occurrences of
+   * all its 140,000–190,000 candidates; docs/decisions.md).
    */
   private testIn(i: number, f: OccurrenceFilter, mask: number, allowed: Uint8Array, bits: PhraseBits | null): boolean {
     if (bits === null) return this.test(i, f, mask, allowed);
@@ -478,9 +478,9 @@ export class ExcerptIndex {
    * [offset, offset + limit) of the order by bm25 group (`ranked`: per candidate the rank of its score among
    * `groups`, stored or found from its key; ties by index: bm25.ts). The counts per group come from the search's
    * histogram (band and status alone) or one pass; a second pass, in id order, collects the candidates of the
-   * groups the page reaches and stops as soon as it holds every position up to the page's end (issue 21: a
-   * common word's 500,000 candidates were placed in full relevance order for a page of 25; session 22: that
-   * pass read all 1.4M candidates for a first page whose group is met within the first thousands).
+   * groups the page reaches and stops as soon as it holds every position up to the page's end (a common
+   * word has 0.5–1.4M candidates: placing them all in relevance order, or reading them all, for a page of 25
+   * whose group is met within the first thousands is wasted; docs/decisions.md).
    */
   pageRanked(list: Int32Array, ranked: RankedGroups, f: OccurrenceFilter, offset: number, limit: number): { total: number; indexes: number[] } {
     const mask = pairMask(f);
@@ -490,8 +490,8 @@ export class ExcerptIndex {
     const counts = new Int32Array(groups);
     let total = 0;
     // Candidates passing a filter the histogram cannot answer (phrase, year, p range), found by the counting
-    // pass: the collection then reads only those (issue 21 session 22: `mid word + phrase` read every candidate
-    // twice, the second time computing each one's group before its test).
+    // pass: the collection then reads only those (rather than every candidate a second time, computing each
+    // one's group before its test: `mid word + phrase` reads 140,000–190,000).
     let passing: Int32Array | null = null;
     if (tagCounts !== null && this.codesOnly(f)) {
       // Band and status alone: each group's count from the search's histogram, no pass over the candidates.
@@ -670,7 +670,7 @@ export class ExcerptIndex {
   /**
    * `pageSorted` for a page near the front: one pass over the candidates counts those passing `f` and keeps the
    * `offset + limit` smallest ranks in a bounded max-heap, so the cost is a pass over the list whatever its length
-   * (issue 21: sorting a common word's 500,000 ranks took most of a keyed search's time). The ranks of an ascending
+   * (sorting a common word's 500,000 ranks would be most of a keyed search's time). The ranks of an ascending
    * list are read in address order.
    */
   private pageByHeap(

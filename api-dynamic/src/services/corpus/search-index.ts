@@ -26,17 +26,17 @@ const WARM_EXCERPTS = 20_000;
 const WARM_ROUNDS = 10;
 
 /**
- * Postings of the most frequent words decoded at start-up, in bytes (preload). Issue 21: at 5M excerpts the
- * single most frequent word's ids and counts (4M excerpts, 31 MiB) exceeded the former 32 MiB, so nothing was
- * preloaded and every first search of a common word decoded 0.5–1.4M postings (5–10 ms); 256 MiB holds the
- * ~40 most frequent words there, for ~0.5 s more start-up.
+ * Postings of the most frequent words decoded at start-up, in bytes (preload). At 5M excerpts the single most
+ * frequent word's ids and counts are ~31 MiB, and a common word not preloaded makes its first search decode
+ * 0.5–1.4M postings; 256 MiB holds the ~40 most frequent words there, for ~0.5 s more start-up
+ * (docs/decisions.md has the measurement).
  */
 const PRELOAD_BYTES = 256 * 2 ** 20;
 
 /**
- * Decoded term postings kept, in bytes. Issue 21: at 5M excerpts the positions and postings of "the" and "was"
- * alone (a quoted phrase with either) took 120 MiB and evicted each other and every common word from the
- * former 128 MiB. The process stays well under the 2 GiB budget (docs/benchmarks.md, issue 21 session 21).
+ * Decoded term postings kept, in bytes. At 5M excerpts the positions and postings of "the" and "was"
+ * alone (a quoted phrase with either) take 120 MiB, so a smaller cache would have them evict each other and
+ * every common word. The process stays well under the 2 GiB budget (docs/benchmarks.md).
  */
 const TERM_CACHE_BYTES = 512 * 2 ** 20;
 
@@ -50,15 +50,15 @@ interface Postings {
   /**
    * With positions: per excerpt its single token offset, or −1 when the term occurs there more than once. A
    * phrase check of excerpts where every token occurs once then reads one number per token instead of a start
-   * and an offset (issue 21: at 5M excerpts those reads in a common word's arrays, two dependent cache misses
-   * each, were most of a phrase search).
+   * and an offset (at 5M excerpts those reads in a common word's arrays, two dependent cache misses
+   * each, would be most of a phrase search).
    */
   single: Int32Array | null;
   /**
    * For a term in many excerpts: its excerpts as a rank bitset, to intersect a shorter list with. A shorter list
    * is intersected with it by one probe per element in an array that stays in the CPU cache (625 KiB at 5M
-   * excerpts), instead of a merge or gallop through the long list's ids (issue 21: "the" is in 4M of 5M
-   * excerpts; intersecting it with a word in 400,000 took most of a phrase search).
+   * excerpts), instead of a merge or gallop through the long list's ids ("the" is in 4M of 5M excerpts, and
+   * merging it with a word in 400,000 would be most of a phrase search).
    */
   bits: RankBitset | null;
 }
@@ -196,7 +196,7 @@ function intersectTwo(a: Int32Array, b: Int32Array, bBits: RankBitset | null): {
 
 /**
  * The excerpts in both lists, ascending, with the count of each list in them: `intersectTwo` and two gathers in
- * one pass (issue 21 session 22: two common words at 5M have ~1M excerpts in common, and each pass over them
+ * one pass (two common words at 5M have ~1M excerpts in common, and each pass over them
  * costs a few milliseconds).
  */
 function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
@@ -238,9 +238,9 @@ function intersectFreqs(a: Postings, b: Postings): { docs: Int32Array; freqA: In
 
 /**
  * `intersectFreqs` of two dense lists: their bitsets ANDed word by word, and only the excerpts in both visited,
- * each one's count in either list found through that list's bits (issue 21 session 22: two common words at 5M
- * probed every excerpt of the shorter list, 0.5–1M of them, for a median of 86,000 in common; the words are
- * 157,000 whatever the lists' lengths).
+ * each one's count in either list found through that list's bits (probing every excerpt of the shorter list
+ * would visit 0.5–1M of them at 5M for a median of 86,000 in common; the words are 157,000 whatever the lists'
+ * lengths; docs/decisions.md).
  */
 function intersectBits(a: Postings, b: Postings, x: RankBitset, y: RankBitset): { docs: Int32Array; freqA: Int32Array; freqB: Int32Array } {
   const wa = x.words;
@@ -519,8 +519,8 @@ export class SearchIndex {
   }
 
   /**
-   * Makes a dense list's bits on its first intersection (was: when a term was decoded, so a one-word search paid
-   * for bits it never used; issue 21 session 22). The term cache counted them from the start.
+   * Makes a dense list's bits on its first intersection, not when the term is decoded, so a one-word search does
+   * not pay for bits it never uses. The term cache counts them from the start.
    */
   private withBits(p: Postings): void {
     if (p.bits === null && p !== EMPTY && this.dense(p)) p.bits = RankBitset.of(p.docs, this.rows);

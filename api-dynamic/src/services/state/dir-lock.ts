@@ -1,5 +1,5 @@
 /**
- * One server process per state directory (issue 20 §1; docs/operations.md "One process per STATE_DIR").
+ * One server process per state directory (docs/operations.md "One process per STATE_DIR").
  *
  * The embedded stores under STATE_DIR (permalinks, the recent layer, the FAIR rate-limit journal) keep their
  * state in memory and write files as a journal for the next start; they never reread them while running. Two

@@ -199,8 +199,8 @@ class WorkStore {
   /**
    * The rows' bytes, in the order given. Rows that follow each other in the file with gaps of at most RUN_GAP
    * bytes come from one positioned read of up to RUN_BYTES: an export walks rows mostly ascending, and one read
-   * costs about as much as copying 30 KB here (a third of an export line's CPU went to reads one row at a time;
-   * docs/benchmarks.md, issue 24). The buffers share the run's memory: decode them, don't keep them.
+   * costs about as much as copying 30 KB here (reads one row at a time would be a third of an export line's CPU;
+   * docs/benchmarks.md). The buffers share the run's memory: decode them, don't keep them.
    */
   getMany(rows: readonly number[]): Buffer[] {
     const out = new Array<Buffer>(rows.length);

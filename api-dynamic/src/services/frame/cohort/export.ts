@@ -24,7 +24,7 @@ import { type CohortMatch, rowsInOrder } from './engine.ts';
  * write, held outside V8's heap and freed with their small wrapper by a young-generation collection; when they
  * were strings, chunks of 500 rows (1.3 MB) went to V8's large-object space, which only a full collection frees,
  * and a 100,000-row export's RSS climbed by up to 290 MiB between collections, so chunks were cut to 48 KiB.
- * As Buffers, 256 KiB chunks halve the stream's cost per byte against 48 KiB (docs/benchmarks.md, issue 24).
+ * As Buffers, 256 KiB chunks halve the stream's cost per byte against 48 KiB (docs/decisions.md).
  */
 const CHUNK_BYTES = 256 * 1024;
 /** Longest the export runs (producing and writing chunks) before it lets other requests in, ms. */
