@@ -10,7 +10,8 @@ import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { filtersToQuery, queryHash } from '../../contracts/frame/cohort-query.ts';
 import { permalinkResponse } from '../../contracts/frame/responses.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
 
 const API = '/frame/api/v1';
@@ -49,9 +50,7 @@ const stateDir = () => {
 };
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  out = join(tmp.path, 'out');
-  await fixtureBuild(snapshot, out, false);
+  out = (await sharedFixture()).out;
 }, 120_000);
 afterAll(() => tmp.remove());
 

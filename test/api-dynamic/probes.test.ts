@@ -11,20 +11,16 @@ import { buildApp } from '../../api-dynamic/src/app.ts';
 import { loadConfig } from '../../api-dynamic/src/config.ts';
 import { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
 import type { StateStore } from '../../api-dynamic/src/services/state/store.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
-const tmp = tempDir('probes');
 let out: string;
 let store: BuildStore;
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path, { works: 300, articles: 0 });
-  out = join(tmp.path, 'out');
-  await fixtureBuild(snapshot, out, false);
+  out = (await sharedFixture({ works: 300, articles: 0 })).out;
   store = await BuildStore.open(out);
 });
 afterAll(() => {
   store?.close();
-  tmp.remove();
 });
 
 const config = (env: Record<string, string> = {}) =>

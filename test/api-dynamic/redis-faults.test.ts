@@ -6,9 +6,8 @@
  * comes back, everything works again without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { freePort, redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
 
 const redisHere = redisTestsCanRun('redis-faults.test.ts', 'the Redis outage tests');
@@ -27,17 +26,13 @@ async function eventually(check: () => Promise<boolean>, ms: number, what: strin
 }
 
 describe.skipIf(!redisHere)('Redis outages', () => {
-  const tmp = tempDir('redis-faults');
   let out: string;
   const running: RunningRedis[] = [];
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 300, articles: 0 });
-    out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
+    out = (await sharedFixture({ works: 300, articles: 0 })).out;
   }, 120_000);
   afterAll(async () => {
     for (const r of running) await r.stop();
-    tmp.remove();
   });
 
   it('down at start: the server starts; what needs Redis is 503, the rest is served; Redis back, all works', { timeout: 60_000 }, async () => {

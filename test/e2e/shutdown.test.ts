@@ -8,17 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fairMockEnv } from '../helpers/fair-app.ts';
 import { type FairMock, startFairMock } from '../helpers/fair-mock-resolver.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
 describe('SIGTERM during an export and an assessment', () => {
-  const tmp = tempDir('shutdown');
   let mock: FairMock;
   let server: ServerProcess;
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 3_000, articles: 0 });
-    const out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
+    const { out } = await sharedFixture();
     mock = await startFairMock();
     // The DOI resolver takes 1.5 s to say it does not know the DOI: the assessment is in flight that long.
     mock.route({ path: '/doi.org/10.1234/slow', status: 404, body: 'not found', delayMs: 1_500 });
@@ -32,7 +29,6 @@ describe('SIGTERM during an export and an assessment', () => {
   afterAll(async () => {
     server?.kill();
     await mock?.close();
-    tmp.remove();
   });
 
   it('finishes both, refuses new requests, exits 0', async () => {
