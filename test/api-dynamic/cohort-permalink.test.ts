@@ -12,7 +12,8 @@ import { permalinkResponse } from '../../contracts/frame/responses.ts';
 import { appFor } from '../helpers/app.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 import { sharedFixture } from '../helpers/shared-fixture.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 
 const API = '/frame/api/v1';
 
@@ -255,7 +256,7 @@ describe('restart', () => {
 
 // Replicas: a real redis-server on a free local port, without persistence. Skipped with a reason when the
 // binary is missing, except on CI, where a missing binary is a failure.
-const redisHere = redisTestsCanRun('cohort-permalink.test.ts', 'the replica tests');
+const redisHere = needProgram('redis-server', 'the replica tests');
 
 describe.skipIf(!redisHere)('replicas sharing Redis', () => {
   let redis: RunningRedis;

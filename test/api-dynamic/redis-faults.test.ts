@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFor } from '../helpers/app.ts';
 import { sharedFixture } from '../helpers/shared-fixture.ts';
-import { freePort, redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { freePort, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 
-const redisHere = redisTestsCanRun('redis-faults.test.ts', 'the Redis outage tests');
+const redisHere = needProgram('redis-server', 'the Redis outage tests');
 
 const post = (app: Awaited<ReturnType<typeof appFor>>['app'], query: string) => app.inject({ method: 'POST', url: `/frame/api/v1/permalink?${query}` });
 // A URL whose port refuses: counted (so it needs the counters), then a 422 after one refused connection.

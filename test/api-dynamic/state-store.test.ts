@@ -8,7 +8,8 @@ import { openStateStore, WriteThroughStateStore } from '../../api-dynamic/src/se
 import { RedisStateStore } from '../../api-dynamic/src/services/state/redis-store.ts';
 import { InvalidStateKeyError, type StateStore } from '../../api-dynamic/src/services/state/store.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
-import { freePort, redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { freePort, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 
 const tmp = tempDir('state-store');
 afterAll(() => tmp.remove());
@@ -124,7 +125,7 @@ describe('state configuration', () => {
 });
 
 // Redis: a real redis-server per test file, on a free local port, without persistence.
-const haveRedis = redisTestsCanRun('state-store.test.ts', 'the Redis tests');
+const haveRedis = needProgram('redis-server', 'the Redis tests');
 
 describe.skipIf(!haveRedis)('redis state store', () => {
   let redis: RunningRedis;

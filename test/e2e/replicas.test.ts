@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fairMockEnv } from '../helpers/fair-app.ts';
 import { type FairMock, startFairMock } from '../helpers/fair-mock-resolver.ts';
 import { sharedFixture } from '../helpers/shared-fixture.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
-const redisHere = redisTestsCanRun('replicas.test.ts', 'the two-process replica tests');
+const redisHere = needProgram('redis-server', 'the two-process replica tests');
 
 describe.skipIf(!redisHere)('two server processes sharing one Redis', () => {
   let redis: RunningRedis;

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress, checkHostname } from '../../../api-dynamic/src/services/fair/address-guard.ts';
 import { FetchError, type FetchFailure } from '../../../api-dynamic/src/services/fair/fetcher.ts';
 import { type DialTarget, type Resolver, SafeFetcher, type SafeFetcherOptions } from '../../../api-dynamic/src/services/fair/safe-fetch.ts';
+import { needProgram, skipBecause } from '../../helpers/needs.ts';
 
 const MB = 1024 * 1024;
 const PUBLIC_IP = '93.184.216.34';
@@ -475,7 +476,7 @@ describe('fetching (private addresses allowed for the mocks)', () => {
       v6.listen(0, '::1', () => resolve(true));
     });
     if (!listening) {
-      console.warn('safe-fetch.test.ts: this machine has no IPv6 loopback, so the IPv6 literal test is skipped');
+      skipBecause({ missing: 'an IPv6 loopback (::1)', remedy: 'a property of the machine', skipped: 'the IPv6 literal test' }, false);
       return ctx.skip();
     }
     const port = (v6.address() as { port: number }).port;
@@ -558,15 +559,13 @@ describe('limits', () => {
 
 // ---- https ----
 
-/** A self-signed certificate for public.test from the openssl command, or null (with the reason printed) without it. */
+/** A self-signed certificate for public.test from the openssl command, or null without it (needs.ts records why). */
 function selfSigned(): { key: Buffer; cert: Buffer } | null {
+  if (!needProgram('openssl', 'the https tests')) return null;
   const dir = mkdtempSync(join(tmpdir(), 'fair-safe-tls-'));
   try {
     const run = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=public.test', '-addext', 'subjectAltName=DNS:public.test'], { stdio: 'pipe' });
-    if (run.error || run.status !== 0) {
-      console.warn(`safe-fetch.test.ts: cannot make a test certificate with openssl (${run.error?.message ?? run.stderr.toString().trim()}), so the https tests are skipped`);
-      return null;
-    }
+    if (run.error || run.status !== 0) throw new Error(`openssl made no test certificate: ${run.error?.message ?? run.stderr.toString().trim()}`);
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * reference articles, on generated ones and on hand-made edge cases (errors, non-articles, broken members, nulls,
  * non-ASCII texts); a damaged or truncated pack is refused, never read as something else.
  */
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,10 +17,10 @@ import { type ArticleSummary, summarize } from '../../../pipeline/steps/corpus/a
 import type { CachedSummary, PackageMemberRecord } from '../../../pipeline/steps/corpus/extraction-cache.ts';
 import { PackReader, PackWriter } from '../../../pipeline/steps/corpus/summary-pack.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const haveReal = existsSync(REAL);
-if (!haveReal) console.log(`summary-pack.test.ts: the real-article case is skipped: ${REAL} is absent`);
+const REAL = sharedPath('reference/hedged/jats');
+const haveReal = needShared('reference/hedged/jats', 'the real-article case');
 
 type Member = { record: PackageMemberRecord; summary: CachedSummary | null; key: Buffer | null };
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -12,11 +12,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessmentResultSchema, type AssessmentResult } from '../../../../contracts/fair/assessment.ts';
 import { assess } from '../../../../api-dynamic/src/services/fair/engine/assess.ts';
-import { fairFixturesAvailable, FAIR_FIXTURES, githubRoutes, replayRoutes, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
+import { githubRoutes, replayRoutes, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
+import { needShared } from '../../../helpers/needs.ts';
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the recorded FAIR assessments: ${FAIR_FIXTURES} is absent (../shared is not checked out next to the repository)`);
+const haveFixtures = needShared('reference/fair-fixtures', 'the recorded FAIR assessments');
 
 const ACCEPT_RDF = 'text/turtle, application/turtle, application/x-turtle;q=0.8, application/rdf+xml, text/n3;q=0.9, text/rdf+n3;q=0.9,application/ld+json';
 
