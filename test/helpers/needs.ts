@@ -5,9 +5,8 @@
  * (CI=true) a test is added that fails, so that a missing prerequisite can never pass as a skip.
  * Call them at the top level of a test file (or of a describe block) and skip with `describe.skipIf(!…)`.
  */
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { accessSync, appendFileSync, constants, existsSync } from 'node:fs';
+import { delimiter, join, relative, resolve } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 
 /** Whether this run is on CI (.ci/run sets CI=true); CI=false or CI=0 does not count. */
@@ -21,24 +20,39 @@ export const SHARED = resolve(REPO, '..', 'shared');
 /** A path inside ../shared, e.g. `sharedPath('reference/hedged/jats')`. */
 export const sharedPath = (...parts: string[]): string => join(SHARED, ...parts);
 
-/** The Debian packages the tests use, how each is found, and how it is installed. */
+/** The Debian packages the tests use: the commands looked for on PATH, and the package that installs them. */
 const PROGRAMS = {
-  'redis-server': { candidates: ['redis-server'], package: 'redis-server' },
-  nginx: { candidates: ['/usr/sbin/nginx', 'nginx'], package: 'nginx' },
-  chromium: { candidates: [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'], package: 'chromium' },
-  openssl: { candidates: ['openssl'], package: 'openssl' },
+  'redis-server': { commands: ['redis-server'], package: 'redis-server' },
+  // Debian installs it in /usr/sbin, which is on root's PATH (CI runs as root).
+  nginx: { commands: ['nginx'], package: 'nginx' },
+  // CHROMIUM_PATH, when set, names the binary instead.
+  chromium: { commands: ['chromium', 'chromium-browser'], package: 'chromium' },
+  openssl: { commands: ['openssl'], package: 'openssl' },
 } as const;
 export type Program = keyof typeof PROGRAMS;
 
-const found = new Map<Program, string | null>();
-
-/** The program's path or command name, or null when it is not installed. */
-export function programPath(program: Program): string | null {
-  if (!found.has(program)) {
-    const runs = (bin: string) => (bin.startsWith('/') ? existsSync(bin) : spawnSync(bin, ['-v'], { stdio: 'ignore' }).error === undefined);
-    found.set(program, PROGRAMS[program].candidates.find((bin): bin is string => !!bin && runs(bin)) ?? null);
+/** The absolute path of an executable `command` on PATH, or null. */
+function onPath(command: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const path = join(dir, command);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // not in this directory
+    }
   }
-  return found.get(program)!;
+  return null;
+}
+
+/** The program's path, or null when it is not installed. */
+export function programPath(program: Program): string | null {
+  if (program === 'chromium' && process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : null;
+  for (const command of PROGRAMS[program].commands) {
+    const path = onPath(command);
+    if (path) return path;
+  }
+  return null;
 }
 
 /** The test file being collected, relative to the repository. */
@@ -98,7 +112,7 @@ export function needShared(path: string, skipped: string): boolean {
 /** Whether the program is installed; if not, `skipped` is recorded as skipped (and fails on CI). */
 export function needProgram(program: Program, skipped: string): boolean {
   if (programPath(program) !== null) return true;
-  const remedy = `apt-get install ${PROGRAMS[program].package}; .ci/run installs it${program === 'chromium' ? ' (or set CHROMIUM_PATH)' : ''}`;
+  const remedy = `not on PATH: apt-get install ${PROGRAMS[program].package}${program === 'chromium' ? ', or set CHROMIUM_PATH' : ''}; .ci/run installs it`;
   skipBecause({ missing: program, remedy, skipped }, true);
   return false;
 }
