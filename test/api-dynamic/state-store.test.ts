@@ -158,11 +158,9 @@ describe.skipIf(!haveRedis)('redis state store', () => {
 
   it('rejects open with a clear message when Redis cannot be reached (no unhandled error event)', async () => {
     const port = await freePort();
-    const started = Date.now();
     await expect(
       RedisStateStore.open({ url: `redis://user:secret@127.0.0.1:${port}`, logger: recorder() }),
     ).rejects.toThrow(new RegExp(`^cannot connect to Redis at redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
-    expect(Date.now() - started).toBeLessThan(5_000);
     const dir = freshDir();
     await expect(openStateStore({ stateDir: dir, redisUrl: `redis://127.0.0.1:${port}` })).rejects.toThrow(
       /cannot connect to Redis/,

@@ -116,7 +116,8 @@ export async function startSiteServer(options: SiteOptions & { env?: Record<stri
 
 /**
  * Times `n` GETs (paths chosen by `path(i)`), each of which must answer 200, after one warm-up request;
- * logs and returns the median and the maximum in ms. The site tests' check of "within 100 ms".
+ * logs and returns the median and the maximum in ms. Logged, not asserted: a loaded machine is slow, not
+ * wrong (`npm run bench:site` measures the 100 ms target).
  */
 export async function pageTimes(s: SiteServer, label: string, path: (i: number) => string, n = 20): Promise<{ median: number; max: number }> {
   await s.get(path(0));

