@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { fixtureBuild, fixtureSnapshot } from './fixture-build.ts';
+import { CORPUS_DB_FILE } from '../../contracts/corpus/database.ts';
+import { fixtureBuild, fixtureCorpusDatabase, fixtureSnapshot } from './fixture-build.ts';
 
 /**
  * `make(dir)` run once in this test run for `key`, in the directory it returns. The directory itself is the
@@ -68,4 +69,12 @@ export async function sharedFixture(options: SharedFixtureOptions = {}): Promise
     await fixtureBuild(snapshot, d, options.workFiles ?? false);
   });
   return { snapshot, out };
+}
+
+/** The corpus step alone on the fixture corpus (fixture-build.ts's fixtureCorpusDatabase), shared by the run; read-only. */
+export async function sharedCorpusDatabase(): Promise<string> {
+  const dir = await oncePerRun('corpus-database', async (d) => {
+    await fixtureCorpusDatabase(d, 'fixture');
+  });
+  return join(dir, 'out', CORPUS_DB_FILE);
 }
