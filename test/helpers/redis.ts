@@ -4,4 +4,5 @@
  * (needs.ts) says so: skipped with the reason in the run's summary when it is missing, a failure on CI.
  */
 export { freePort } from './net.ts';
+export { onCi } from './needs.ts';
 export { type RunningRedis, startRedis } from './redis-server.ts';
