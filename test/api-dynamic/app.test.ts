@@ -4,6 +4,7 @@ import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { FROZEN_ROUTES } from '../../api-dynamic/src/routes/frame/index.ts';
 import { appFor } from '../helpers/app.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { readTable } from '../helpers/oracle.ts';
 
 const tmp = tempDir('app');
@@ -12,11 +13,10 @@ let fromDb: Awaited<ReturnType<typeof appFor>>;
 let snapshot = '';
 
 beforeAll(async () => {
-  snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'files'), true);
-  await fixtureBuild(snapshot, join(tmp.path, 'db'), false);
-  withFiles = await appFor(join(tmp.path, 'files'));
-  fromDb = await appFor(join(tmp.path, 'db'));
+  const db = await sharedFixture();
+  snapshot = db.snapshot;
+  withFiles = await appFor((await sharedFixture({ workFiles: true })).out);
+  fromDb = await appFor(db.out);
 });
 afterAll(async () => {
   await withFiles?.close();
@@ -91,7 +91,7 @@ describe('work records', () => {
       const b = await fromDb.app.inject(`/frame/api/v1/works/${w.id}`);
       expect(a.statusCode).toBe(200);
       // What a static host would serve for the same URL.
-      expect(a.body).toBe(readFileSync(join(tmp.path, 'files', 'current', 'frame/api/v1/works', `${w.id}.json`), 'utf8'));
+      expect(a.body).toBe(readFileSync(join(withFiles.store.outDir, 'current', 'frame/api/v1/works', `${w.id}.json`), 'utf8'));
       expect(b.body).toBe(a.body);
       expect(b.headers.etag).toBe(a.headers.etag);
     }

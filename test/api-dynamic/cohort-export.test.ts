@@ -8,7 +8,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFor } from '../helpers/app.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { fixtureBuild, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture, sharedSnapshot } from '../helpers/shared-fixture.ts';
 import { readTable } from '../helpers/oracle.ts';
 import { mutate, removeTempDirs } from '../helpers/snapshot.ts';
 
@@ -51,21 +52,19 @@ async function pagedIds(h: App, query: string): Promise<string[]> {
 }
 
 describe('export at the real cap (100,050 works)', () => {
-  const tmp = tempDir('cohort-export-big');
   let h: App;
   let snapshot = '';
   /** Ids of the CSV export of the whole frame, in export order (kept for the JSON comparison). */
   let csvIds: string[] = [];
 
   beforeAll(async () => {
-    snapshot = await fixtureSnapshot(tmp.path, { works: BIG });
-    // No per-work files: the export reads the cohort index and record blob only, and this halves the build.
-    await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
-    h = await appFor(join(tmp.path, 'out'));
+    // Shared with test/e2e/export-disconnect.test.ts; no per-work files: the export reads the cohort index and record blob only.
+    const big = await sharedFixture({ works: BIG });
+    snapshot = big.snapshot;
+    h = await appFor(big.out);
   }, 240_000);
   afterAll(async () => {
     await h?.close();
-    tmp.remove();
   });
 
   it('CSV: truncated at 100,000 rows in the default order, with headers and a closing comment line', async () => {
@@ -195,7 +194,7 @@ describe('export of a small frame', () => {
   const TITLES = ['=HYPERLINK("x")', '+1 trial', '-2 results', '@cmd'];
 
   beforeAll(async () => {
-    const base = await fixtureSnapshot(tmp.path);
+    const base = await sharedSnapshot();
     const { dir } = await mutate(base, (s) => {
       // Spread over the file so the edits do not all land in one place of the sort order.
       TITLES.forEach((title, k) => {

@@ -11,8 +11,10 @@ import { filtersToQuery, queryHash } from '../../contracts/frame/cohort-query.ts
 import { permalinkResponse } from '../../contracts/frame/responses.ts';
 import { loadConfig } from '../../api-dynamic/src/config.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 
 const API = '/frame/api/v1';
 
@@ -50,9 +52,7 @@ const stateDir = () => {
 };
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  out = join(tmp.path, 'out');
-  await fixtureBuild(snapshot, out, false);
+  out = (await sharedFixture()).out;
 }, 120_000);
 afterAll(() => tmp.remove());
 
@@ -295,7 +295,7 @@ describe('PUBLIC_ORIGIN', () => {
 
 // Replicas: a real redis-server on a free local port, without persistence. Skipped with a reason when the
 // binary is missing, except on CI, where a missing binary is a failure.
-const redisHere = redisTestsCanRun('cohort-permalink.test.ts', 'the replica tests');
+const redisHere = needProgram('redis-server', 'the replica tests');
 
 describe.skipIf(!redisHere)('replicas sharing Redis', () => {
   let redis: RunningRedis;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { appFor } from '../helpers/app.ts';
 import { expectError } from '../helpers/cohort.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { readTable, type Row } from '../helpers/oracle.ts';
 
 const API = '/frame/api/v1';
@@ -23,9 +24,8 @@ let authors: Row[] = [];
 let authorships: Row[] = [];
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
-  h = await appFor(join(tmp.path, 'out'), { STATE_DIR: join(tmp.path, 'state') });
+  const { snapshot, out } = await sharedFixture();
+  h = await appFor(out, { STATE_DIR: join(tmp.path, 'state') });
   works = readTable(snapshot, 'works.csv');
   authors = readTable(snapshot, 'authors.csv');
   authorships = readTable(snapshot, 'authorships.csv');

@@ -5,7 +5,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_RESPONSES } from '../../contracts/frame/responses.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { readTable } from '../helpers/oracle.ts';
 import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
 import { utcDay } from '../../contracts/frame/recent.ts';
@@ -20,11 +21,10 @@ let h: Awaited<ReturnType<typeof appFor>>;
 let urls: Record<keyof typeof FRAME_RESPONSES, string[]>;
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), true);
+  const { snapshot, out } = await sharedFixture({ workFiles: true });
   // A recent layer of designed catalogue works, classified as a sync would, so /recent has items to check.
   const stateDir = join(tmp.path, 'state');
-  const lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(tmp.path, 'out', 'current', CANADIAN_LISTS_FILE), 'utf8')));
+  const lists = canadianListsSchema.parse(JSON.parse(readFileSync(join(out, 'current', CANADIAN_LISTS_FILE), 'utf8')));
   const rules = routeRules(lists);
   const today = utcDay();
   const at = new Date().toISOString();
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await (await FileLayerStore.open(stateDir)).replaceLayer(layer, 'contract');
   // The catalogue is a closed port: a live abstract fails fast, which is one of the shapes to check.
-  h = await appFor(join(tmp.path, 'out'), { STATE_DIR: stateDir, CATALOGUE_URL: `http://127.0.0.1:${await freePort()}` });
+  h = await appFor(out, { STATE_DIR: stateDir, CATALOGUE_URL: `http://127.0.0.1:${await freePort()}` });
   const works = readTable(snapshot, 'works.csv');
   const screened = readTable(snapshot, 'screened.csv');
   const author = readTable(snapshot, 'authorships.csv').find((a) => a.is_ca === 'true')!.author_id;

@@ -10,7 +10,8 @@ import { openReadOnly, sqlite3, type SqliteDb } from '../../api-dynamic/src/serv
 import { computeExcerptIndex, EXCERPT_INDEX_VERSION, readExcerptIndex } from '../../contracts/corpus/excerpt-index-data.ts';
 import { CORPUS_DB_FILE, CORPUS_DB_VERSION } from '../../contracts/corpus/database.ts';
 import { CorpusData } from '../../api-dynamic/src/services/corpus/corpus-data.ts';
-import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedCorpusDatabase } from '../helpers/shared-fixture.ts';
 
 const tmp = tempDir('corpus-excerpt-index');
 let path: string;
@@ -18,7 +19,7 @@ let db: SqliteDb;
 let phrases: string[];
 
 beforeAll(async () => {
-  path = await fixtureCorpusDatabase(tmp.path, 'index');
+  path = await sharedCorpusDatabase();
   db = await openReadOnly(path);
   phrases = JSON.parse(String(db.selectValue("SELECT value FROM info WHERE key = 'phrases'"))) as string[];
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadOnly, SERVE_CACHE_KIB, sqlite3, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { FILE_VFS } from '../../contracts/common/sqlite-file-vfs.ts';
-import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedCorpusDatabase } from '../helpers/shared-fixture.ts';
 
 const tmp = tempDir('corpus-file-vfs');
 let path: string;
@@ -29,7 +30,7 @@ async function deserialized(file: string): Promise<SqliteDb> {
 }
 
 beforeAll(async () => {
-  path = await fixtureCorpusDatabase(tmp.path, 'vfs');
+  path = await sharedCorpusDatabase();
   onDisk = await openReadOnly(path);
   inHeap = await deserialized(path);
 });

@@ -13,10 +13,9 @@ import { ExcerptIndex, occurrenceFilter } from '../../api-dynamic/src/services/c
 import { bm25, bm25Ranked } from '../../api-dynamic/src/services/corpus/bm25.ts';
 import { openReadOnly, type SqliteDb } from '../../api-dynamic/src/services/corpus/sqlite.ts';
 import { type ExcerptQuery, ftsExpression, parseExcerptQuery } from '../../contracts/corpus/excerpts-query.ts';
-import { fixtureCorpusDatabase, tempDir } from '../helpers/fixture-build.ts';
+import { sharedCorpusDatabase } from '../helpers/shared-fixture.ts';
 import { dirname } from 'node:path';
 
-const tmp = tempDir('corpus-search-pages');
 let corpus: CorpusData;
 let fts: SqliteDb;
 
@@ -36,7 +35,7 @@ interface Row {
 let rows: Map<number, Row>;
 
 beforeAll(async () => {
-  const path = await fixtureCorpusDatabase(tmp.path, 'search-pages');
+  const path = await sharedCorpusDatabase();
   corpus = (await CorpusData.open(dirname(dirname(path))))!;
   fts = await openReadOnly(path);
   rows = new Map();
@@ -54,7 +53,6 @@ beforeAll(async () => {
 afterAll(() => {
   corpus?.close();
   fts?.close();
-  tmp.remove();
 });
 
 /** One occurrence passes the phrase, band, status and p filters (an empty list allows any value). */

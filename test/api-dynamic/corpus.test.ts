@@ -12,9 +12,8 @@ import { BANDS, VERIFIED_BANDS } from '../../contracts/corpus/vocab.ts';
 import { appFor } from '../helpers/app.ts';
 import { expectError } from '../helpers/cohort.ts';
 import { type CorpusTruth, expectedByYear, expectedArticleId, expectedStats, readCorpusTruth, textMatches, words } from '../helpers/corpus-oracle.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
-const tmp = tempDir('corpus-api');
 let h: Awaited<ReturnType<typeof appFor>>;
 let truth: CorpusTruth;
 const get = (url: string) => h.app.inject(url);
@@ -42,17 +41,15 @@ let documents: ArticleDoc[] = [];
 const allStatuses = 'status=verified&status=rejected&status=unverified&status=indeterminate';
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
+  const { snapshot, out } = await sharedFixture();
   truth = readCorpusTruth(join(snapshot, 'corpus'));
-  h = await appFor(join(tmp.path, 'out'));
+  h = await appFor(out);
   const listed = await all(allStatuses);
   const ids = [...new Set(listed.map((e) => e.article.pmcid))];
   documents = await Promise.all(ids.map(async (id) => articleDocSchema.parse(await json(`/corpus/api/v1/articles/${id}`))));
 });
 afterAll(async () => {
   await h?.close();
-  tmp.remove();
 });
 
 describe('stats against the ground truth', () => {

@@ -5,15 +5,13 @@
  * nothing; and random valid cohorts are a property of the API worth holding: no combination of valid filters,
  * sorts and pages is refused or fails.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../pipeline/generate/prng.ts';
 import { cohortRequest, collectPools, type LoadRequest, type Pools, type SoakState, soakRequest, staticPaths } from '../../scripts/load/traffic.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
 describe('the load benchmark traffic', () => {
-  const tmp = tempDir('load-traffic');
   let app: Awaited<ReturnType<typeof appFor>>;
   let pools: Pools;
   const send = (r: LoadRequest) =>
@@ -25,10 +23,7 @@ describe('the load benchmark traffic', () => {
     });
 
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path);
-    const out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
-    app = await appFor(out);
+    app = await appFor((await sharedFixture()).out);
     pools = await collectPools(async (path) => {
       const res = await app.app.inject(path);
       expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(200);
@@ -37,7 +32,6 @@ describe('the load benchmark traffic', () => {
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    tmp.remove();
   });
 
   it('reads every pool from the build', () => {

@@ -11,18 +11,15 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exampleEnv } from '../../scripts/lib/openapi-example-requests.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLIENT = join(ROOT, 'test/client');
-const tmp = tempDir('openapi-client');
 let h: Awaited<ReturnType<typeof appFor>>;
 let baseUrl = '';
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
-  h = await appFor(join(tmp.path, 'out'), exampleEnv());
+  h = await appFor((await sharedFixture()).out, exampleEnv());
   baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
   mkdirSync(join(CLIENT, 'generated'), { recursive: true });
   for (const service of ['frame', 'corpus', 'fair']) {
@@ -70,7 +67,6 @@ it.each(['frame', 'corpus', 'fair'])('the %s client shows the response field des
 });
 afterAll(async () => {
   await h?.close();
-  tmp.remove();
 });
 
 it('the client generated from each document type-checks strictly with the calls a user writes', () => {

@@ -4,7 +4,6 @@
  * build cannot go stale: `npm run openapi:examples` rewrites them), every response header the server sends is
  * declared for that operation and status, and a 304 is declared exactly where an ETag is sent.
  */
-import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusExampleRequests, exampleAnswer, exampleEnv, type ExampleRequest, fairExampleRequests, frameExampleRequests, type Send, SERVICES } from '../../scripts/lib/openapi-example-requests.ts';
@@ -13,7 +12,7 @@ import recordedCorpus from '../../contracts/corpus/openapi-examples.json' with {
 import recordedFair from '../../contracts/fair/openapi-examples.json' with { type: 'json' };
 import type { RecordedExamples } from '../../contracts/common/openapi-examples.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
 /** Headers of HTTP itself, not of the API. */
 const TRANSPORT = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding']);
@@ -28,7 +27,6 @@ interface Operation {
   responses: Record<string, { headers?: Json; content?: Record<string, { schema: Json; example?: unknown }> }>;
 }
 
-const tmp = tempDir('openapi-live');
 let h: Awaited<ReturnType<typeof appFor>>;
 let send: Send;
 const docs: Record<string, Json> = {};
@@ -36,9 +34,7 @@ const requests: Record<string, Record<string, ExampleRequest[]>> = {};
 const RECORDED: Record<string, RecordedExamples> = { frame: recordedFrame, corpus: recordedCorpus, fair: recordedFair } as unknown as Record<string, RecordedExamples>;
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), true);
-  h = await appFor(join(tmp.path, 'out'), exampleEnv());
+  h = await appFor((await sharedFixture({ workFiles: true })).out, exampleEnv());
   send = async (r) => h.app.inject({ method: r.method, url: r.url, headers: r.headers ?? {}, ...(r.payload === undefined ? {} : { payload: r.payload }) });
   for (const service of SERVICES) docs[service] = (await h.app.inject(`/${service}/api/v1/openapi.json`)).json();
   requests.frame = await frameExampleRequests(send);
@@ -47,7 +43,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
-  tmp.remove();
 });
 
 function operations(doc: Json): Record<string, Operation> {

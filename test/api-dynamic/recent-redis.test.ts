@@ -18,10 +18,11 @@ import { type DesignedWork, designedId, expectedLayerIds, recentFixture, testSyn
 import { expectError } from '../helpers/cohort.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 import type { MockCatalogue } from '../helpers/mock-catalogue.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 
 const API = '/frame/api/v1';
-const redisHere = redisTestsCanRun('recent-redis.test.ts', 'the Redis recent-layer tests');
+const redisHere = needProgram('redis-server', 'the Redis recent-layer tests');
 
 describe.skipIf(!redisHere)('the recent layer in Redis', () => {
   const tmp = tempDir('recent-redis');

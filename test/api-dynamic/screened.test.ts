@@ -1,23 +1,19 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../contracts/common/errors.ts';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { type Row, readTable } from '../helpers/oracle.ts';
 
-const tmp = tempDir('screened');
 let h: Awaited<ReturnType<typeof appFor>>;
 let screened: Row[] = [];
 
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path);
-  await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
-  h = await appFor(join(tmp.path, 'out'));
+  const { snapshot, out } = await sharedFixture();
+  h = await appFor(out);
   screened = readTable(snapshot, 'screened.csv');
 });
 afterAll(async () => {
   await h?.close();
-  tmp.remove();
 });
 
 const get = async (qs: string) => h.app.inject(`/frame/api/v1/screened${qs}`);

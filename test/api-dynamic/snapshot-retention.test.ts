@@ -17,7 +17,8 @@ import { permalinkChangesResponse, permalinkResponse, snapshotsResponse } from '
 import { appFor } from '../helpers/app.ts';
 import { CohortOracle } from '../helpers/cohort-oracle.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 import { removeTempDirs } from '../helpers/snapshot.ts';
 import { type NextVersion, nextSnapshotVersion } from '../helpers/snapshot-versions.ts';
 
@@ -40,7 +41,7 @@ let alone: App;
 let server: App;
 const minted = new Map<string, { hash: string; total: number; direct_labels_cover: number; predictions_cover: number }>();
 
-const redisHere = redisTestsCanRun('snapshot-retention.test.ts', 'the replica tests');
+const redisHere = needProgram('redis-server', 'the replica tests');
 let redis: RunningRedis | null = null;
 let replicas: App[] = [];
 

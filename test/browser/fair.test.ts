@@ -9,11 +9,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AssessmentResult } from '../../contracts/fair/assessment.ts';
 import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '../helpers/browser.ts';
 import { PANGAEA_ZIP } from '../helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, replayRoutes } from '../helpers/fair-mock-resolver.ts';
+import { replayRoutes } from '../helpers/fair-mock-resolver.ts';
 import type { SiteServer } from '../helpers/site-server.ts';
+import { needShared } from '../helpers/needs.ts';
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the FAIR browser test that assesses PANGAEA 902845: ${FAIR_FIXTURES} is absent`);
+const haveFixtures = needShared('reference/fair-fixtures', 'the FAIR browser test that assesses PANGAEA 902845');
 const PANGAEA = '10.1594/PANGAEA.902845';
 
 describeBrowser('FAIR pages in Chromium', () => {

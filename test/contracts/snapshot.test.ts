@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +11,11 @@ import { findingsSchema, predictionsReportSchema } from '../../contracts/frame/d
 import { rowAcceptor, rowSchema, TABLE_NAMES, TABLES } from '../../contracts/frame/snapshot.ts';
 import { bool, int, scores, setOf } from '../../contracts/frame/snapshot-cells.ts';
 import { titleTerms } from '../../contracts/frame/title-terms.ts';
+import { needShared, sharedPath } from '../helpers/needs.ts';
 
 const SAMPLE = join(import.meta.dirname, '../../snapshots/sample');
-const REFERENCE = join(import.meta.dirname, '../../../shared/reference/metacan/webapp-v1.1.0');
+const REFERENCE = sharedPath('reference/metacan/webapp-v1.1.0');
+const haveReference = needShared('reference/metacan/webapp-v1.1.0', 'the tests of the real pilot documents');
 
 describe('cell parsers', () => {
   it('read booleans, integers, score lists and ordered sets', () => {
@@ -160,7 +162,7 @@ describe('title terms', () => {
   });
 });
 
-describe.skipIf(!existsSync(REFERENCE))('the real pilot documents pass the document schemas', () => {
+describe.skipIf(!haveReference)('the real pilot documents pass the document schemas', () => {
   it('findings.json (32 findings)', () => {
     const f = findingsSchema.parse(JSON.parse(readFileSync(join(REFERENCE, 'findings.json'), 'utf8')));
     expect(Object.keys(f)).toHaveLength(32);
@@ -175,4 +177,3 @@ describe.skipIf(!existsSync(REFERENCE))('the real pilot documents pass the docum
     expect(r.predictions.n_predictions).toBe(4_299_418);
   });
 });
-if (!existsSync(REFERENCE)) console.warn(`skipping reference-document tests: ${REFERENCE} is absent`);

@@ -7,16 +7,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
 const tmp = tempDir('build-faults');
 let out: string;
 let good: string;
 beforeAll(async () => {
-  const snapshot = await fixtureSnapshot(tmp.path, { works: 300, articles: 0 });
-  out = join(tmp.path, 'out');
-  await fixtureBuild(snapshot, out, false);
+  out = (await sharedFixture({ works: 300, articles: 0 })).out;
   good = readdirSync(join(out, 'builds'))[0]!;
 }, 120_000);
 afterAll(() => tmp.remove());

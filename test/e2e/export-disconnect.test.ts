@@ -1,15 +1,14 @@
 /**
  * A client that disconnects in the middle of a 100,000-row export (issue 9): the export stops being produced
  * (the build is released by the stream at once, not after 100,000 rows), and memory returns to its baseline.
- * The fixture is the largest of the suite (110,000 works): the one test that needs an export at the cap.
+ * The fixture is the largest of the suite (100,050 works, shared with test/api-dynamic/cohort-export.test.ts).
  */
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFor } from '../helpers/app.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -23,19 +22,14 @@ const settle = async () => {
 };
 
 describe('a client disconnecting mid-export', () => {
-  const tmp = tempDir('disconnect');
   let h: Awaited<ReturnType<typeof appFor>>;
   let base: string;
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 110_000, articles: 0 });
-    const out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
-    h = await appFor(out);
+    h = await appFor((await sharedFixture({ works: 100_050 })).out);
     base = await h.app.listen({ host: '127.0.0.1', port: 0 });
   }, 600_000);
   afterAll(async () => {
     await h?.close();
-    tmp.remove();
   });
 
   /** Reads `chunks` chunks of a 100,000-row export, then drops the connection; the bytes it got. */

@@ -10,22 +10,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fairMockEnv } from '../helpers/fair-app.ts';
 import { type FairMock, startFairMock } from '../helpers/fair-mock-resolver.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
+import { type RunningRedis, startRedis } from '../helpers/redis.ts';
+import { needProgram } from '../helpers/needs.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
-const redisHere = redisTestsCanRun('replicas.test.ts', 'the two-process replica tests');
+const redisHere = needProgram('redis-server', 'the two-process replica tests');
 
 describe.skipIf(!redisHere)('two server processes sharing one Redis', () => {
-  const tmp = tempDir('replicas');
   let redis: RunningRedis;
   let mock: FairMock;
   let a: ServerProcess;
   let b: ServerProcess;
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 500, articles: 0 });
-    const out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
+    const { out } = await sharedFixture({ works: 300, articles: 0 });
     redis = await startRedis();
     mock = await startFairMock();
     const env = (name: string) => ({
@@ -41,7 +39,6 @@ describe.skipIf(!redisHere)('two server processes sharing one Redis', () => {
     b?.kill();
     await mock?.close();
     await redis?.stop();
-    tmp.remove();
   });
 
   it('both are ready, on the same snapshot, with the Redis store', async () => {

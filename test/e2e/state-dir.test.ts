@@ -10,26 +10,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fairMockEnv } from '../helpers/fair-app.ts';
 import { type FairMock, startFairMock } from '../helpers/fair-mock-resolver.ts';
-import { fixtureBuild, fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
+import { sharedFixture } from '../helpers/shared-fixture.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 
 describe('two server processes on one STATE_DIR', () => {
-  const tmp = tempDir('state-dir');
   const stateDir = mkdtempSync(join(tmpdir(), 'shared-state-'));
   let mock: FairMock;
   let env: Record<string, string>;
   const running: ServerProcess[] = [];
   beforeAll(async () => {
-    const snapshot = await fixtureSnapshot(tmp.path, { works: 500, articles: 0 });
-    const out = join(tmp.path, 'out');
-    await fixtureBuild(snapshot, out, false);
+    const { out } = await sharedFixture({ works: 300, articles: 0 });
     mock = await startFairMock();
     env = { BUILD_OUTPUT: out, STATE_DIR: stateDir, ...fairMockEnv(mock) };
   }, 180_000);
   afterAll(async () => {
     for (const s of running) s.kill();
     await mock?.close();
-    tmp.remove();
   });
 
   const assess = (s: ServerProcess, identifier: string) =>

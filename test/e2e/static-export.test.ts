@@ -12,10 +12,11 @@ import { silentProgress } from '../../pipeline/lib/progress.ts';
 import { BUNDLE_FILES, BUNDLE_MANIFEST, exportStatic, OWN_DIR, parseOrigin } from '../../scripts/static-export/export-static.ts';
 import { pagePattern } from '../../scripts/static-export/dynamic-pages.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
-import { nginxTestsCanRun, type RunningNginx, startNginx } from '../helpers/nginx.ts';
+import { type RunningNginx, startNginx } from '../helpers/nginx.ts';
+import { needProgram } from '../helpers/needs.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
 
-const canRun = nginxTestsCanRun('static-export.test.ts', 'the static bundle tests');
+const canRun = needProgram('nginx', 'the static bundle tests');
 
 interface Answer {
   status: number;

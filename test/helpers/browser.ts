@@ -1,20 +1,18 @@
 /**
  * A real Chromium for browser tests, driven by playwright-core. Debian's package (`.ci/run` installs it) at
- * /usr/bin/chromium, or CHROMIUM_PATH. Where none is found the browser tests are skipped, and their suite's
- * title says why (`describeBrowser`).
+ * /usr/bin/chromium, or CHROMIUM_PATH. Where none is found the browser tests are skipped with the reason in
+ * the run's summary, and fail on CI (`describeBrowser`, through needs.ts).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { type SiteServer, startSiteServer } from './site-server.ts';
 import { describe } from 'vitest';
+import { needProgram, programPath } from './needs.ts';
 
-export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p)) ?? null;
-
-/** `describe` when a Chromium is installed; otherwise a skipped suite whose title gives the reason. */
+/** `describe` when a Chromium is installed; otherwise the suite is skipped (needs.ts records why). */
 export function describeBrowser(name: string, body: () => void): void {
-  if (CHROMIUM) describe(name, body);
-  else describe.skip(`${name} (skipped: no Chromium at /usr/bin/chromium or CHROMIUM_PATH; .ci/run installs Debian's chromium)`, body);
+  describe.runIf(needProgram('chromium', `the browser tests (${name})`))(name, body);
 }
 
 /**
@@ -22,9 +20,10 @@ export function describeBrowser(name: string, body: () => void): void {
  * is closed; background requests would only fail), with a fresh profile.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!CHROMIUM) throw new Error('no Chromium');
+  const executablePath = programPath('chromium');
+  if (!executablePath) throw new Error('no Chromium');
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',

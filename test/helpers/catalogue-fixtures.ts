@@ -141,7 +141,11 @@ export async function recentFixture(root: string, today: string) {
   return { out, lists, designed, mock };
 }
 
-/** Sync options for tests: the fixture's lists and mock, quick retries, small pages (so queries page), silent logs. */
+/**
+ * Sync options for tests: the fixture's lists and mock, quick retries, small pages (so queries page), silent logs.
+ * The timeout is long, so that a loaded machine never turns a slow answer into a retry the test counts; the tests
+ * of hangs set their own.
+ */
 export function testSyncOptions(
   f: { lists: CanadianLists; mock: { url: string } },
   store: SyncOptions['store'],
@@ -149,7 +153,7 @@ export function testSyncOptions(
 ): SyncOptions {
   return {
     store,
-    catalogue: { baseUrl: f.mock.url, timeoutMs: 2000, retries: 3, retryBaseMs: 5, maxDelayMs: 50 },
+    catalogue: { baseUrl: f.mock.url, timeoutMs: 30_000, retries: 3, retryBaseMs: 5, maxDelayMs: 50 },
     rules: routeRules(f.lists),
     lists: f.lists,
     snapshotId: 'fixture',

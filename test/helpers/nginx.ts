@@ -2,25 +2,11 @@
  * A real nginx (Debian's package) serving a static bundle with the configuration `npm run export:static`
  * generated, on a free loopback port, as an unprivileged-style process with every path in its own directory.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { freePort } from './net.ts';
-import { onCi } from './redis.ts';
-
-const NGINX = ['/usr/sbin/nginx', 'nginx'].find((bin) => spawnSync(bin, ['-v']).error === undefined) ?? null;
-
-/** Whether nginx tests can run; prints why they are skipped otherwise, and fails on CI (.ci/run installs it). */
-export function nginxTestsCanRun(file: string, skipped: string): boolean {
-  if (!NGINX) console.warn(`${file}: nginx is not installed, so ${skipped} are skipped (apt-get install nginx)`);
-  describe.runIf(!NGINX && onCi)('on CI', () => {
-    it(`has nginx installed (.ci/run installs it), so ${skipped} run`, () => {
-      expect.fail('nginx is missing on CI: check DEBIAN_PACKAGES in .ci/run');
-    });
-  });
-  return NGINX !== null;
-}
+import { programPath } from './needs.ts';
 
 export interface RunningNginx {
   base: string;
@@ -29,7 +15,8 @@ export interface RunningNginx {
 
 /** Starts nginx with `include <conf>` inside its one server block; waits (up to 10 s) until it answers. */
 export async function startNginx(workDir: string, conf: string): Promise<RunningNginx> {
-  if (!NGINX) throw new Error('nginx is not installed');
+  const nginx = programPath('nginx');
+  if (!nginx) throw new Error('nginx is not installed');
   const port = await freePort();
   mkdirSync(join(workDir, 'temp'), { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${join(workDir, 'temp', name)};`;
@@ -55,7 +42,7 @@ export async function startNginx(workDir: string, conf: string): Promise<Running
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(NGINX, ['-p', workDir, '-c', main], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(nginx, ['-p', workDir, '-c', main], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr += c));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

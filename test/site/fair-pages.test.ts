@@ -10,14 +10,14 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssessmentResult } from '../../contracts/fair/assessment.ts';
 import { PANGAEA_ZIP } from '../helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, replayRoutes } from '../helpers/fair-mock-resolver.ts';
+import { replayRoutes } from '../helpers/fair-mock-resolver.ts';
 import { type SiteServer, pageTimes, startSiteServer } from '../helpers/site-server.ts';
+import { needShared } from '../helpers/needs.ts';
 
 type Node = ReturnType<typeof DomUtils.findAll>[number];
 type Doc = ReturnType<typeof parseDocument>;
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the FAIR page tests that assess PANGAEA 902845: ${FAIR_FIXTURES} is absent`);
+const haveFixtures = needShared('reference/fair-fixtures', 'the FAIR page tests that assess PANGAEA 902845');
 
 const PANGAEA = '10.1594/PANGAEA.902845';
 
@@ -100,8 +100,8 @@ describe('/fair: the form', () => {
     expect(new URL(r.headers.get('location')!, s.base).pathname).toBe('/fair');
   });
 
-  it('the form page answers within 100 ms (median of 20)', async () => {
-    expect((await pageTimes(s, 'fair-pages: /fair', () => '/fair')).median).toBeLessThan(100);
+  it('the form page answers 20 requests in a row (median logged; npm run bench:site measures the 100 ms target)', async () => {
+    await pageTimes(s, 'fair-pages: /fair', () => '/fair');
   });
 });
 

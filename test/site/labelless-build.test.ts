@@ -4,7 +4,7 @@
  * The pages that show labels, predictions and the screening sample say there are none, instead of empty
  * charts, cohort links that select nothing, and sentences about models and a pilot that are not there.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,10 @@ import { silentProgress } from '../../pipeline/lib/progress.ts';
 import { buildFromOpenAlex } from '../../pipeline/openalex/build.ts';
 import { tempDir } from '../helpers/fixture-build.ts';
 import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { needShared, sharedPath } from '../helpers/needs.ts';
 
-const REF = join(import.meta.dirname, '..', '..', '..', 'shared', 'reference', 'openalex');
-const present = existsSync(join(REF, 'works-api'));
-if (!present) console.log(`skipping the label-less site build: ${REF} is absent`);
+const REF = sharedPath('reference/openalex');
+const present = needShared('reference/openalex/works-api', 'the label-less site build');
 
 describe.skipIf(!present)('the site on a label-less build from OpenAlex records', () => {
   const tmp = tempDir('oa-site');

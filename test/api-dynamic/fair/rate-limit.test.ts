@@ -15,7 +15,8 @@ import type { RateLimitStore } from '../../../api-dynamic/src/services/fair/rate
 import { closeRedis, connectRedis } from '../../../api-dynamic/src/services/state/redis-store.ts';
 import { clientAddressKey, openRateLimiter, RateLimiter, rateLimitHeaders, subjectKey } from '../../../api-dynamic/src/services/fair/rate-limit.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../../helpers/redis.ts';
+import { needProgram } from '../../helpers/needs.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const HOUR = 3_600_000;
@@ -23,7 +24,7 @@ const silent = { warn: () => {} };
 const tmp = tempDir('fair-rate-limit');
 let dirs = 0;
 const newDir = () => join(tmp.path, `state-${++dirs}`);
-const redisHere = redisTestsCanRun('rate-limit.test.ts', 'the Redis rate-limit tests');
+const redisHere = needProgram('redis-server', 'the Redis rate-limit tests');
 let redis: RunningRedis | undefined;
 let keys = 0;
 /** A fresh key per test, so tests sharing one Redis never see each other's counts. */

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../helpers/cohort.ts';
 import { fairApp, type FairApp, fairMockEnv } from '../../helpers/fair-app.ts';
 import { type FairMock, startFairMock } from '../../helpers/fair-mock-resolver.ts';
-import { redisTestsCanRun, type RunningRedis, startRedis } from '../../helpers/redis.ts';
+import { type RunningRedis, startRedis } from '../../helpers/redis.ts';
+import { needProgram } from '../../helpers/needs.ts';
 
-const redisHere = redisTestsCanRun('routes-redis.test.ts', 'the FAIR replica rate-limit tests');
+const redisHere = needProgram('redis-server', 'the FAIR replica rate-limit tests');
 
 describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas', () => {
   let redis: RunningRedis;

@@ -15,11 +15,11 @@ import { generateApiKey, hashApiKey, writeKeysFile } from '../../../api-dynamic/
 import { EmbeddedBackend } from '../../../api-dynamic/src/services/fair/embedded-backend.ts';
 import { expectError } from '../../helpers/cohort.ts';
 import { fairApp, type FairApp, fairMockEnv, PANGAEA_ZIP } from '../../helpers/fair-app.ts';
-import { type FairMock, fairFixturesAvailable, FAIR_FIXTURES, replayRoutes, startFairMock } from '../../helpers/fair-mock-resolver.ts';
+import { type FairMock, replayRoutes, startFairMock } from '../../helpers/fair-mock-resolver.ts';
 import { freePort } from '../../helpers/net.ts';
+import { needShared } from '../../helpers/needs.ts';
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the FAIR route tests that assess PANGAEA 902845: ${FAIR_FIXTURES} is absent`);
+const haveFixtures = needShared('reference/fair-fixtures', 'the FAIR route tests that assess PANGAEA 902845');
 
 const PANGAEA = '10.1594/PANGAEA.902845';
 const URL_ASSESS = '/fair/api/v1/assess';

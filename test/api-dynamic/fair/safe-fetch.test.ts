@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress, checkHostname } from '../../../api-dynamic/src/services/fair/address-guard.ts';
 import { FetchError, type FetchFailure } from '../../../api-dynamic/src/services/fair/fetcher.ts';
 import { type DialTarget, type Resolver, SafeFetcher, type SafeFetcherOptions } from '../../../api-dynamic/src/services/fair/safe-fetch.ts';
+import { needProgram, skipBecause } from '../../helpers/needs.ts';
 
 const MB = 1024 * 1024;
 const PUBLIC_IP = '93.184.216.34';
@@ -460,10 +461,8 @@ describe('fetching (private addresses allowed for the mocks)', () => {
   it('honours the caller abort signal as a timeout', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
     const err = await refused(local().fetch({ url: `${base}/trickle` }, controller.signal), 'timeout');
     expect(err.message).toContain("caller's deadline");
-    expect(Date.now() - started).toBeLessThan(2000);
     const aborted = AbortSignal.abort();
     await refused(local().fetch({ url: `${base}/echo` }, aborted), 'timeout');
   });
@@ -475,7 +474,7 @@ describe('fetching (private addresses allowed for the mocks)', () => {
       v6.listen(0, '::1', () => resolve(true));
     });
     if (!listening) {
-      console.warn('safe-fetch.test.ts: this machine has no IPv6 loopback, so the IPv6 literal test is skipped');
+      skipBecause({ missing: 'an IPv6 loopback (::1)', remedy: 'a property of the machine', skipped: 'the IPv6 literal test' }, false);
       return ctx.skip();
     }
     const port = (v6.address() as { port: number }).port;
@@ -500,16 +499,13 @@ describe('fetching (private addresses allowed for the mocks)', () => {
 // ---- limits ----
 
 describe('limits', () => {
-  it('stops a 1 GB body at 5 MB, fast, without the rest being sent', async () => {
-    const started = Date.now();
+  it('stops a 1 GB body at 5 MB without the rest being sent', async () => {
     const res = await local().fetch({ url: `${base}/huge` });
-    const elapsed = Date.now() - started;
     expect(res.truncated).toBe(true);
     expect(res.body.length).toBe(5 * MB);
     expect(res.status).toBe(200);
     await hugeClosed; // the client hung up
     expect(hugeSent).toBeLessThan(64 * MB); // socket buffers hold a little more than the cap, not the gigabyte
-    expect(elapsed).toBeLessThan(3000);
   });
 
   it('caps by the request maxBytes, never above the fetcher cap', async () => {
@@ -532,41 +528,32 @@ describe('limits', () => {
     const elapsed = Date.now() - started;
     expect(err.message).toContain('within 1000 ms');
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(2500); // the deadline plus scheduling slack on a busy machine
   });
 
   it('cuts a body that trickles forever at the deadline, although bytes keep arriving', async () => {
-    const started = Date.now();
     await refused(local({ timeoutMs: 1000 }).fetch({ url: `${base}/trickle` }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('cuts a resolver that never answers at the deadline', async () => {
-    const started = Date.now();
     const hanging = new SafeFetcher({ timeoutMs: 300, lookup: () => new Promise(() => {}) });
     await refused(hanging.fetch({ url: 'http://slow-dns.test/' }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('applies one deadline to the whole call, redirects included', async () => {
     // Each hop is quick, but the loris at the end of a redirect still ends the call at the deadline.
-    const started = Date.now();
     await refused(local({ timeoutMs: 800 }).fetch({ url: `${base}/to?u=${encodeURIComponent(`http://127.0.0.1:${lorisPort}/`)}` }), 'timeout');
-    expect(Date.now() - started).toBeLessThan(2300);
   });
 });
 
 // ---- https ----
 
-/** A self-signed certificate for public.test from the openssl command, or null (with the reason printed) without it. */
+/** A self-signed certificate for public.test from the openssl command, or null without it (needs.ts records why). */
 function selfSigned(): { key: Buffer; cert: Buffer } | null {
+  if (!needProgram('openssl', 'the https tests')) return null;
   const dir = mkdtempSync(join(tmpdir(), 'fair-safe-tls-'));
   try {
     const run = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=public.test', '-addext', 'subjectAltName=DNS:public.test'], { stdio: 'pipe' });
-    if (run.error || run.status !== 0) {
-      console.warn(`safe-fetch.test.ts: cannot make a test certificate with openssl (${run.error?.message ?? run.stderr.toString().trim()}), so the https tests are skipped`);
-      return null;
-    }
+    if (run.error || run.status !== 0) throw new Error(`openssl made no test certificate: ${run.error?.message ?? run.stderr.toString().trim()}`);
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

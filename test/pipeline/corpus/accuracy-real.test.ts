@@ -12,7 +12,7 @@
  * test pins the current behaviour, so a change in either direction is noticed. Figures and method:
  * docs/corpus-accuracy.md. The reference files are read in place and never copied into the repository.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExcerptDoc, OccurrenceDoc } from '../../../contracts/corpus/documents.ts';
@@ -21,10 +21,10 @@ import { extractArticle, GENERATED_ID_PREFIX, type ExtractedArticle } from '../.
 import { readArticleFile } from '../../../pipeline/corpus/jats.ts';
 import { compileLexicon, loadLexicon } from '../../../pipeline/corpus/lexicon.ts';
 import { splitSentences } from '../../../pipeline/corpus/sentences.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const JATS = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const haveJats = existsSync(JATS);
-if (!haveJats) console.warn(`skipping the real-article accuracy test: ${JATS} is absent (../shared is not checked out next to the repository)`);
+const JATS = sharedPath('reference/hedged/jats');
+const haveJats = needShared('reference/hedged/jats', 'the real-article accuracy test');
 
 const JUDGEMENTS = join(import.meta.dirname, 'fixtures/real-article-judgements.json');
 

@@ -10,15 +10,10 @@ import { extractArticle } from '../../../pipeline/corpus/extract.ts';
 import { parseArticle } from '../../../pipeline/corpus/jats.ts';
 import { compileLexicon, loadLexicon } from '../../../pipeline/corpus/lexicon.ts';
 import { articleDocJson } from '../../../pipeline/steps/corpus/documents.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const haveReal = (() => {
-  try {
-    return readdirSync(REAL).some((n) => /\.n?xml$/.test(n));
-  } catch {
-    return false;
-  }
-})();
+const REAL = sharedPath('reference/hedged/jats');
+const haveReal = needShared('reference/hedged/jats', 'the tests on the real reference articles');
 const meta = { snapshot: 's', lexicon_version: 'v', synthetic: false };
 const metaJson = JSON.stringify(meta);
 

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -12,8 +11,10 @@ import {
   type BandResult,
 } from '../../../pipeline/corpus/bands.ts';
 import { findPValues, type PValueHit } from '../../../pipeline/corpus/p-values.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const OTTE_P = join(import.meta.dirname, '../../../../shared/reference/hedged/otte2022/data.manual/all_P_values.csv');
+const OTTE_P = sharedPath('reference/hedged/otte2022/data.manual/all_P_values.csv');
+const haveOtteP = needShared('reference/hedged/otte2022/data.manual/all_P_values.csv', "the tests on Otte et al.'s manual p-values");
 
 type P = Pick<PValueHit, 'operator' | 'value' | 'kind' | 'lower'>;
 const point = (value: number, operator: PValueHit['operator'] = '='): P => ({ operator, value, kind: 'value', lower: null });
@@ -137,8 +138,8 @@ describe('classifyPValue: bounds and ranges (the decisions in bands.ts)', () => 
  * groups read "<0.05", ">=0.05-0.15" and ">=0.15" but split at 0.05 and 0.10 (hedged.md §1.1, SOURCES.md):
  * "<0.05" = [0, 0.05), ">=0.05-0.15" = [0.05, 0.10), ">=0.15" = [0.10, 1].
  */
-describe.skipIf(!existsSync(OTTE_P))("Otte et al.'s manual p-values (otte2022/data.manual/all_P_values.csv)", () => {
-  const rows = existsSync(OTTE_P)
+describe.skipIf(!haveOtteP)("Otte et al.'s manual p-values (otte2022/data.manual/all_P_values.csv)", () => {
+  const rows = haveOtteP
     ? (parse(readFileSync(OTTE_P, 'utf8'), { columns: true }) as { highest_pvalue: string; group: string }[])
     : [];
 
@@ -215,4 +216,3 @@ describe.skipIf(!existsSync(OTTE_P))("Otte et al.'s manual p-values (otte2022/da
     expect(q(0.75)).toBeCloseTo(0.089, 3);
   });
 });
-if (!existsSync(OTTE_P)) console.warn(`skipping Otte manual p-value tests: ${OTTE_P} is absent`);

@@ -14,9 +14,10 @@ import { buildCorpus, CORPUS_REPORT_FILE } from '../../../pipeline/steps/corpus/
 import { CorpusData } from '../../../api-dynamic/src/services/corpus/corpus-data.ts';
 import { parseExcerptQuery } from '../../../contracts/corpus/excerpts-query.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../../helpers/fixture-build.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
 const tmp = tempDir('corpus-step');
-const OTTE = join(import.meta.dirname, '../../../../shared/reference/hedged/otte2022/detect_phrases/phrases_505.csv');
+const OTTE = sharedPath('reference/hedged/otte2022/detect_phrases/phrases_505.csv');
 const SAMPLE = join(import.meta.dirname, '../../../snapshots/sample');
 
 /** A snapshot directory holding only a corpus (buildCorpus reads nothing else). */
@@ -132,7 +133,7 @@ describe('the pre-extracted CSV input', () => {
   });
 });
 
-describe.skipIf(!(() => { try { readFileSync(OTTE); return true; } catch { console.warn(`skipped: ${OTTE} is absent`); return false; } })())('--lexicon', () => {
+describe.skipIf(!needShared('reference/hedged/otte2022/detect_phrases/phrases_505.csv', 'the --lexicon tests'))('--lexicon', () => {
   it('builds with an Otte-format CSV lexicon and records it', async () => {
     const snap = corpusSnapshot('otte');
     cpSync(generated, join(snap, 'corpus'), { recursive: true });

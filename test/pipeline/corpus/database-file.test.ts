@@ -12,13 +12,14 @@ import { silentProgress } from '../../../pipeline/lib/progress.ts';
 import { sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import type { ArticleSummary } from '../../../pipeline/steps/corpus/article-summary.ts';
 import { writeCorpusDatabase } from '../../../pipeline/steps/corpus/corpus.sqlite.ts';
-import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
+import { tempDir } from '../../helpers/fixture-build.ts';
+import { sharedCorpusDatabase } from '../../helpers/shared-fixture.ts';
 
 const tmp = tempDir('corpus-db-file');
 let file: Uint8Array;
 
 beforeAll(async () => {
-  file = new Uint8Array(readFileSync(await fixtureCorpusDatabase(tmp.path, 'db-file')));
+  file = new Uint8Array(readFileSync(await sharedCorpusDatabase()));
 });
 afterAll(() => tmp.remove());
 

@@ -15,14 +15,12 @@ import { type Sqlite3, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
 import { Fts5LayoutError, type OnTerm, readFts5Pages, readFts5Vocab } from '../../../pipeline/steps/corpus/fts5-instances.ts';
 import { writeSearchIndex } from '../../../pipeline/steps/corpus/search-index.ts';
 import { mulberry32 } from '../../helpers/random.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
+const REAL = sharedPath('reference/hedged/jats');
 const realFiles = (() => {
-  try {
-    return readdirSync(REAL).filter((n) => /\.n?xml$/.test(n));
-  } catch {
-    return [];
-  }
+  if (!needShared('reference/hedged/jats', 'the FTS5 comparison on the real reference articles')) return [];
+  return readdirSync(REAL).filter((n) => /\.n?xml$/.test(n));
 })();
 
 let s: Sqlite3;

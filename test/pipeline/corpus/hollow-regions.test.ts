@@ -5,17 +5,17 @@
  * articles, on generated ones, and on mutations of both that break the strict subsets they rely on (comments,
  * CDATA, quotes, unbalanced and stray tags, truncation).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTree } from '../../../pipeline/corpus/jats-tree.ts';
 import { hollowSkips, strictTrees } from '../../../pipeline/corpus/strict-xml-tree.ts';
 import { generateArticle } from '../../../pipeline/generate/corpus/article.ts';
 import { mulberry32 } from '../../helpers/random.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const JATS = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const haveJats = existsSync(JATS);
-if (!haveJats) console.warn(`skipping the real-article tests of the strict reader: ${JATS} is absent`);
+const JATS = sharedPath('reference/hedged/jats');
+const haveJats = needShared('reference/hedged/jats', 'the real-article tests of the strict reader');
 
 const HOLLOW = new Set(['ref-list', 'table', 'annotation', 'annotation-xml', 'sub-article', 'response']);
 const HOLLOW_PEER_REVIEW = new Set(['ref-list', 'table', 'annotation', 'annotation-xml']);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,10 @@ import {
 import { normaliseText } from '../../../pipeline/corpus/jats-text.ts';
 import { splitSentences } from '../../../pipeline/corpus/sentences.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const JATS = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const haveJats = existsSync(JATS);
-if (!haveJats) console.warn(`skipping real-article JATS tests: ${JATS} is absent`);
+const JATS = sharedPath('reference/hedged/jats');
+const haveJats = needShared('reference/hedged/jats', 'the real-article JATS tests');
 
 const tmp = tempDir('jats');
 afterAll(tmp.remove);

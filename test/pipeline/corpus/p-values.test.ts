@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { foldSentence } from '../../../pipeline/corpus/lexicon.ts';
 import { findPValues, parsePNumber, pValueHitSchema, type PValueHit } from '../../../pipeline/corpus/p-values.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const HEDGED = join(import.meta.dirname, '../../../../shared/reference/hedged');
-const HANKINS = join(HEDGED, 'otte2022/doc/still_not_significant.txt');
+const HANKINS = sharedPath('reference/hedged/otte2022/doc/still_not_significant.txt');
+const haveHankins = needShared('reference/hedged/otte2022/doc/still_not_significant.txt', "the Hankins-list tests");
 
 /** The one hit of a sentence, checked against the schema and against its own offsets. */
 function only(sentence: string): PValueHit {
@@ -246,8 +246,8 @@ describe('parsePNumber', () => {
   });
 });
 
-describe.skipIf(!existsSync(HANKINS))("Hankins' list: every entry's quoted p-value (otte2022/doc)", () => {
-  const lines = existsSync(HANKINS)
+describe.skipIf(!haveHankins)("Hankins' list: every entry's quoted p-value (otte2022/doc)", () => {
+  const lines = haveHankins
     ? readFileSync(HANKINS, 'utf8')
         .split('\n')
         .slice(15)
@@ -303,4 +303,3 @@ describe.skipIf(!existsSync(HANKINS))("Hankins' list: every entry's quoted p-val
     expect(lines.filter((l) => findPValues(l).length > 0)).toHaveLength(497);
   });
 });
-if (!existsSync(HANKINS)) console.warn(`skipping Hankins-list tests: ${HANKINS} is absent`);

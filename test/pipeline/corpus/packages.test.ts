@@ -19,11 +19,12 @@ import { generateArticle } from '../../../pipeline/generate/corpus/article.ts';
 import { type Progress, silentProgress } from '../../../pipeline/lib/progress.ts';
 import { buildCorpus, CORPUS_REPORT_FILE } from '../../../pipeline/steps/corpus/corpus.ts';
 import { fixtureBuild, fixtureSnapshot, tempDir } from '../../helpers/fixture-build.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REAL = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-const OTTE = join(import.meta.dirname, '../../../../shared/reference/hedged/otte2022/detect_phrases/phrases_505.csv');
-const haveReal = existsSync(REAL);
-if (!haveReal) console.log(`skipping the real-article package tests: ${REAL} is absent`);
+const REAL = sharedPath('reference/hedged/jats');
+const OTTE = sharedPath('reference/hedged/otte2022/detect_phrases/phrases_505.csv');
+const haveReal = needShared('reference/hedged/jats', 'the real-article package tests');
+const haveOtte = needShared('reference/hedged/otte2022/detect_phrases/phrases_505.csv', 'the package cache test under another lexicon');
 
 const tmp = tempDir('corpus-packages');
 afterAll(tmp.remove);
@@ -229,7 +230,7 @@ describe('incremental rebuilds from generated bulk packages', () => {
     expect(statsDocSchema.parse(doc(full, 'corpus/api/v1/stats.json')).articles_scanned).toBe(n + 1);
   });
 
-  it('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {
+  it.skipIf(!haveOtte)('re-extracts everything under another lexicon (the lexicon is part of the key)', async () => {
     const p = logProgress();
     const m = await build(snap, join(tmp.path, 'gen-otte'), { cacheDir, progress: p, lexiconPath: OTTE });
     const articlesRead = n + 2 + revised.length; // every copy, duplicates included

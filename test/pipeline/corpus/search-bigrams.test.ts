@@ -12,14 +12,15 @@ import { openReadOnly, type SqliteDb } from '../../../api-dynamic/src/services/c
 import { bigramMinDocs, decodePostings, decodeVarints } from '../../../contracts/corpus/search-postings.ts';
 import { planChunks, writeSearchBigrams } from '../../../pipeline/steps/corpus/search-bigrams.ts';
 import { createDatabase, sqlite3 } from '../../../pipeline/lib/sqlite.ts';
-import { fixtureCorpusDatabase, tempDir } from '../../helpers/fixture-build.ts';
+import { tempDir } from '../../helpers/fixture-build.ts';
+import { sharedCorpusDatabase } from '../../helpers/shared-fixture.ts';
 
 const tmp = tempDir('search-bigrams');
 let db: SqliteDb;
 let dbPath: string;
 
 beforeAll(async () => {
-  dbPath = await fixtureCorpusDatabase(tmp.path, 'bigrams');
+  dbPath = await sharedCorpusDatabase();
   db = await openReadOnly(dbPath);
 });
 afterAll(() => {

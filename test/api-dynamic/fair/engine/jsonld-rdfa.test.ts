@@ -14,8 +14,9 @@ import { offlineContextLoader, parseJsonLd, readJsonLd, RemoteContextError } fro
 import { parseLandingPage } from '../../../../api-dynamic/src/services/fair/engine/harvest/landing-page.ts';
 import type { AssessmentResult } from '../../../../contracts/fair/assessment.ts';
 import { assessBody, fairApp, fairMockEnv, type FairApp } from '../../../helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
+import { FAIR_FIXTURES, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
+import { needShared } from '../../../helpers/needs.ts';
 
 const SCHEMA = 'http://schema.org/';
 const testStatus = (result: AssessmentResult) => Object.fromEntries(result.details.metrics.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
@@ -136,7 +137,7 @@ describe('RDFa 1.1 (beyond Lite)', () => {
     });
   });
 
-  it.skipIf(!fairFixturesAvailable())("the recorded Zenodo page: its OpenGraph <meta property> tags are RDFa triples that map to nothing, so the RDFa graph adds no source", async () => {
+  it.skipIf(!needShared('reference/fair-fixtures', 'the test of the recorded Zenodo page'))("the recorded Zenodo page: its OpenGraph <meta property> tags are RDFa triples that map to nothing, so the RDFa graph adds no source", async () => {
     const html = readFileSync(path.join(FAIR_FIXTURES, 'zenodo_8347772_landing.html'), 'utf8');
     const page = await parseLandingPage(html, 'https://zenodo.org/record/8347772');
     const predicates = new Set(page.rdfa.quads.map((q) => q.predicate.value));

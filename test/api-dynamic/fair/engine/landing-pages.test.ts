@@ -267,10 +267,8 @@ describe('failures', () => {
   });
 
   it('the assessment deadline aborts a slow landing page', async () => {
-    const started = performance.now();
     const error = await failure(assess(`${mock.base}/repo.example/slow`, options({ deadlineMs: 200 }), { fetcher }));
     expect(error).toMatchObject({ reason: 'fetch' });
     expect((error as Error).message).toMatch(/did not answer in time/);
-    expect(performance.now() - started).toBeLessThan(2500);
   });
 });

@@ -6,15 +6,14 @@
  * The cassettes did not record the data files themselves, so the mock answers their HEAD with 200 and the
  * claimed type (a synthetic route, as a live repository would).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessmentResultSchema, type AssessmentResult } from '../../../../contracts/fair/assessment.ts';
 import { assess } from '../../../../api-dynamic/src/services/fair/engine/assess.ts';
-import { fairFixturesAvailable, FAIR_FIXTURES, githubRoutes, replayRoutes, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
+import { githubRoutes, replayRoutes, startFairMock, type FairMock } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
+import { needShared } from '../../../helpers/needs.ts';
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the recorded FAIR assessments: ${FAIR_FIXTURES} is absent (../shared is not checked out next to the repository)`);
+const haveFixtures = needShared('reference/fair-fixtures', 'the recorded FAIR assessments');
 
 const ACCEPT_RDF = 'text/turtle, application/turtle, application/x-turtle;q=0.8, application/rdf+xml, text/n3;q=0.9, text/rdf+n3;q=0.9,application/ld+json';
 
@@ -23,21 +22,13 @@ const asTable = (result: AssessmentResult) => Object.fromEntries(result.metrics.
 describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
   let mock: FairMock;
   let result: AssessmentResult;
-  let ms: number;
-  let stallMs: number;
   beforeAll(async () => {
     mock = await startFairMock();
     mock.route(...replayRoutes('pangaea', mock.base));
     mock.route({ path: '/doi.pangaea.de/10.1594/PANGAEA.902845?format=zip', headers: { 'content-type': 'application/zip' }, body: 'PK\u0003\u0004' });
-    // one warm-up run, so the measured one is not paying for module compilation
+    // one run before the checked one (the request log below counts both)
     await assess('10.1594/PANGAEA.902845', { upstreams: mock.upstreams() }, { fetcher: plainFetcher() });
-    const loop = monitorEventLoopDelay({ resolution: 5 });
-    loop.enable();
-    const started = performance.now();
     result = await assess('https://doi.org/10.1594/PANGAEA.902845', { upstreams: mock.upstreams() }, { fetcher: plainFetcher() });
-    ms = performance.now() - started;
-    loop.disable();
-    stallMs = loop.max / 1e6;
   });
   afterAll(() => mock.close());
 
@@ -89,12 +80,6 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
   it('explains the failed metric', () => {
     const r13 = result.details.metrics.find((m) => m.id === 'FsF-R1.3-02D')!;
     expect(r13.tests[0]!.reason).toBe('the data is only offered as archives ("application/zip"), whose content is not inspected');
-  });
-
-  it(`finished within the 300 ms target against the mock (measured, generous bound for a busy machine)`, () => {
-    console.log(`PANGAEA assessment: ${Math.round(ms)} ms, ${result.details.evidence.fetches.length} fetches, longest event-loop stall ${Math.round(stallMs)} ms`);
-    expect(ms).toBeLessThan(3000);
-    expect(stallMs).toBeLessThan(500);
   });
 });
 

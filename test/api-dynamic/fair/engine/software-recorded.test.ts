@@ -17,8 +17,9 @@ import { UpstreamUnavailableError } from '../../../../api-dynamic/src/services/f
 import { METRIC_FILES } from '../../../../api-dynamic/src/services/fair/metrics/load.ts';
 import { expectError } from '../../../helpers/cohort.ts';
 import { assessBody, fairApp, fairMockEnv, type FairApp } from '../../../helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes, startFairMock, type FairMock, type MockRoute } from '../../../helpers/fair-mock-resolver.ts';
+import { FAIR_FIXTURES, fujiRepositoryRoutes, startFairMock, type FairMock, type MockRoute } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
+import { needShared } from '../../../helpers/needs.ts';
 
 const SOFTWARE = METRIC_FILES.get('metrics_v0.7_software')!;
 const fetcher = () => plainFetcher({ loopbackOnly: true, timeoutMs: 400 });
@@ -110,7 +111,7 @@ function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary'
   expect([oracle.byCategory.F, oracle.byCategory.A, oracle.byCategory.I, oracle.byCategory.R]).toEqual([5, 0, 0, 31.25]);
 }
 
-describe.skipIf(!fairFixturesAvailable())('recorded: github.com/pangaea-data-publisher/fuji with metrics_v0.7_software', () => {
+describe.skipIf(!needShared('reference/fair-fixtures', 'the recorded software assessment'))('recorded: github.com/pangaea-data-publisher/fuji with metrics_v0.7_software', () => {
   let mock: FairMock;
   let result: AssessmentResult;
   let identifier: string;
