@@ -4,7 +4,7 @@
  * admitted one its works.csv cells, authorships and adjusted cells, on the real reference records, a
  * generated set and hand-written edge records; the folding of texts above ASCII on random strings.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -19,14 +19,10 @@ import { referenceTemplates, SyntheticWorks } from '../../../pipeline/openalex/s
 import { tempDir } from '../../helpers/fixture-build.ts';
 import { readLine, readOptions } from '../../helpers/frame-rules-js.ts';
 import { mulberry32 } from '../../helpers/random.ts';
-import { onCi } from '../../helpers/redis.ts';
+import { needShared, sharedPath } from '../../helpers/needs.ts';
 
-const REF = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'reference', 'openalex');
-const present = existsSync(join(REF, 'works-api'));
-if (!present) {
-  if (onCi) throw new Error(`${REF} is absent`);
-  console.log(`skipping the SQL rules' comparison on real and generated records: ${REF} is absent`);
-}
+const REF = sharedPath('reference/openalex');
+const present = needShared('reference/openalex/works-api', "the SQL rules' comparison on real and generated records");
 
 const OA = 'https://openalex.org/';
 const tail = (u: unknown) => (typeof u === 'string' ? (u.split('/').pop() ?? '') : '');

@@ -10,15 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssessmentResult, SummaryGroup } from '../../../../contracts/fair/assessment.ts';
 import { assess } from '../../../../api-dynamic/src/services/fair/engine/assess.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes, githubRoutes, replayRoutes, startFairMock, type FairMock, type MockRoute } from '../../../helpers/fair-mock-resolver.ts';
+import { fujiRepositoryRoutes, githubRoutes, replayRoutes, startFairMock, type FairMock, type MockRoute } from '../../../helpers/fair-mock-resolver.ts';
 import { plainFetcher } from '../../../helpers/fair-plain-fetcher.ts';
-import { onCi } from '../../../helpers/redis.ts';
+import { needShared } from '../../../helpers/needs.ts';
 
-const haveFixtures = fairFixturesAvailable();
-if (!haveFixtures) console.warn(`skipping the F-UJI agreement tests: ${FAIR_FIXTURES} is absent (../shared is not checked out next to the repository)`);
-describe.runIf(!haveFixtures && onCi)('on CI', () => {
-  it('has the recordings (../shared beside the clone), so the F-UJI agreement tests run', () => expect.fail(`${FAIR_FIXTURES} is absent on CI`));
-});
+const haveFixtures = needShared('reference/fair-fixtures', 'the F-UJI agreement tests');
 
 const OUTCOMES = path.resolve(import.meta.dirname, '../../../fixtures/fuji-outcomes');
 
