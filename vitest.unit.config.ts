@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.ts';
 
 const SLOW_DIRS = /^test\/(browser|e2e|fuzz|site)\//;
-const SLOW_IMPORTS = /helpers\/(fixture-build|shared-fixture|site-server|browser|snapshot|server-process|redis|nginx)\.ts|\b(generateSnapshot|generateCorpus|runPipeline|buildCorpus)\b/;
+const SLOW_IMPORTS =
+  /helpers\/(fixture-build|shared-fixture|site-server|browser|snapshot|server-process|redis|nginx)\.ts|\b(generateSnapshot|generateCorpus|runPipeline|buildCorpus)\b/;
 
 const unit = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .map((f) => join('test', f))

@@ -56,8 +56,7 @@ const fail = (msg: string): never => {
 const keep = Number(values.keep);
 if (!Number.isInteger(keep) || keep < 1) fail('--keep must be a whole number of at least 1');
 const threads = values.threads === undefined ? undefined : Number(values.threads);
-if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64))
-  fail('--threads must be a whole number from 0 through 64');
+if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64)) fail('--threads must be a whole number from 0 through 64');
 const snapshot = resolve(values.snapshot!);
 const out = resolve(values.out!);
 const lexicon = values.lexicon === undefined ? undefined : resolve(values.lexicon);
@@ -79,9 +78,7 @@ try {
   });
 } catch (err) {
   if (err instanceof InvalidSnapshotError) {
-    process.stderr.write(
-      `pipeline: ${err.message}; the previous build output is untouched.\n${err.report()}\n`,
-    );
+    process.stderr.write(`pipeline: ${err.message}; the previous build output is untouched.\n${err.report()}\n`);
     process.exit(1);
   }
   throw err;

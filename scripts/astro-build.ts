@@ -10,22 +10,18 @@ import { currentName } from '../pipeline/lib/build-dir.ts';
  */
 export function runAstroBuild(o: { buildOutput: string; siteDir: string; cacheDir?: string; quiet?: boolean }): void {
   const root = resolve(import.meta.dirname, '..');
-  const r = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/astro/astro.js'), 'build', '--root', join(root, 'site'), '--silent'],
-    {
-      cwd: root,
-      stdio: o.quiet ? 'pipe' : 'inherit',
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        BUILD_OUTPUT: o.buildOutput,
-        SITE_DIR: o.siteDir,
-        ASTRO_TELEMETRY_DISABLED: '1',
-        ...(o.cacheDir ? { ASTRO_CACHE_DIR: o.cacheDir } : {}),
-      },
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/astro/astro.js'), 'build', '--root', join(root, 'site'), '--silent'], {
+    cwd: root,
+    stdio: o.quiet ? 'pipe' : 'inherit',
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      BUILD_OUTPUT: o.buildOutput,
+      SITE_DIR: o.siteDir,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ...(o.cacheDir ? { ASTRO_CACHE_DIR: o.cacheDir } : {}),
     },
-  );
+  });
   if (r.status !== 0) throw new Error(`astro build failed with exit code ${r.status}${o.quiet ? `:\n${r.stdout}\n${r.stderr}` : ''}`);
   writeFileSync(join(o.siteDir, '.build-id'), currentName(o.buildOutput) ?? '');
 }

@@ -47,7 +47,8 @@ function buildDirOf(id: string | null): string {
   if (id === null) return join(buildOut, 'current');
   for (const name of readdirSync(join(buildOut, 'builds'))) {
     const manifest = join(buildOut, 'builds', name, 'manifest.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { snapshot: { id: string } }).snapshot.id === id) return join(buildOut, 'builds', name);
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { snapshot: { id: string } }).snapshot.id === id)
+      return join(buildOut, 'builds', name);
   }
   throw new Error(`no published build of snapshot ${id} under ${buildOut}/builds`);
 }
@@ -78,19 +79,30 @@ const topic = [...index.dictionaries.topic].sort((a, b) => Math.abs(a[1] - 1000)
 const venue = index.dictionaries.venue.find(([, n]) => n >= 5 && n <= 10)?.[0] ?? byWorks(index.dictionaries.venue).at(-1)![0];
 const termSize = csrSizes('title_terms');
 // Content words: frequent, but not the stopwords that are in most titles.
-const terms = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).filter((x) => x.t.length >= 4 && /^[a-z]+$/.test(x.t)).sort((a, b) => b.n - a.n);
+const terms = index.title_terms
+  .map((t, k) => ({ t, n: termSize(k) }))
+  .filter((x) => x.t.length >= 4 && /^[a-z]+$/.test(x.t))
+  .sort((a, b) => b.n - a.n);
 const common = terms.slice(20, 22).map((x) => x.t);
 // The most frequent terms of all (stopwords included): the heaviest title search there is.
-const top = index.title_terms.map((t, k) => ({ t, n: termSize(k) })).sort((a, b) => b.n - a.n).slice(0, 2).map((x) => x.t);
+const top = index.title_terms
+  .map((t, k) => ({ t, n: termSize(k) }))
+  .sort((a, b) => b.n - a.n)
+  .slice(0, 2)
+  .map((x) => x.t);
 const mid = terms.find((x) => x.n < index.rows / 200)!.t;
 const rare = terms.find((x) => x.n < 50)?.t ?? terms.at(-1)!.t;
 const authorOffsets = f64(file.csrOffsets('author_works'));
 const authorIds = f64(file.authorId);
 let prolific = 0;
-for (let a = 1; a < authorIds.length; a++) if (authorOffsets[a + 1]! - authorOffsets[a]! > authorOffsets[prolific + 1]! - authorOffsets[prolific]!) prolific = a;
+for (let a = 1; a < authorIds.length; a++)
+  if (authorOffsets[a + 1]! - authorOffsets[a]! > authorOffsets[prolific + 1]! - authorOffsets[prolific]!) prolific = a;
 const authorId = `A${authorIds[prolific]}`;
 const authorTermSize = csrSizes('author_terms');
-const nameTerm = index.author_terms.map((t, k) => ({ t, n: authorTermSize(k) })).filter((x) => x.t.length >= 4).sort((a, b) => b.n - a.n)[5]!.t;
+const nameTerm = index.author_terms
+  .map((t, k) => ({ t, n: authorTermSize(k) }))
+  .filter((x) => x.t.length >= 4)
+  .sort((a, b) => b.n - a.n)[5]!.t;
 
 const enc = encodeURIComponent;
 const COHORT: [string, string][] = [
@@ -156,8 +168,12 @@ async function time(url: string): Promise<number> {
 }
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
-process.stdout.write(`machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; build ${buildOut} (${index.rows.toLocaleString('en')} works)\n`);
-process.stdout.write(`values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${top.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`);
+process.stdout.write(
+  `machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; build ${buildOut} (${index.rows.toLocaleString('en')} works)\n`,
+);
+process.stdout.write(
+  `values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${top.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`,
+);
 
 const cold = await startServer({ COHORT_CACHE: 'off' });
 const startRss = rssMiB(cold.child.pid!);
@@ -167,7 +183,9 @@ if (snapshot !== null) {
   const load = await time(url);
   const loadedRss = rssMiB(cold.child.pid!);
   const again = await time(url);
-  process.stdout.write(`retained snapshot ${snapshot}: first use ${load.toFixed(0)} ms (loads the build), next request ${again.toFixed(1)} ms; server RSS ${startRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (+${(loadedRss - startRss).toFixed(0)})\n`);
+  process.stdout.write(
+    `retained snapshot ${snapshot}: first use ${load.toFixed(0)} ms (loads the build), next request ${again.toFixed(1)} ms; server RSS ${startRss.toFixed(0)} → ${loadedRss.toFixed(0)} MiB (+${(loadedRss - startRss).toFixed(0)})\n`,
+  );
 }
 process.stdout.write(`server RSS after start: ${startRss.toFixed(0)} MiB\n\n| request | total | p50 ms | p95 ms |\n|---|---:|---:|---:|\n`);
 const worst = { p95: 0, label: '' };
@@ -200,7 +218,14 @@ async function typeahead(label: string, url: string) {
   process.stdout.write(`| ${label} | ${pct(ts, 0.5).toFixed(1)} | ${pct(ts, 0.95).toFixed(1)} |\n`);
 }
 process.stdout.write('\n| typeahead | p50 ms | p95 ms |\n|---|---:|---:|\n');
-for (const [which, q] of [['venue', 'ca'], ['venue', 'journal of'], ['topic', 'ca'], ['author', 'ma'], ['author', nameTerm], ['author', `${nameTerm} t`]] as const)
+for (const [which, q] of [
+  ['venue', 'ca'],
+  ['venue', 'journal of'],
+  ['topic', 'ca'],
+  ['author', 'ma'],
+  ['author', nameTerm],
+  ['author', `${nameTerm} t`],
+] as const)
   await typeahead(`/facets/${which}?q=${q}`, `${cold.base}/frame/api/v1/facets/${which}?q=${encodeURIComponent(q)}`);
 
 // ---- export ----
@@ -219,16 +244,22 @@ for (const [which, q] of [['venue', 'ca'], ['venue', 'journal of'], ['topic', 'c
   }
   const secs = (performance.now() - t) / 1000;
   clearInterval(sampler);
-  process.stdout.write(`\nCSV export of route_aff=1: ${res.headers.get('x-export-rows')} rows (truncated: ${res.headers.get('x-export-truncated')}), ${(bytes / 2 ** 20).toFixed(1)} MiB, ${lines} lines in ${secs.toFixed(2)} s; server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB\n`);
+  process.stdout.write(
+    `\nCSV export of route_aff=1: ${res.headers.get('x-export-rows')} rows (truncated: ${res.headers.get('x-export-truncated')}), ${(bytes / 2 ** 20).toFixed(1)} MiB, ${lines} lines in ${secs.toFixed(2)} s; server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB\n`,
+  );
 }
 
 // ---- throughput ----
 async function load(base: string, label: string) {
   const requests = COHORT.map(([, qs]) => ({ method: 'GET' as const, path: `/frame/api/v1/cohort${withSnapshot(qs) ? `?${withSnapshot(qs)}` : ''}` }));
   const result = await autocannon({ url: base, connections: Number(values.connections), duration: Number(values.duration), requests });
-  process.stdout.write(`| ${label} | ${values.connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |\n`);
+  process.stdout.write(
+    `| ${label} | ${values.connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} |\n`,
+  );
 }
-process.stdout.write(`\n| load (${COHORT.length} cohort requests round-robin, ${values.duration} s) | connections | req/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n`);
+process.stdout.write(
+  `\n| load (${COHORT.length} cohort requests round-robin, ${values.duration} s) | connections | req/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n`,
+);
 await load(cold.base, 'count cache off (every request counts)');
 await cold.stop();
 const warm = await startServer({ COHORT_CACHE: 'on' });

@@ -11,10 +11,17 @@ import { CorpusData } from '../api-dynamic/src/services/corpus/corpus-data.ts';
 import { parseExcerptQuery } from '../contracts/corpus/excerpts-query.ts';
 
 const { values } = parseArgs({
-  options: { build: { type: 'string' }, rounds: { type: 'string', default: '5' }, calls: { type: 'string', default: '20' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    build: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    calls: { type: 'string', default: '20' },
+    help: { type: 'boolean', short: 'h' },
+  },
 });
 if (values.help || !values.build) {
-  process.stdout.write('Usage: npm run bench:corpus-counts -- --build DIR [--rounds 5] [--calls 20]\n\nTimes /excerpts totals on DIR/corpus/corpus.sqlite against one pass over every excerpt (Markdown table).\n');
+  process.stdout.write(
+    'Usage: npm run bench:corpus-counts -- --build DIR [--rounds 5] [--calls 20]\n\nTimes /excerpts totals on DIR/corpus/corpus.sqlite against one pass over every excerpt (Markdown table).\n',
+  );
   process.exit(values.help ? 0 : 2);
 }
 const rounds = Math.max(1, Number(values.rounds));
@@ -23,7 +30,18 @@ const corpus = await CorpusData.open(values.build);
 if (!corpus) throw new Error(`${values.build} has no corpus database`);
 const pairs = (corpus.index as unknown as { pairs: Int32Array }).pairs;
 const phrase = encodeURIComponent(corpus.phrases[0]!);
-const kinds = ['', 'band=0.05-0.06', 'band=ns&band=none', 'status=rejected', 'year_from=2010&year_to=2015', 'year_from=2010&band=ns', 'p_min=0.05&p_max=0.07', `phrase=${phrase}`, 'q=trend', 'q=trend&year_from=2010'];
+const kinds = [
+  '',
+  'band=0.05-0.06',
+  'band=ns&band=none',
+  'status=rejected',
+  'year_from=2010&year_to=2015',
+  'year_from=2010&band=ns',
+  'p_min=0.05&p_max=0.07',
+  `phrase=${phrase}`,
+  'q=trend',
+  'q=trend&year_from=2010',
+];
 const rows: string[] = [];
 for (let round = 0; round < rounds; round++)
   for (const k of kinds) {

@@ -66,7 +66,14 @@ if (values['child-build']) {
   const m = await buildCorpus({ snapshot: values['child-build'], out: values.out!, snapshotId: 'bench', synthetic: true, cacheDir: values.cache!, progress });
   const wall = (performance.now() - t) / 1000;
   const c = process.cpuUsage(cpu0);
-  const result: ChildResult = { wall, cpu: (c.user + c.system) / 1e6, maxRssMiB: process.resourceUsage().maxRSS / 1024, articles: m.articles, excerpts: m.excerpts, log };
+  const result: ChildResult = {
+    wall,
+    cpu: (c.user + c.system) / 1e6,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+    articles: m.articles,
+    excerpts: m.excerpts,
+    log,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
@@ -129,9 +136,17 @@ for (const n of [...new Set([small, large])].sort((a, b) => a - b)) {
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const out = (s: string) => process.stdout.write(s);
-out(`### Bulk packages end to end (\`npm run bench:corpus -- --packages --articles ${large} --small ${small} --per-package ${perPackage} --changed ${changed}\`)\n\n`);
-out(`Machine: ${machine}; load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')} (shared with other jobs). Date: ${new Date().toISOString().slice(0, 10)}.\n\n`);
-out('| run | articles | packages (MiB) | wall s | CPU s | articles/s (wall) | articles per CPU-second | extraction s | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+out(
+  `### Bulk packages end to end (\`npm run bench:corpus -- --packages --articles ${large} --small ${small} --per-package ${perPackage} --changed ${changed}\`)\n\n`,
+);
+out(
+  `Machine: ${machine}; load average at the end ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} (shared with other jobs). Date: ${new Date().toISOString().slice(0, 10)}.\n\n`,
+);
+out(
+  '| run | articles | packages (MiB) | wall s | CPU s | articles/s (wall) | articles per CPU-second | extraction s | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+);
 for (const { label, n, r, packMB } of rows)
   out(
     `| ${label} | ${fmt(n)} | ${packMB.toFixed(0)} | ${r.wall.toFixed(1)} | ${r.cpu.toFixed(1)} | ${fmt(Math.round(n / r.wall))} | **${fmt(Math.round(n / r.cpu))}** | ` +
@@ -149,5 +164,7 @@ if (incremental) {
 }
 const [a, b] = rows.filter((x) => x.label.startsWith('full'));
 if (a && b && a !== b)
-  out(`Peak RSS ${a.r.maxRssMiB.toFixed(0)} MiB at ${fmt(a.n)} articles, ${b.r.maxRssMiB.toFixed(0)} MiB at ${fmt(b.n)} (×${(b.r.maxRssMiB / a.r.maxRssMiB).toFixed(2)} for ×${(b.n / a.n).toFixed(1)} the input).\n`);
+  out(
+    `Peak RSS ${a.r.maxRssMiB.toFixed(0)} MiB at ${fmt(a.n)} articles, ${b.r.maxRssMiB.toFixed(0)} MiB at ${fmt(b.n)} (×${(b.r.maxRssMiB / a.r.maxRssMiB).toFixed(2)} for ×${(b.n / a.n).toFixed(1)} the input).\n`,
+  );
 if (values.keep) err(`kept ${work}\n`);

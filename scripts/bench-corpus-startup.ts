@@ -17,7 +17,9 @@ import { openReadOnly, sqlite3 } from '../api-dynamic/src/services/corpus/sqlite
 
 const { values } = parseArgs({ options: { build: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
 if (values.help || !values.build) {
-  process.stdout.write('Usage: npm run bench:corpus-startup -- --build DIR\n\nTimes and measures each phase of opening DIR/corpus/corpus.sqlite as the server does.\n');
+  process.stdout.write(
+    'Usage: npm run bench:corpus-startup -- --build DIR\n\nTimes and measures each phase of opening DIR/corpus/corpus.sqlite as the server does.\n',
+  );
   process.exit(values.help ? 0 : 2);
 }
 const path = join(values.build, CORPUS_DB_FILE);
@@ -30,7 +32,9 @@ const row = (phrase: string, t0: number) => {
     `| ${phrase} | ${((performance.now() - t0) / 1000).toFixed(2)} | ${mib(m.rss)} | ${mib(m.heapUsed)} | ${mib(m.arrayBuffers)} | ${mib(wasm)} |\n`,
   );
 };
-process.stdout.write(`${path}: ${mib(statSync(path).size)} MiB\n\n| phase | s | RSS MiB | JS heap MiB | ArrayBuffers MiB | wasm heap MiB |\n|---|---:|---:|---:|---:|---:|\n`);
+process.stdout.write(
+  `${path}: ${mib(statSync(path).size)} MiB\n\n| phase | s | RSS MiB | JS heap MiB | ArrayBuffers MiB | wasm heap MiB |\n|---|---:|---:|---:|---:|---:|\n`,
+);
 row('sqlite-wasm loaded', performance.now());
 let t = performance.now();
 const db = await openReadOnly(path);

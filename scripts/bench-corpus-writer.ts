@@ -28,7 +28,7 @@ const { values } = parseArgs({
 if (values.help || !values.snapshot) {
   process.stdout.write(
     'Usage: npm run bench:corpus-writer -- --snapshot DIR --copies N [--out FILE]\n\n' +
-      'Writes a corpus database of N copies of DIR/corpus\'s articles with writeCorpusDatabase alone (copies made as\n' +
+      "Writes a corpus database of N copies of DIR/corpus's articles with writeCorpusDatabase alone (copies made as\n" +
       'they are loaded) and prints its time, wasm heap and peak RSS as a Markdown row. FILE (default: a temporary\n' +
       'file) is removed afterwards.\n',
   );
@@ -53,7 +53,13 @@ const articles = Array.from({ length: n }, (_, i) => base[i % base.length]!);
 const out = values.out ?? join(tmpdir(), `bench-corpus-writer-${process.pid}.sqlite`);
 const s = await sqlite3();
 const t = performance.now();
-const r = await writeCorpusDatabase(out, articles, { snapshot: 'bench', lexiconVersion: 'bench', lexiconSource: 'bench', phrases: matcher.phrases }, terminalProgress(), load);
+const r = await writeCorpusDatabase(
+  out,
+  articles,
+  { snapshot: 'bench', lexiconVersion: 'bench', lexiconSource: 'bench', phrases: matcher.phrases },
+  terminalProgress(),
+  load,
+);
 const secs = (performance.now() - t) / 1000;
 const mib = (x: number) => (x / 2 ** 20).toFixed(0);
 process.stdout.write(

@@ -88,8 +88,7 @@ const rssMiB = () => process.memoryUsage().rss / MiB;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 const fmt = (n: number) => n.toLocaleString('en');
-const machine = () =>
-  `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 
 /** Uniform numbers in [0, 1) from the project's seeded generator (pipeline/generate/prng.ts). */
 function rng(seed: number): () => number {
@@ -222,7 +221,11 @@ async function benchExcerpts(buildDir: string): Promise<void> {
     { group: 'with q', label: 'mid word + phrase', next: () => `q=${enc(pick(mid))}&phrase=${enc(pick(commonPhrases))}` },
     { group: 'with q', label: 'common word, sort=p_asc', next: () => `q=${enc(pick(common))}&sort=p_asc` },
     { group: 'with q', label: 'mid word, sort=year_desc', next: () => `q=${enc(pick(mid))}&sort=year_desc&page=${page(3)}` },
-    ...heavy.map((w): Kind => ({ group: 'pathological', label: `q=${w} (in ${((df.get(w)! / seen) * 100).toFixed(0)}% of sentences)`, next: () => `q=${enc(w)}` })),
+    ...heavy.map((w): Kind => ({
+      group: 'pathological',
+      label: `q=${w} (in ${((df.get(w)! / seen) * 100).toFixed(0)}% of sentences)`,
+      next: () => `q=${enc(w)}`,
+    })),
     ...heavy.slice(0, 1).map((w): Kind => ({ group: 'pathological', label: `q=${w}, sort=p_asc`, next: () => `q=${enc(w)}&sort=p_asc` })),
   ];
   out(
@@ -279,7 +282,9 @@ async function benchExcerpts(buildDir: string): Promise<void> {
           (['first', 'repeat'] as const).map((c) => {
             const xs = byCache[g][c];
             const label = `${g}: ${c === 'first' ? 'first request for its search (search index asked)' : 'search asked before (cached candidates)'}`;
-            return xs.length === 0 ? `| ${label} | 0 | | | |\n` : `| ${label} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |\n`;
+            return xs.length === 0
+              ? `| ${label} | 0 | | | |\n`
+              : `| ${label} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |\n`;
           }),
         )
         .join('') +
@@ -326,7 +331,9 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-out(`## Corpus benchmark\n\nMachine: ${machine()}.\nCommand: \`npm run bench:corpus -- --articles ${articlesN} --sentences ${sentencesN} --requests ${requests}\` (seed ${seed}). Date: ${new Date().toISOString().slice(0, 10)}.\n\n`);
+out(
+  `## Corpus benchmark\n\nMachine: ${machine()}.\nCommand: \`npm run bench:corpus -- --articles ${articlesN} --sentences ${sentencesN} --requests ${requests}\` (seed ${seed}). Date: ${new Date().toISOString().slice(0, 10)}.\n\n`,
+);
 
 // 0. Generate (not timed as extraction).
 {
@@ -370,7 +377,9 @@ const excerptsBase = articles.reduce((s, a) => s + a.excerpts.length, 0);
 const sentencesBase = articles.reduce((s, a) => s + a.sentences_scanned, 0);
 const perSec = input.files.length / extractSecs;
 out(`### Extraction (single thread)\n\n`);
-out(`| articles | input MB (on disk) | gzipped files | sentences scanned | hedged excerpts | wall s | articles/s (= per core) | MB/s | read + parse s | split + analyse s |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`);
+out(
+  `| articles | input MB (on disk) | gzipped files | sentences scanned | hedged excerpts | wall s | articles/s (= per core) | MB/s | read + parse s | split + analyse s |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n`,
+);
 out(
   `| ${fmt(input.files.length)} | ${(input.bytes / MiB).toFixed(1)} | ${fmt(gz.length)} (${(gzBytes / MiB).toFixed(1)} MB; ${(gzInflated / MiB).toFixed(1)} MB inflated) | ${fmt(sentencesBase)} | ${fmt(excerptsBase)} | ` +
     `${extractSecs.toFixed(1)} | **${perSec.toFixed(0)}** | ${(input.bytes / MiB / extractSecs).toFixed(2)} | ${(readParseMs / 1000).toFixed(1)} | ${(extractMs / 1000).toFixed(1)} |\n\n`,
@@ -390,14 +399,21 @@ out(
   const db = await writeCorpusDatabase(join(build, CORPUS_DB_FILE), articles, info, progress);
   const dbSecs = (performance.now() - t) / 1000;
   const t2 = performance.now();
-  const docs = corpusDocuments({ articles, meta: { snapshot: 'bench', lexicon_version: lexicon.version, synthetic: true }, lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length }, phraseList: matcher.phrases });
+  const docs = corpusDocuments({
+    articles,
+    meta: { snapshot: 'bench', lexicon_version: lexicon.version, synthetic: true },
+    lexicon: { version: lexicon.version, source: lexicon.source, phrases: matcher.phrases.length },
+    phraseList: matcher.phrases,
+  });
   for (const [path, doc] of docs) {
     mkdirSync(dirname(join(build, path)), { recursive: true });
     writeFileSync(join(build, path), JSON.stringify(doc));
   }
   const docSecs = (performance.now() - t2) / 1000;
   out(`| corpus step on ${fmt(articles.length)} articles | s |\n|---|---:|\n`);
-  out(`| extraction (above) | ${extractSecs.toFixed(1)} |\n| database (${fmt(db.excerpts)} excerpts, FTS5 rebuild + optimize, search index, ${(db.bytes / MiB).toFixed(1)} MiB) | ${dbSecs.toFixed(1)} |\n`);
+  out(
+    `| extraction (above) | ${extractSecs.toFixed(1)} |\n| database (${fmt(db.excerpts)} excerpts, FTS5 rebuild + optimize, search index, ${(db.bytes / MiB).toFixed(1)} MiB) | ${dbSecs.toFixed(1)} |\n`,
+  );
   out(`| documents (stats, phrases, ${fmt(docs.size - 2)} article files; schema-checked, written) | ${docSecs.toFixed(1)} |\n`);
   out(`| **total** | **${(extractSecs + dbSecs + docSecs).toFixed(1)}** |\n\n`);
   if (!values.keep) rmSync(build, { recursive: true, force: true });
@@ -410,16 +426,8 @@ for (let k = 0; k < copies; k++)
   for (const a of articles) {
     const m = /^PMC(\d+)$/.exec(a.pmcid);
     const id =
-      k === 0
-        ? a.pmcid
-        : m
-          ? `PMC${Number(m[1]) + k * 100_000_000}`
-          : `nopmc-${createHash('sha256').update(`${a.pmcid}#${k}`).digest('hex').slice(0, 12)}`;
-    big.push(
-      k === 0
-        ? a
-        : { ...a, pmcid: id, excerpts: a.excerpts.map((e) => ({ ...e, id: id + e.id.slice(a.pmcid.length) })) },
-    );
+      k === 0 ? a.pmcid : m ? `PMC${Number(m[1]) + k * 100_000_000}` : `nopmc-${createHash('sha256').update(`${a.pmcid}#${k}`).digest('hex').slice(0, 12)}`;
+    big.push(k === 0 ? a : { ...a, pmcid: id, excerpts: a.excerpts.map((e) => ({ ...e, id: id + e.id.slice(a.pmcid.length) })) });
   }
 big.sort((a, b) => compareArticleIds(a.pmcid, b.pmcid));
 const bigBuild = join(work, 'build-1m');

@@ -9,7 +9,9 @@ import { appFor } from '../test/helpers/app.ts';
 
 const { values } = parseArgs({ options: { build: { type: 'string' }, n: { type: 'string', default: '500' }, help: { type: 'boolean', short: 'h' } } });
 if (values.help || !values.build) {
-  process.stdout.write('Usage: npm run bench:frame -- --build <build-output dir> [--n 500]\n\nMeasures /works/{id} and /network?author_id= latency (p50, p95, max) on a build.\n');
+  process.stdout.write(
+    'Usage: npm run bench:frame -- --build <build-output dir> [--n 500]\n\nMeasures /works/{id} and /network?author_id= latency (p50, p95, max) on a build.\n',
+  );
   process.exit(values.help ? 0 : 2);
 }
 const n = Number(values.n);
@@ -18,9 +20,12 @@ const h = await appFor(values.build);
 // overview): seeded, so runs on one build ask for the same works and researchers.
 const index = h.store.current.cohort;
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const draw = <T>(pool: T[], k: number) => Array.from({ length: Math.min(k, pool.length) }, () => pool[Math.floor(random() * pool.length)]!);
-const works = draw(Array.from(index.col.id, (x) => `W${x}`), n);
+const works = draw(
+  Array.from(index.col.id, (x) => `W${x}`),
+  n,
+);
 const caAuthors = Array.from(index.authorCaWorks.keys()).filter((a) => index.authorCaWorks[a]! > 0);
 const authors = draw(caAuthors, n).map((a) => `A${index.authorId(a)}`);
 const hubs = [...caAuthors]
@@ -44,9 +49,24 @@ async function measure(label: string, urls: string[]) {
 
 process.stdout.write(`machine: ${cpus().length} cores, Node ${process.version}; build ${h.store.current.dir}\n`);
 process.stdout.write('| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n');
-await measure('works/{id}', works.map((id) => `/frame/api/v1/works/${id}`));
-await measure('network ego, random researchers', authors.map((id) => `/frame/api/v1/network?author_id=${id}`));
-await measure('network ego, most prolific researchers', hubs.map((id) => `/frame/api/v1/network?author_id=${id}`));
-await measure('network overview (cached)', Array.from({ length: 100 }, () => '/frame/api/v1/network'));
-await measure('screened page', Array.from({ length: 100 }, (_, k) => `/frame/api/v1/screened?page=${1 + (k % 20)}`));
+await measure(
+  'works/{id}',
+  works.map((id) => `/frame/api/v1/works/${id}`),
+);
+await measure(
+  'network ego, random researchers',
+  authors.map((id) => `/frame/api/v1/network?author_id=${id}`),
+);
+await measure(
+  'network ego, most prolific researchers',
+  hubs.map((id) => `/frame/api/v1/network?author_id=${id}`),
+);
+await measure(
+  'network overview (cached)',
+  Array.from({ length: 100 }, () => '/frame/api/v1/network'),
+);
+await measure(
+  'screened page',
+  Array.from({ length: 100 }, (_, k) => `/frame/api/v1/screened?page=${1 + (k % 20)}`),
+);
 await h.close();

@@ -59,7 +59,7 @@ async function generate(): Promise<{ rel: string; records: number }[]> {
   const t0 = performance.now();
   for (let p = 0; p < partitions; p++) {
     const day = String(1 + (p % 28)).padStart(2, '0');
-    const month = String(1 + Math.floor(p / 28) % 12).padStart(2, '0');
+    const month = String(1 + (Math.floor(p / 28) % 12)).padStart(2, '0');
     const updated = `2026-${month}-${day}`;
     const rel = `updated_date=${updated}/part_${String(p).padStart(4, '0')}.gz`;
     mkdirSync(join(dir, rel, '..'), { recursive: true });
@@ -85,10 +85,18 @@ async function generate(): Promise<{ rel: string; records: number }[]> {
   }
   writeFileSync(
     join(dir, 'manifest.json'),
-    JSON.stringify({ date: '2026-06-30', format: 'jsonl', entity: 'works', record_count: records, files: files.map((f) => ({ url: `s3://openalex/data/jsonl/works/${f.rel}`, meta: { content_length: f.bytes, record_count: f.records } })) }),
+    JSON.stringify({
+      date: '2026-06-30',
+      format: 'jsonl',
+      entity: 'works',
+      record_count: records,
+      files: files.map((f) => ({ url: `s3://openalex/data/jsonl/works/${f.rel}`, meta: { content_length: f.bytes, record_count: f.records } })),
+    }),
   );
   const bytes = files.reduce((s, f) => s + f.bytes, 0);
-  console.log(`generated ${records} records in ${partitions} JSON Lines partitions: ${(bytes / 2 ** 20).toFixed(0)} MiB gzipped (${(bytes / records).toFixed(0)} bytes a record; the real snapshot: ~1,300) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `generated ${records} records in ${partitions} JSON Lines partitions: ${(bytes / 2 ** 20).toFixed(0)} MiB gzipped (${(bytes / records).toFixed(0)} bytes a record; the real snapshot: ~1,300) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
   return files;
 }
 
@@ -116,7 +124,9 @@ async function toParquet(files: { rel: string; records: number }[]): Promise<voi
   }
   duck.close();
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ date: '2026-06-30', format: 'parquet', entity: 'works', record_count: records, files: out }));
-  console.log(`converted to Parquet: ${(out.reduce((s, f) => s + f.meta.content_length, 0) / 2 ** 20).toFixed(0)} MiB in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `converted to Parquet: ${(out.reduce((s, f) => s + f.meta.content_length, 0) / 2 ** 20).toFixed(0)} MiB in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 /**
@@ -143,7 +153,22 @@ function treeUsage(pid: number): { rss: number; cpu: number } {
 
 async function run(format: string): Promise<void> {
   const out = join(root, `snapshot-${format}`);
-  const args = ['tsx', 'pipeline/openalex/cli.ts', '--works', root, '--out', out, '--format', format, '--threads', String(threads), '--release', '2026-06-30', '--built', '2026-07-01'];
+  const args = [
+    'tsx',
+    'pipeline/openalex/cli.ts',
+    '--works',
+    root,
+    '--out',
+    out,
+    '--format',
+    format,
+    '--threads',
+    String(threads),
+    '--release',
+    '2026-06-30',
+    '--built',
+    '2026-07-01',
+  ];
   const t0 = performance.now();
   const child = spawn('npx', args, { stdio: ['ignore', 'inherit', 'inherit'] });
   let peak = 0;

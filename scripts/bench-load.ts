@@ -137,10 +137,7 @@ function run(opts: autocannon.Options, label: string): Promise<Result> {
     let sent = 0;
     const instance = autocannon(opts, (err, result) => (err ? fail(err) : done(result)));
     instance.on('response', () => sent++);
-    const timer = setInterval(
-      () => progress(`${label}: ${Math.round((Date.now() - started) / 1000)} s, ${sent.toLocaleString('en')} responses`),
-      10_000,
-    );
+    const timer = setInterval(() => progress(`${label}: ${Math.round((Date.now() - started) / 1000)} s, ${sent.toLocaleString('en')} responses`), 10_000);
     instance.on('done', () => clearInterval(timer));
   });
 }
@@ -317,9 +314,7 @@ if (phases.has('soak')) {
     const ms = k.ms.sort((a, b) => a - b);
     const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(0);
     const bad = [...k.bad].map(([s, n]) => `${n} × ${s}`).join(', ') || '0';
-    say(
-      `| ${kind} | ${k.n.toLocaleString('en')} | ${((100 * k.n) / total).toFixed(1)}% | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(0)} | ${bad} |\n`,
-    );
+    say(`| ${kind} | ${k.n.toLocaleString('en')} | ${((100 * k.n) / total).toFixed(1)}% | ${at(0.5)} | ${at(0.99)} | ${ms.at(-1)!.toFixed(0)} | ${bad} |\n`);
   }
   logErrors = readFileSync(soakServer.log, 'utf8')
     .split('\n')

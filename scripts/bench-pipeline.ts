@@ -31,9 +31,7 @@ const sizes = values.works!.split(',').map(Number);
 const dir = resolve(values.dir!);
 const marginals: string[] = [];
 const phaseRows: { label: string; phases: PhaseTiming[] }[] = [];
-process.stdout.write(
-  `machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
-);
+process.stdout.write(`machine: ${cpus().length} cores (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`);
 process.stdout.write('| works | step | wall s | peak RSS MiB |\n|---:|---|---:|---:|\n');
 for (const n of sizes) {
   const snap = join(dir, `snapshot-${n}`);
@@ -42,15 +40,7 @@ for (const n of sizes) {
   for (const step of ['generate', 'pipeline']) {
     const r = spawnSync(
       process.execPath,
-      [
-        resolve('node_modules/tsx/dist/cli.mjs'),
-        resolve('scripts/bench-step.ts'),
-        step,
-        String(n),
-        snap,
-        out,
-        String(values['work-files']),
-      ],
+      [resolve('node_modules/tsx/dist/cli.mjs'), resolve('scripts/bench-step.ts'), step, String(n), snap, out, String(values['work-files'])],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         encoding: 'utf8',
@@ -60,14 +50,10 @@ for (const n of sizes) {
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { seconds: number; max_rss_mib: number; phases: PhaseTiming[] };
     total += m.seconds;
     if (step === 'pipeline') phaseRows.push({ label: String(n), phases: m.phases });
-    process.stdout.write(
-      `| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`,
-    );
+    process.stdout.write(`| ${n} | ${step}${step === 'pipeline' && values['work-files'] ? ' (+work files)' : ''} | ${m.seconds} | ${m.max_rss_mib} |\n`);
   }
   process.stdout.write(`| ${n} | total | ${total.toFixed(1)} | |\n`);
-  marginals.push(
-    `\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out, snap)}`,
-  );
+  marginals.push(`\nMarginals of the ${n}-work build against the published frame:\n\n${await marginalsTable(out, snap)}`);
 }
 process.stdout.write(`\nPipeline phases (works per column):\n\n${phaseTable(phaseRows)}\n`);
 process.stdout.write(marginals.join(''));

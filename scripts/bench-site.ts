@@ -34,7 +34,12 @@ if (values.help) {
 }
 const n = Number(values.n);
 const buildOutput = resolve(values['build-output']!);
-const config = loadConfig({ BUILD_OUTPUT: buildOutput, SITE_DIR: resolve(values.site ?? `${buildOutput}/site`), LOG_LEVEL: 'silent', STATE_DIR: resolve('/tmp', `bench-site-state-${process.pid}`) });
+const config = loadConfig({
+  BUILD_OUTPUT: buildOutput,
+  SITE_DIR: resolve(values.site ?? `${buildOutput}/site`),
+  LOG_LEVEL: 'silent',
+  STATE_DIR: resolve('/tmp', `bench-site-state-${process.pid}`),
+});
 const store = await BuildStore.open(buildOutput);
 const app = await buildApp({ config, store, logger: false });
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -49,14 +54,21 @@ const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length]!;
 const YEARS = [2005, 2010, 2015, 2018, 2020, 2022];
 const KINDS: [string, (i: number) => string][] = [
   ['/frame/cohort (no filter)', () => '/frame/cohort'],
-  ['/frame/cohort, 3 filters', (i) => `/frame/cohort?lang=${pick(['en', 'fr'], i)}&year_from=${pick(YEARS, i)}&route=${pick(['aff', 'fund', 'venue', 'about', 'no_aff'], i)}`],
+  [
+    '/frame/cohort, 3 filters',
+    (i) => `/frame/cohort?lang=${pick(['en', 'fr'], i)}&year_from=${pick(YEARS, i)}&route=${pick(['aff', 'fund', 'venue', 'about', 'no_aff'], i)}`,
+  ],
   ['/frame/cohort, page 3, sort cited', (i) => `/frame/cohort?year_from=${pick(YEARS, i)}&page=3&sort=cited`],
   ['/frame/q/<hash>', () => `/frame/q/${minted.hash}`],
   ['/frame/works/<id> (on request)', (i) => `/frame/works/${pick(ids, i)}`],
   ['/frame/screening', (i) => `/frame/screening?page=${1 + (i % 5)}`],
   ['/frame/network (overview)', () => '/frame/network'],
   ['/corpus/excerpts', (i) => `/corpus/excerpts?band=${pick(['0.05-0.06', '0.06-0.08', '0.08-0.10', 'ns'], i)}`],
-  ['/corpus/excerpts, q + phrase', (i) => `/corpus/excerpts?q=${pick(['trend', 'significance', 'marginally', 'effect'], i)}${phrases.phrases.length ? `&phrase=${encodeURIComponent(pick(phrases.phrases, i).phrase)}` : ''}`],
+  [
+    '/corpus/excerpts, q + phrase',
+    (i) =>
+      `/corpus/excerpts?q=${pick(['trend', 'significance', 'marginally', 'effect'], i)}${phrases.phrases.length ? `&phrase=${encodeURIComponent(pick(phrases.phrases, i).phrase)}` : ''}`,
+  ],
   ['/fair (form)', () => '/fair'],
   ['/api/frame (OpenAPI rendered)', () => '/api/frame'],
   ['static: /', () => '/'],

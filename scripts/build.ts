@@ -32,14 +32,7 @@ if (values.help) {
 }
 
 export function build(): void {
-  const args = [
-    resolve('node_modules/tsx/dist/cli.mjs'),
-    resolve('pipeline/cli.ts'),
-    '--snapshot',
-    values.snapshot!,
-    '--out',
-    BUILD_OUTPUT,
-  ];
+  const args = [resolve('node_modules/tsx/dist/cli.mjs'), resolve('pipeline/cli.ts'), '--snapshot', values.snapshot!, '--out', BUILD_OUTPUT];
   if (values['if-stale']) args.push('--if-stale');
   if (values['work-files']) args.push('--work-files');
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });

@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write('Usage: npm run lockfile:complete\n\nAdds lockfile entries for the other platforms\' optional native packages, so npm ci accepts the lockfile.\n');
+  process.stdout.write(
+    "Usage: npm run lockfile:complete\n\nAdds lockfile entries for the other platforms' optional native packages, so npm ci accepts the lockfile.\n",
+  );
   process.exit(0);
 }
 

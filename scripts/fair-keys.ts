@@ -7,14 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api-dynamic/src/config.ts';
-import {
-  generateApiKey,
-  hashApiKey,
-  KEY_NAME_PATTERN,
-  type KeyRecord,
-  readKeysFile,
-  updateKeysFile,
-} from '../api-dynamic/src/services/fair/api-keys.ts';
+import { generateApiKey, hashApiKey, KEY_NAME_PATTERN, type KeyRecord, readKeysFile, updateKeysFile } from '../api-dynamic/src/services/fair/api-keys.ts';
 
 const HELP = `Usage: npm run fair:keys -- <command> [options]
 
@@ -90,10 +83,13 @@ try {
     const key = generateApiKey();
     const record: KeyRecord = { name: name!, sha256: hashApiKey(key), created: new Date().toISOString() };
     await updateKeysFile(keysFile, (keys) => {
-      if (keys.some((k) => k.name === name)) throw new Error(`a key named ${JSON.stringify(name)} exists already in ${keysFile}; revoke it first to replace it`);
+      if (keys.some((k) => k.name === name))
+        throw new Error(`a key named ${JSON.stringify(name)} exists already in ${keysFile}; revoke it first to replace it`);
       return [...keys, record];
     });
-    process.stderr.write(`added key ${JSON.stringify(name)} (sha256 ${record.sha256.slice(0, 12)}…) to ${keysFile}\nThe key is shown this once; give it to its owner now:\n`);
+    process.stderr.write(
+      `added key ${JSON.stringify(name)} (sha256 ${record.sha256.slice(0, 12)}…) to ${keysFile}\nThe key is shown this once; give it to its owner now:\n`,
+    );
     process.stdout.write(`${key}\n`);
   } else {
     await updateKeysFile(keysFile, (keys) => {

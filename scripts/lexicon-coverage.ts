@@ -61,7 +61,8 @@ const reasonFor = (phrase: string): string => {
   const ex = excluded.find((e) => e.phrase.split(' / ').some((p) => clean(p) === phrase));
   if (ex) return `excluded: ${ex.reason}`;
   const b = below.get(phrase);
-  if (b && b.share >= 1 / 3) return `a third or more of its read p-values are below 0.05 (${(100 * b.share).toFixed(0)}% of ${b.n}): not a marker of a near miss`;
+  if (b && b.share >= 1 / 3)
+    return `a third or more of its read p-values are below 0.05 (${(100 * b.share).toFixed(0)}% of ${b.n}): not a marker of a near miss`;
   const w = weight.get(phrase) ?? 0;
   if (w < 10) return `rare: ${w} occurrences in 567,758 RCTs (the long tail; load Otte's list with --lexicon for it)`;
   return 'not in the lexicon, no recorded reason';
@@ -88,7 +89,9 @@ out(`Lexicon ${matcher.version} (${matcher.phrases.length} phrases), reference $
 out('');
 out(`Otte et al. 2022: ${rows.length} phrases that occurred, ${total} occurrences in all.`);
 out(`Covered: ${rows.filter((r) => r.by.length > 0).length} phrases, ${coveredK} occurrences = **${pct(coveredK, total)}** of the weight.`);
-out(`Hankins: ${hankins.length} phrases; covered ${hankins.length - hankinsUncovered.length} = **${pct(hankins.length - hankinsUncovered.length, hankins.length)}**.`);
+out(
+  `Hankins: ${hankins.length} phrases; covered ${hankins.length - hankinsUncovered.length} = **${pct(hankins.length - hankinsUncovered.length, hankins.length)}**.`,
+);
 out('');
 out('Otte phrases not covered (occurrences, share of read p-values < 0.05, reason):');
 out('');

@@ -26,8 +26,7 @@ export async function marginalsTable(out: string, snapshot: string): Promise<str
     ['French', s.coverage.french, ref.french!],
     ['with venue', s.coverage.has_venue, ref.with_venue!],
   ];
-  let text =
-    '| marginal | this build | published × size ratio | relative difference |\n|---|---:|---:|---:|\n';
+  let text = '| marginal | this build | published × size ratio | relative difference |\n|---|---:|---:|---:|\n';
   for (const [name, got, published] of rows) {
     const expected = published * scale;
     text += `| ${name} | ${got} | ${Math.round(expected)} | ${((100 * (got - expected)) / expected).toFixed(2)}% |\n`;

@@ -46,7 +46,8 @@ async function main() {
     const store = await BuildStore.open(buildOutput);
     const config = loadConfig({ BUILD_OUTPUT: buildOutput, SITE_DIR: '/nonexistent', LOG_LEVEL: 'silent', STATE_DIR: join(scratch, 'state'), ...exampleEnv() });
     const app = await buildApp({ config, store, logger: false, site: false });
-    const send: Send = async (r) => app.inject({ method: r.method, url: r.url, headers: r.headers ?? {}, ...(r.payload === undefined ? {} : { payload: r.payload }) });
+    const send: Send = async (r) =>
+      app.inject({ method: r.method, url: r.url, headers: r.headers ?? {}, ...(r.payload === undefined ? {} : { payload: r.payload }) });
     try {
       for (const service of SERVICES) {
         const requests: Record<string, ExampleRequest[]> = await serviceExampleRequests(service, send);

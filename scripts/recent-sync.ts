@@ -46,7 +46,8 @@ function fail(message: string, code = 2): never {
 
 function intOption(name: string, value: string | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) fail(`--${name} must be a whole number from ${min} through ${max} (got ${JSON.stringify(value)})`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    fail(`--${name} must be a whole number from ${min} through ${max} (got ${JSON.stringify(value)})`);
   return Number(value);
 }
 
@@ -120,7 +121,9 @@ const progress: SyncProgress = {
   },
 };
 
-const store = await openLayerStore({ stateDir: config.STATE_DIR, redisUrl: config.REDIS_URL, logger: { warn: log.warn } }).catch((err: Error) => fail(err.message));
+const store = await openLayerStore({ stateDir: config.STATE_DIR, redisUrl: config.REDIS_URL, logger: { warn: log.warn } }).catch((err: Error) =>
+  fail(err.message),
+);
 const abort = new AbortController();
 for (const sig of ['SIGINT', 'SIGTERM'] as const)
   process.once(sig, () => {
@@ -133,7 +136,13 @@ let code = 0;
 try {
   const outcome = await runSync({
     store,
-    catalogue: { baseUrl: config.CATALOGUE_URL, mailto: config.CATALOGUE_MAILTO, apiKey: config.CATALOGUE_API_KEY, timeoutMs: config.CATALOGUE_TIMEOUT_MS, retries },
+    catalogue: {
+      baseUrl: config.CATALOGUE_URL,
+      mailto: config.CATALOGUE_MAILTO,
+      apiKey: config.CATALOGUE_API_KEY,
+      timeoutMs: config.CATALOGUE_TIMEOUT_MS,
+      retries,
+    },
     rules: routeRules(lists),
     lists,
     snapshotId,

@@ -17,12 +17,10 @@ export function generatedSection(): string {
     const spec = TABLES[t];
     parts.push(`### \`${spec.file}\``, '', spec.doc, '');
     parts.push(`Key: ${spec.key.map((k) => `\`${k}\``).join(' + ')} (unique).`);
-    for (const r of spec.refs)
-      parts.push(`\`${r.column}\` must name a row of \`${TABLES[r.table].file}\` (\`${r.target}\`).`);
+    for (const r of spec.refs) parts.push(`\`${r.column}\` must name a row of \`${TABLES[r.table].file}\` (\`${r.target}\`).`);
     if (spec.everyWork) parts.push('Exactly one row per work of `works.csv`, or none at all (a snapshot without this layer).');
     parts.push('', '| column | type | meaning |', '|---|---|---|');
-    for (const c of spec.columns)
-      parts.push(`| \`${c.name}\` | ${c.duck.toLowerCase()} | ${c.doc.replaceAll('|', '\\|')} |`);
+    for (const c of spec.columns) parts.push(`| \`${c.name}\` | ${c.duck.toLowerCase()} | ${c.doc.replaceAll('|', '\\|')} |`);
     parts.push('');
   }
   parts.push(END);

@@ -14,10 +14,6 @@ SIGHUP reloads build-output/current; SIGTERM finishes in-flight requests, then e
 `);
   process.exit(0);
 }
-const r = spawnSync(
-  process.execPath,
-  [resolve('node_modules/tsx/dist/cli.mjs'), resolve('scripts/build.ts'), '--if-stale'],
-  { stdio: 'inherit' },
-);
+const r = spawnSync(process.execPath, [resolve('node_modules/tsx/dist/cli.mjs'), resolve('scripts/build.ts'), '--if-stale'], { stdio: 'inherit' });
 if (r.status !== 0) process.exit(r.status ?? 1);
 await import('../api-dynamic/src/server.ts').then((m) => m.main());

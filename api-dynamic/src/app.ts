@@ -49,7 +49,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: o.config.LOG_LEVEL,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+              censor: '[redacted]',
+            },
             // A person at a terminal reads lines, a program reads JSON (LOG_FORMAT).
             ...(logsAsText(o.config.LOG_FORMAT) ? { stream: textLogStream() } : {}),
           },
@@ -71,7 +74,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkError,
     // Requests Node's parser refuses (431, malformed HTTP, 408) get the shared error body too.
-    clientErrorHandler: clientErrorHandler(o.store, (err, code) => app.log.info({ err: { code: (err as { code?: string }).code, message: err.message } }, `client error: ${code}`)),
+    clientErrorHandler: clientErrorHandler(o.store, (err, code) =>
+      app.log.info({ err: { code: (err as { code?: string }).code, message: err.message } }, `client error: ${code}`),
+    ),
   });
   // STATE_DIR is this process's alone (services/state/dir-lock.ts): taken before any store opens it, given back
   // after every store has closed (onClose hooks run last-registered first, so this one runs last).

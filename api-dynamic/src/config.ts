@@ -52,7 +52,10 @@ export const configSchema = z.object({
    */
   PUBLIC_ORIGIN: z
     .string()
-    .regex(/^https?:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?$/, 'an origin such as https://research.example.org (scheme, host and optional port; no path, no trailing slash)')
+    .regex(
+      /^https?:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?$/,
+      'an origin such as https://research.example.org (scheme, host and optional port; no path, no trailing slash)',
+    )
     .optional(),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -97,9 +100,15 @@ export const configSchema = z.object({
   /** Directory of the writable state (permalinks): one JSON-lines file per namespace. One per process. */
   STATE_DIR: z.string().min(1).default('state'),
   /** Redis shared by several replicas (`redis://` or `rediss://`); unset: the state directory alone. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'a URL starting with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'a URL starting with redis:// or rediss://')
+    .optional(),
   /** The upstream catalogue's API (OpenAlex works API): live abstracts and the recent layer's sync. */
-  CATALOGUE_URL: z.string().regex(/^https?:\/\/\S+$/, 'an http(s) URL such as https://api.openalex.org').default('https://api.openalex.org'),
+  CATALOGUE_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'an http(s) URL such as https://api.openalex.org')
+    .default('https://api.openalex.org'),
   /** Contact address sent as `mailto` (the catalogue's polite pool); unset: none. */
   CATALOGUE_MAILTO: z.string().email('an e-mail address').optional(),
   /** Catalogue API key sent as `api_key`, if you have one. */
@@ -133,7 +142,12 @@ export const configSchema = z.object({
   /** Wall-clock limit of one outbound fetch, redirects and body included. */
   FAIR_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Body bytes kept per outbound response (decoded). */
-  FAIR_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+  FAIR_FETCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   /** Redirects followed per outbound fetch. */
   FAIR_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(30).default(10),
   /** PEM file of extra certificate authorities for outbound https (added to Node's bundled ones). */
@@ -141,15 +155,30 @@ export const configSchema = z.object({
   /** Whole-assessment deadline (embedded engine); every fetch of the assessment shares it. */
   FAIR_ASSESSMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /** Seconds a successful assessment is reused for the same identifier and options; 0 turns the cache off. */
-  FAIR_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(3600),
+  FAIR_CACHE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3600),
   /** Memory the assessment cache may take, in bytes of serialized results (least recently used out first). */
-  FAIR_CACHE_MAX_BYTES: z.coerce.number().int().min(0).max(2 ** 31).default(64 * 1024 * 1024),
+  FAIR_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31)
+    .default(64 * 1024 * 1024),
   /** Assessments per rate-limit window without an API key. */
   FAIR_ANON_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Assessments per rate-limit window with a valid API key. */
   FAIR_AUTH_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Length of a rate-limit window in seconds. */
-  FAIR_WINDOW_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(3600),
+  FAIR_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(3600),
   /** The API keys file written by `npm run fair:keys`; default `STATE_DIR/fair/api-keys.json`. */
   FAIR_KEYS_FILE: z.string().min(1).optional(),
   /** Key hashes from the environment: comma-separated `name:sha256` or bare `sha256`. */
@@ -191,9 +220,7 @@ export type Config = Omit<ParsedConfig, 'FAIR_KEYS_FILE'> & { FAIR_KEYS_FILE: st
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const known = Object.keys(configSchema.shape);
-  const picked = Object.fromEntries(
-    known.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]),
-  );
+  const picked = Object.fromEntries(known.filter((k) => env[k] !== undefined && env[k] !== '').map((k) => [k, env[k]]));
   const parsed = configSchema.safeParse(picked);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -26,10 +26,7 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export async function startServer(
-  config: Config,
-  options: { logger?: boolean; site?: boolean } = {},
-): Promise<Running> {
+export async function startServer(config: Config, options: { logger?: boolean; site?: boolean } = {}): Promise<Running> {
   const store = await BuildStore.open(config.BUILD_OUTPUT, retentionOf(config));
   const app = await buildApp({ config, store, ...options }).catch((err: unknown) => {
     store.close();
@@ -43,10 +40,7 @@ export async function startServer(
     store.close();
     throw err;
   }
-  app.log.info(
-    { snapshot: store.current.snapshotId, build: store.current.dir },
-    `serving ${config.SERVICES.join(', ')} on ${url}`,
-  );
+  app.log.info({ snapshot: store.current.snapshotId, build: store.current.dir }, `serving ${config.SERVICES.join(', ')} on ${url}`);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
@@ -103,11 +97,7 @@ export async function main(): Promise<void> {
   const { app, store } = running;
   const reload = (why: string) =>
     store.reload().then(
-      (r) =>
-        app.log.info(
-          { snapshot: store.current.snapshotId },
-          r.changed ? `reload (${why}): now serving ${r.to}` : `reload (${why}): build unchanged`,
-        ),
+      (r) => app.log.info({ snapshot: store.current.snapshotId }, r.changed ? `reload (${why}): now serving ${r.to}` : `reload (${why}): build unchanged`),
       (err) => app.log.error({ err }, `reload (${why}) failed; still serving ${store.current.dir}`),
     );
   process.on('SIGHUP', () => reload('SIGHUP'));
@@ -119,9 +109,7 @@ export async function main(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => reload('new build published'), 200);
     });
-    watcher.on('error', (err) =>
-      app.log.error({ err }, 'watching the build output failed; reload with SIGHUP'),
-    );
+    watcher.on('error', (err) => app.log.error({ err }, 'watching the build output failed; reload with SIGHUP'));
     watcher.unref();
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -8,9 +8,7 @@ import { snapshotRefSchema } from '../frame/snapshot-ref.ts';
 /** Bump when the pipeline's output format changes, so old builds are rebuilt. */
 export const PIPELINE_VERSION = '8';
 
-export const buildFileSchema = z
-  .object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
-  .strict();
+export const buildFileSchema = z.object({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
 /** What the build manifest records about the corpus, and what `--if-stale` compares. */
 export const corpusManifestSchema = z
@@ -41,9 +39,7 @@ export const buildManifestSchema = z
     /** Every output file except the per-work documents, by path relative to the build directory. */
     files: z.record(z.string(), buildFileSchema),
     /** Per-work documents: their count and the index file (`sha256sum` format) that hashes each one. */
-    work_documents: z
-      .object({ count: z.number().int().min(0), directory: z.string(), index: z.string().nullable() })
-      .strict(),
+    work_documents: z.object({ count: z.number().int().min(0), directory: z.string(), index: z.string().nullable() }).strict(),
     /** Content fingerprints of the database tables (order-independent row hashes), stable across rebuilds. */
     database_content: z.record(z.string(), z.string()),
     corpus: corpusManifestSchema,

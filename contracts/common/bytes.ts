@@ -229,7 +229,10 @@ export class ByteReader {
       }
       mul *= 0x80;
     }
-    return this.fail(last === this.end && last - start < MAX_VARINT_BYTES ? 'a varint runs past the end' : `a varint longer than ${MAX_VARINT_BYTES} bytes`, start);
+    return this.fail(
+      last === this.end && last - start < MAX_VARINT_BYTES ? 'a varint runs past the end' : `a varint longer than ${MAX_VARINT_BYTES} bytes`,
+      start,
+    );
   }
   /** A signed (zig-zag) varint. */
   svar(): number {
@@ -342,7 +345,13 @@ export function assertLittleEndian(source: string): void {
  * A typed column over `byteLength` bytes of `buffer` from `byteOffset` (no copy; the offset must be a multiple of
  * the element size). A length that is not a whole number of elements is a BytesError naming `source`.
  */
-export function typedColumn<T extends TypedName>(type: T, buffer: ArrayBuffer, source: string, byteOffset = 0, byteLength = buffer.byteLength - byteOffset): TypedArrayOf<T> {
+export function typedColumn<T extends TypedName>(
+  type: T,
+  buffer: ArrayBuffer,
+  source: string,
+  byteOffset = 0,
+  byteLength = buffer.byteLength - byteOffset,
+): TypedArrayOf<T> {
   assertLittleEndian(source);
   const Ctor = TYPED_ARRAYS[type];
   const size = Ctor.BYTES_PER_ELEMENT;

@@ -104,11 +104,7 @@ export interface StrictQueryOptions {
 }
 
 /** Parses the query string of `url` with a zod object schema whose keys are the allowed parameters. */
-export function parseStrictQuery<S extends z.ZodObject>(
-  schema: S,
-  url: string,
-  options: StrictQueryOptions = {},
-): z.infer<S> {
+export function parseStrictQuery<S extends z.ZodObject>(schema: S, url: string, options: StrictQueryOptions = {}): z.infer<S> {
   const allowed = Object.keys(schema.shape);
   const multi = new Set(options.multi ?? []);
   const raw: Record<string, string | string[]> = {};
@@ -125,13 +121,18 @@ export function parseStrictQuery<S extends z.ZodObject>(
           : guess
             ? `Unknown parameter "${key}": did you mean "${guess}"?`
             : `Unknown parameter "${key}". Allowed parameters: ${allowed.join(', ')}.`,
-        [{ parameter: key, message: guess ? `unknown parameter; did you mean "${guess}"?` : 'unknown parameter', allowed, ...(guess ? { did_you_mean: guess } : {}) }],
+        [
+          {
+            parameter: key,
+            message: guess ? `unknown parameter; did you mean "${guess}"?` : 'unknown parameter',
+            allowed,
+            ...(guess ? { did_you_mean: guess } : {}),
+          },
+        ],
       );
     }
     if (seen.has(key) && !multi.has(key))
-      throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [
-        { parameter: key, message: 'repeated' },
-      ]);
+      throw new ApiError('INVALID_PARAMETER', `Parameter "${key}" may be given only once.`, [{ parameter: key, message: 'repeated' }]);
     seen.add(key);
     if (options.emptyIsAbsent && value.trim() === '') continue;
     const prev = raw[key];

@@ -79,7 +79,7 @@ export function installFileVfs(s: Sqlite3): void {
   const flush = (f: OpenFile): void => {
     const w = f.pending;
     if (!w || w.length === 0) return;
-    for (let done = 0; done < w.length; ) done += writeSync(f.fd, w.buf, done, w.length - done, w.start + done);
+    for (let done = 0; done < w.length;) done += writeSync(f.fd, w.buf, done, w.length - done, w.start + done);
     w.length = 0;
   };
   /** `flush` as SQLite's result: 0, or a write error named as one (whichever call it came before). */
@@ -157,7 +157,7 @@ export function installFileVfs(s: Sqlite3): void {
                 return 0;
               }
             }
-            for (let done = 0; done < n; ) done += writeSync(f.fd, wasm.heap8u(), src + done, n - done, at + done);
+            for (let done = 0; done < n;) done += writeSync(f.fd, wasm.heap8u(), src + done, n - done, at + done);
             return 0;
           } catch (err) {
             return fail(capi.SQLITE_IOERR_WRITE, 'write', err);
@@ -295,7 +295,8 @@ export function checkDatabaseFile(path: string): void {
     const pages = header.readUInt32BE(24) === header.readUInt32BE(92) ? header.readUInt32BE(28) : 0;
     if (pages > 0 && size !== pageSize * pages)
       throw new Error(`${path}: truncated or damaged database file: ${size} bytes, its header says ${pages} pages of ${pageSize} = ${pageSize * pages} bytes`);
-    if (pages === 0 && size % pageSize !== 0) throw new Error(`${path}: truncated or damaged database file: ${size} bytes is not a whole number of ${pageSize}-byte pages`);
+    if (pages === 0 && size % pageSize !== 0)
+      throw new Error(`${path}: truncated or damaged database file: ${size} bytes is not a whole number of ${pageSize}-byte pages`);
   } finally {
     closeSync(fd);
   }

@@ -27,7 +27,7 @@ export const pValueSchema = z
       },
       {
         text: 'The expression as written, text.slice(start, end) of the excerpt: "p = 0.07", "P=.07", "n.s.".',
-        start: 'Where the expression starts in the excerpt\'s text (UTF-16 code units, from 0).',
+        start: "Where the expression starts in the excerpt's text (UTF-16 code units, from 0).",
         end: 'Where it ends (exclusive).',
         operator: 'Its comparator: =, <, >, <=, >=, ~, or none when the text lost it ("p 0.06") or for "n.s.".',
         value: 'The stated value, 0 … 1 (the upper bound of a range); null for "n.s." and "NS".',
@@ -53,10 +53,11 @@ export const occurrenceSchema = z
         p: pValueSchema.nullable(),
       },
       {
-        phrase: 'The lexicon\'s canonical phrase (what /phrases counts and phrase= filters by).',
-        start: 'Where the phrase is written in the excerpt\'s text (UTF-16 code units; the words as written, which may be a variant of the canonical phrase).',
+        phrase: "The lexicon's canonical phrase (what /phrases counts and phrase= filters by).",
+        start: "Where the phrase is written in the excerpt's text (UTF-16 code units; the words as written, which may be a variant of the canonical phrase).",
         end: 'Where it ends (exclusive).',
-        status: 'verified: the associated p is non-significant (the hedge is about a non-significant result); rejected: it is below 0.05; unverified: the sentence has no p-value; indeterminate: a bound that says nothing either way ("p > 0.01").',
+        status:
+          'verified: the associated p is non-significant (the hedge is about a non-significant result); rejected: it is below 0.05; unverified: the sentence has no p-value; indeterminate: a bound that says nothing either way ("p > 0.01").',
         band: 'Band of the associated p-value (0.05-0.06, 0.06-0.08, 0.08-0.10, >0.10, ns); none when the sentence has no p-value; null for rejected and indeterminate occurrences.',
         at_threshold: 'True when the p-value is exactly 0.05, or a bound that admits 0.05 ("p ≥ 0.05").',
         inequality: 'The comparator when the p-value is a bound or range rather than a point; null for a point value.',
@@ -90,7 +91,8 @@ export const excerptSchema = z
         paragraph: 'Paragraph (text block) of the article, from 0.',
         sentence: 'Sentence within the paragraph, from 0.',
         text: 'The sentence as written; every offset points into it.',
-        also_in: 'Other sections where the same sentence appears (an abstract repeating a result of the body): it is listed and counted once, at its first place.',
+        also_in:
+          'Other sections where the same sentence appears (an abstract repeating a result of the body): it is listed and counted once, at its first place.',
         occurrences: 'The hedging phrases of the sentence, each with its p-value and status; at least one.',
       },
     ),
@@ -105,21 +107,25 @@ const STATUS_TEXT: Record<(typeof OCCURRENCE_STATUSES)[number], string> = {
   unverified: 'Unverified occurrences (the sentence has no p-value).',
   indeterminate: 'Indeterminate occurrences (a bound that says nothing either way).',
 };
-export const statusCountsSchema = z.object(
-  described(
-    Object.fromEntries(OCCURRENCE_STATUSES.map((s) => [s, z.number().int().min(0)])) as Record<(typeof OCCURRENCE_STATUSES)[number], z.ZodNumber>,
-    STATUS_TEXT,
-  ),
-).strict();
+export const statusCountsSchema = z
+  .object(
+    described(
+      Object.fromEntries(OCCURRENCE_STATUSES.map((s) => [s, z.number().int().min(0)])) as Record<(typeof OCCURRENCE_STATUSES)[number], z.ZodNumber>,
+      STATUS_TEXT,
+    ),
+  )
+  .strict();
 
 const bandText = (b: string, what: string) => (b === 'none' ? `${what} without a p-value (unverified).` : `${what} in band ${b} (verified).`);
 /** Counts per band: `none` counts unverified occurrences, the others verified ones. */
-export const bandCountsSchema = z.object(
-  described(
-    Object.fromEntries(BANDS.map((b) => [b, z.number().int().min(0)])) as Record<(typeof BANDS)[number], z.ZodNumber>,
-    Object.fromEntries(BANDS.map((b) => [b, bandText(b, 'Sentences with an occurrence')])) as Record<(typeof BANDS)[number], string>,
-  ),
-).strict();
+export const bandCountsSchema = z
+  .object(
+    described(
+      Object.fromEntries(BANDS.map((b) => [b, z.number().int().min(0)])) as Record<(typeof BANDS)[number], z.ZodNumber>,
+      Object.fromEntries(BANDS.map((b) => [b, bandText(b, 'Sentences with an occurrence')])) as Record<(typeof BANDS)[number], string>,
+    ),
+  )
+  .strict();
 /** Verified occurrences per band (`none` is never a verified band). */
 const verifiedBands = () =>
   z
@@ -158,7 +164,7 @@ const articleSummaryFields = described(
   },
   {
     pmcid: 'Article id: "PMC" and digits, or for an article without a PMCID a generated id ("nopmc-" and 12 hex digits); /articles/{pmcid} takes it.',
-    id_kind: 'pmcid when the id is the article\'s PMCID, generated when it was derived from its DOI or bibliographic data.',
+    id_kind: "pmcid when the id is the article's PMCID, generated when it was derived from its DOI or bibliographic data.",
     pmid: 'PubMed id; null when the article has none.',
     doi: 'DOI (without https://doi.org/); null when none.',
     title: 'Article title; null when the JATS gives none.',
@@ -176,10 +182,28 @@ export const articleDocSchema = z
         authors: z.array(z.string()),
         article_type: z.string().nullable(),
         licence: z
-          .object(described({ url: z.string().nullable(), type: z.string().nullable() }, { url: 'URL of the licence (e.g. a Creative Commons deed); null when not given.', type: 'Licence type as the JATS states it (e.g. open-access); null when not given.' }))
+          .object(
+            described(
+              { url: z.string().nullable(), type: z.string().nullable() },
+              {
+                url: 'URL of the licence (e.g. a Creative Commons deed); null when not given.',
+                type: 'Licence type as the JATS states it (e.g. open-access); null when not given.',
+              },
+            ),
+          )
           .strict()
           .nullable(),
-        links: z.object(described({ pmc: z.string().nullable(), doi: z.string().nullable() }, { pmc: 'The article on PubMed Central; null without a PMCID or for synthetic data.', doi: 'The DOI resolver URL; null without a DOI or for synthetic data.' })).strict(),
+        links: z
+          .object(
+            described(
+              { pmc: z.string().nullable(), doi: z.string().nullable() },
+              {
+                pmc: 'The article on PubMed Central; null without a PMCID or for synthetic data.',
+                doi: 'The DOI resolver URL; null without a DOI or for synthetic data.',
+              },
+            ),
+          )
+          .strict(),
         sentences_scanned: z.number().int().min(0),
         excerpt_count: z.number().int().min(0),
         occurrences: statusCountsSchema,
@@ -189,7 +213,7 @@ export const articleDocSchema = z
       {
         authors: 'Author display names, "Surname Given-Names" or a group\'s name, in byline order.',
         article_type: 'JATS article-type (research-article, review-article…); null when not given.',
-        licence: 'The article\'s licence as its JATS states it; null when it states none.',
+        licence: "The article's licence as its JATS states it; null when it states none.",
         links: 'Where to read the article.',
         sentences_scanned: 'Sentences read (abstract, body, captions, table footnotes).',
         excerpt_count: 'Hedged sentences found among them (the length of excerpts).',
@@ -251,7 +275,11 @@ export const statsDocSchema = z
             .object(
               described(
                 { band: z.enum(BANDS), occurrences: z.number().int().min(0), excerpts: z.number().int().min(0) },
-                { band: 'The band.', occurrences: 'Occurrences in it (verified ones; unverified for none).', excerpts: 'Sentences with at least one such occurrence (the total of /excerpts?band=<band>).' },
+                {
+                  band: 'The band.',
+                  occurrences: 'Occurrences in it (verified ones; unverified for none).',
+                  excerpts: 'Sentences with at least one such occurrence (the total of /excerpts?band=<band>).',
+                },
               ),
             )
             .strict(),
@@ -260,7 +288,16 @@ export const statsDocSchema = z
         median_p_values: z.number().int().min(0),
         by_year: z.array(yearStatsSchema),
         lexicon: z
-          .object(described({ version: z.string(), source: z.string(), phrases: z.number().int().min(0) }, { version: 'Lexicon version (e.g. hedging-v2).', source: 'Where its phrases come from (the published lists it follows).', phrases: 'Canonical phrases in it.' }))
+          .object(
+            described(
+              { version: z.string(), source: z.string(), phrases: z.number().int().min(0) },
+              {
+                version: 'Lexicon version (e.g. hedging-v2).',
+                source: 'Where its phrases come from (the published lists it follows).',
+                phrases: 'Canonical phrases in it.',
+              },
+            ),
+          )
           .strict(),
         meta: corpusMetaSchema,
       },
@@ -304,7 +341,11 @@ export const phraseRowSchema = z
         rejected: z.number().int().min(0),
         unverified: z.number().int().min(0),
       },
-      { phrase: 'The canonical phrase, as phrase= and /phrases/{phrase} take it.', ...PHRASE_COUNT_TEXTS, median_p: 'Median over the exact p-values of its verified occurrences; null when all were bounds or "n.s.".' },
+      {
+        phrase: 'The canonical phrase, as phrase= and /phrases/{phrase} take it.',
+        ...PHRASE_COUNT_TEXTS,
+        median_p: 'Median over the exact p-values of its verified occurrences; null when all were bounds or "n.s.".',
+      },
     ),
   )
   .strict();
@@ -333,10 +374,17 @@ export const phraseDocSchema = z
     ...phraseCountFields,
     ...described(
       {
-        by_year: z.array(z.object({ year: z.number().int().nullable().meta({ description: 'Publication year; null for articles without one.' }), ...phraseCountFields }).strict()),
+        by_year: z.array(
+          z
+            .object({ year: z.number().int().nullable().meta({ description: 'Publication year; null for articles without one.' }), ...phraseCountFields })
+            .strict(),
+        ),
         meta: corpusMetaSchema,
       },
-      { by_year: 'Its counts per publication year, for the years in which it occurs, ascending; articles without a year last.', meta: 'The build the answer comes from.' },
+      {
+        by_year: 'Its counts per publication year, for the years in which it occurs, ascending; articles without a year last.',
+        meta: 'The build the answer comes from.',
+      },
     ),
   })
   .strict();
@@ -347,7 +395,11 @@ export const phrasesDocSchema = z
   .object(
     described(
       { total: z.number().int().min(0), phrases: z.array(phraseRowSchema), meta: corpusMetaSchema },
-      { total: 'Verified phrases listed.', phrases: 'Every phrase with at least one verified occurrence, most verified occurrences first (ties: by phrase).', meta: 'The build the answer comes from.' },
+      {
+        total: 'Verified phrases listed.',
+        phrases: 'Every phrase with at least one verified occurrence, most verified occurrences first (ties: by phrase).',
+        meta: 'The build the answer comes from.',
+      },
     ),
   )
   .strict();

@@ -59,7 +59,13 @@ export interface ExcerptIndexData {
 /** What computing the index needs of a database connection (sqlite-wasm's oo1.DB, server's or pipeline's). */
 export interface RowSource {
   selectValue(sql: string): unknown;
-  prepare(sql: string): { step(): boolean; get(i: number): unknown; getInt(i: number): number | null; getString(i: number): string | null; finalize(): unknown };
+  prepare(sql: string): {
+    step(): boolean;
+    get(i: number): unknown;
+    getInt(i: number): number | null;
+    getString(i: number): string | null;
+    finalize(): unknown;
+  };
 }
 
 /**
@@ -284,7 +290,13 @@ export function writeExcerptIndex(db: RowSink, data: ExcerptIndexData): void {
 
 /** What reading needs of a connection: a statement stepping over rows, giving texts, numbers and blobs. */
 export interface BlobSource {
-  prepare(sql: string): { step(): boolean; get(i: number): unknown; getString(i: number): string | null; getBlob(i: number): Uint8Array | null; finalize(): unknown };
+  prepare(sql: string): {
+    step(): boolean;
+    get(i: number): unknown;
+    getString(i: number): string | null;
+    getBlob(i: number): Uint8Array | null;
+    finalize(): unknown;
+  };
 }
 
 /** The format row's JSON, its shape checked (a damaged one is a BytesError, not a TypeError later). */
@@ -299,10 +311,12 @@ function parseFormat(bytes: Uint8Array | null, table: string): Format {
     return fail('not JSON');
   }
   if (typeof format !== 'object' || format === null) return fail('not an object');
-  if (format.version !== EXCERPT_INDEX_VERSION) throw new Error(`the excerpt index has version ${format.version}; this server reads ${EXCERPT_INDEX_VERSION}: rebuild`);
+  if (format.version !== EXCERPT_INDEX_VERSION)
+    throw new Error(`the excerpt index has version ${format.version}; this server reads ${EXCERPT_INDEX_VERSION}: rebuild`);
   if (!Number.isSafeInteger(format.size) || format.size < 0 || !Array.isArray(format.arrays)) return fail('no size or arrays');
   for (const a of format.arrays)
-    if (!Array.isArray(a) || typeof a[0] !== 'string' || !Object.hasOwn(TYPED_ARRAYS, a[1]) || !Number.isSafeInteger(a[2]) || a[2] < 0) fail(`an array entry ${JSON.stringify(a)}`);
+    if (!Array.isArray(a) || typeof a[0] !== 'string' || !Object.hasOwn(TYPED_ARRAYS, a[1]) || !Number.isSafeInteger(a[2]) || a[2] < 0)
+      fail(`an array entry ${JSON.stringify(a)}`);
   return format;
 }
 

@@ -90,7 +90,8 @@ export const excerptParamsSchema = z
       .max(200, 'phrase is at most 200 characters')
       .optional()
       .meta({
-        description: 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven). A phrase outside the lexicon is a 400 that lists them.',
+        description:
+          'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven). A phrase outside the lexicon is a 400 that lists them.',
         examples: ['marginally significant'],
       }),
     band: listOf(BANDS, 'band').meta({
@@ -116,9 +117,16 @@ export const excerptParamsSchema = z
     sort: z
       .enum(EXCERPT_SORTS, { error: (issue) => `sort "${String(issue.input)}" is not an order; allowed: ${EXCERPT_SORTS.join(', ')}` })
       .optional()
-      .meta({ description: 'Order: relevance (needs q, else a 400), p_asc, p_desc, year_desc or article. Default: relevance with q, else article.', examples: ['p_asc'] }),
-    page: whole('page', 1, MAX_PAGE).optional().meta({ description: 'Page number.', default: 1, examples: [2] }),
-    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE).optional().meta({ description: 'Sentences per page.', default: EXCERPT_PAGE_SIZE, examples: [50] }),
+      .meta({
+        description: 'Order: relevance (needs q, else a 400), p_asc, p_desc, year_desc or article. Default: relevance with q, else article.',
+        examples: ['p_asc'],
+      }),
+    page: whole('page', 1, MAX_PAGE)
+      .optional()
+      .meta({ description: 'Page number.', default: 1, examples: [2] }),
+    per_page: whole('per_page', 1, EXCERPT_MAX_PAGE_SIZE)
+      .optional()
+      .meta({ description: 'Sentences per page.', default: EXCERPT_PAGE_SIZE, examples: [50] }),
   })
   .strict();
 
@@ -198,8 +206,7 @@ export function parseExcerptQuery(url: string, phrases: readonly string[]): Exce
   let phrase: string | null = null;
   if (p.phrase !== undefined) {
     phrase = canonicalPhrase(p.phrase);
-    if (!phrases.includes(phrase))
-      throw invalid('phrase', `phrase "${p.phrase}" is not a phrase of the lexicon; allowed: ${phrases.join(', ')}`, phrases);
+    if (!phrases.includes(phrase)) throw invalid('phrase', `phrase "${p.phrase}" is not a phrase of the lexicon; allowed: ${phrases.join(', ')}`, phrases);
   }
   // eslint-disable-next-line no-control-regex -- control characters count as spaces (see parseSearch)
   const q = p.q === undefined ? null : p.q.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();

@@ -49,7 +49,8 @@ export const OPERATIONS: Record<Path, { operationId: string; tag: string; summar
     operationId: 'listPhrases',
     tag: 'Corpus',
     summary: 'Verified phrases',
-    description: 'Every verified phrase (at least one verified occurrence) with its counts, most verified first. These are the values phrase= accepts on /excerpts.',
+    description:
+      'Every verified phrase (at least one verified occurrence) with its counts, most verified first. These are the values phrase= accepts on /excerpts.',
   },
   '/api/v1/phrases/{phrase}': {
     operationId: 'getPhrase',
@@ -76,8 +77,18 @@ export const OPERATIONS: Record<Path, { operationId: string; tag: string; summar
 export function corpusOpenApi(prefix: string, version: string) {
   const examples = examplesOf(recorded as RecordedExamples);
   // Path examples name a phrase and an article of the sample build (the recorded answers').
-  const PHRASE = pathParameter('phrase', '^.{1,200}$', 'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven).', examples.pathValue('getPhrase', '/phrases/{phrase}', 'phrase', 'marginally significant'));
-  const PMCID = pathParameter('pmcid', ARTICLE_ID_PATTERN, 'A PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.', examples.pathValue('getArticle', '/articles/{pmcid}', 'pmcid', 'PMC2000003'));
+  const PHRASE = pathParameter(
+    'phrase',
+    '^.{1,200}$',
+    'A canonical phrase of the lexicon (as /phrases lists them; case and spacing are forgiven).',
+    examples.pathValue('getPhrase', '/phrases/{phrase}', 'phrase', 'marginally significant'),
+  );
+  const PMCID = pathParameter(
+    'pmcid',
+    ARTICLE_ID_PATTERN,
+    'A PMCID (PMC123, pmc123 or 123) or an id of the form nopmc-0123456789ab.',
+    examples.pathValue('getArticle', '/articles/{pmcid}', 'pmcid', 'PMC2000003'),
+  );
   const paths: Record<string, unknown> = {};
   for (const [path, response] of Object.entries(CORPUS_RESPONSES) as [Path, z.ZodType][]) {
     const { tag, ...operation } = OPERATIONS[path];
@@ -90,7 +101,11 @@ export function corpusOpenApi(prefix: string, version: string) {
         responses: {
           '200': jsonResponse('OK', jsonSchema(response), BUILT_HEADERS, examples.ok(id)),
           '304': notModified(BUILT_HEADERS),
-          '400': errorResponse('Invalid request: a parameter is unknown, repeated or has a value it does not allow (the body names it and what it allows).', COMMON_HEADERS, examples.error(id, 400)),
+          '400': errorResponse(
+            'Invalid request: a parameter is unknown, repeated or has a value it does not allow (the body names it and what it allows).',
+            COMMON_HEADERS,
+            examples.error(id, 400),
+          ),
           '404': errorResponse('Not found (no such article or phrase, or a build without a corpus).', COMMON_HEADERS, examples.error(id, 404)),
         },
       },

@@ -4,25 +4,27 @@
  */
 import { z } from 'zod';
 import { described } from '../common/describe.ts';
-import {
-  articleDocSchema,
-  articleRefSchema,
-  corpusMetaSchema,
-  excerptSchema,
-  phraseDocSchema,
-  phrasesDocSchema,
-  statsDocSchema,
-} from './documents.ts';
+import { articleDocSchema, articleRefSchema, corpusMetaSchema, excerptSchema, phraseDocSchema, phrasesDocSchema, statsDocSchema } from './documents.ts';
 import { BANDS, EXCERPT_SORTS, OCCURRENCE_STATUSES } from './vocab.ts';
 
 /** A stretch of the excerpt's text that matched `q` (UTF-16 offsets, `end` exclusive). */
 export const highlightSchema = z
-  .object(described({ start: z.number().int().min(0), end: z.number().int().min(0) }, { start: 'Where the match starts in the excerpt\'s text (UTF-16 code units).', end: 'Where it ends (exclusive).' }))
+  .object(
+    described(
+      { start: z.number().int().min(0), end: z.number().int().min(0) },
+      { start: "Where the match starts in the excerpt's text (UTF-16 code units).", end: 'Where it ends (exclusive).' },
+    ),
+  )
   .strict();
 
 /** One item of `/excerpts`: the excerpt, its article, and where `q` matched (empty without q). */
 export const excerptItemSchema = excerptSchema
-  .extend(described({ article: articleRefSchema, highlights: z.array(highlightSchema) }, { article: 'The article the sentence is from, enough to cite and list it.', highlights: 'Where q matched in text, in order; empty without q.' }))
+  .extend(
+    described(
+      { article: articleRefSchema, highlights: z.array(highlightSchema) },
+      { article: 'The article the sentence is from, enough to cite and list it.', highlights: 'Where q matched in text, in order; empty without q.' },
+    ),
+  )
   .strict();
 export type ExcerptItem = z.infer<typeof excerptItemSchema>;
 

@@ -29,7 +29,7 @@ export const metricResultSchema = z.object(
       name: 'Short metric name, e.g. "Persistent Identifier Metadata and Data".',
       principle: 'The FAIR category letter (F, A, I or R); the sub-principle (F1, A1.1…) is in details.metrics.',
       status: 'pass when the metric earned any score, else fail.',
-      scoreEarned: 'Points earned, the sum of its passed tests\' scores.',
+      scoreEarned: "Points earned, the sum of its passed tests' scores.",
       scoreTotal: 'Points available for the metric.',
       maturity: MATURITY,
     },
@@ -111,7 +111,12 @@ export type TestResult = z.infer<typeof testResultSchema>;
 export const metricDetailSchema = z.object(
   described(
     { id: z.string(), statement: z.string(), principle: z.string(), tests: z.array(testResultSchema) },
-    { id: 'Metric id, as in metrics.', statement: 'The full metric statement.', principle: 'The FAIR sub-principle, e.g. A1.1.', tests: 'Its tests with their outcomes and reasons.' },
+    {
+      id: 'Metric id, as in metrics.',
+      statement: 'The full metric statement.',
+      principle: 'The FAIR sub-principle, e.g. A1.1.',
+      tests: 'Its tests with their outcomes and reasons.',
+    },
   ),
 );
 export type MetricDetail = z.infer<typeof metricDetailSchema>;
@@ -138,8 +143,9 @@ export const assessmentDetailsSchema = z.object(
       finishedAt: 'When it finished (ISO 8601, UTC).',
       durationMs: 'How long it took, in milliseconds.',
       summary: 'The F-UJI summary: per category, per principle and overall (FAIR).',
-      metrics: 'Every metric with its statement and each test\'s outcome and reason.',
-      evidence: 'What the engine harvested and checked: identifier, resolution, metadata and where it came from, links, the repository, the code host, and every fetch made.',
+      metrics: "Every metric with its statement and each test's outcome and reason.",
+      evidence:
+        'What the engine harvested and checked: identifier, resolution, metadata and where it came from, links, the repository, the code host, and every fetch made.',
     },
   ),
 );
@@ -163,7 +169,7 @@ export const assessmentResultSchema = z.object(
       metricVersion: 'The metric version used, canonical (metrics_v0.8).',
       summary: 'Overall score and the score percent per FAIR category.',
       metrics: 'One entry per metric, in metric-number order.',
-      details: 'Why: each test\'s outcome and reason, the full summary, and the harvested evidence.',
+      details: "Why: each test's outcome and reason, the full summary, and the harvested evidence.",
     },
   ),
 );

@@ -22,7 +22,9 @@ const TAGS = [{ name: 'Assessment', description: 'FAIR assessment of research da
  */
 export function fairOpenApi(prefix: string, version: string, metricVersions: readonly string[]) {
   const examples = examplesOf(recorded as RecordedExamples);
-  const requestSchema = jsonSchema(assessRequestSchema, 'input') as unknown as { properties: { options: { properties: { metric_version: Record<string, unknown> } } } };
+  const requestSchema = jsonSchema(assessRequestSchema, 'input') as unknown as {
+    properties: { options: { properties: { metric_version: Record<string, unknown> } } };
+  };
   // The accepted versions come from the engine's metric files; aliases (0.8, metrics_v0.8.yaml, 0.7_software) are accepted too.
   requestSchema.properties.options.properties.metric_version.examples = [...metricVersions];
   const noQuery = (id: string) => errorResponse('A query parameter was given: this endpoint takes none.', FAIR_HEADERS, examples.error(id, 400));
@@ -49,12 +51,20 @@ export function fairOpenApi(prefix: string, version: string, metricVersions: rea
             content: {
               'application/json': {
                 schema: requestSchema,
-                example: { identifier: '10.1594/PANGAEA.902845', options: { use_registry: true, use_code_host: false, metric_version: metricVersions[0] ?? 'metrics_v0.8' } },
+                example: {
+                  identifier: '10.1594/PANGAEA.902845',
+                  options: { use_registry: true, use_code_host: false, metric_version: metricVersions[0] ?? 'metrics_v0.8' },
+                },
               },
             },
           },
           responses: {
-            '200': jsonResponse('The assessment result (Cache-Control: no-store).', jsonSchema(FAIR_RESPONSES['/api/v1/assess']), RATE_HEADERS, examples.ok('assess')),
+            '200': jsonResponse(
+              'The assessment result (Cache-Control: no-store).',
+              jsonSchema(FAIR_RESPONSES['/api/v1/assess']),
+              RATE_HEADERS,
+              examples.ok('assess'),
+            ),
             '400': errorResponse(
               'Invalid request: missing identifier, malformed JSON, wrong Content-Type, unknown field or option, unknown metric version, a query parameter, or a bad Authorization header.',
               RATE_HEADERS,
@@ -85,8 +95,17 @@ export function fairOpenApi(prefix: string, version: string, metricVersions: rea
           description:
             'API status (healthy, degraded, unhealthy) with reasons, and whether the assessment backend (the DOI resolver, or the F-UJI server) answers; the probes are reused for 30 s. Not rate-limited. No query parameters.',
           responses: {
-            '200': jsonResponse('healthy or degraded (Cache-Control: no-store); `reasons` says why when degraded.', jsonSchema(FAIR_RESPONSES['/api/v1/health']), FAIR_HEADERS, examples.ok('getHealth')),
-            '503': jsonResponse('unhealthy: the rate-limit counters cannot be reached, so no assessment can be made; the same health body.', jsonSchema(FAIR_RESPONSES['/api/v1/health']), FAIR_HEADERS),
+            '200': jsonResponse(
+              'healthy or degraded (Cache-Control: no-store); `reasons` says why when degraded.',
+              jsonSchema(FAIR_RESPONSES['/api/v1/health']),
+              FAIR_HEADERS,
+              examples.ok('getHealth'),
+            ),
+            '503': jsonResponse(
+              'unhealthy: the rate-limit counters cannot be reached, so no assessment can be made; the same health body.',
+              jsonSchema(FAIR_RESPONSES['/api/v1/health']),
+              FAIR_HEADERS,
+            ),
             '400': noQuery('getHealth'),
           },
         },

@@ -30,13 +30,10 @@ export const assessOptionsBodySchema = z
       .default(false)
       .meta({ description: 'Harvest repository metadata and licence from GitHub (metrics_v0.7_software always does, and also reads the repository files).' }),
     /** Metric version to assess against; `metrics_v0.8` (default), `metrics_v0.5` or `metrics_v0.7_software`; `0.8` works too. */
-    metric_version: z
-      .string()
-      .default(DEFAULT_METRIC_VERSION)
-      .meta({
-        description:
-          'Metric version: metrics_v0.8 (default) or metrics_v0.5 for research data, metrics_v0.7_software (FAIR4RS) for a GitHub repository; "0.8" and "metrics_v0.8.yaml" name the same version.',
-      }),
+    metric_version: z.string().default(DEFAULT_METRIC_VERSION).meta({
+      description:
+        'Metric version: metrics_v0.8 (default) or metrics_v0.5 for research data, metrics_v0.7_software (FAIR4RS) for a GitHub repository; "0.8" and "metrics_v0.8.yaml" name the same version.',
+    }),
   })
   .meta({ description: 'All optional; the object may be omitted.' });
 
@@ -71,7 +68,8 @@ function fail(code: 'INVALID_PARAMETER' | 'UNKNOWN_PARAMETER' | 'MISSING_PARAMET
   throw new ApiError(code, message, [detail]);
 }
 
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const typeName = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
 /**
  * Parses the JSON value of a request body. Throws ApiError 400: MISSING_PARAMETER without `identifier`,
@@ -80,7 +78,10 @@ const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(va
  */
 export function parseAssessRequest(body: unknown, versions: MetricVersions): AssessRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    fail('INVALID_PARAMETER', `The request body must be a JSON object such as ${EXAMPLE}, not ${typeName(body)}.`, { parameter: 'body', message: 'must be a JSON object' });
+    fail('INVALID_PARAMETER', `The request body must be a JSON object such as ${EXAMPLE}, not ${typeName(body)}.`, {
+      parameter: 'body',
+      message: 'must be a JSON object',
+    });
   const raw = body as Record<string, unknown>;
   // Field names first, so an unknown field is reported as such even when other fields are wrong too.
   const unknown = Object.keys(raw).filter((k) => !(REQUEST_FIELDS as readonly string[]).includes(k));
@@ -102,7 +103,10 @@ export function parseAssessRequest(body: unknown, versions: MetricVersions): Ass
     });
   const identifier = raw.identifier.trim();
   if (identifier === '')
-    fail('INVALID_PARAMETER', `"identifier" is empty: send a DOI, URL or other persistent identifier, e.g. ${EXAMPLE}.`, { parameter: 'identifier', message: 'must not be empty' });
+    fail('INVALID_PARAMETER', `"identifier" is empty: send a DOI, URL or other persistent identifier, e.g. ${EXAMPLE}.`, {
+      parameter: 'identifier',
+      message: 'must not be empty',
+    });
   if (identifier.length > MAX_IDENTIFIER_LENGTH)
     fail('INVALID_PARAMETER', `"identifier" is ${identifier.length} characters long; at most ${MAX_IDENTIFIER_LENGTH} are accepted.`, {
       parameter: 'identifier',
@@ -145,10 +149,10 @@ export function parseAssessRequest(body: unknown, versions: MetricVersions): Ass
   const parsed = assessRequestSchema.parse({ identifier, ...(options === undefined ? {} : { options }) });
   const metricVersion = versions.canonical(parsed.options.metric_version);
   if (metricVersion === null)
-    fail(
-      'INVALID_PARAMETER',
-      `Unknown metric_version "${parsed.options.metric_version.slice(0, 60)}"; accepted: ${versions.accepted.join(', ')}.`,
-      { parameter: 'options.metric_version', message: 'unknown metric version', allowed: [...versions.accepted] },
-    );
+    fail('INVALID_PARAMETER', `Unknown metric_version "${parsed.options.metric_version.slice(0, 60)}"; accepted: ${versions.accepted.join(', ')}.`, {
+      parameter: 'options.metric_version',
+      message: 'unknown metric version',
+      allowed: [...versions.accepted],
+    });
   return { identifier: parsed.identifier, options: { ...parsed.options, metric_version: metricVersion } };
 }

@@ -64,7 +64,10 @@ export const fujiAssessmentDetailsSchema = z.object({
 });
 
 export const fujiAssessmentResultSchema = assessmentResultSchema.extend(
-  described({ details: fujiAssessmentDetailsSchema }, { details: "Why, as F-UJI reported it: each metric's tests and F-UJI's own output, the full summary, and which F-UJI run it was." }),
+  described(
+    { details: fujiAssessmentDetailsSchema },
+    { details: "Why, as F-UJI reported it: each metric's tests and F-UJI's own output, the full summary, and which F-UJI run it was." },
+  ),
 );
 export type FujiAssessmentResult = z.infer<typeof fujiAssessmentResultSchema>;
 

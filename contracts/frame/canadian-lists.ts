@@ -32,16 +32,12 @@ export type CanadianListEntry = z.infer<typeof canadianFunderSchema>;
 export const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The route version of two lists: the first 12 hex of sha256 over their stable JSON (lists as given). */
-export function canadianRouteVersion(lists: {
-  funders: readonly CanadianListEntry[];
-  sources: readonly CanadianListEntry[];
-}): string {
+export function canadianRouteVersion(lists: { funders: readonly CanadianListEntry[]; sources: readonly CanadianListEntry[] }): string {
   const text = stableStringify({ funders: lists.funders, sources: lists.sources });
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
 
-const sortedUnique = (list: readonly { id: string }[]): boolean =>
-  list.every((e, k) => k === 0 || byId(list[k - 1]!, e) < 0);
+const sortedUnique = (list: readonly { id: string }[]): boolean => list.every((e, k) => k === 0 || byId(list[k - 1]!, e) < 0);
 
 export const canadianListsSchema = z
   .object({
@@ -52,8 +48,7 @@ export const canadianListsSchema = z
   .strict()
   .superRefine((doc, ctx) => {
     for (const key of ['funders', 'sources'] as const)
-      if (!sortedUnique(doc[key]))
-        ctx.addIssue({ code: 'custom', path: [key], message: 'must be sorted by id, each id once' });
+      if (!sortedUnique(doc[key])) ctx.addIssue({ code: 'custom', path: [key], message: 'must be sorted by id, each id once' });
     const expected = canadianRouteVersion(doc);
     if (doc.route_version !== expected)
       ctx.addIssue({
@@ -65,10 +60,7 @@ export const canadianListsSchema = z
 export type CanadianLists = z.infer<typeof canadianListsSchema>;
 
 /** The document for two lists in any order: sorted by id and stamped with its route version. */
-export function canadianListsDocument(
-  funders: readonly CanadianListEntry[],
-  sources: readonly CanadianListEntry[],
-): CanadianLists {
+export function canadianListsDocument(funders: readonly CanadianListEntry[], sources: readonly CanadianListEntry[]): CanadianLists {
   const lists = {
     funders: funders.map(({ id, name }) => ({ id, name })).sort(byId),
     sources: sources.map(({ id, name }) => ({ id, name })).sort(byId),

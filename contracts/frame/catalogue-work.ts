@@ -81,7 +81,10 @@ export function shortId(id: string | null | undefined): string | null {
 /** `https://doi.org/10.1/x` → `10.1/x`. */
 export function bareDoi(doi: string | null | undefined): string | null {
   if (!doi) return null;
-  const s = doi.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:/i, '');
+  const s = doi
+    .trim()
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:/i, '');
   return s === '' ? null : s;
 }
 

@@ -77,7 +77,8 @@ export const CSRS = {
   author_terms: 'author-name term → author rows',
   author_term_works: 'author-name term → work rows with an author whose name has the term (same keys as author_terms)',
   author_works: 'author row → work rows',
-  ca_neighbours: 'author row → Canadian co-author rows, strongest first (weight desc, shared works desc, id); with parallel ca_neighbours.shared (u16 or u32) and ca_neighbours.weight.f64',
+  ca_neighbours:
+    'author row → Canadian co-author rows, strongest first (weight desc, shared works desc, id); with parallel ca_neighbours.shared (u16 or u32) and ca_neighbours.weight.f64',
 } as const;
 export type CsrName = keyof typeof CSRS;
 

@@ -40,8 +40,7 @@ export const WORKS_TOTAL_CAP = 10_000;
 // ---- value schemas (input: the raw query-string value) ----
 
 export const whole = (min: number, max: number) => wholeNumber(min, max);
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 export const flag = queryFlag();
 const onlyOne = queryOnlyTrue('takes only the value 1');
 const text = (max: number) =>
@@ -77,14 +76,25 @@ export const snapshotId = z.string().regex(SNAPSHOT_ID, 'must be a snapshot id s
 export const cohortParamsSchema = z.object({
   q: searchText(200)
     .optional()
-    .meta({ description: 'Title search: every term must occur in the title (terms are runs of letters and digits, case-folded; at most 16 terms, 200 characters).', examples: ['peer review'] }),
+    .meta({
+      description: 'Title search: every term must occur in the title (terms are runs of letters and digits, case-folded; at most 16 terms, 200 characters).',
+      examples: ['peer review'],
+    }),
   author: searchText(200)
     .optional()
     .meta({ description: 'Author-name search with the same term semantics as q; may match many author identities.', examples: ['smith'] }),
-  author_id: entityId('A').optional().meta({ description: 'Exact author id: A followed by digits.', examples: ['A5000000012'] }),
-  year_from: whole(1000, 9999).optional().meta({ description: 'Inclusive lower bound of the publication year; must not be after year_to.', examples: [2015] }),
-  year_to: whole(1000, 9999).optional().meta({ description: 'Inclusive upper bound of the publication year; must not be before year_from.', examples: [2020] }),
-  cited_min: whole(0, 10_000_000).optional().meta({ description: 'Minimum citation count (cited_by ≥ N); 0 changes nothing.', examples: [10] }),
+  author_id: entityId('A')
+    .optional()
+    .meta({ description: 'Exact author id: A followed by digits.', examples: ['A5000000012'] }),
+  year_from: whole(1000, 9999)
+    .optional()
+    .meta({ description: 'Inclusive lower bound of the publication year; must not be after year_to.', examples: [2015] }),
+  year_to: whole(1000, 9999)
+    .optional()
+    .meta({ description: 'Inclusive upper bound of the publication year; must not be before year_from.', examples: [2020] }),
+  cited_min: whole(0, 10_000_000)
+    .optional()
+    .meta({ description: 'Minimum citation count (cited_by ≥ N); 0 changes nothing.', examples: [10] }),
   lang: text(16)
     .transform((s) => s.toLowerCase())
     .pipe(z.string().regex(/^[a-z]{2,3}(-[a-z0-9]{1,8})?$/, 'must be a language code such as en or fr'))
@@ -94,53 +104,100 @@ export const cohortParamsSchema = z.object({
     .pipe(z.string().regex(/^[a-z][a-z-]{0,31}$/, 'must be a lower-case work type such as article'))
     .optional()
     .meta({ description: 'Work type, e.g. article, preprint, dissertation.', examples: ['article'] }),
-  field: text(300).optional().meta({ description: 'Primary field name, exact (values from /cohort/facets?facet=field).', examples: ['Medicine'] }),
-  topic: text(300).optional().meta({ description: 'Primary topic, exact (values from /facets/topic).', examples: ['Peer review'] }),
-  venue: text(300).optional().meta({ description: 'Venue, exact (values from /facets/venue).', examples: ['PLOS ONE'] }),
+  field: text(300)
+    .optional()
+    .meta({ description: 'Primary field name, exact (values from /cohort/facets?facet=field).', examples: ['Medicine'] }),
+  topic: text(300)
+    .optional()
+    .meta({ description: 'Primary topic, exact (values from /facets/topic).', examples: ['Peer review'] }),
+  venue: text(300)
+    .optional()
+    .meta({ description: 'Venue, exact (values from /facets/venue).', examples: ['PLOS ONE'] }),
   route: oneOf(ROUTE_VALUES)
     .optional()
-    .meta({ description: 'One route: aff, fund, venue, about, or no_aff (no Canadian affiliation). Same as route_<name>=1 (no_aff: route_aff=0); contradicting a route_* parameter is a 400.', examples: ['aff'] }),
+    .meta({
+      description:
+        'One route: aff, fund, venue, about, or no_aff (no Canadian affiliation). Same as route_<name>=1 (no_aff: route_aff=0); contradicting a route_* parameter is a 400.',
+      examples: ['aff'],
+    }),
   route_aff: flag.optional().meta({ description: 'true: works with a Canadian affiliation; false: works without one.', examples: [true] }),
   route_fund: flag.optional().meta({ description: 'true: works with a Canadian funder; false: works without one.', examples: [true] }),
   route_venue: flag.optional().meta({ description: 'true: works in a Canadian venue; false: works not in one.', examples: [true] }),
   route_about: flag.optional().meta({ description: 'true: works about Canada; false: works not about Canada.', examples: [true] }),
   retracted: flag.optional().meta({ description: 'true: only works flagged retracted; false: no retracted works.', examples: [false] }),
   no_abstract: onlyOne.optional().meta({ description: 'Only works without an abstract (same as abstract=none; contradicts abstract=has).', examples: [true] }),
-  abstract: oneOf(['has', 'none']).optional().meta({ description: 'has: only works with an abstract; none: only works without one.', examples: ['has'] }),
-  n_in: whole(0, 3).optional().meta({ description: 'Screening consensus: how many of the three models called the work metaresearch.', examples: [3] }),
-  category: oneOf(CATEGORIES).optional().meta({ description: 'Metaresearch category label (direct, or predicted with label_source=predicted).', examples: [CATEGORIES[0]] }),
-  design: oneOf(DESIGNS).optional().meta({ description: 'Study design label (direct, or predicted with label_source=predicted).', examples: [DESIGNS[0]] }),
+  abstract: oneOf(['has', 'none'])
+    .optional()
+    .meta({ description: 'has: only works with an abstract; none: only works without one.', examples: ['has'] }),
+  n_in: whole(0, 3)
+    .optional()
+    .meta({ description: 'Screening consensus: how many of the three models called the work metaresearch.', examples: [3] }),
+  category: oneOf(CATEGORIES)
+    .optional()
+    .meta({ description: 'Metaresearch category label (direct, or predicted with label_source=predicted).', examples: [CATEGORIES[0]] }),
+  design: oneOf(DESIGNS)
+    .optional()
+    .meta({ description: 'Study design label (direct, or predicted with label_source=predicted).', examples: [DESIGNS[0]] }),
   label_source: oneOf(['direct', 'predicted'])
     .optional()
-    .meta({ description: 'Evidence for category and design: direct (default) or predicted. Without category or design it changes nothing.', default: 'direct', examples: ['predicted'] }),
+    .meta({
+      description: 'Evidence for category and design: direct (default) or predicted. Without category or design it changes nothing.',
+      default: 'direct',
+      examples: ['predicted'],
+    }),
   prediction_mode: oneOf(['candidate', 'consensus'])
     .optional()
-    .meta({ description: 'Predicted labels: candidate (default, union of the two teachers) or consensus (intersection). Needs label_source=predicted: consensus with direct labels is a 400.', default: 'candidate', examples: ['candidate'] }),
+    .meta({
+      description:
+        'Predicted labels: candidate (default, union of the two teachers) or consensus (intersection). Needs label_source=predicted: consensus with direct labels is a 400.',
+      default: 'candidate',
+      examples: ['candidate'],
+    }),
   agreement: oneOf(['any', 'all'])
     .optional()
-    .meta({ description: 'Direct labels: any (default, one model suffices) or all (every model that labeled the work agrees). all with label_source=predicted is a 400.', default: 'any', examples: ['all'] }),
+    .meta({
+      description:
+        'Direct labels: any (default, one model suffices) or all (every model that labeled the work agrees). all with label_source=predicted is a 400.',
+      default: 'any',
+      examples: ['all'],
+    }),
   labeled: flag.optional().meta({ description: 'true: the work has a direct label row; false: it has none.', examples: [true] }),
   sort: oneOf(SORTS)
     .optional()
-    .meta({ description: 'Order: cited (default, most cited first), year_desc, year_asc, or relevance (title-match rank; needs q, else a 400).', default: 'cited', examples: ['year_desc'] }),
+    .meta({
+      description: 'Order: cited (default, most cited first), year_desc, year_asc, or relevance (title-match rank; needs q, else a 400).',
+      default: 'cited',
+      examples: ['year_desc'],
+    }),
   page: whole(1, MAX_OFFSET_RESULTS)
     .optional()
-    .meta({ description: `Page number (offset paging). page × per_page may reach at most result ${MAX_OFFSET_RESULTS}; beyond, follow meta.next_cursor with cursor. Not with cursor.`, default: 1, examples: [2] }),
-  per_page: whole(1, MAX_PER_PAGE).optional().meta({ description: 'Results per page.', default: DEFAULT_PER_PAGE, examples: [50] }),
+    .meta({
+      description: `Page number (offset paging). page × per_page may reach at most result ${MAX_OFFSET_RESULTS}; beyond, follow meta.next_cursor with cursor. Not with cursor.`,
+      default: 1,
+      examples: [2],
+    }),
+  per_page: whole(1, MAX_PER_PAGE)
+    .optional()
+    .meta({ description: 'Results per page.', default: DEFAULT_PER_PAGE, examples: [50] }),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a meta.next_cursor value as returned')
     .optional()
-    .meta({ description: 'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort; a cursor of another query or snapshot is a 400). Not with page. No example: a cursor is only valid for the query that issued it.' }),
-  snapshot: snapshotId
-    .optional()
     .meta({
       description:
-        'Answer from this snapshot (a retained older one, as GET /snapshots lists them) instead of the one served by default: 400 naming the kept ids for an unknown one, 410 with the cited numbers for one that was dropped. Not a filter: the hash already covers the snapshot the cohort is counted on.',
-      examples: ['sample-0123456789ab'],
+        'Opaque keyset cursor: the meta.next_cursor of the previous page, as returned (with the same filters and sort; a cursor of another query or snapshot is a 400). Not with page. No example: a cursor is only valid for the query that issued it.',
     }),
-  format: oneOf(EXPORT_FORMATS).optional().meta({ description: 'Export format: csv (default) or json.', default: 'csv', examples: ['json'] }),
-  facet: oneOf(COHORT_FACETS).optional().meta({ description: 'The facet to count within the cohort.', examples: ['year'] }),
+  snapshot: snapshotId.optional().meta({
+    description:
+      'Answer from this snapshot (a retained older one, as GET /snapshots lists them) instead of the one served by default: 400 naming the kept ids for an unknown one, 410 with the cited numbers for one that was dropped. Not a filter: the hash already covers the snapshot the cohort is counted on.',
+    examples: ['sample-0123456789ab'],
+  }),
+  format: oneOf(EXPORT_FORMATS)
+    .optional()
+    .meta({ description: 'Export format: csv (default) or json.', default: 'csv', examples: ['json'] }),
+  facet: oneOf(COHORT_FACETS)
+    .optional()
+    .meta({ description: 'The facet to count within the cohort.', examples: ['year'] }),
 });
 /** Parameters a surface requires though the shared schema has them optional (the parser says which is missing). */
 export const SURFACE_REQUIRED: Partial<Record<Surface, readonly ParamKey[]>> = { cohort_facets: ['facet'] };
@@ -149,15 +206,49 @@ type ParamKey = keyof Params;
 
 /** The filter keys in canonical order (the order of query strings built from filters). */
 export const FILTER_KEYS = [
-  'q', 'author', 'author_id', 'year_from', 'year_to', 'cited_min', 'lang', 'type', 'field', 'topic', 'venue',
-  'route', 'route_aff', 'route_fund', 'route_venue', 'route_about', 'retracted', 'no_abstract', 'abstract', 'n_in',
-  'category', 'design', 'label_source', 'prediction_mode', 'agreement', 'labeled',
+  'q',
+  'author',
+  'author_id',
+  'year_from',
+  'year_to',
+  'cited_min',
+  'lang',
+  'type',
+  'field',
+  'topic',
+  'venue',
+  'route',
+  'route_aff',
+  'route_fund',
+  'route_venue',
+  'route_about',
+  'retracted',
+  'no_abstract',
+  'abstract',
+  'n_in',
+  'category',
+  'design',
+  'label_source',
+  'prediction_mode',
+  'agreement',
+  'labeled',
 ] as const satisfies readonly ParamKey[];
 
 /** The works parameters of the seed (GET /works). */
 export const WORKS_FILTER_KEYS = [
-  'q', 'author', 'author_id', 'year_from', 'year_to', 'cited_min', 'lang', 'type', 'field', 'route', 'retracted',
-  'no_abstract', 'n_in',
+  'q',
+  'author',
+  'author_id',
+  'year_from',
+  'year_to',
+  'cited_min',
+  'lang',
+  'type',
+  'field',
+  'route',
+  'retracted',
+  'no_abstract',
+  'n_in',
 ] as const satisfies readonly ParamKey[];
 
 const PAGING = ['sort', 'page', 'per_page', 'cursor'] as const;
@@ -237,7 +328,23 @@ export function invalid(parameter: string, message: string, allowed?: readonly s
 /** Folds synonyms, checks combinations, drops no-ops. Throws ApiError (400) naming the parameter. */
 export function canonicalFilters(p: Params): CohortFilters {
   const f: CohortFilters = {};
-  for (const k of ['q', 'author', 'author_id', 'year_from', 'year_to', 'lang', 'type', 'field', 'topic', 'venue', 'n_in', 'category', 'design', 'labeled', 'retracted'] as const) {
+  for (const k of [
+    'q',
+    'author',
+    'author_id',
+    'year_from',
+    'year_to',
+    'lang',
+    'type',
+    'field',
+    'topic',
+    'venue',
+    'n_in',
+    'category',
+    'design',
+    'labeled',
+    'retracted',
+  ] as const) {
     const v = p[k];
     if (v !== undefined && v !== '') (f as Record<string, unknown>)[k] = v;
   }
@@ -249,8 +356,7 @@ export function canonicalFilters(p: Params): CohortFilters {
   for (const r of ROUTES) if (p[ROUTE_KEY[r]] !== undefined) f[ROUTE_KEY[r]] = p[ROUTE_KEY[r]];
   if (p.route !== undefined) {
     const [key, want] = p.route === 'no_aff' ? (['route_aff', false] as const) : ([ROUTE_KEY[p.route], true] as const);
-    if (f[key] !== undefined && f[key] !== want)
-      invalid('route', `route=${p.route} contradicts ${key}=${f[key] ? 1 : 0}`);
+    if (f[key] !== undefined && f[key] !== want) invalid('route', `route=${p.route} contradicts ${key}=${f[key] ? 1 : 0}`);
     f[key] = want;
   }
 
@@ -262,7 +368,10 @@ export function canonicalFilters(p: Params): CohortFilters {
   // Label options: they qualify category and design, so without either they change nothing.
   const source = p.label_source ?? 'direct';
   if (source === 'direct' && p.prediction_mode === 'consensus')
-    invalid('prediction_mode', 'prediction_mode applies to label_source=predicted only', ['candidate (with label_source=predicted)', 'consensus (with label_source=predicted)']);
+    invalid('prediction_mode', 'prediction_mode applies to label_source=predicted only', [
+      'candidate (with label_source=predicted)',
+      'consensus (with label_source=predicted)',
+    ]);
   if (source === 'predicted' && p.agreement === 'all')
     invalid('agreement', 'agreement applies to direct labels only (label_source=direct); predictions have one candidate and one consensus set per work');
   if (f.category !== undefined || f.design !== undefined) {
@@ -283,14 +392,15 @@ export function parseCohortQuery(url: string, surface: Surface): CohortQuery {
   const p = parseStrictQuery(surfaceSchemas[surface], url, { emptyIsAbsent: true }) as Params;
   const filters = canonicalFilters(p);
   const sort = p.sort ?? 'cited';
-  if (sort === 'relevance' && filters.q === undefined)
-    invalid('sort', 'sort=relevance ranks title matches, so it needs q', SORTS);
+  if (sort === 'relevance' && filters.q === undefined) invalid('sort', 'sort=relevance ranks title matches, so it needs q', SORTS);
   const per_page = p.per_page ?? DEFAULT_PER_PAGE;
   const page = p.page ?? 1;
-  if (p.cursor !== undefined && p.page !== undefined)
-    invalid('page', 'give either page or cursor, not both (the cursor already says where the page starts)');
+  if (p.cursor !== undefined && p.page !== undefined) invalid('page', 'give either page or cursor, not both (the cursor already says where the page starts)');
   if (page * per_page > MAX_OFFSET_RESULTS)
-    invalid('page', `page × per_page may reach at most result ${MAX_OFFSET_RESULTS.toLocaleString('en')} (page ${page} × ${per_page} = ${page * per_page}); to go further, follow meta.next_cursor with cursor=`);
+    invalid(
+      'page',
+      `page × per_page may reach at most result ${MAX_OFFSET_RESULTS.toLocaleString('en')} (page ${page} × ${per_page} = ${page * per_page}); to go further, follow meta.next_cursor with cursor=`,
+    );
   return { filters, sort, page, per_page, cursor: p.cursor ?? null, format: p.format ?? 'csv', facet: p.facet ?? null, snapshot: p.snapshot ?? null };
 }
 

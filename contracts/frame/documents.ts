@@ -31,9 +31,7 @@ export const predictionsReportSchema = z
         consensus_policy: z.string(),
       })
       .loose(),
-    model: z
-      .object({ model_version: z.string().min(1), evaluation: z.record(z.string(), z.unknown()) })
-      .loose(),
+    model: z.object({ model_version: z.string().min(1), evaluation: z.record(z.string(), z.unknown()) }).loose(),
   })
   .strict();
 export type PredictionsReport = z.infer<typeof predictionsReportSchema>;

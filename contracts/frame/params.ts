@@ -16,7 +16,9 @@ export const workQuerySchema = z.object({
 
 /** `/permalink/{hash}/changes`: how many works of each list to show (the first page, by work id). */
 export const changesQuerySchema = z.object({
-  per_page: whole(1, 100).optional().meta({ description: 'Works shown in each list (entered, left), the first by work id.', default: 25, examples: [10] }),
+  per_page: whole(1, 100)
+    .optional()
+    .meta({ description: 'Works shown in each list (entered, left), the first by work id.', default: 25, examples: [10] }),
 });
 
 export const WORK_ID = /^W[1-9][0-9]{0,14}$/;

@@ -14,10 +14,20 @@ const count = z.number().int().min(0);
 /** Where a live abstract came from (`/works/{id}?abstract=1`). */
 export const ABSTRACT_SOURCES = ['screening_record', 'openalex_live'] as const;
 /** Why a work record came without its abstract. */
-export const ABSTRACT_UNAVAILABLE = ['no_abstract_upstream', 'not_in_catalogue', 'upstream_timeout', 'upstream_error', 'upstream_invalid', 'synthetic_snapshot'] as const;
+export const ABSTRACT_UNAVAILABLE = [
+  'no_abstract_upstream',
+  'not_in_catalogue',
+  'upstream_timeout',
+  'upstream_error',
+  'upstream_invalid',
+  'synthetic_snapshot',
+] as const;
 // Generic over the extra fields, so the inferred response types keep them (pages read meta.total, meta.note).
 const meta = <E extends z.ZodRawShape = Record<never, never>>(extra: E = {} as E) =>
-  z.object({ snapshot: snapshotRefSchema, ...extra }).strict().meta({ description: 'Facts about the answer: the snapshot it was computed from, and what the numbers mean.' });
+  z
+    .object({ snapshot: snapshotRefSchema, ...extra })
+    .strict()
+    .meta({ description: 'Facts about the answer: the snapshot it was computed from, and what the numbers mean.' });
 /** The notes every meta block may carry, described once. */
 const NOTE = 'How to read the numbers of this answer, in plain words.';
 const DIRECT_LABEL_STATUS = 'What the direct labels are: machine labels from the screening models, not validated by people.';
@@ -30,7 +40,12 @@ const ROUTE_TEXT: Record<(typeof ROUTES)[number], string> = {
   about: 'a title or abstract about Canada (the about-Canada lexicon)',
 };
 const routeCounts = z
-  .object(described(Object.fromEntries(ROUTES.map((r) => [r, count])), Object.fromEntries(ROUTES.map((r) => [r, `Works admitted by ${ROUTE_TEXT[r]} (a work may have several routes).`]))))
+  .object(
+    described(
+      Object.fromEntries(ROUTES.map((r) => [r, count])),
+      Object.fromEntries(ROUTES.map((r) => [r, `Works admitted by ${ROUTE_TEXT[r]} (a work may have several routes).`])),
+    ),
+  )
   .strict();
 
 export const summaryResponse = z
@@ -75,7 +90,8 @@ export const summaryResponse = z
       {
         meta: 'The snapshot the counts are of.',
         works: 'Works in the frame: every work with at least one Canadian route.',
-        no_aff: 'Works in the frame without a Canadian affiliation (admitted by funder, venue or about-Canada only): the works an affiliation-only search misses.',
+        no_aff:
+          'Works in the frame without a Canadian affiliation (admitted by funder, venue or about-Canada only): the works an affiliation-only search misses.',
         no_abstract: 'Works without an abstract in the catalogue.',
         retracted_openalex: 'Works OpenAlex flags as retracted.',
         screened: 'Works in the stratified screening sample (GET /screened).',
@@ -92,11 +108,14 @@ const anyAll = <K extends string>(key: K, values: readonly [string, ...string[]]
   z.array(
     z
       .object(
-        described({ [key]: z.enum(values), any_model: count, all_models: count } as { [k in K]: z.ZodEnum } & { any_model: typeof count; all_models: typeof count }, {
-          [key]: `The ${what}.`,
-          any_model: `Works that at least one labelling model put in this ${what}.`,
-          all_models: `Works that every model that labelled them put in this ${what}.`,
-        } as { [k in K | 'any_model' | 'all_models']: string }),
+        described(
+          { [key]: z.enum(values), any_model: count, all_models: count } as { [k in K]: z.ZodEnum } & { any_model: typeof count; all_models: typeof count },
+          {
+            [key]: `The ${what}.`,
+            any_model: `Works that at least one labelling model put in this ${what}.`,
+            all_models: `Works that every model that labelled them put in this ${what}.`,
+          } as { [k in K | 'any_model' | 'all_models']: string },
+        ),
       )
       .strict(),
   );
@@ -120,8 +139,21 @@ export const labelsResponse = z
           .strict(),
         by_category: anyAll('category', CATEGORIES, 'metaresearch category'),
         by_design: anyAll('design', DESIGNS, 'study design'),
-        by_year: z.array(z.object(described({ year: z.number().int(), labeled: count }, { year: 'Publication year.', labeled: 'Works of that year with a direct label.' })).strict()),
-        by_lang: z.array(z.object(described({ lang: z.string(), labeled: count }, { lang: 'Language code (ISO 639-1, e.g. en, fr).', labeled: 'Works in that language with a direct label.' })).strict()),
+        by_year: z.array(
+          z
+            .object(described({ year: z.number().int(), labeled: count }, { year: 'Publication year.', labeled: 'Works of that year with a direct label.' }))
+            .strict(),
+        ),
+        by_lang: z.array(
+          z
+            .object(
+              described(
+                { lang: z.string(), labeled: count },
+                { lang: 'Language code (ISO 639-1, e.g. en, fr).', labeled: 'Works in that language with a direct label.' },
+              ),
+            )
+            .strict(),
+        ),
       },
       {
         meta: 'The snapshot, what the labels are, and how to read them.',
@@ -139,16 +171,38 @@ export const byRouteResponse = z
   .object(
     described(
       {
-        meta: meta(described({ total: count, no_aff: count, note: z.string() }, { total: 'Works in the frame.', no_aff: 'Works without a Canadian affiliation (admitted by another route only).', note: NOTE })),
+        meta: meta(
+          described(
+            { total: count, no_aff: count, note: z.string() },
+            { total: 'Works in the frame.', no_aff: 'Works without a Canadian affiliation (admitted by another route only).', note: NOTE },
+          ),
+        ),
         marginals: z
-          .array(z.object(described({ route: z.enum(ROUTES), label: z.string(), works: count }, { route: 'Route code.', label: 'Route name for people (e.g. Canadian affiliation).', works: 'Works admitted by this route, whatever their other routes.' })).strict())
+          .array(
+            z
+              .object(
+                described(
+                  { route: z.enum(ROUTES), label: z.string(), works: count },
+                  {
+                    route: 'Route code.',
+                    label: 'Route name for people (e.g. Canadian affiliation).',
+                    works: 'Works admitted by this route, whatever their other routes.',
+                  },
+                ),
+              )
+              .strict(),
+          )
           .length(4),
         combinations: z.array(
           z
             .object(
               described(
                 { combo: z.string(), n_routes: z.number().int().min(0).max(4), works: count },
-                { combo: 'The exact set of routes, joined with + in canonical order (e.g. aff+fund).', n_routes: 'How many routes the combination has.', works: 'Works with exactly this set of routes.' },
+                {
+                  combo: 'The exact set of routes, joined with + in canonical order (e.g. aff+fund).',
+                  n_routes: 'How many routes the combination has.',
+                  works: 'Works with exactly this set of routes.',
+                },
               ),
             )
             .strict(),
@@ -167,13 +221,23 @@ export const byYearResponse = z
   .object(
     described(
       {
-        meta: meta(described({ points: count, works_without_year: count }, { points: 'Number of years listed in results.', works_without_year: 'Works without a publication year, not in results.' })),
+        meta: meta(
+          described(
+            { points: count, works_without_year: count },
+            { points: 'Number of years listed in results.', works_without_year: 'Works without a publication year, not in results.' },
+          ),
+        ),
         results: z.array(
           z
             .object(
               described(
                 { year: z.number().int(), works: count, no_aff: count, no_abstract: count },
-                { year: 'Publication year.', works: 'Works of the frame published that year.', no_aff: 'Of those, works without a Canadian affiliation.', no_abstract: 'Of those, works without an abstract.' },
+                {
+                  year: 'Publication year.',
+                  works: 'Works of the frame published that year.',
+                  no_aff: 'Of those, works without a Canadian affiliation.',
+                  no_abstract: 'Of those, works without an abstract.',
+                },
               ),
             )
             .strict(),
@@ -187,7 +251,10 @@ export const byYearResponse = z
 const named = <K extends string>(key: K, what: string) =>
   z
     .object(
-      described({ [key]: z.string(), works: count } as { [k in K]: z.ZodString } & { works: typeof count }, { [key]: `${what} name.`, works: `Works of the frame with this ${what.toLowerCase()}.` } as { [k in K | 'works']: string }),
+      described(
+        { [key]: z.string(), works: count } as { [k in K]: z.ZodString } & { works: typeof count },
+        { [key]: `${what} name.`, works: `Works of the frame with this ${what.toLowerCase()}.` } as { [k in K | 'works']: string },
+      ),
     )
     .strict();
 export const byFieldResponse = z
@@ -195,14 +262,41 @@ export const byFieldResponse = z
     described(
       {
         meta: meta(described({ note: z.string() }, { note: NOTE })),
-        fields: z.array(z.object(described({ field: z.string(), works: count, no_abstract: count }, { field: 'Primary field (OpenAlex field of the primary topic).', works: 'Works in this field.', no_abstract: 'Of those, works without an abstract.' })).strict()),
-        languages: z.array(z.object(described({ lang: z.string(), works: count, no_abstract: count }, { lang: 'Language code (ISO 639-1, e.g. en, fr).', works: 'Works in this language.', no_abstract: 'Of those, works without an abstract.' })).strict()),
+        fields: z.array(
+          z
+            .object(
+              described(
+                { field: z.string(), works: count, no_abstract: count },
+                {
+                  field: 'Primary field (OpenAlex field of the primary topic).',
+                  works: 'Works in this field.',
+                  no_abstract: 'Of those, works without an abstract.',
+                },
+              ),
+            )
+            .strict(),
+        ),
+        languages: z.array(
+          z
+            .object(
+              described(
+                { lang: z.string(), works: count, no_abstract: count },
+                { lang: 'Language code (ISO 639-1, e.g. en, fr).', works: 'Works in this language.', no_abstract: 'Of those, works without an abstract.' },
+              ),
+            )
+            .strict(),
+        ),
         abstract_gap_by_type: z.array(
           z
             .object(
               described(
                 { type: z.string(), works: count, no_abstract: count, pct_no_abstract: z.number() },
-                { type: 'Work type (article, review, book-chapter…).', works: 'Works of this type.', no_abstract: 'Of those, works without an abstract.', pct_no_abstract: 'no_abstract as a percentage of works (0 … 100).' },
+                {
+                  type: 'Work type (article, review, book-chapter…).',
+                  works: 'Works of this type.',
+                  no_abstract: 'Of those, works without an abstract.',
+                  pct_no_abstract: 'no_abstract as a percentage of works (0 … 100).',
+                },
               ),
             )
             .strict(),
@@ -260,13 +354,20 @@ export const findingsResponse = z
             .object(
               described(
                 { headline: z.string(), values: z.record(z.string(), z.unknown()), computed_at_utc: z.string() },
-                { headline: 'The finding in one sentence.', values: 'The numbers behind the headline, by name, as the snapshot published them.', computed_at_utc: 'When the finding was computed (ISO 8601, UTC).' },
+                {
+                  headline: 'The finding in one sentence.',
+                  values: 'The numbers behind the headline, by name, as the snapshot published them.',
+                  computed_at_utc: 'When the finding was computed (ISO 8601, UTC).',
+                },
               ),
             )
             .loose(),
         ),
       },
-      { meta: 'The snapshot, where the findings come from and what evidence they rest on.', findings: 'The findings published with the snapshot, by finding id, in the order and with the values of its findings file.' },
+      {
+        meta: 'The snapshot, where the findings come from and what evidence they rest on.',
+        findings: 'The findings published with the snapshot, by finding id, in the order and with the values of its findings file.',
+      },
     ),
   )
   .strict();
@@ -278,13 +379,34 @@ export const predictionsResponse = z
         meta: meta(
           described(
             { sources: z.record(z.string(), z.string()), evidence_level: z.literal('machine_not_human_accuracy'), note: z.string() },
-            { sources: 'The snapshot files each part of the answer comes from, by part.', evidence_level: 'Always machine_not_human_accuracy: agreement with machine teachers, not accuracy against people.', note: NOTE },
+            {
+              sources: 'The snapshot files each part of the answer comes from, by part.',
+              evidence_level: 'Always machine_not_human_accuracy: agreement with machine teachers, not accuracy against people.',
+              note: NOTE,
+            },
           ),
         ),
         predictions: z
           .object(
             described(
-              { prediction_status: z.string(), n_predictions: count, limitations: z.array(z.string()), model_version: z.string(), frame_category_counts: z.record(z.string(), z.object(described({ candidate: count, consensus: count }, { candidate: 'Works predicted in the category by either teacher-distilled head (union).', consensus: 'Works predicted in the category by both (intersection).' }))) },
+              {
+                prediction_status: z.string(),
+                n_predictions: count,
+                limitations: z.array(z.string()),
+                model_version: z.string(),
+                frame_category_counts: z.record(
+                  z.string(),
+                  z.object(
+                    described(
+                      { candidate: count, consensus: count },
+                      {
+                        candidate: 'Works predicted in the category by either teacher-distilled head (union).',
+                        consensus: 'Works predicted in the category by both (intersection).',
+                      },
+                    ),
+                  ),
+                ),
+              },
               {
                 prediction_status: PREDICTION_STATUS,
                 n_predictions: 'Works with a prediction (the whole frame when complete).',
@@ -297,7 +419,11 @@ export const predictionsResponse = z
           .loose(),
         model: z.object(described({ model_version: z.string() }, { model_version: 'Version of the prediction model.' })).loose(),
       },
-      { meta: 'The snapshot, the source files and the evidence level.', predictions: 'The prediction report published with the snapshot (further keys as the report has them).', model: 'The model card of the prediction model (further keys as published).' },
+      {
+        meta: 'The snapshot, the source files and the evidence level.',
+        predictions: 'The prediction report published with the snapshot (further keys as the report has them).',
+        model: 'The model card of the prediction model (further keys as published).',
+      },
     ),
   )
   .strict();
@@ -321,7 +447,8 @@ const screenModels = Object.fromEntries(SCREEN_MODELS.map((m) => [m, screenModel
 const SCREEN_TEXTS = {
   stratum: 'Sampling stratum the work was drawn from (french, about_only, venue_new, fund_new, aff_core, aff_about, residual).',
   stratum_n: 'Works of the frame in that stratum (its population).',
-  weight: 'Design weight: the inverse of the probability of selection in the stratum (stratum population / rows sampled); the weight for Horvitz–Thompson estimates.',
+  weight:
+    'Design weight: the inverse of the probability of selection in the stratum (stratum population / rows sampled); the weight for Horvitz–Thompson estimates.',
   model_a: "Screening model A's call.",
   model_b: "Screening model B's call.",
   model_c: "Screening model C's call.",
@@ -348,144 +475,175 @@ const WORK_TEXTS = {
   keywords: 'Keywords the catalogue assigns.',
   authors: 'Authors in byline order.',
   retraction: 'The Retraction Watch record; null when there is none.',
-  screen: 'The three screening models\' calls when the work is in the screening sample; null otherwise.',
+  screen: "The three screening models' calls when the work is in the screening sample; null otherwise.",
   labels: 'Direct labels, one per model that labelled the work. Empty means unlabelled (unknown), never "not in the category".',
   label_agreement: 'Whether the direct labels agree on the categories: single (one model), agree, split; null when unlabelled.',
-  prediction: 'The full-frame prediction: each teacher\'s scores per category, domain and design, the candidate (union) and consensus (intersection) sets, and uncertainty scores; null when the work has none.',
+  prediction:
+    "The full-frame prediction: each teacher's scores per category, domain and design, the candidate (union) and consensus (intersection) sets, and uncertainty scores; null when the work has none.",
   machine_scores: 'Provisional legacy scores of two models (not validated); null when the work has none.',
   abstract: 'With abstract=1: the abstract, or null when none came back.',
-  abstract_source: 'With abstract=1: where the abstract came from (screening_record: the screening sample; openalex_live: fetched from OpenAlex now); null when there is none.',
-  abstract_unavailable: 'With abstract=1 and no abstract: why (the catalogue has none, does not know the work, timed out, failed, answered garbage, or the snapshot is synthetic).',
+  abstract_source:
+    'With abstract=1: where the abstract came from (screening_record: the screening sample; openalex_live: fetched from OpenAlex now); null when there is none.',
+  abstract_unavailable:
+    'With abstract=1 and no abstract: why (the catalogue has none, does not know the work, timed out, failed, answered garbage, or the snapshot is synthetic).',
 };
 
 export const workResponse = z
-  .object(described({
-    meta: meta(described({ direct_label_status: z.string(), prediction_status: z.string() }, { direct_label_status: DIRECT_LABEL_STATUS, prediction_status: PREDICTION_STATUS })),
-    id: z.string().regex(/^W\d+$/),
-    doi: z.string().nullable(),
-    title: z.string(),
-    year: z.number().int().nullable(),
-    lang: z.string().nullable(),
-    type: z.string(),
-    venue: z.string().nullable(),
-    topic: z.string().nullable(),
-    field: z.string().nullable(),
-    cited_by: count,
-    is_retracted: z.boolean(),
-    has_abstract: z.boolean(),
-    routes: z.array(z.enum(ROUTES)).min(1),
-    route_flags: z
-      .object(
-        described(
-          { aff: z.boolean(), fund: z.boolean(), venue: z.boolean(), about: z.boolean(), invisible_to_affiliation: z.boolean() },
-          {
-            aff: 'Admitted by a Canadian affiliation of an author.',
-            fund: 'Admitted by a Canadian funder.',
-            venue: 'Admitted by a Canadian venue.',
-            about: 'Admitted by a title or abstract about Canada.',
-            invisible_to_affiliation: 'True when no author has a Canadian affiliation: a search by affiliation alone misses the work.',
-          },
-        ),
-      )
-      .strict(),
-    ca_institutions: z.array(z.string()),
-    funders: z.array(z.string()),
-    keywords: z.array(z.string()),
-    authors: z.array(
-      z
-        .object(
+  .object(
+    described(
+      {
+        meta: meta(
           described(
-            { id: z.string(), name: z.string(), orcid: z.string().nullable(), position: z.number().int().min(1), is_ca: z.boolean() },
-            {
-              id: 'Author id (OpenAlex form: A followed by digits); the author_id filter takes it.',
-              name: 'Display name.',
-              orcid: 'ORCID iD (0000-0000-0000-0000 form, without the URL); null when unknown.',
-              position: 'Place in the byline, from 1.',
-              is_ca: 'Whether the author has a Canadian affiliation on this work.',
-            },
+            { direct_label_status: z.string(), prediction_status: z.string() },
+            { direct_label_status: DIRECT_LABEL_STATUS, prediction_status: PREDICTION_STATUS },
           ),
-        )
-        .strict(),
+        ),
+        id: z.string().regex(/^W\d+$/),
+        doi: z.string().nullable(),
+        title: z.string(),
+        year: z.number().int().nullable(),
+        lang: z.string().nullable(),
+        type: z.string(),
+        venue: z.string().nullable(),
+        topic: z.string().nullable(),
+        field: z.string().nullable(),
+        cited_by: count,
+        is_retracted: z.boolean(),
+        has_abstract: z.boolean(),
+        routes: z.array(z.enum(ROUTES)).min(1),
+        route_flags: z
+          .object(
+            described(
+              { aff: z.boolean(), fund: z.boolean(), venue: z.boolean(), about: z.boolean(), invisible_to_affiliation: z.boolean() },
+              {
+                aff: 'Admitted by a Canadian affiliation of an author.',
+                fund: 'Admitted by a Canadian funder.',
+                venue: 'Admitted by a Canadian venue.',
+                about: 'Admitted by a title or abstract about Canada.',
+                invisible_to_affiliation: 'True when no author has a Canadian affiliation: a search by affiliation alone misses the work.',
+              },
+            ),
+          )
+          .strict(),
+        ca_institutions: z.array(z.string()),
+        funders: z.array(z.string()),
+        keywords: z.array(z.string()),
+        authors: z.array(
+          z
+            .object(
+              described(
+                { id: z.string(), name: z.string(), orcid: z.string().nullable(), position: z.number().int().min(1), is_ca: z.boolean() },
+                {
+                  id: 'Author id (OpenAlex form: A followed by digits); the author_id filter takes it.',
+                  name: 'Display name.',
+                  orcid: 'ORCID iD (0000-0000-0000-0000 form, without the URL); null when unknown.',
+                  position: 'Place in the byline, from 1.',
+                  is_ca: 'Whether the author has a Canadian affiliation on this work.',
+                },
+              ),
+            )
+            .strict(),
+        ),
+        retraction: z
+          .object(
+            described(
+              { nature: z.string().nullable(), reason: z.string().nullable(), date: z.string().nullable(), openalex_flagged: z.boolean() },
+              {
+                nature: 'Retraction Watch state: Retraction, Expression of concern, Correction or Reinstatement; null when unspecified.',
+                reason: 'Reasons Retraction Watch records, as it words them; null when none.',
+                date: 'Date of the notice (ISO 8601); null when unknown.',
+                openalex_flagged: 'Whether OpenAlex also flags the work as retracted.',
+              },
+            ),
+          )
+          .strict()
+          .nullable(),
+        screen: z
+          .object(
+            described(
+              { n_in: z.number().int().min(0).max(3), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), ...screenModels },
+              { n_in: 'How many of the three models called the work metaresearch (tier T1 or T2), 0 … 3.', ...SCREEN_TEXTS },
+            ),
+          )
+          .strict()
+          .nullable(),
+        labels: z.array(
+          z
+            .object(
+              described(
+                {
+                  model: z.enum(SCREEN_MODELS),
+                  categories: z.array(z.string()),
+                  domain: z.string().nullable(),
+                  study_design: z.string().nullable(),
+                  genre: z.string().nullable(),
+                  about_ca_system: z.boolean(),
+                  about_ca_topic: z.boolean(),
+                  confidence: z.string(),
+                  status: z.string(),
+                },
+                {
+                  model: 'The labelling model.',
+                  categories: 'Metaresearch categories the model assigned (empty: none of them).',
+                  domain: 'Metaresearch domain the model assigned (not_metaresearch when none); null when it gave none.',
+                  study_design: 'Study design the model assigned; null when it gave none.',
+                  genre: 'Kind of work the model saw; null when it gave none.',
+                  about_ca_system: 'Whether the model judged the work to be about the Canadian research system.',
+                  about_ca_topic: 'Whether the model judged the work to be about a Canadian topic.',
+                  confidence: "The model's confidence in its labels.",
+                  status: 'What the label is (a machine label, not validated by people).',
+                },
+              ),
+            )
+            .strict(),
+        ),
+        label_agreement: z.enum(['single', 'agree', 'split']).nullable(),
+        prediction: z.record(z.string(), z.unknown()).nullable(),
+        machine_scores: z
+          .object(
+            described(
+              {
+                provisional: z.literal(true),
+                score_model_a: z.number(),
+                score_model_b: z.number(),
+                score_spread: z.number(),
+                validation_status: z.string(),
+                note: z.string(),
+              },
+              {
+                provisional: 'Always true: these scores are provisional.',
+                score_model_a: "Model A's metaresearch score (0 … 1).",
+                score_model_b: "Model B's metaresearch score (0 … 1).",
+                score_spread: 'How far apart the two scores are (absolute difference).',
+                validation_status: 'How far the scores are validated (a baseline, not validated).',
+                note: NOTE,
+              },
+            ),
+          )
+          .strict()
+          .nullable(),
+        /** With `abstract=1`: the abstract, or null when none came back. */
+        abstract: z.string().nullable().optional(),
+        /** With `abstract=1`: where the abstract came from (`screening_record`, `openalex_live`), null when there is none. */
+        abstract_source: z.enum(ABSTRACT_SOURCES).nullable().optional(),
+        /** With `abstract=1` and no abstract: why (the catalogue has none, does not know the work, failed, timed out, answered garbage). */
+        abstract_unavailable: z
+          .object(
+            described(
+              { reason: z.enum(ABSTRACT_UNAVAILABLE), message: z.string() },
+              {
+                reason:
+                  'Why there is no abstract: no_abstract_upstream (the catalogue has none), not_in_catalogue, upstream_timeout, upstream_error, upstream_invalid (the catalogue answered garbage), synthetic_snapshot (made-up works are not looked up).',
+                message: 'The reason in plain words.',
+              },
+            ),
+          )
+          .strict()
+          .optional(),
+      },
+      WORK_TEXTS,
     ),
-    retraction: z
-      .object(
-        described(
-          { nature: z.string().nullable(), reason: z.string().nullable(), date: z.string().nullable(), openalex_flagged: z.boolean() },
-          {
-            nature: 'Retraction Watch state: Retraction, Expression of concern, Correction or Reinstatement; null when unspecified.',
-            reason: 'Reasons Retraction Watch records, as it words them; null when none.',
-            date: 'Date of the notice (ISO 8601); null when unknown.',
-            openalex_flagged: 'Whether OpenAlex also flags the work as retracted.',
-          },
-        ),
-      )
-      .strict()
-      .nullable(),
-    screen: z
-      .object(
-        described(
-          { n_in: z.number().int().min(0).max(3), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), ...screenModels },
-          { n_in: 'How many of the three models called the work metaresearch (tier T1 or T2), 0 … 3.', ...SCREEN_TEXTS },
-        ),
-      )
-      .strict()
-      .nullable(),
-    labels: z.array(
-      z
-        .object(
-          described(
-            { model: z.enum(SCREEN_MODELS), categories: z.array(z.string()), domain: z.string().nullable(), study_design: z.string().nullable(), genre: z.string().nullable(), about_ca_system: z.boolean(), about_ca_topic: z.boolean(), confidence: z.string(), status: z.string() },
-            {
-              model: 'The labelling model.',
-              categories: 'Metaresearch categories the model assigned (empty: none of them).',
-              domain: 'Metaresearch domain the model assigned (not_metaresearch when none); null when it gave none.',
-              study_design: 'Study design the model assigned; null when it gave none.',
-              genre: 'Kind of work the model saw; null when it gave none.',
-              about_ca_system: 'Whether the model judged the work to be about the Canadian research system.',
-              about_ca_topic: 'Whether the model judged the work to be about a Canadian topic.',
-              confidence: "The model's confidence in its labels.",
-              status: 'What the label is (a machine label, not validated by people).',
-            },
-          ),
-        )
-        .strict(),
-    ),
-    label_agreement: z.enum(['single', 'agree', 'split']).nullable(),
-    prediction: z.record(z.string(), z.unknown()).nullable(),
-    machine_scores: z
-      .object(
-        described(
-          { provisional: z.literal(true), score_model_a: z.number(), score_model_b: z.number(), score_spread: z.number(), validation_status: z.string(), note: z.string() },
-          {
-            provisional: 'Always true: these scores are provisional.',
-            score_model_a: "Model A's metaresearch score (0 … 1).",
-            score_model_b: "Model B's metaresearch score (0 … 1).",
-            score_spread: 'How far apart the two scores are (absolute difference).',
-            validation_status: 'How far the scores are validated (a baseline, not validated).',
-            note: NOTE,
-          },
-        ),
-      )
-      .strict()
-      .nullable(),
-    /** With `abstract=1`: the abstract, or null when none came back. */
-    abstract: z.string().nullable().optional(),
-    /** With `abstract=1`: where the abstract came from (`screening_record`, `openalex_live`), null when there is none. */
-    abstract_source: z.enum(ABSTRACT_SOURCES).nullable().optional(),
-    /** With `abstract=1` and no abstract: why (the catalogue has none, does not know the work, failed, timed out, answered garbage). */
-    abstract_unavailable: z
-      .object(
-        described(
-          { reason: z.enum(ABSTRACT_UNAVAILABLE), message: z.string() },
-          {
-            reason: 'Why there is no abstract: no_abstract_upstream (the catalogue has none), not_in_catalogue, upstream_timeout, upstream_error, upstream_invalid (the catalogue answered garbage), synthetic_snapshot (made-up works are not looked up).',
-            message: 'The reason in plain words.',
-          },
-        ),
-      )
-      .strict()
-      .optional(),
-  }, WORK_TEXTS))
+  )
   .strict();
 
 const PAGE_TEXTS = {
@@ -509,7 +667,11 @@ export const screenedResponse = z
                 .object(
                   described(
                     { contested_only: z.boolean(), n_in: z.number().int().nullable(), stratum: z.string().nullable() },
-                    { contested_only: 'Whether only contested rows (1 or 2 of 3 models in scope) were asked for.', n_in: 'The n_in asked for; null when not given.', stratum: 'The stratum asked for; null when not given.' },
+                    {
+                      contested_only: 'Whether only contested rows (1 or 2 of 3 models in scope) were asked for.',
+                      n_in: 'The n_in asked for; null when not given.',
+                      stratum: 'The stratum asked for; null when not given.',
+                    },
                   ),
                 )
                 .strict(),
@@ -519,7 +681,8 @@ export const screenedResponse = z
               ...PAGE_TEXTS,
               total: 'Screened rows matching the filters, over all pages.',
               filters: 'The filters as read.',
-              summary: 'The whole sample (not only this page): the n_in histogram, agreement counts, per-model in-scope counts, weighted (design-weighted rates and estimates with their formula and interval method) and strata (population, rows sampled, weight). Unweighted rates of the sample are wrong: use weighted.',
+              summary:
+                'The whole sample (not only this page): the n_in histogram, agreement counts, per-model in-scope counts, weighted (design-weighted rates and estimates with their formula and interval method) and strata (population, rows sampled, weight). Unweighted rates of the sample are wrong: use weighted.',
             },
           ),
         ),
@@ -527,7 +690,21 @@ export const screenedResponse = z
           z
             .object(
               described(
-                { id: z.string(), title: z.string(), year: z.number().int().nullable(), lang: z.string().nullable(), type: z.string(), venue: z.string().nullable(), topic: z.string().nullable(), field: z.string().nullable(), stratum: z.enum(STRATA), stratum_n: count, weight: z.number(), n_in: z.number().int(), ...screenModels },
+                {
+                  id: z.string(),
+                  title: z.string(),
+                  year: z.number().int().nullable(),
+                  lang: z.string().nullable(),
+                  type: z.string(),
+                  venue: z.string().nullable(),
+                  topic: z.string().nullable(),
+                  field: z.string().nullable(),
+                  stratum: z.enum(STRATA),
+                  stratum_n: count,
+                  weight: z.number(),
+                  n_in: z.number().int(),
+                  ...screenModels,
+                },
                 {
                   id: WORK_TEXTS.id,
                   title: WORK_TEXTS.title,
@@ -545,7 +722,10 @@ export const screenedResponse = z
             .strict(),
         ),
       },
-      { meta: 'The snapshot, paging, the filters as read and the summary of the whole sample.', results: 'The screened rows of this page, n_in descending, then by work id.' },
+      {
+        meta: 'The snapshot, paging, the filters as read and the summary of the whole sample.',
+        results: 'The screened rows of this page, n_in descending, then by work id.',
+      },
     ),
   )
   .strict();
@@ -554,13 +734,31 @@ const graph = z
   .object(
     described(
       {
-        nodes: z.array(z.object(described({ id: z.string(), name: z.string(), ca_works: count }, { id: 'Author id (A followed by digits).', name: 'Display name.', ca_works: 'Works of the frame on which the author has a Canadian affiliation.' })).strict()),
+        nodes: z.array(
+          z
+            .object(
+              described(
+                { id: z.string(), name: z.string(), ca_works: count },
+                {
+                  id: 'Author id (A followed by digits).',
+                  name: 'Display name.',
+                  ca_works: 'Works of the frame on which the author has a Canadian affiliation.',
+                },
+              ),
+            )
+            .strict(),
+        ),
         edges: z.array(
           z
             .object(
               described(
                 { a: z.string(), b: z.string(), shared_works: count, weight: z.number() },
-                { a: 'Author id of one end.', b: 'Author id of the other end.', shared_works: 'Works the two wrote together with both authorships Canadian-affiliated.', weight: 'Edge weight as meta states its rule (grows with shared works, shared among each work\'s authors).' },
+                {
+                  a: 'Author id of one end.',
+                  b: 'Author id of the other end.',
+                  shared_works: 'Works the two wrote together with both authorships Canadian-affiliated.',
+                  weight: "Edge weight as meta states its rule (grows with shared works, shared among each work's authors).",
+                },
               ),
             )
             .strict(),
@@ -573,7 +771,11 @@ const graph = z
 export const networkResponse = z
   .object(
     described(
-      { meta: z.object(described({ snapshot: snapshotRefSchema }, { snapshot: 'The snapshot the network was built from.' })).loose(), center: z.string().optional(), graph: graph.nullable() },
+      {
+        meta: z.object(described({ snapshot: snapshotRefSchema }, { snapshot: 'The snapshot the network was built from.' })).loose(),
+        center: z.string().optional(),
+        graph: graph.nullable(),
+      },
       {
         meta: 'The snapshot and the rules the network was built by (nodes, edges, weights, limits).',
         center: 'With author_id: the researcher at the centre of the neighbourhood.',
@@ -641,15 +843,24 @@ export const cohortResponse = z
         ),
         results: z.array(workItem),
       },
-      { meta: 'The snapshot, the question as read, exact counts and paging.', results: 'The works of this page, each the work record (as GET /works/{id}, without its meta).' },
+      {
+        meta: 'The snapshot, the question as read, exact counts and paging.',
+        results: 'The works of this page, each the work record (as GET /works/{id}, without its meta).',
+      },
     ),
   )
   .strict();
 export const worksListResponse = z
   .object(
     described(
-      { meta: meta(described({ query_hash: z.string().regex(/^[0-9a-f]{16}$/), ...paging }, { query_hash: QUERY_HASH, ...PAGING_TEXTS })), results: z.array(workItem) },
-      { meta: 'The snapshot, the question as read, the count and paging.', results: 'The works of this page, each the work record (as GET /works/{id}, without its meta).' },
+      {
+        meta: meta(described({ query_hash: z.string().regex(/^[0-9a-f]{16}$/), ...paging }, { query_hash: QUERY_HASH, ...PAGING_TEXTS })),
+        results: z.array(workItem),
+      },
+      {
+        meta: 'The snapshot, the question as read, the count and paging.',
+        results: 'The works of this page, each the work record (as GET /works/{id}, without its meta).',
+      },
     ),
   )
   .strict();
@@ -691,7 +902,21 @@ const TYPEAHEAD_TEXTS = { meta: 'The snapshot, the text asked and the limit.', r
 export const valueFacetResponse = z
   .object(
     described(
-      { meta: typeaheadMeta, results: z.array(z.object(described({ value: z.string(), works: count }, { value: 'The name, exactly as the filter takes it.', works: 'Works of the frame with this value.' })).strict()).max(12) },
+      {
+        meta: typeaheadMeta,
+        results: z
+          .array(
+            z
+              .object(
+                described(
+                  { value: z.string(), works: count },
+                  { value: 'The name, exactly as the filter takes it.', works: 'Works of the frame with this value.' },
+                ),
+              )
+              .strict(),
+          )
+          .max(12),
+      },
       TYPEAHEAD_TEXTS,
     ),
   )
@@ -702,7 +927,20 @@ export const authorFacetResponse = z
       {
         meta: typeaheadMeta,
         results: z
-          .array(z.object(described({ id: z.string().regex(/^A\d+$/), name: z.string(), ca_works: count }, { id: 'Author id, as author_id takes it.', name: 'Display name.', ca_works: 'Works of the frame on which the author has a Canadian affiliation.' })).strict())
+          .array(
+            z
+              .object(
+                described(
+                  { id: z.string().regex(/^A\d+$/), name: z.string(), ca_works: count },
+                  {
+                    id: 'Author id, as author_id takes it.',
+                    name: 'Display name.',
+                    ca_works: 'Works of the frame on which the author has a Canadian affiliation.',
+                  },
+                ),
+              )
+              .strict(),
+          )
           .max(12),
       },
       TYPEAHEAD_TEXTS,
@@ -767,49 +1005,57 @@ const mintedSnapshot = z
   .strict();
 
 export const permalinkResponse = z
-  .object(described({
-    hash: z.string().regex(/^[0-9a-f]{16}$/),
-    url: z.string(),
-    api: z.string(),
-    cohort: z.string(),
-    filters,
-    query: z.string(),
-    snapshot: z.string(),
-    created_at: z.string(),
-    /** The snapshot being served, on which `total` and the covers below were counted now. */
-    counted_on: z.string(),
-    total: count,
-    direct_labels_cover: count,
-    predictions_cover: count,
-    /** The numbers recorded when the permalink was minted (`recorded: false` for permalinks minted before they were kept). */
-    cited: citedNumbers,
-    /** Whether the numbers counted now are the cited ones, and why not. */
-    comparison: z
-      .object(
-        described(
-          { status: z.enum(PERMALINK_COMPARISONS), message: z.string() },
-          { status: 'same (the counts now equal the cited ones), differs (at least one changed), not_recorded (nothing was cited).', message: 'What differs and why (e.g. total 244 → 251: minted on snapshot A, B is served).' },
-        ),
-      )
-      .strict(),
-    /** The snapshot the permalink was minted on: still served, retained (answerable with `snapshot=`), or gone. */
-    minted_snapshot: mintedSnapshot,
-  }, {
-    hash: 'The permalink hash (16 hex digits): the cohort\'s query_hash on the snapshot it was minted on.',
-    url: 'Absolute URL of the permalink page for people (/q/{hash}), on PUBLIC_ORIGIN when set.',
-    api: 'Absolute URL of this permalink in the API (/api/v1/permalink/{hash}).',
-    cohort: 'Absolute URL of the cohort page of the API with the filters (/api/v1/cohort?…).',
-    filters: FILTERS,
-    query: QUERY,
-    snapshot: 'Id of the snapshot the permalink was minted on.',
-    created_at: 'When the permalink was first minted (ISO 8601, UTC); minting again keeps it.',
-    counted_on: 'Id of the snapshot served now, on which total and the covers were counted.',
-    total: 'Works in the cohort on the snapshot served now.',
-    ...COVERS,
-    cited: 'The numbers recorded when the permalink was minted, to cite.',
-    comparison: 'Whether the numbers counted now equal the cited ones, and why not.',
-    minted_snapshot: 'The snapshot the permalink was minted on: still served, retained (answerable with snapshot=), or gone.',
-  }))
+  .object(
+    described(
+      {
+        hash: z.string().regex(/^[0-9a-f]{16}$/),
+        url: z.string(),
+        api: z.string(),
+        cohort: z.string(),
+        filters,
+        query: z.string(),
+        snapshot: z.string(),
+        created_at: z.string(),
+        /** The snapshot being served, on which `total` and the covers below were counted now. */
+        counted_on: z.string(),
+        total: count,
+        direct_labels_cover: count,
+        predictions_cover: count,
+        /** The numbers recorded when the permalink was minted (`recorded: false` for permalinks minted before they were kept). */
+        cited: citedNumbers,
+        /** Whether the numbers counted now are the cited ones, and why not. */
+        comparison: z
+          .object(
+            described(
+              { status: z.enum(PERMALINK_COMPARISONS), message: z.string() },
+              {
+                status: 'same (the counts now equal the cited ones), differs (at least one changed), not_recorded (nothing was cited).',
+                message: 'What differs and why (e.g. total 244 → 251: minted on snapshot A, B is served).',
+              },
+            ),
+          )
+          .strict(),
+        /** The snapshot the permalink was minted on: still served, retained (answerable with `snapshot=`), or gone. */
+        minted_snapshot: mintedSnapshot,
+      },
+      {
+        hash: "The permalink hash (16 hex digits): the cohort's query_hash on the snapshot it was minted on.",
+        url: 'Absolute URL of the permalink page for people (/q/{hash}), on PUBLIC_ORIGIN when set.',
+        api: 'Absolute URL of this permalink in the API (/api/v1/permalink/{hash}).',
+        cohort: 'Absolute URL of the cohort page of the API with the filters (/api/v1/cohort?…).',
+        filters: FILTERS,
+        query: QUERY,
+        snapshot: 'Id of the snapshot the permalink was minted on.',
+        created_at: 'When the permalink was first minted (ISO 8601, UTC); minting again keeps it.',
+        counted_on: 'Id of the snapshot served now, on which total and the covers were counted.',
+        total: 'Works in the cohort on the snapshot served now.',
+        ...COVERS,
+        cited: 'The numbers recorded when the permalink was minted, to cite.',
+        comparison: 'Whether the numbers counted now equal the cited ones, and why not.',
+        minted_snapshot: 'The snapshot the permalink was minted on: still served, retained (answerable with snapshot=), or gone.',
+      },
+    ),
+  )
   .strict();
 
 export type PermalinkView = z.infer<typeof permalinkResponse>;
@@ -817,11 +1063,16 @@ export type PermalinkView = z.infer<typeof permalinkResponse>;
 const changedWork = <K extends string>(flag: K, text: string) =>
   z
     .object(
-      described({ id: z.string(), title: z.string().nullable(), [flag]: z.boolean() } as { id: z.ZodString; title: z.ZodNullable<z.ZodString> } & { [k in K]: z.ZodBoolean }, {
-        id: 'Work id.',
-        title: 'Title; null when the snapshot that has the work gives none.',
-        [flag]: text,
-      } as { [k in K | 'id' | 'title']: string }),
+      described(
+        { id: z.string(), title: z.string().nullable(), [flag]: z.boolean() } as { id: z.ZodString; title: z.ZodNullable<z.ZodString> } & {
+          [k in K]: z.ZodBoolean;
+        },
+        {
+          id: 'Work id.',
+          title: 'Title; null when the snapshot that has the work gives none.',
+          [flag]: text,
+        } as { [k in K | 'id' | 'title']: string },
+      ),
     )
     .strict();
 
@@ -835,7 +1086,7 @@ export const permalinkChangesResponse = z
             { hash: z.string(), filters, query: z.string(), from: z.string(), to: z.string(), per_page: count, order: z.string(), note: z.string() },
             {
               hash: 'The permalink hash.',
-              filters: 'The permalink\'s filters, canonical.',
+              filters: "The permalink's filters, canonical.",
               query: QUERY,
               from: 'Id of the snapshot the permalink was minted on.',
               to: 'Id of the snapshot served now.',
@@ -848,8 +1099,21 @@ export const permalinkChangesResponse = z
         from: z
           .object(
             described(
-              { snapshot: z.string(), total: count, cited: z.object(described({ total: count, direct_labels_cover: count, predictions_cover: count }, { total: 'Works in the cohort when minted.', ...COVERS })).strict().nullable() },
-              { snapshot: 'The minted snapshot.', total: 'Works in the cohort on it, counted now.', cited: 'The numbers recorded at minting; null for permalinks minted before they were kept.' },
+              {
+                snapshot: z.string(),
+                total: count,
+                cited: z
+                  .object(
+                    described({ total: count, direct_labels_cover: count, predictions_cover: count }, { total: 'Works in the cohort when minted.', ...COVERS }),
+                  )
+                  .strict()
+                  .nullable(),
+              },
+              {
+                snapshot: 'The minted snapshot.',
+                total: 'Works in the cohort on it, counted now.',
+                cited: 'The numbers recorded at minting; null for permalinks minted before they were kept.',
+              },
             ),
           )
           .strict(),
@@ -857,16 +1121,46 @@ export const permalinkChangesResponse = z
         entered: z
           .object(
             described(
-              { count, new_to_frame: count, shown: count, results: z.array(changedWork('in_previous_frame', 'Whether the work was in the frame of the minted snapshot (true: it now matches the filters; false: it is new to the frame).')) },
-              { count: 'Works in the cohort now and not when minted (exact).', new_to_frame: 'Of those, works not in the minted snapshot\'s frame at all.', shown: 'Works listed in results.', results: 'The first of them by work id.' },
+              {
+                count,
+                new_to_frame: count,
+                shown: count,
+                results: z.array(
+                  changedWork(
+                    'in_previous_frame',
+                    'Whether the work was in the frame of the minted snapshot (true: it now matches the filters; false: it is new to the frame).',
+                  ),
+                ),
+              },
+              {
+                count: 'Works in the cohort now and not when minted (exact).',
+                new_to_frame: "Of those, works not in the minted snapshot's frame at all.",
+                shown: 'Works listed in results.',
+                results: 'The first of them by work id.',
+              },
             ),
           )
           .strict(),
         left: z
           .object(
             described(
-              { count, removed_from_frame: count, shown: count, results: z.array(changedWork('in_current_frame', 'Whether the work is in the frame served now (true: it no longer matches the filters; false: it left the frame).')) },
-              { count: 'Works in the cohort when minted and not now (exact).', removed_from_frame: 'Of those, works no longer in the frame at all.', shown: 'Works listed in results.', results: 'The first of them by work id.' },
+              {
+                count,
+                removed_from_frame: count,
+                shown: count,
+                results: z.array(
+                  changedWork(
+                    'in_current_frame',
+                    'Whether the work is in the frame served now (true: it no longer matches the filters; false: it left the frame).',
+                  ),
+                ),
+              },
+              {
+                count: 'Works in the cohort when minted and not now (exact).',
+                removed_from_frame: 'Of those, works no longer in the frame at all.',
+                shown: 'Works listed in results.',
+                results: 'The first of them by work id.',
+              },
             ),
           )
           .strict(),
@@ -889,9 +1183,17 @@ export const snapshotsResponse = z
       {
         meta: meta(described({ note: z.string() }, { note: NOTE })),
         served: snapshotRefSchema,
-        retained: z.array(snapshotRefSchema.extend(described({ loaded: z.boolean() }, { loaded: 'Whether it is in memory now (answering loads it; idle ones are unloaded).' })).strict()),
+        retained: z.array(
+          snapshotRefSchema
+            .extend(described({ loaded: z.boolean() }, { loaded: 'Whether it is in memory now (answering loads it; idle ones are unloaded).' }))
+            .strict(),
+        ),
       },
-      { meta: 'The snapshot served and how to use the others.', served: 'The snapshot answered by default.', retained: 'Older snapshots kept, which snapshot= may name.' },
+      {
+        meta: 'The snapshot served and how to use the others.',
+        served: 'The snapshot answered by default.',
+        retained: 'Older snapshots kept, which snapshot= may name.',
+      },
     ),
   )
   .strict();

@@ -14,10 +14,19 @@ export const screenedQuerySchema = z.object({
   contested_only: queryOnlyTrue('contested_only takes only the value 1')
     .optional()
     .meta({ description: 'Only works at least one model put in scope (n_in ≥ 1); contradicts n_in=0.', examples: [true] }),
-  n_in: whole('n_in', 0, 3).optional().meta({ description: 'Exact number of models (0 to 3) that put the work in scope.', examples: [2] }),
-  stratum: z.enum(STRATA, { error: `stratum must be one of ${STRATA.join(', ')}` }).optional().meta({ description: 'Sampling stratum.', examples: [STRATA[0]] }),
-  page: whole('page', 1, 1_000_000).default(1).meta({ description: 'Page number.', default: 1, examples: [2] }),
-  per_page: whole('per_page', 1, 100).default(25).meta({ description: 'Rows per page.', default: 25, examples: [100] }),
+  n_in: whole('n_in', 0, 3)
+    .optional()
+    .meta({ description: 'Exact number of models (0 to 3) that put the work in scope.', examples: [2] }),
+  stratum: z
+    .enum(STRATA, { error: `stratum must be one of ${STRATA.join(', ')}` })
+    .optional()
+    .meta({ description: 'Sampling stratum.', examples: [STRATA[0]] }),
+  page: whole('page', 1, 1_000_000)
+    .default(1)
+    .meta({ description: 'Page number.', default: 1, examples: [2] }),
+  per_page: whole('per_page', 1, 100)
+    .default(25)
+    .meta({ description: 'Rows per page.', default: 25, examples: [100] }),
 });
 export type ScreenedQuery = z.infer<typeof screenedQuerySchema>;
 
@@ -66,7 +75,7 @@ export function stratifiedInterval(strata: readonly StratumCount[]): { low: numb
     const ph = s.yes / s.n;
     const share = s.N / N;
     p += share * ph;
-    if (s.n > 1) v += share * share * Math.max(0, 1 - s.n / s.N) * (ph * (1 - ph)) / (s.n - 1);
+    if (s.n > 1) v += (share * share * Math.max(0, 1 - s.n / s.N) * (ph * (1 - ph))) / (s.n - 1);
   }
   const n = v > 0 && p > 0 && p < 1 ? (p * (1 - p)) / v : sampled;
   const z2 = Z95 * Z95;
@@ -108,7 +117,9 @@ export function screenSummary(rows: readonly ScreenRow[]) {
   /** The 95% interval of a rate and of its estimate of works in the frame. */
   const interval = (outcome: 'any' | 'all') => {
     const i = stratifiedInterval([...strata].map(([name, s]) => ({ N: s.stratum_n, n: s.sampled, yes: inScope.get(name)?.[outcome] ?? 0 })));
-    return i && { rate_low: round(i.low, 6), rate_high: round(i.high, 6), estimate_low: round(i.low * population, 1), estimate_high: round(i.high * population, 1) };
+    return (
+      i && { rate_low: round(i.low, 6), rate_high: round(i.high, 6), estimate_low: round(i.low * population, 1), estimate_high: round(i.high * population, 1) }
+    );
   };
   return {
     n_screened: rows.length,
@@ -121,9 +132,14 @@ export function screenSummary(rows: readonly ScreenRow[]) {
     tiers: 'T1 (core metaresearch) and T2 (metaresearch, adjacent traditions) count as in scope; T3 (adjacent) and OUT do not.',
     per_model_in_scope: SCREEN_MODELS.map((model, m) => ({ model, called_in: perModel[m]!.n })),
     weighted: {
-      formula: 'rate = Σ wᵢ·yᵢ / Σ wᵢ over the screened rows (Horvitz–Thompson, wᵢ = design weight = stratum_n / rows sampled in the stratum); estimate = rate × Σ wᵢ',
+      formula:
+        'rate = Σ wᵢ·yᵢ / Σ wᵢ over the screened rows (Horvitz–Thompson, wᵢ = design weight = stratum_n / rows sampled in the stratum); estimate = rate × Σ wᵢ',
       population: round(population, 3),
-      any_model_in_scope: { rate: rate(whist[1]! + whist[2]! + whist[3]!), estimate: round(whist[1]! + whist[2]! + whist[3]!, 1), interval_95: interval('any') },
+      any_model_in_scope: {
+        rate: rate(whist[1]! + whist[2]! + whist[3]!),
+        estimate: round(whist[1]! + whist[2]! + whist[3]!, 1),
+        interval_95: interval('any'),
+      },
       all_three_in_scope: { rate: rate(whist[3]!), estimate: round(whist[3]!, 1), interval_95: interval('all') },
       interval_method:
         '95% interval: stratified variance with finite-population correction, Σ (N_h/N)² (1 − n_h/N_h) p_h(1 − p_h)/(n_h − 1), as an effective sample size n* = p(1 − p)/V and a Wilson score interval at n*',
@@ -131,6 +147,8 @@ export function screenSummary(rows: readonly ScreenRow[]) {
       per_model_rate: SCREEN_MODELS.map((model, m) => ({ model, rate: rate(perModel[m]!.w) })),
       note: 'Unweighted rates from this sample are wrong: strata were sampled at very different rates.',
     },
-    strata: [...strata].sort(([a], [b]) => STRATA.indexOf(a as (typeof STRATA)[number]) - STRATA.indexOf(b as (typeof STRATA)[number])).map(([stratum, s]) => ({ stratum, ...s })),
+    strata: [...strata]
+      .sort(([a], [b]) => STRATA.indexOf(a as (typeof STRATA)[number]) - STRATA.indexOf(b as (typeof STRATA)[number]))
+      .map(([stratum, s]) => ({ stratum, ...s })),
   };
 }

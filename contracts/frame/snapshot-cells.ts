@@ -47,8 +47,7 @@ export function text(max: number, options: { required?: boolean; pattern?: RegEx
     if (LINE_BREAK.test(raw)) return new Bad('must not contain a line break');
     // Filters compare exact values and the query side trims them: a padded value could never be selected.
     if (raw.trim() !== raw) return new Bad(`must not start or end with whitespace, got ${show(raw)}`);
-    if (options.pattern && !options.pattern.test(raw))
-      return new Bad(`must be ${options.hint ?? `like ${options.pattern}`}, got ${show(raw)}`);
+    if (options.pattern && !options.pattern.test(raw)) return new Bad(`must be ${options.hint ?? `like ${options.pattern}`}, got ${show(raw)}`);
     return raw;
   });
 }
@@ -62,14 +61,10 @@ export const idPattern = (letter: IdLetter): RegExp => new RegExp(`^${letter}[1-
 /** An identifier: a fixed letter followed by digits (`W123`, `A456`, `F4320334593`, `S123456`). */
 export function prefixedId(letter: IdLetter) {
   const pattern = idPattern(letter);
-  return cell((raw) =>
-    pattern.test(raw) ? raw : new Bad(`must be ${letter} followed by digits, got ${show(raw)}`),
-  );
+  return cell((raw) => (pattern.test(raw) ? raw : new Bad(`must be ${letter} followed by digits, got ${show(raw)}`)));
 }
 
-export const bool = cell((raw) =>
-  raw === 'true' ? true : raw === 'false' ? false : new Bad(`must be true or false, got ${show(raw)}`),
-);
+export const bool = cell((raw) => (raw === 'true' ? true : raw === 'false' ? false : new Bad(`must be true or false, got ${show(raw)}`)));
 
 const INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
 
@@ -77,8 +72,7 @@ const INTEGER = /^(0|-?[1-9][0-9]{0,15})$/;
 export function int(min: number, max: number, options: { nullable?: boolean } = {}) {
   return cell<number | null>((raw) => {
     if (raw === '' && options.nullable) return null;
-    if (!INTEGER.test(raw))
-      return new Bad(`must be a whole number from ${min} through ${max}, got ${show(raw)}`);
+    if (!INTEGER.test(raw)) return new Bad(`must be a whole number from ${min} through ${max}, got ${show(raw)}`);
     const n = Number(raw);
     if (n < min || n > max) return new Bad(`must be a whole number from ${min} through ${max}, got ${raw}`);
     return n;
@@ -95,8 +89,7 @@ const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 /** A decimal number in [min, max] written without exponent. */
 export function decimal(min: number, max: number) {
   return cell((raw) => {
-    if (!DECIMAL.test(raw))
-      return new Bad(`must be a decimal number from ${min} through ${max}, got ${show(raw)}`);
+    if (!DECIMAL.test(raw)) return new Bad(`must be a decimal number from ${min} through ${max}, got ${show(raw)}`);
     const n = Number(raw);
     if (n < min || n > max) return new Bad(`must be a decimal number from ${min} through ${max}, got ${raw}`);
     return n;
@@ -108,9 +101,7 @@ export function oneOf<const T extends readonly string[]>(values: T, options: { n
   const set = new Set<string>(values);
   return cell<T[number] | null>((raw) => {
     if (raw === '' && options.nullable) return null;
-    return set.has(raw)
-      ? (raw as T[number])
-      : new Bad(`must be one of ${values.join(', ')}, got ${show(raw)}`);
+    return set.has(raw) ? (raw as T[number]) : new Bad(`must be one of ${values.join(', ')}, got ${show(raw)}`);
   });
 }
 
@@ -158,14 +149,11 @@ export function scores(n: number) {
 export const isoDate = cell((raw) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return new Bad(`must be a date YYYY-MM-DD, got ${show(raw)}`);
   const d = new Date(`${raw}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw)
-    return new Bad(`is not a real date: ${raw}`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw) return new Bad(`is not a real date: ${raw}`);
   return raw;
 });
 
 /** A literal value. */
 export function exactly<const T extends string>(value: T) {
-  return cell<T>((raw) =>
-    raw === value ? value : new Bad(`must be ${JSON.stringify(value)}, got ${show(raw)}`),
-  );
+  return cell<T>((raw) => (raw === value ? value : new Bad(`must be ${JSON.stringify(value)}, got ${show(raw)}`)));
 }

@@ -91,8 +91,7 @@ const col = (name: string, cell: CellSchema<unknown>, duck: DuckType, doc: strin
   doc,
 });
 
-const workId = (doc = 'work id, `W` + digits (OpenAlex id without its URL prefix)') =>
-  col('work_id', prefixedId('W'), 'VARCHAR', doc);
+const workId = (doc = 'work id, `W` + digits (OpenAlex id without its URL prefix)') => col('work_id', prefixedId('W'), 'VARCHAR', doc);
 const DOI = /^10\.[0-9]{4,9}\/\S+$/;
 // Lower case only: the query side folds `lang` to lower case, so a stored `zh-CN` could never be selected.
 const LANG = /^[a-z]{2,3}(-[a-z0-9]{1,8})?$/;
@@ -100,12 +99,7 @@ const TYPE = /^[a-z][a-z-]{0,31}$/;
 
 /** Bibliographic columns shared by the frame and the recent layer. */
 const bibliographic = (): ColumnSpec[] => [
-  col(
-    'doi',
-    text(300, { pattern: DOI, hint: 'a DOI starting 10.' }),
-    'VARCHAR',
-    'DOI without `https://doi.org/`; empty when none',
-  ),
+  col('doi', text(300, { pattern: DOI, hint: 'a DOI starting 10.' }), 'VARCHAR', 'DOI without `https://doi.org/`; empty when none'),
   col('title', text(2000, { required: true }), 'VARCHAR', 'title as in the catalogue'),
   col('year', int(1000, 9999, { nullable: true }), 'INTEGER', 'publication year; empty when unknown'),
   col(
@@ -125,12 +119,7 @@ const bibliographic = (): ColumnSpec[] => [
   col('field', text(300), 'VARCHAR', "the primary topic's field, e.g. `Medicine`; empty when none"),
   col('cited_by', count(0, 10_000_000), 'INTEGER', 'citation count'),
   col('is_retracted', bool, 'BOOLEAN', "the catalogue's retraction flag"),
-  col(
-    'has_abstract',
-    bool,
-    'BOOLEAN',
-    'whether the catalogue holds an abstract (the text itself is not stored)',
-  ),
+  col('has_abstract', bool, 'BOOLEAN', 'whether the catalogue holds an abstract (the text itself is not stored)'),
   col('route_ca_aff', bool, 'BOOLEAN', 'admitted by a Canadian affiliation (route `aff`)'),
   col('route_ca_fund', bool, 'BOOLEAN', 'admitted by a Canadian funder (route `fund`)'),
   col('route_ca_venue', bool, 'BOOLEAN', 'admitted by a Canadian venue (route `venue`)'),
@@ -202,30 +191,10 @@ const directLabels: TableSpec = {
   columns: [
     workId(),
     col('model', required(SCREEN_MODELS), 'VARCHAR', `labelling model: ${SCREEN_MODELS.join(', ')}`),
-    col(
-      'categories',
-      setOf(CATEGORY_ORDER),
-      'VARCHAR',
-      `categories applied, \`;\`-joined in the order ${CATEGORY_ORDER.join(', ')}`,
-    ),
-    col(
-      'domain',
-      oneOf(DOMAINS, { nullable: true }),
-      'VARCHAR',
-      `domain: ${DOMAINS.join(', ')}; empty when none`,
-    ),
-    col(
-      'study_design',
-      oneOf(DESIGNS, { nullable: true }),
-      'VARCHAR',
-      `study design: ${DESIGNS.join(', ')}; empty when none`,
-    ),
-    col(
-      'genre',
-      oneOf(GENRES, { nullable: true }),
-      'VARCHAR',
-      `genre: ${GENRES.join(', ')}; empty when none`,
-    ),
+    col('categories', setOf(CATEGORY_ORDER), 'VARCHAR', `categories applied, \`;\`-joined in the order ${CATEGORY_ORDER.join(', ')}`),
+    col('domain', oneOf(DOMAINS, { nullable: true }), 'VARCHAR', `domain: ${DOMAINS.join(', ')}; empty when none`),
+    col('study_design', oneOf(DESIGNS, { nullable: true }), 'VARCHAR', `study design: ${DESIGNS.join(', ')}; empty when none`),
+    col('genre', oneOf(GENRES, { nullable: true }), 'VARCHAR', `genre: ${GENRES.join(', ')}; empty when none`),
     col('about_ca_system', bool, 'BOOLEAN', 'the work is about the Canadian research system'),
     col('about_ca_topic', bool, 'BOOLEAN', 'the work is about a Canadian topic'),
     col('confidence', required(CONFIDENCES), 'VARCHAR', `model confidence: ${CONFIDENCES.join(', ')}`),
@@ -248,18 +217,8 @@ const categorical = (head: string, values: readonly string[], withScores: boolea
   ...(withScores ? scoreCols(head, values.length, `the ${head} values in order`) : []),
   col(`${head}_codex`, oneOf(values, { nullable: true }), 'VARCHAR', `${head} picked by the codex teacher`),
   col(`${head}_gemma`, oneOf(values, { nullable: true }), 'VARCHAR', `${head} picked by the gemma teacher`),
-  col(
-    `${head}_candidate`,
-    oneOf(values, { nullable: true }),
-    'VARCHAR',
-    `${head} with the highest mean teacher score`,
-  ),
-  col(
-    `${head}_consensus`,
-    oneOf(values, { nullable: true }),
-    'VARCHAR',
-    `${head} when both teachers agree and the head passes its support gate; else empty`,
-  ),
+  col(`${head}_candidate`, oneOf(values, { nullable: true }), 'VARCHAR', `${head} with the highest mean teacher score`),
+  col(`${head}_consensus`, oneOf(values, { nullable: true }), 'VARCHAR', `${head} when both teachers agree and the head passes its support gate; else empty`),
 ];
 
 function predictionRules(row: Record<string, unknown>): RowProblem[] {
@@ -286,42 +245,17 @@ const predictions: TableSpec = {
   columns: [
     workId(),
     col('model_version', text(64, { required: true }), 'VARCHAR', 'prediction model release'),
-    col(
-      'candidate_categories',
-      setOf(CATEGORY_ORDER),
-      'VARCHAR',
-      'heads positive for either teacher, `;`-joined',
-    ),
-    col(
-      'consensus_categories',
-      setOf(CATEGORY_ORDER),
-      'VARCHAR',
-      'heads positive for both teachers, `;`-joined',
-    ),
-    col(
-      'category_scores_codex',
-      scores(CATEGORY_ORDER.length),
-      'VARCHAR',
-      `${CATEGORY_ORDER.length} codex scores in the order ${CATEGORY_ORDER.join(', ')}`,
-    ),
-    col(
-      'category_scores_gemma',
-      scores(CATEGORY_ORDER.length),
-      'VARCHAR',
-      `${CATEGORY_ORDER.length} gemma scores, same order`,
-    ),
+    col('candidate_categories', setOf(CATEGORY_ORDER), 'VARCHAR', 'heads positive for either teacher, `;`-joined'),
+    col('consensus_categories', setOf(CATEGORY_ORDER), 'VARCHAR', 'heads positive for both teachers, `;`-joined'),
+    col('category_scores_codex', scores(CATEGORY_ORDER.length), 'VARCHAR', `${CATEGORY_ORDER.length} codex scores in the order ${CATEGORY_ORDER.join(', ')}`),
+    col('category_scores_gemma', scores(CATEGORY_ORDER.length), 'VARCHAR', `${CATEGORY_ORDER.length} gemma scores, same order`),
     ...binaryHead('about_ca_system', 'about the Canadian research system'),
     ...binaryHead('about_ca_topic', 'about a Canadian topic'),
     ...categorical('domain', DOMAINS, true),
     ...categorical('study_design', DESIGNS, true),
     ...categorical('genre', GENRES, true),
     col('teacher_disagreement_score', decimal(0, 1), 'DOUBLE', 'how far the teachers disagree, 0..1'),
-    col(
-      'threshold_uncertainty_score',
-      decimal(0, 1),
-      'DOUBLE',
-      'how close the scores sit to the decision thresholds, 0..1',
-    ),
+    col('threshold_uncertainty_score', decimal(0, 1), 'DOUBLE', 'how close the scores sit to the decision thresholds, 0..1'),
     col('prediction_status', exactly(PREDICTION_STATUS), 'VARCHAR', `always \`${PREDICTION_STATUS}\``),
   ],
   key: ['work_id'],
@@ -331,18 +265,8 @@ const predictions: TableSpec = {
 };
 
 const screenModelCols = (m: string): ColumnSpec[] => [
-  col(
-    `${m}_tier`,
-    required(TIERS),
-    'VARCHAR',
-    `${m} tier: T1 core, T2 metaresearch, T3 adjacent (out of scope), OUT`,
-  ),
-  col(
-    `${m}_genre`,
-    text(48),
-    'VARCHAR',
-    `${m} genre, raw free text (two vocabularies were in use; not comparable)`,
-  ),
+  col(`${m}_tier`, required(TIERS), 'VARCHAR', `${m} tier: T1 core, T2 metaresearch, T3 adjacent (out of scope), OUT`),
+  col(`${m}_genre`, text(48), 'VARCHAR', `${m} genre, raw free text (two vocabularies were in use; not comparable)`),
   col(`${m}_about_ca`, bool, 'BOOLEAN', `${m} judged the work about Canada`),
   col(`${m}_confidence`, required(CONFIDENCES), 'VARCHAR', `${m} confidence (not comparable across models)`),
   col(`${m}_reason`, text(4000), 'VARCHAR', `${m} stated reasons`),
@@ -356,8 +280,7 @@ function screenRules(row: Record<string, unknown>): RowProblem[] {
       column: 'n_in',
       message: `must equal the number of models with tier T1 or T2 (${nIn}), got ${row.n_in}`,
     });
-  if ((row.weight as number) * 1.000001 < 1)
-    problems.push({ column: 'weight', message: 'a design weight is at least 1' });
+  if ((row.weight as number) * 1.000001 < 1) problems.push({ column: 'weight', message: 'a design weight is at least 1' });
   return problems;
 }
 
@@ -369,12 +292,7 @@ const screened: TableSpec = {
     workId(),
     col('stratum', required(STRATA), 'VARCHAR', `sampling stratum: ${STRATA.join(', ')}`),
     col('stratum_n', count(1, 100_000_000), 'INTEGER', 'population size of the stratum'),
-    col(
-      'weight',
-      decimal(1, 100_000_000),
-      'DOUBLE',
-      'design weight = inverse selection probability = stratum_n / sampled in stratum',
-    ),
+    col('weight', decimal(1, 100_000_000), 'DOUBLE', 'design weight = inverse selection probability = stratum_n / sampled in stratum'),
     col('abstract', text(20_000), 'VARCHAR', 'abstract the models saw; empty when none'),
     col('n_in', count(0, 3), 'INTEGER', 'how many models put the work in scope (tier T1 or T2)'),
     ...SCREEN_MODELS.flatMap(screenModelCols),
@@ -390,20 +308,10 @@ const retractions: TableSpec = {
   doc: 'Retraction Watch records matched to frame works (the four-state retraction record).',
   columns: [
     workId(),
-    col(
-      'nature',
-      oneOf(RETRACTION_STATES, { nullable: true }),
-      'VARCHAR',
-      `state: ${RETRACTION_STATES.join(', ')}; empty when unspecified`,
-    ),
+    col('nature', oneOf(RETRACTION_STATES, { nullable: true }), 'VARCHAR', `state: ${RETRACTION_STATES.join(', ')}; empty when unspecified`),
     col('reason', text(4000), 'VARCHAR', 'Retraction Watch reason strings'),
     col('retraction_date', text(32), 'VARCHAR', 'date as recorded (free text)'),
-    col(
-      'openalex_flagged',
-      bool,
-      'BOOLEAN',
-      "the catalogue's flag for the same work (false: the catalogue missed it)",
-    ),
+    col('openalex_flagged', bool, 'BOOLEAN', "the catalogue's flag for the same work (false: the catalogue missed it)"),
   ],
   key: ['work_id'],
   refs: [{ column: 'work_id', table: 'works', target: 'id' }],
@@ -430,12 +338,7 @@ const legacyScores: TableSpec = {
     col('score_model_a', decimal(0, 1), 'DOUBLE', 'provisional score of model A'),
     col('score_model_b', decimal(0, 1), 'DOUBLE', 'provisional score of model B'),
     col('score_spread', decimal(0, 1), 'DOUBLE', '|score_model_a − score_model_b|'),
-    col(
-      'validation_status',
-      exactly(LEGACY_VALIDATION_STATUS),
-      'VARCHAR',
-      `always \`${LEGACY_VALIDATION_STATUS}\``,
-    ),
+    col('validation_status', exactly(LEGACY_VALIDATION_STATUS), 'VARCHAR', `always \`${LEGACY_VALIDATION_STATUS}\``),
   ],
   key: ['work_id'],
   refs: [{ column: 'work_id', table: 'works', target: 'id' }],
@@ -451,18 +354,8 @@ const recentWorks: TableSpec = {
     col('id', prefixedId('W'), 'VARCHAR', 'work id'),
     col('publication_date', isoDate, 'DATE', 'publication date YYYY-MM-DD'),
     ...bibliographic(),
-    col(
-      'pmid',
-      text(12, { pattern: /^[1-9][0-9]*$/, hint: 'a PubMed id' }),
-      'VARCHAR',
-      'PubMed id; empty when none',
-    ),
-    col(
-      'pmcid',
-      text(16, { pattern: /^PMC[1-9][0-9]*$/, hint: 'PMC followed by digits' }),
-      'VARCHAR',
-      'PubMed Central id; empty when none',
-    ),
+    col('pmid', text(12, { pattern: /^[1-9][0-9]*$/, hint: 'a PubMed id' }), 'VARCHAR', 'PubMed id; empty when none'),
+    col('pmcid', text(16, { pattern: /^PMC[1-9][0-9]*$/, hint: 'PMC followed by digits' }), 'VARCHAR', 'PubMed Central id; empty when none'),
   ],
   key: ['id'],
   refs: [],
@@ -496,12 +389,7 @@ const canadianSources: TableSpec = {
     'classifies newly published works with the same list.',
   columns: [
     col('id', prefixedId('S'), 'VARCHAR', 'source id, `S` + digits (OpenAlex id without its URL prefix)'),
-    col(
-      'name',
-      text(300, { required: true }),
-      'VARCHAR',
-      'source display name, as in the `venue` column of works.csv and recent_works.csv',
-    ),
+    col('name', text(300, { required: true }), 'VARCHAR', 'source display name, as in the `venue` column of works.csv and recent_works.csv'),
   ],
   key: ['id'],
   refs: [],
@@ -574,7 +462,10 @@ export const snapshotProvenanceSchema = z
       .object({
         catalogue: z.string(),
         layout: z.enum(['legacy', 'jsonl-2026', 'parquet-2026', 'flat']),
-        release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+        release_date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .nullable(),
         manifest_records: z.number().int().min(0).nullable(),
         partitions_read: z.number().int().min(0),
         /** Files the upstream manifest lists that were absent (only with --allow-incomplete), first 100. */
@@ -600,7 +491,10 @@ export const snapshotProvenanceSchema = z
     ),
     deletions: z.object({ files: z.array(z.string()), ids: z.number().int().min(0), works_removed: z.number().int().min(0) }).strict(),
     superseded_versions: z.number().int().min(0),
-    retraction_watch: z.object({ file: z.string(), sha256, rows: z.number().int().min(0) }).strict().nullable(),
+    retraction_watch: z
+      .object({ file: z.string(), sha256, rows: z.number().int().min(0) })
+      .strict()
+      .nullable(),
     rules: z
       .object({
         route_rules: z.string(),
@@ -632,10 +526,7 @@ export const snapshotManifestSchema = z
      * synthetic data is never shown as real.
      */
     synthetic: z.boolean(),
-    generator: z
-      .object({ name: z.string(), version: z.string(), seed: z.number().int(), works: z.number().int() })
-      .strict()
-      .optional(),
+    generator: z.object({ name: z.string(), version: z.string(), seed: z.number().int(), works: z.number().int() }).strict().optional(),
     /** For snapshots built from a real upstream: where the rows came from (see snapshotProvenanceSchema). */
     provenance: snapshotProvenanceSchema.optional(),
     /** Every table, exhaustively (zod's record over an enum requires each key). */

@@ -13,7 +13,7 @@ const CHUNK = 8 * 2 ** 20;
 
 /** Fills `target` from the file's bytes at `position` on, or throws if the file ends first. */
 function readInto(fd: number, target: Uint8Array, path: string, position = 0): void {
-  for (let done = 0; done < target.length; ) {
+  for (let done = 0; done < target.length;) {
     const n = readSync(fd, target, done, Math.min(CHUNK, target.length - done), position + done);
     if (n <= 0) throw new BytesError(path, position + done, `the file ends; ${position + target.length} bytes needed`);
     done += n;
@@ -41,7 +41,7 @@ export type Offsets = Uint32Array | Float64Array;
 /** Reads an f64 file chunk by chunk, handing each chunk (a reused buffer) and its first index to `each`. */
 function eachF64Chunk(fd: number, path: string, n: number, each: (chunk: Float64Array, at: number) => void): void {
   const chunk = new Float64Array(CHUNK / 8);
-  for (let at = 0; at < n; ) {
+  for (let at = 0; at < n;) {
     const count = Math.min(chunk.length, n - at);
     readInto(fd, new Uint8Array(chunk.buffer, 0, count * 8), path, at * 8);
     each(chunk.subarray(0, count), at);

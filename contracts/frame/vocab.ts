@@ -55,26 +55,9 @@ export const DESIGNS = [
 ] as const;
 export type Design = (typeof DESIGNS)[number];
 
-export const DOMAINS = [
-  'not_metaresearch',
-  'methods',
-  'reporting',
-  'reproducibility',
-  'evaluation',
-  'incentives',
-] as const;
+export const DOMAINS = ['not_metaresearch', 'methods', 'reporting', 'reproducibility', 'evaluation', 'incentives'] as const;
 
-export const GENRES = [
-  'empirical',
-  'review',
-  'methods',
-  'commentary',
-  'editorial',
-  'protocol',
-  'dataset',
-  'software',
-  'other',
-] as const;
+export const GENRES = ['empirical', 'review', 'methods', 'commentary', 'editorial', 'protocol', 'dataset', 'software', 'other'] as const;
 
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 
@@ -87,24 +70,11 @@ export const TIERS = ['T1', 'T2', 'T3', 'OUT'] as const;
 export const IN_SCOPE_TIERS: ReadonlySet<string> = new Set(['T1', 'T2']);
 
 /** Sampling strata, a partition of the sampling frame, in drawing precedence. */
-export const STRATA = [
-  'french',
-  'about_only',
-  'venue_new',
-  'fund_new',
-  'aff_core',
-  'aff_about',
-  'residual',
-] as const;
+export const STRATA = ['french', 'about_only', 'venue_new', 'fund_new', 'aff_core', 'aff_about', 'residual'] as const;
 export type Stratum = (typeof STRATA)[number];
 
 /** The four-state retraction record (Retraction Watch `nature`). */
-export const RETRACTION_STATES = [
-  'Retraction',
-  'Expression of concern',
-  'Correction',
-  'Reinstatement',
-] as const;
+export const RETRACTION_STATES = ['Retraction', 'Expression of concern', 'Correction', 'Reinstatement'] as const;
 
 /** The two distillation teachers whose scores every prediction carries. */
 export const TEACHERS = ['codex', 'gemma'] as const;

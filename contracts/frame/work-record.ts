@@ -69,8 +69,7 @@ export function predictionObject(r: WorkRow): Record<string, unknown> | null {
   for (const [head] of heads) {
     out[`${head}_scores_codex`] = scores(r[`${head}_scores_codex`]);
     out[`${head}_scores_gemma`] = scores(r[`${head}_scores_gemma`]);
-    for (const k of ['codex', 'gemma', 'candidate', 'consensus'])
-      out[`${head}_${k}`] = str(r[`${head}_${k}`]);
+    for (const k of ['codex', 'gemma', 'candidate', 'consensus']) out[`${head}_${k}`] = str(r[`${head}_${k}`]);
   }
   out.teacher_disagreement_score = num(r.teacher_disagreement_score);
   out.threshold_uncertainty_score = num(r.threshold_uncertainty_score);
@@ -83,8 +82,7 @@ export function workRecordMeta(snapshot: SnapshotRef) {
   return {
     snapshot,
     direct_label_status: DIRECT_LABEL_STATUS,
-    prediction_status:
-      'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)',
+    prediction_status: 'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)',
   };
 }
 
@@ -100,11 +98,7 @@ export function workRecordText(metaJson: string, itemJson: string): string {
  * A work as cohort results, exports and the record carry it: every frame field, routes, authors, retraction,
  * screen, direct labels, the full prediction and the legacy scores. Key order is fixed here.
  */
-export function workItem(
-  r: WorkRow,
-  authors: readonly AuthorshipRow[],
-  labels: readonly LabelRow[],
-): Record<string, unknown> {
+export function workItem(r: WorkRow, authors: readonly AuthorshipRow[], labels: readonly LabelRow[]): Record<string, unknown> {
   const routeFlags = {
     aff: r.route_ca_aff,
     fund: r.route_ca_fund,

@@ -15,7 +15,16 @@ import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { csvField, exportCell } from './export-columns.ts';
 import { CATEGORY_ORDER, ROUTES, SCREEN_MODELS } from './vocab.ts';
 import { DIRECT_LABEL_STATUS, type LabelRow, labelAgreement, list, MACHINE_SCORES_NOTE } from './work-record.ts';
-import { type DecodedAuthorship, type DecodedNumber, type DecodedWork, fieldPosition, type SymbolTables, WORK_FIELDS, writeNumberListJson, writeText } from './work-store.ts';
+import {
+  type DecodedAuthorship,
+  type DecodedNumber,
+  type DecodedWork,
+  fieldPosition,
+  type SymbolTables,
+  WORK_FIELDS,
+  writeNumberListJson,
+  writeText,
+} from './work-store.ts';
 
 export type StoredWork = DecodedWork;
 
@@ -233,7 +242,13 @@ const HEADS = ['domain', 'study_design', 'genre'] as const;
 const FRAGMENTS = (() => {
   const fr = {
     author: ['{"id":"A', '","name":', ',"orcid":', ',"position":', ',"is_ca":', '}'].map(lit),
-    predictionHead: ['{"model_version":', `,"category_order":${JSON.stringify(CATEGORY_ORDER)},"candidate_categories":`, ',"consensus_categories":', ',"category_scores_codex":', ',"category_scores_gemma":'].map(lit),
+    predictionHead: [
+      '{"model_version":',
+      `,"category_order":${JSON.stringify(CATEGORY_ORDER)},"candidate_categories":`,
+      ',"consensus_categories":',
+      ',"category_scores_codex":',
+      ',"category_scores_gemma":',
+    ].map(lit),
     about: (['about_ca_system', 'about_ca_topic'] as const).map((h) => ({
       json: [`${h}_candidate`, `${h}_consensus`, `${h}_score_codex`, `${h}_score_gemma`].map((k) => lit(`,"${k}":`)),
       candidate: fieldPosition(`${h}_candidate`),

@@ -259,7 +259,7 @@ function writeNumberList(w: ByteBuffer, v: unknown, field: string): void {
   let scale = 0;
   let signed = false;
   let exact = true;
-  for (let from = 0; v.length > 0; ) {
+  for (let from = 0; v.length > 0;) {
     const to = canonicalDecimal(v, from, parsed);
     if (to < 0) {
       exact = false;
@@ -313,7 +313,18 @@ function writeSym(w: ByteBuffer, v: unknown, codes: Map<string, number> | undefi
 
 /** Field kinds as small integers, for the encoder's switch (FIELD_KINDS[code] is the kind). */
 const FIELD_KINDS = ['text', 'words', 'prefixed', 'sym', 'symlist', 'int', 'num', 'numlist', 'bool', 'self'] as const satisfies readonly FieldKind[];
-const [TEXT, WORDS, PREFIXED, SYM, SYMLIST, INT, NUM, NUMLIST, BOOL, SELF] = FIELD_KINDS.map((_, k) => k) as number[] as [number, number, number, number, number, number, number, number, number, number];
+const [TEXT, WORDS, PREFIXED, SYM, SYMLIST, INT, NUM, NUMLIST, BOOL, SELF] = FIELD_KINDS.map((_, k) => k) as number[] as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 const kindCode = (kind: FieldKind): number => FIELD_KINDS.indexOf(kind);
 
 /** Writes one value of kind `kind` (a FIELD_KINDS code); `known` is the field's symbol codes, if it has a table. */
@@ -364,7 +375,8 @@ function writeField(w: ByteBuffer, kind: number, v: unknown, field: string, know
     }
     case INT:
       if (v === null || v === undefined) return w.uvar(0);
-      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > MAX_STORED) throw new Error(`work store: ${field} is not an integer of at most 52 bits: ${String(v)}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > MAX_STORED)
+        throw new Error(`work store: ${field} is not an integer of at most 52 bits: ${String(v)}`);
       w.uvar(1);
       return w.svar(v);
     case NUM:
@@ -607,7 +619,14 @@ export interface StoredAuthorship {
  * order. Values by position rather than a WorkRow: an object with ~100 keyed properties is a dictionary in V8,
  * and the build encodes millions of them.
  */
-export function encodeWork(w: ByteBuffer, id: string, values: readonly unknown[], authors: readonly StoredAuthorship[], labels: readonly LabelRow[], codes: SymbolCodes): void {
+export function encodeWork(
+  w: ByteBuffer,
+  id: string,
+  values: readonly unknown[],
+  authors: readonly StoredAuthorship[],
+  labels: readonly LabelRow[],
+  codes: SymbolCodes,
+): void {
   const plan = encodePlan(codes);
   const { kinds, known } = plan;
   for (let k = 0, g = 0; g < GROUP_ENDS.length; g++) {
@@ -630,7 +649,8 @@ export function encodeWork(w: ByteBuffer, id: string, values: readonly unknown[]
     writeField(w, BOOL, a.is_ca, 'authorships.is_ca', undefined, id);
   }
   w.uvar(labels.length);
-  for (const l of labels) for (let f = 0; f < LABEL_FIELDS.length; f++) writeField(w, plan.labelKinds[f]!, l[LABEL_FIELDS[f]![0]], LABEL_FIELDS[f]![0], plan.labelKnown[f], id);
+  for (const l of labels)
+    for (let f = 0; f < LABEL_FIELDS.length; f++) writeField(w, plan.labelKinds[f]!, l[LABEL_FIELDS[f]![0]], LABEL_FIELDS[f]![0], plan.labelKnown[f], id);
 }
 
 /**
@@ -687,7 +707,9 @@ export interface DecodedAuthorship {
 }
 
 /** Every work field in stored order, with its kind and group; a decoded work's values are in this order. */
-export const WORK_FIELDS: readonly { field: string; kind: FieldKind; group: number }[] = WORK_GROUPS.flatMap((g, group) => g.map(([field, kind]) => ({ field, kind, group })));
+export const WORK_FIELDS: readonly { field: string; kind: FieldKind; group: number }[] = WORK_GROUPS.flatMap((g, group) =>
+  g.map(([field, kind]) => ({ field, kind, group })),
+);
 const FIELD_POSITION = new Map(WORK_FIELDS.map((f, k) => [f.field, k]));
 /** The position after each of WORK_GROUPS' last field in WORK_FIELDS: the encoder's and decoder's group loops. */
 const GROUP_ENDS = WORK_GROUPS.map((_, g) => WORK_GROUPS.slice(0, g + 1).reduce((n, group) => n + group.length, 0));

@@ -41,11 +41,7 @@ export function associatedPValue(phrase: Pick<PhraseMatch, 'start' | 'end'>, pVa
 }
 
 /** Associates each phrase with its p-value and classifies it (see {@link classifyPValue} for the options). */
-export function associate(
-  phrases: readonly PhraseMatch[],
-  pValues: readonly PValueHit[],
-  options: Partial<BandOptions> = {},
-): Occurrence[] {
+export function associate(phrases: readonly PhraseMatch[], pValues: readonly PValueHit[], options: Partial<BandOptions> = {}): Occurrence[] {
   return phrases.map((m) => {
     const p = associatedPValue(m, pValues);
     return { phrase: m.phrase, start: m.start, end: m.end, ...classifyPValue(p, options), p };
@@ -66,11 +62,7 @@ export interface SentenceAnalysis {
  * Folds the sentence once, matches the lexicon, finds the p-values (only when a phrase matched: most
  * sentences have none, and this is the hot loop) and associates them.
  */
-export function analyseSentence(
-  sentence: string,
-  matcher: LexiconMatcher,
-  options: Partial<BandOptions> = {},
-): SentenceAnalysis {
+export function analyseSentence(sentence: string, matcher: LexiconMatcher, options: Partial<BandOptions> = {}): SentenceAnalysis {
   const folded = foldSentence(sentence);
   const phrases = matcher.match(folded);
   if (phrases.length === 0) return { phrases, pValues: [], occurrences: [] };

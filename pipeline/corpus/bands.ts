@@ -96,10 +96,7 @@ function bandBelow(u: number): Band {
  * Classifies an occurrence by its associated p-value (null when the sentence has none). Pure; the rules
  * are in the file comment.
  */
-export function classifyPValue(
-  p: Pick<PValueHit, 'operator' | 'value' | 'kind' | 'lower'> | null,
-  options: Partial<BandOptions> = {},
-): BandResult {
+export function classifyPValue(p: Pick<PValueHit, 'operator' | 'value' | 'kind' | 'lower'> | null, options: Partial<BandOptions> = {}): BandResult {
   const o = { ...DEFAULT_BAND_OPTIONS, ...options };
   const rejected = (atThreshold: boolean, inequality: BandResult['inequality']): BandResult => ({
     band: null,

@@ -39,8 +39,14 @@ export function articleId(meta: ArticleMeta, textHash: string): { id: string; ki
  * anything, and they would corrupt FTS5 highlight markers and the offsets computed from them.
  */
 export function cleanSentence(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what is removed
-  return /[\u0000-\u001f\u007f]/.test(text) ? text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/ {2,}/g, ' ').trim() : text;
+  /* eslint-disable no-control-regex -- the control characters are what is removed */
+  return /[\u0000-\u001f\u007f]/.test(text)
+    ? text
+        .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+        .replace(/ {2,}/g, ' ')
+        .trim()
+    : text;
+  /* eslint-enable no-control-regex */
 }
 
 /** The API shape of an occurrence (snake_case; the p-value without the parser's internals). */
@@ -93,11 +99,7 @@ export function* articleSentences(article: ParsedArticle): Generator<PlacedSente
 }
 
 /** Extracts one parsed article. */
-export function extractArticle(
-  article: ParsedArticle,
-  matcher: LexiconMatcher,
-  bandOptions: Partial<BandOptions> = {},
-): ExtractedArticle {
+export function extractArticle(article: ParsedArticle, matcher: LexiconMatcher, bandOptions: Partial<BandOptions> = {}): ExtractedArticle {
   return extractSentences(article.meta, articleSentences(article), matcher, bandOptions);
 }
 

@@ -28,15 +28,46 @@ const GAP = '\uFFFF';
 
 /** Elements that are blocks even when nested inside `<p>`: cut out of the paragraph text. */
 export const NESTED_BLOCKS: ReadonlySet<string> = new Set([
-  'fig', 'fig-group', 'table-wrap', 'table-wrap-group', 'list', 'def-list', 'boxed-text', 'disp-quote',
-  'statement', 'verse-group', 'chem-struct-wrap', 'disp-formula', 'disp-formula-group', 'supplementary-material',
-  'media', 'graphic', 'preformat', 'code', 'table', 'array', 'ref-list', 'speech', 'question-wrap',
+  'fig',
+  'fig-group',
+  'table-wrap',
+  'table-wrap-group',
+  'list',
+  'def-list',
+  'boxed-text',
+  'disp-quote',
+  'statement',
+  'verse-group',
+  'chem-struct-wrap',
+  'disp-formula',
+  'disp-formula-group',
+  'supplementary-material',
+  'media',
+  'graphic',
+  'preformat',
+  'code',
+  'table',
+  'array',
+  'ref-list',
+  'speech',
+  'question-wrap',
 ]);
 
 /** Inline elements whose content is not part of the running text. */
 const DROPPED_INLINE: ReadonlySet<string> = new Set([
-  'fn', 'target', 'object-id', 'inline-graphic', 'private-char', 'annotation', 'annotation-xml',
-  'alt-text', 'long-desc', 'milestone-start', 'milestone-end', 'index-term', 'index-term-range-end',
+  'fn',
+  'target',
+  'object-id',
+  'inline-graphic',
+  'private-char',
+  'annotation',
+  'annotation-xml',
+  'alt-text',
+  'long-desc',
+  'milestone-start',
+  'milestone-end',
+  'index-term',
+  'index-term-range-end',
 ]);
 
 const SIGNED_INTEGER = /^[-+\u2212\u2013]?\d+$/;
@@ -138,8 +169,7 @@ function renderMath(el: XmlElement, sink: Sink): void {
   for (const child of el.children) {
     if (typeof child === 'string') {
       // Whitespace between MathML elements is layout, not content; token elements keep their own text.
-      if (el.local === 'mi' || el.local === 'mn' || el.local === 'mo' || el.local === 'mtext' || el.local === 'ms')
-        sink.add(child);
+      if (el.local === 'mi' || el.local === 'mn' || el.local === 'mo' || el.local === 'mtext' || el.local === 'ms') sink.add(child);
       continue;
     }
     switch (child.local) {
@@ -190,13 +220,42 @@ function renderAlternatives(el: XmlElement, sink: Sink): void {
   if (tex) sink.add(cleanTex(plain(tex)));
 }
 
-const TEX_SYMBOLS = new Map<string, string>(Object.entries({
-  times: '\u00D7', le: '\u2264', leq: '\u2264', ge: '\u2265', geq: '\u2265', pm: '\u00B1', lt: '<', gt: '>',
-  chi: '\u03C7', alpha: '\u03B1', beta: '\u03B2', gamma: '\u03B3', delta: '\u03B4', mu: '\u03BC',
-  sigma: '\u03C3', eta: '\u03B7', kappa: '\u03BA', rho: '\u03C1', tau: '\u03C4', lambda: '\u03BB',
-  approx: '\u2248', sim: '\u223C', neq: '\u2260', ne: '\u2260', cdot: '\u00B7', minus: '\u2212',
-  '%': '%', ',': ' ', ';': ' ', ' ': ' ', '{': '{', '}': '}',
-}));
+const TEX_SYMBOLS = new Map<string, string>(
+  Object.entries({
+    times: '\u00D7',
+    le: '\u2264',
+    leq: '\u2264',
+    ge: '\u2265',
+    geq: '\u2265',
+    pm: '\u00B1',
+    lt: '<',
+    gt: '>',
+    chi: '\u03C7',
+    alpha: '\u03B1',
+    beta: '\u03B2',
+    gamma: '\u03B3',
+    delta: '\u03B4',
+    mu: '\u03BC',
+    sigma: '\u03C3',
+    eta: '\u03B7',
+    kappa: '\u03BA',
+    rho: '\u03C1',
+    tau: '\u03C4',
+    lambda: '\u03BB',
+    approx: '\u2248',
+    sim: '\u223C',
+    neq: '\u2260',
+    ne: '\u2260',
+    cdot: '\u00B7',
+    minus: '\u2212',
+    '%': '%',
+    ',': ' ',
+    ';': ' ',
+    ' ': ' ',
+    '{': '{',
+    '}': '}',
+  }),
+);
 
 /**
  * A readable rendering of a TeX formula: PMC's `\documentclass…\begin{document}` wrapper and `$` delimiters

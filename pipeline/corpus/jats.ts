@@ -95,11 +95,40 @@ const HOLLOW_PEER_REVIEW: ReadonlySet<string> = new Set(['ref-list', 'table', 'a
 
 /** Elements whose text never becomes a block: back matter, supplementary material, formulas, grids. */
 const SKIPPED: ReadonlySet<string> = new Set([
-  'title', 'label', 'object-id', 'sec-meta', 'kwd-group', 'permissions', 'ref-list', 'ack', 'fn-group', 'fn',
-  'notes', 'supplementary-material', 'inline-supplementary-material', 'media', 'graphic', 'disp-formula',
-  'disp-formula-group', 'table', 'alternatives', 'preformat', 'code', 'sub-article', 'response', 'glossary',
-  'sig-block', 'attrib', 'trans-abstract', 'related-article', 'related-object', 'array', 'term', 'front-stub',
-  'funding-group', 'author-notes',
+  'title',
+  'label',
+  'object-id',
+  'sec-meta',
+  'kwd-group',
+  'permissions',
+  'ref-list',
+  'ack',
+  'fn-group',
+  'fn',
+  'notes',
+  'supplementary-material',
+  'inline-supplementary-material',
+  'media',
+  'graphic',
+  'disp-formula',
+  'disp-formula-group',
+  'table',
+  'alternatives',
+  'preformat',
+  'code',
+  'sub-article',
+  'response',
+  'glossary',
+  'sig-block',
+  'attrib',
+  'trans-abstract',
+  'related-article',
+  'related-object',
+  'array',
+  'term',
+  'front-stub',
+  'funding-group',
+  'author-notes',
 ]);
 
 /**
@@ -120,10 +149,11 @@ export function parseArticle(input: string | Buffer, options: ParseOptions = {})
   const body = childNamed(article, 'body');
   if (body) walkBlocks(body, 'body', [], blocks);
   const back = childNamed(article, 'back');
-  if (back) for (const child of elements(back)) {
-    if (child.local === 'app-group' || child.local === 'app') walkOne(child, 'body', [], blocks);
-    else readBackFloats(child, blocks);
-  }
+  if (back)
+    for (const child of elements(back)) {
+      if (child.local === 'app-group' || child.local === 'app') walkOne(child, 'body', [], blocks);
+      else readBackFloats(child, blocks);
+    }
   const floats = childNamed(article, 'floats-group');
   if (floats) walkBlocks(floats, 'body', [], blocks);
   if (options.includePeerReview) {
@@ -370,7 +400,9 @@ function readLicence(meta: XmlElement | undefined): Licence | null {
   if (!licence) return null;
   const ref = childNamed(licence, 'license_ref');
   const url = licence.attrs['xlink:href'] ?? textOf(ref) ?? null;
-  const paragraphs = childrenNamed(licence, 'license-p').map((p) => inlineText(p)).filter(Boolean);
+  const paragraphs = childrenNamed(licence, 'license-p')
+    .map((p) => inlineText(p))
+    .filter(Boolean);
   return {
     url,
     type: licence.attrs['license-type'] ?? null,

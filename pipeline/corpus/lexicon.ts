@@ -262,8 +262,7 @@ export const lexiconFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['entries', i, 'patterns'], message: (err as Error).message });
         return;
       }
-      if (!forms.includes(e.phrase))
-        ctx.addIssue({ code: 'custom', path: ['entries', i, 'phrase'], message: 'is not one of the forms of its patterns' });
+      if (!forms.includes(e.phrase)) ctx.addIssue({ code: 'custom', path: ['entries', i, 'phrase'], message: 'is not one of the forms of its patterns' });
       for (const f of forms)
         for (const key of matchKeys(f)) {
           const prev = owner.get(key);
@@ -304,10 +303,7 @@ export function loadLexicon(path: string = DEFAULT_LEXICON_PATH): Lexicon {
  * the same file report the same lexicon.
  */
 export function parseOtteLexicon(csvText: string, source = 'inline'): Lexicon {
-  const rows = parse(csvText, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }) as Record<
-    string,
-    string
-  >[];
+  const rows = parse(csvText, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }) as Record<string, string>[];
   if (rows.length === 0) throw new Error(`${source}: no phrases`);
   const column = ['phrases', 'phrase'].find((c) => c in rows[0]!) ?? Object.keys(rows[0]!).at(-1)!;
   const seen = new Set<string>();
@@ -333,9 +329,7 @@ export function loadOtteLexicon(path: string): Lexicon {
 // ---------------------------------------------------------------------------------------------------------
 
 /** One phrase occurrence; offsets are UTF-16 units in the original sentence, `end` exclusive. */
-export const phraseMatchSchema = z
-  .object({ phrase: z.string(), start: z.number().int().min(0), end: z.number().int().min(0) })
-  .strict();
+export const phraseMatchSchema = z.object({ phrase: z.string(), start: z.number().int().min(0), end: z.number().int().min(0) }).strict();
 export type PhraseMatch = z.infer<typeof phraseMatchSchema>;
 
 /** A lexicon compiled once into a character trie; `match` runs in time linear in the sentence. */

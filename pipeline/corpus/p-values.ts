@@ -53,7 +53,10 @@ export const pValueHitSchema = z
     /** `ns` for the no-value markers, `value` otherwise. */
     kind: z.enum(['value', 'ns']),
     /** Lower bound of a range ("0.05 < p < 0.10", "p = 0.05–0.10"); `value` is then the upper bound. */
-    lower: z.object({ value: z.number().min(0).max(1), inclusive: z.boolean() }).strict().nullable(),
+    lower: z
+      .object({ value: z.number().min(0).max(1), inclusive: z.boolean() })
+      .strict()
+      .nullable(),
     /** The expression states a significance threshold ("p < 0.05 was considered significant"), not a result. */
     threshold: z.boolean(),
   })
@@ -200,7 +203,10 @@ const THRESHOLD_AFTER = [
 
 /** Parses one number as matched by NUMBER; null if it is not a number after all. */
 export function parsePNumber(raw: string): number | null {
-  const s = raw.replace(/\s+/g, '').replace(/[−‐‑–]/g, '-').replace(/[{}()]/g, '');
+  const s = raw
+    .replace(/\s+/g, '')
+    .replace(/[−‐‑–]/g, '-')
+    .replace(/[{}()]/g, '');
   let m = /^10\^?(-\d+)$/.exec(s);
   if (m) return Number(`1e${m[1]}`);
   m = /^(\d*[.·,]?\d+)(?:[x×*·∙⋅]10\^?(-\d+)|e([-+]?\d+))?$/.exec(s);
@@ -276,12 +282,7 @@ function isThreshold(t: string, start: number, end: number): boolean {
   return THRESHOLD_BEFORE.some((r) => r.test(before)) || THRESHOLD_AFTER.some((r) => r.test(after));
 }
 
-function makeHit(
-  f: FoldedText,
-  s: number,
-  e: number,
-  fields: Pick<PValueHit, 'operator' | 'value' | 'kind' | 'lower'>,
-): PValueHit {
+function makeHit(f: FoldedText, s: number, e: number, fields: Pick<PValueHit, 'operator' | 'value' | 'kind' | 'lower'>): PValueHit {
   const { start, end } = toOriginalRange(f, s, e);
   const exact = fields.value !== null && fields.lower === null && (fields.operator === '=' || fields.operator === 'none');
   return { text: f.original.slice(start, end), start, end, ...fields, exact, threshold: isThreshold(f.text, s, e) };
@@ -295,8 +296,16 @@ function originalSlice(f: FoldedText, s: number, e: number): string {
 
 /** "normal saline (NS)", "non-smokers (NS)": the initials of the two words before spell the abbreviation. */
 function definesAbbreviation(t: string, markStart: number): boolean {
-  const words = t.slice(Math.max(0, markStart - 60), markStart).split(/[^\p{L}]+/u).filter((w) => w !== '');
-  return words.slice(-2).map((w) => w[0]).join('') === 'ns';
+  const words = t
+    .slice(Math.max(0, markStart - 60), markStart)
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w !== '');
+  return (
+    words
+      .slice(-2)
+      .map((w) => w[0])
+      .join('') === 'ns'
+  );
 }
 
 /**

@@ -60,7 +60,10 @@ assign(OTHER, '\u00d7\u00f7');
 assignRange(UPPER, 0x391, 0x3a9, [0x3a2]);
 assignRange(LOWER, 0x3b1, 0x3c9);
 // Symbols and punctuation frequent in scientific text, each checked against ICU by the test.
-assign(OTHER, '\u00b1\u00b0\u00b7\u00af\u00a7\u00b6\u00a9\u00ae\u2032\u2033\u2022\u2026\u2122\u2030\u2264\u2265\u2260\u2248\u2212\u2236\u2211\u221a\u221e\u2192\u2190\u2191\u2193\u223c');
+assign(
+  OTHER,
+  '\u00b1\u00b0\u00b7\u00af\u00a7\u00b6\u00a9\u00ae\u2032\u2033\u2022\u2026\u2122\u2030\u2264\u2265\u2260\u2248\u2212\u2236\u2211\u221a\u221e\u2192\u2190\u2191\u2193\u223c',
+);
 assign(LOWER, '\u00b5');
 assign(SCONTINUE, '\u2013\u2014');
 assign(CLOSE, '\u2018\u2019\u201c\u201d\u00ab\u00bb');
@@ -95,7 +98,8 @@ export function sentenceBreaks(text: string): number[] | null {
     const next = CLASS[text.charCodeAt(j)]!;
     let join = next === SCONTINUE || next === ATERM || next === STERM; // SB8a
     if (!join && k === ATERM) {
-      if (j === t + 1 && next === NUMERIC) join = true; // SB6
+      if (j === t + 1 && next === NUMERIC)
+        join = true; // SB6
       else if (j === t + 1 && next === UPPER && t > 0 && (CLASS[text.charCodeAt(t - 1)] === UPPER || CLASS[text.charCodeAt(t - 1)] === LOWER))
         join = true; // SB7
       else {

@@ -46,19 +46,16 @@ const fail = (msg: string): never => {
   process.exit(2);
 };
 const works = Number(values.works);
-if (!values.works || !Number.isInteger(works) || works < 100 || works > 50_000_000)
-  fail('--works must be a whole number from 100 through 50000000');
+if (!values.works || !Number.isInteger(works) || works < 100 || works > 50_000_000) fail('--works must be a whole number from 100 through 50000000');
 if (!values.out) fail('--out DIR is required');
 const seed = Number(values.seed);
 if (!Number.isInteger(seed)) fail('--seed must be a whole number');
-for (const d of [values.release, values.built])
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(d!)) fail(`dates must be YYYY-MM-DD, got ${d}`);
+for (const d of [values.release, values.built]) if (!/^\d{4}-\d{2}-\d{2}$/.test(d!)) fail(`dates must be YYYY-MM-DD, got ${d}`);
 const out = resolve(values.out!);
 const name = values.name ?? basename(out);
 if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) fail(`--name must be a lower-case slug, got ${name}`);
 const threads = values.threads ? Number(values.threads) : Math.min(4, availableParallelism());
-if (!Number.isInteger(threads) || threads < 1 || threads > 64)
-  fail('--threads must be a whole number from 1 through 64');
+if (!Number.isInteger(threads) || threads < 1 || threads > 64) fail('--threads must be a whole number from 1 through 64');
 
 await generateSnapshot({
   works,

@@ -141,9 +141,7 @@ export function predictionsReport(
       category_order: CATEGORY_ORDER,
       categorical_score_order: { domain: DOMAINS, study_design: DESIGNS, genre: GENRES },
       thresholds: THRESHOLDS,
-      category_counts: Object.fromEntries(
-        CATEGORY_ORDER.map((h, k) => [h, { candidate: counts.candidate[k], consensus: counts.consensus[k] }]),
-      ),
+      category_counts: Object.fromEntries(CATEGORY_ORDER.map((h, k) => [h, { candidate: counts.candidate[k], consensus: counts.consensus[k] }])),
       sources: { predictions: { path: 'predictions.csv', sha256: predictionsSha256 } },
       limitations: [
         'predictions are machine outputs and not human validated labels',
@@ -156,8 +154,7 @@ export function predictionsReport(
       model_version: MODEL_VERSION,
       teachers: ['codex', 'gemma'],
       decision_policy: {
-        categorical:
-          'candidate = highest mean teacher score; consensus only when both teachers pick the same value',
+        categorical: 'candidate = highest mean teacher score; consensus only when both teachers pick the same value',
       },
       evaluation: { cross_validation: hardHeads.flatMap(folds) },
       claims_not_supported: ['human accuracy', 'frame prevalence'],

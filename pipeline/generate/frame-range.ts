@@ -26,18 +26,7 @@ import {
   YEARS,
 } from './model.ts';
 import { Rng, Zipf } from './prng.ts';
-import {
-  ABOUT_CA_TERMS,
-  CA_FUNDERS,
-  CA_INSTITUTIONS,
-  FIELDS,
-  KEYWORDS,
-  OTHER_FUNDERS,
-  TITLE_HEAD,
-  tailWord,
-  topicName,
-  venueName,
-} from './words.ts';
+import { ABOUT_CA_TERMS, CA_FUNDERS, CA_INSTITUTIONS, FIELDS, KEYWORDS, OTHER_FUNDERS, TITLE_HEAD, tailWord, topicName, venueName } from './words.ts';
 
 export interface GenerateOptions {
   seed: number;
@@ -53,14 +42,7 @@ export const FLAG_AFF = 64;
 export const FLAG_FUND = 128;
 export const FLAG_VENUE = 256;
 
-export const RANGE_FILES = [
-  'works',
-  'authorships',
-  'direct_labels',
-  'predictions',
-  'retractions',
-  'legacy_scores',
-] as const;
+export const RANGE_FILES = ['works', 'authorships', 'direct_labels', 'predictions', 'retractions', 'legacy_scores'] as const;
 
 /** Streams of the per-work generators; distinct so that adding a draw to one does not shift another. */
 export const STREAM = { work: 1, screen: 6, author: 7, recent: 8, topicField: 9, sample: 5 } as const;
@@ -112,8 +94,7 @@ export class Tables {
   ) {
     const fieldZipf = new Zipf(FIELDS.length, 0.7);
     this.fieldOfTopic = new Uint8Array(SIZES.topics);
-    for (let t = 0; t < SIZES.topics; t++)
-      this.fieldOfTopic[t] = fieldZipf.draw(new Rng(options.seed, STREAM.topicField, t));
+    for (let t = 0; t < SIZES.topics; t++) this.fieldOfTopic[t] = fieldZipf.draw(new Rng(options.seed, STREAM.topicField, t));
     this.caAuthor = new Zipf(p.caAuthors, 0.5);
     this.otherAuthor = new Zipf(p.authorPool - p.caAuthors, 0.5);
   }
@@ -143,8 +124,7 @@ export interface Bibliographic {
 function title(rng: Rng, t: Tables, about: boolean): string {
   const n = rng.range(6, 15);
   const words: string[] = [];
-  for (let k = 0; k < n; k++)
-    words.push(rng.chance(0.6) ? TITLE_HEAD[t.head.draw(rng)]! : tailWord(t.tail.draw(rng)));
+  for (let k = 0; k < n; k++) words.push(rng.chance(0.6) ? TITLE_HEAD[t.head.draw(rng)]! : tailWord(t.tail.draw(rng)));
   if (about && rng.chance(0.7)) words.splice(rng.int(words.length + 1), 0, 'in', rng.pick(ABOUT_CA_TERMS));
   if (rng.chance(0.05)) words.splice(rng.range(2, words.length), 0, ':');
   if (rng.chance(0.01)) {
@@ -276,13 +256,7 @@ export function stratumOf(b: Bibliographic): number {
 }
 
 const scoreOf = (rng: Rng, latent: boolean, side: 'codex' | 'gemma'): number =>
-  permille(
-    latent
-      ? side === 'codex'
-        ? 0.7 + 0.2 * rng.normal()
-        : 0.65 + 0.22 * rng.normal()
-      : rng.exp(side === 'codex' ? 0.06 : 0.09),
-  );
+  permille(latent ? (side === 'codex' ? 0.7 + 0.2 * rng.normal() : 0.65 + 0.22 * rng.normal()) : rng.exp(side === 'codex' ? 0.06 : 0.09));
 
 /** Scores over a categorical head: the true value scores high, the rest low. */
 function categoricalScores(rng: Rng, n: number, truth: number): number[] {
@@ -292,12 +266,7 @@ function categoricalScores(rng: Rng, n: number, truth: number): number[] {
 }
 const argmax = (xs: number[]): number => xs.reduce((best, x, k) => (x > xs[best]! ? k : best), 0);
 
-function predictionLine(
-  rng: Rng,
-  id: string,
-  latent: boolean[],
-  b: Bibliographic,
-): { line: string; candidate: number; consensus: number } {
+function predictionLine(rng: Rng, id: string, latent: boolean[], b: Bibliographic): { line: string; candidate: number; consensus: number } {
   const codex: number[] = [];
   const gemma: number[] = [];
   const candidate: string[] = [];
@@ -315,8 +284,7 @@ function predictionLine(
     const th = THRESHOLDS[head];
     const cPos = th.codex !== null && c >= th.codex * 1000;
     const gPos = g >= th.gemma * 1000;
-    if (th.codex !== null)
-      margin = Math.min(margin, Math.abs(c / 1000 - th.codex), Math.abs(g / 1000 - th.gemma));
+    if (th.codex !== null) margin = Math.min(margin, Math.abs(c / 1000 - th.codex), Math.abs(g / 1000 - th.gemma));
     if (cPos || gPos) {
       candidate.push(head);
       candMask |= 1 << k;
@@ -400,18 +368,13 @@ export interface RangeResult {
 }
 
 /** Writes the part files of works [start, end) into `dir` (file names `<table>.part`). */
-export function generateRange(
-  options: GenerateOptions,
-  start: number,
-  end: number,
-  dir: string,
-  onProgress?: (done: number) => void,
-): RangeResult {
+export function generateRange(options: GenerateOptions, start: number, end: number, dir: string, onProgress?: (done: number) => void): RangeResult {
   const p = plan(options.works);
   const t = new Tables(options, p);
-  const out = Object.fromEntries(
-    RANGE_FILES.map((f) => [f, new CsvFileWriter(join(dir, `${f}.part`), null)]),
-  ) as Record<(typeof RANGE_FILES)[number], CsvFileWriter>;
+  const out = Object.fromEntries(RANGE_FILES.map((f) => [f, new CsvFileWriter(join(dir, `${f}.part`), null)])) as Record<
+    (typeof RANGE_FILES)[number],
+    CsvFileWriter
+  >;
   const flags = new Uint16Array(end - start);
   const authorUsed = new Uint8Array(p.authorPool);
   const counts = {
@@ -427,9 +390,7 @@ export function generateRange(
     out.works.line(`${id},${bibliographicCells(b)}`);
 
     // Latent truth behind predictions, labels and the screen.
-    const latent = CATEGORY_BASE.map((rate, k) =>
-      k === 8 ? (!b.has_abstract && rng.chance(0.35)) || rng.chance(rate) : rng.chance(rate),
-    );
+    const latent = CATEGORY_BASE.map((rate, k) => (k === 8 ? (!b.has_abstract && rng.chance(0.35)) || rng.chance(rate) : rng.chance(rate)));
     const design = t.design.draw(rng);
     flags[i - start] =
       (latent[0] ? FLAG_META : 0) |
@@ -466,8 +427,7 @@ export function generateRange(
       if (pred.consensus & (1 << k)) counts.consensus[k]++;
     }
 
-    if (rng.chance(p.labelRate))
-      for (const line of labelLines(rng, id, latent, b, design)) out.direct_labels.line(line);
+    if (rng.chance(p.labelRate)) for (const line of labelLines(rng, id, latent, b, design)) out.direct_labels.line(line);
 
     if (b.is_retracted ? rng.chance(1_052 / 1_584) : rng.chance(p.rwOnlyRate)) {
       const nature = (b.is_retracted ? RETRACTION_NATURE_FLAGGED : RETRACTION_NATURE_RW_ONLY).draw(rng);
@@ -484,9 +444,7 @@ export function generateRange(
 
     const a = rng.int(10_001);
     const c = rng.int(10_001);
-    out.legacy_scores.line(
-      `${id},${a / 10_000},${c / 10_000},${Math.abs(a - c) / 10_000},score_only:v0-immature-baseline`,
-    );
+    out.legacy_scores.line(`${id},${a / 10_000},${c / 10_000},${Math.abs(a - c) / 10_000},score_only:v0-immature-baseline`);
     if (onProgress && (i - start) % 50_000 === 49_999) onProgress(i - start + 1);
   }
   const rows = {} as RangeResult['rows'];

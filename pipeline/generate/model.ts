@@ -87,10 +87,7 @@ export const CATEGORY_BASE = [0.03, 0.004, 0.01, 0.015, 0.02, 0.012, 0.01, 0.012
  * Teacher thresholds per head (quota-aligned in the original; research/metacan.md §1.5). `null` for the
  * codex side means the head failed its support gate, so it has no codex decision and its consensus is empty.
  */
-export const THRESHOLDS: Record<
-  (typeof CATEGORY_ORDER)[number] | 'about_ca_system' | 'about_ca_topic',
-  { codex: number | null; gemma: number }
-> = {
+export const THRESHOLDS: Record<(typeof CATEGORY_ORDER)[number] | 'about_ca_system' | 'about_ca_topic', { codex: number | null; gemma: number }> = {
   metaresearch: { codex: 0.189, gemma: 0.165 },
   metaepi_narrow: { codex: null, gemma: 0.5 },
   metaepi_broad: { codex: null, gemma: 0.5 },

@@ -22,9 +22,7 @@ export class Rng {
   private d: number;
 
   constructor(seed: number, stream = 0, index = 0) {
-    const mix = splitmix32(
-      (seed * 0x2545f491) ^ Math.imul(stream + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca77),
-    );
+    const mix = splitmix32((seed * 0x2545f491) ^ Math.imul(stream + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca77));
     this.a = mix();
     this.b = mix();
     this.c = mix();

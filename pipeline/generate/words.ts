@@ -19,8 +19,7 @@ export const TITLE_HEAD = (
   'bias transparency funding grants scholarly communication preprints journals retraction misconduct'
 ).split(' ');
 
-const SYLLABLES =
-  'ka lo mi ne su ta ri po ve da no li ber san tor vel mar qui zen dal fen gor hal jun kes'.split(' ');
+const SYLLABLES = 'ka lo mi ne su ta ri po ve da no li ber san tor vel mar qui zen dal fen gor hal jun kes'.split(' ');
 
 /** A made-up word for tail rank k, stable for a given k. */
 export function tailWord(k: number): string {
@@ -84,16 +83,7 @@ export function topicName(k: number): string {
   return `${a} ${b} ${c}`;
 }
 
-const VENUE_KIND = [
-  'Journal of',
-  'Canadian Journal of',
-  'Annals of',
-  'Reviews in',
-  'International Journal of',
-  'Proceedings of',
-  'Bulletin of',
-  'Archives of',
-];
+const VENUE_KIND = ['Journal of', 'Canadian Journal of', 'Annals of', 'Reviews in', 'International Journal of', 'Proceedings of', 'Bulletin of', 'Archives of'];
 
 /** Display name of venue number k: distinct for every k. */
 export function venueName(k: number): string {

@@ -9,7 +9,4 @@ const { options, start, end, dir } = workerData as {
   dir: string;
 };
 const result = generateRange(options, start, end, dir, (done) => parentPort!.postMessage({ progress: done }));
-parentPort!.postMessage({ result }, [
-  result.flags.buffer as ArrayBuffer,
-  result.authorUsed.buffer as ArrayBuffer,
-]);
+parentPort!.postMessage({ result }, [result.flags.buffer as ArrayBuffer, result.authorUsed.buffer as ArrayBuffer]);

@@ -7,16 +7,7 @@
  * A server marks each build it holds open with a `.serving-<pid>` file (contracts/common/build-markers.ts);
  * pruning never removes a build so marked by a live process, nor the temp directory of a live pipeline run.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { markerPid } from '../../contracts/common/build-markers.ts';
 import { pidIsAlive } from '../../contracts/common/local-files.ts';

@@ -68,7 +68,7 @@ export class IntFileWriter {
 function append(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, 'a');
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
   } finally {
     closeSync(fd);
   }

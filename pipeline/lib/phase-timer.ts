@@ -60,7 +60,10 @@ export function phaseTable(rows: { label: string; phases: PhaseTiming[] }[]): st
   });
   const totals = rows.map((r) => {
     const cpu = r.phases.every((p) => p.cpu_seconds !== undefined) ? r.phases.reduce((s, p) => s + p.cpu_seconds!, 0) : undefined;
-    return `${seconds(r.phases.reduce((s, p) => s + p.seconds, 0), r.phases.length > 0 ? cpu : undefined)} | `;
+    return `${seconds(
+      r.phases.reduce((s, p) => s + p.seconds, 0),
+      r.phases.length > 0 ? cpu : undefined,
+    )} | `;
   });
   return [head, rule, ...body, `| total | ${totals.join(' | ')} |`].join('\n');
 }

@@ -94,7 +94,14 @@ async function listOf(spec: BuildOptions['funders'], letter: 'F' | 'S'): Promise
 const partDirName = (rel: string) => rel.replace(/[^A-Za-z0-9._=-]+/g, '_');
 
 /** Reads every partition (skipping finished checkpoints), in worker threads when threads > 1. */
-async function readAll(files: PartitionFile[], workDir: string, rules: PartitionTask['rules'], threads: number, progress: Progress, mergeOnly = false): Promise<{ dir: string; stats: PartitionStats }[]> {
+async function readAll(
+  files: PartitionFile[],
+  workDir: string,
+  rules: PartitionTask['rules'],
+  threads: number,
+  progress: Progress,
+  mergeOnly = false,
+): Promise<{ dir: string; stats: PartitionStats }[]> {
   const dirs = files.map((f) => join(workDir, 'parts', partDirName(f.rel)));
   const results: ({ dir: string; stats: PartitionStats } | null)[] = files.map((f, k) => {
     const statsFile = join(dirs[k]!, 'stats.json');
@@ -117,8 +124,16 @@ async function readAll(files: PartitionFile[], workDir: string, rules: Partition
   progress.update(done);
   const todo = files.map((f, k) => k).filter((k) => results[k] === null);
   if (mergeOnly && todo.length > 0)
-    throw new BuildError(`${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo.slice(0, 10).map((k) => files[k]!.rel).join(', ')}`);
-  const pool = threads > 1 && todo.length > 1 ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length)) : null;
+    throw new BuildError(
+      `${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo
+        .slice(0, 10)
+        .map((k) => files[k]!.rel)
+        .join(', ')}`,
+    );
+  const pool =
+    threads > 1 && todo.length > 1
+      ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length))
+      : null;
   try {
     // Inline (one thread), one partition after another: all at once would run as many DuckDB threads.
     let queue: Promise<unknown> = Promise.resolve();
@@ -214,7 +229,10 @@ function findingsOf(m: MergeResult, at: string, release: string | null): Record<
       invisible_to_affiliation: noAff,
       pct: pct(noAff, c.works),
     }),
-    abstract_cascade: f(`${c.noAbstract} works (${pct(c.noAbstract, c.works)}%) have no abstract.`, { no_abstract: c.noAbstract, pct: pct(c.noAbstract, c.works) }),
+    abstract_cascade: f(`${c.noAbstract} works (${pct(c.noAbstract, c.works)}%) have no abstract.`, {
+      no_abstract: c.noAbstract,
+      pct: pct(c.noAbstract, c.works),
+    }),
     language_gap: f(`${c.french} works (${pct(c.french, c.works)}%) are in French.`, { french: c.french, pct: pct(c.french, c.works) }),
     retraction_record: f(`${c.retracted} works carry the catalogue's retraction flag; ${m.tables.retractions.rows} are matched in Retraction Watch.`, {
       openalex_flagged: c.retracted,
@@ -250,7 +268,9 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
 export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: SnapshotManifest; report: BuildReport } | null> {
   const started = performance.now();
   const layout = findWorks(o.works, { format: o.format, allowIncomplete: o.allowIncomplete });
-  o.progress.log(`${layout.layout} layout: ${layout.files.length} works files in ${layout.worksDir}${layout.missing.length ? ` (${layout.missing.length} listed files not read)` : ''}`);
+  o.progress.log(
+    `${layout.layout} layout: ${layout.files.length} works files in ${layout.worksDir}${layout.missing.length ? ` (${layout.missing.length} listed files not read)` : ''}`,
+  );
   let funders, sources;
   try {
     funders = await listOf(o.funders, 'F');
@@ -274,7 +294,9 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   const rules = { funderIds: lists.funders.map((f) => f.id), sourceIds: lists.sources.map((s) => s.id), excludeXpac: o.excludeXpac, fingerprint };
   if (step !== undefined && step !== 'merge') {
     const [part] = await readAll([layout.files[step.map]!], workDir, rules, 1, o.progress);
-    o.progress.log(`partition ${step.map} (${part!.stats.rel}): ${part!.stats.records} records, ${part!.stats.admitted} admitted, ${part!.stats.bad} bad → ${part!.dir}`);
+    o.progress.log(
+      `partition ${step.map} (${part!.stats.rel}): ${part!.stats.records} records, ${part!.stats.admitted} admitted, ${part!.stats.bad} bad → ${part!.dir}`,
+    );
     return null;
   }
   const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress, step === 'merge');
@@ -288,7 +310,10 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
     writeFileSync(join(workDir, 'report.json'), stablePretty(pre));
     throw new BuildError(
       `${pre.bad} of ${pre.records} records are bad (${(pre.bad_fraction * 100).toFixed(3)}%, more than --max-bad-lines ${(o.maxBadFraction * 100).toFixed(3)}%); ` +
-        `see ${join(workDir, 'report.json')}. First: ${pre.first_bad.slice(0, 3).map((b) => `${b.file}:${b.line} ${b.reason}`).join('; ')}`,
+        `see ${join(workDir, 'report.json')}. First: ${pre.first_bad
+          .slice(0, 3)
+          .map((b) => `${b.file}:${b.line} ${b.reason}`)
+          .join('; ')}`,
     );
   }
 
@@ -307,17 +332,34 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
       threads: Math.max(1, o.threads),
     });
     const tables: Partial<SnapshotManifest['tables']> = { ...merged.tables };
-    for (const [t, entries] of [['canadian_funders', lists.funders], ['canadian_sources', lists.sources]] as const) {
+    for (const [t, entries] of [
+      ['canadian_funders', lists.funders],
+      ['canadian_sources', lists.sources],
+    ] as const) {
       const w = new CsvFileWriter(join(tmp, TABLES[t].file), header(t));
       for (const e of entries) w.line(`${e.id},${csvCell(e.name)}`);
       tables[t] = { file: TABLES[t].file, rows: w.rows, ...w.close() };
     }
     for (const t of LABEL_TABLES) tables[t] = await labelTable(tmp, t, o.labels[t]);
-    tables.recent_works = { file: TABLES.recent_works.file, rows: 0, ...new CsvFileWriter(join(tmp, TABLES.recent_works.file), header('recent_works')).close() };
+    tables.recent_works = {
+      file: TABLES.recent_works.file,
+      rows: 0,
+      ...new CsvFileWriter(join(tmp, TABLES.recent_works.file), header('recent_works')).close(),
+    };
 
     const at = `${o.buildDate}T00:00:00Z`;
-    const release = o.releaseDate ?? layout.manifestDate ?? layout.files.map((f) => f.updatedDate).filter((d): d is string => d !== null).sort().at(-1) ?? null;
-    const predictionsReport = o.predictionsReport ? JSON.parse(readFileSync(o.predictionsReport, 'utf8')) : emptyPredictionsReport(tables.predictions!.rows, at);
+    const release =
+      o.releaseDate ??
+      layout.manifestDate ??
+      layout.files
+        .map((f) => f.updatedDate)
+        .filter((d): d is string => d !== null)
+        .sort()
+        .at(-1) ??
+      null;
+    const predictionsReport = o.predictionsReport
+      ? JSON.parse(readFileSync(o.predictionsReport, 'utf8'))
+      : emptyPredictionsReport(tables.predictions!.rows, at);
     const documents = {
       findings: writeJson(tmp, 'findings.json', findingsOf(merged, at, release)),
       predictions_report: writeJson(tmp, 'predictions-report.json', predictionsReport),

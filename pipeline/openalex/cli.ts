@@ -108,7 +108,8 @@ const today = new Date().toISOString().slice(0, 10);
 for (const d of [values.release, values.built]) if (d !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(d)) fail(`dates must be YYYY-MM-DD, got ${d}`);
 if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(values['memory-limit']!)) fail('--memory-limit must be a size such as 512MB or 2GB');
 const mapPartition = values['map-partition'] === undefined ? undefined : Number(values['map-partition']);
-if (mapPartition !== undefined && !(Number.isInteger(mapPartition) && mapPartition >= 0)) fail(`--map-partition must be a whole number from 0, got ${values['map-partition']}`);
+if (mapPartition !== undefined && !(Number.isInteger(mapPartition) && mapPartition >= 0))
+  fail(`--map-partition must be a whole number from 0, got ${values['map-partition']}`);
 if (mapPartition !== undefined && values['merge-only']) fail('give --map-partition K or --merge-only, not both');
 const out = resolve(values.out!);
 const name = values.name ?? basename(out);
@@ -116,7 +117,12 @@ if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) fail(`--name must be a lower-case 
 const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(p));
 const listSpec = (dir: string | undefined, csv: string | undefined) => (dir ? { dir: resolve(dir) } : csv ? { csv: resolve(csv) } : undefined);
 const labels: Partial<Record<LabelTable, string>> = {};
-for (const [t, v] of [['direct_labels', values.labels], ['predictions', values.predictions], ['screened', values.screened], ['legacy_scores', values['legacy-scores']]] as const)
+for (const [t, v] of [
+  ['direct_labels', values.labels],
+  ['predictions', values.predictions],
+  ['screened', values.screened],
+  ['legacy_scores', values['legacy-scores']],
+] as const)
   if (v) labels[t] = resolve(v);
 
 try {

@@ -89,8 +89,11 @@ function locate(dir: string, format: 'jsonl' | 'parquet' | undefined): { layout:
     add('parquet-2026', join(dir, 'data', 'parquet', 'works'));
     add('legacy', join(dir, 'data', 'works'));
   }
-  const wanted = format ? candidates.filter((c) => c.layout === (format === 'parquet' ? 'parquet-2026' : 'jsonl-2026') || (format === 'jsonl' && c.layout === 'legacy')) : candidates;
-  if (wanted.length > 1) throw new LayoutError(`${dir} holds the works snapshot in ${wanted.map((c) => c.layout).join(' and ')}: choose one with --format jsonl|parquet`);
+  const wanted = format
+    ? candidates.filter((c) => c.layout === (format === 'parquet' ? 'parquet-2026' : 'jsonl-2026') || (format === 'jsonl' && c.layout === 'legacy'))
+    : candidates;
+  if (wanted.length > 1)
+    throw new LayoutError(`${dir} holds the works snapshot in ${wanted.map((c) => c.layout).join(' and ')}: choose one with --format jsonl|parquet`);
   if (wanted.length === 1) return wanted[0]!;
   if (candidates.length > 0) throw new LayoutError(`${dir} holds no ${format} works snapshot (found ${candidates.map((c) => c.layout).join(', ')})`);
   return { layout: 'flat', worksDir: dir };
@@ -116,7 +119,9 @@ export function findWorks(dir: string, o: { format?: 'jsonl' | 'parquet' | undef
     manifest = layout === 'legacy' ? join(worksDir, 'manifest') : join(worksDir, 'manifest.json');
     if (!existsSync(manifest)) {
       if (!o.allowIncomplete)
-        throw new LayoutError(`${manifest} is missing: OpenAlex writes the manifest last, so the download is incomplete (or pass --allow-incomplete to read the files present)`);
+        throw new LayoutError(
+          `${manifest} is missing: OpenAlex writes the manifest last, so the download is incomplete (or pass --allow-incomplete to read the files present)`,
+        );
       manifest = null;
     } else {
       let json: unknown;

@@ -66,12 +66,19 @@ async function eachRow(duck: Duck, sql: string, each: (row: (string | null)[]) =
 }
 
 export async function mergeParts(m: MergeInput): Promise<MergeResult> {
-  const duck = await openDuck(':memory:', { memory_limit: m.memoryLimit, threads: String(m.threads), temp_directory: join(m.workDir, 'duckdb-tmp'), preserve_insertion_order: 'false' });
+  const duck = await openDuck(':memory:', {
+    memory_limit: m.memoryLimit,
+    threads: String(m.threads),
+    temp_directory: join(m.workDir, 'duckdb-tmp'),
+    preserve_insertion_order: 'false',
+  });
   try {
     const deletedFile = join(m.workDir, 'deleted-ids.csv');
     writeFileSync(deletedFile, `id\n${[...m.deletedIds].join('\n')}\n`);
     await duck.run(`CREATE TABLE part_rank AS SELECT * FROM (VALUES ${m.parts.map((p, k) => `(${lit(p)}, ${k})`).join(', ') || "('', 0)"}) t(dir, rank)`);
-    await duck.run(`CREATE TABLE deleted AS SELECT DISTINCT id FROM read_csv(${lit(deletedFile)}, header = true, columns = {'id': 'VARCHAR'}) WHERE id IS NOT NULL`);
+    await duck.run(
+      `CREATE TABLE deleted AS SELECT DISTINCT id FROM read_csv(${lit(deletedFile)}, header = true, columns = {'id': 'VARCHAR'}) WHERE id IS NOT NULL`,
+    );
     const files = (name: string) => m.parts.map((p) => join(p, name));
     const ranked = (name: string) =>
       `SELECT x.* EXCLUDE (filename), r.rank FROM read_parquet([${files(name).map(lit).join(', ')}], filename = true) x JOIN part_rank r ON r.dir = parse_dirpath(x.filename)`;
@@ -81,7 +88,9 @@ export async function mergeParts(m: MergeInput): Promise<MergeResult> {
       WITH i AS (${ranked('ids.parquet')}),
            k AS (SELECT id, rank, line, coalesce(updated, '') || '|' || lpad(rank::VARCHAR, 7, '0') || '|' || lpad(line::VARCHAR, 11, '0') AS version FROM i WHERE id IN (SELECT id FROM fw))
       SELECT id, max_by(rank, version) AS rank, max_by(line, version) AS line FROM k GROUP BY id`);
-    await duck.run(`CREATE TABLE works AS SELECT fw.* FROM fw JOIN win ON fw.id = win.id AND fw.rank = win.rank AND fw.line = win.line WHERE fw.id NOT IN (SELECT id FROM deleted)`);
+    await duck.run(
+      `CREATE TABLE works AS SELECT fw.* FROM fw JOIN win ON fw.id = win.id AND fw.rank = win.rank AND fw.line = win.line WHERE fw.id NOT IN (SELECT id FROM deleted)`,
+    );
     const [tally] = await duck.all<{ fw: number; won: number; deleted: number }>(
       `SELECT (SELECT count(*) FROM fw)::INTEGER AS fw, (SELECT count(*) FROM works)::INTEGER AS won,
               (SELECT count(*) FROM fw JOIN win ON fw.id = win.id AND fw.rank = win.rank AND fw.line = win.line WHERE fw.id IN (SELECT id FROM deleted))::INTEGER AS deleted`,
@@ -121,7 +130,9 @@ export async function mergeParts(m: MergeInput): Promise<MergeResult> {
     const retractionsFile = closeAs('retractions', r);
 
     const a = new CsvFileWriter(join(m.outDir, TABLES.authorships.file), header('authorships'));
-    await eachRow(duck, 'SELECT work_id, author_id, position, is_ca FROM authorships ORDER BY length(work_id), work_id, position::INTEGER', (row) => a.line(row.join(',')));
+    await eachRow(duck, 'SELECT work_id, author_id, position, is_ca FROM authorships ORDER BY length(work_id), work_id, position::INTEGER', (row) =>
+      a.line(row.join(',')),
+    );
     const p = new CsvFileWriter(join(m.outDir, TABLES.authors.file), header('authors'));
     await eachRow(duck, 'SELECT id, name, orcid FROM authors ORDER BY length(id), id', (row) => p.line(row.map((v) => csvCell(v ?? '')).join(',')));
     return {

@@ -183,7 +183,12 @@ function thisThreadsDuck(): Promise<Duck> {
  * Maps a partition into `dir` (replacing what was there) and returns its stats (also written as stats.json).
  * `onBytes` hears how far the partition is (bytes of the file: hashed, then the share DuckDB reports done).
  */
-export async function readPartition(file: PartitionFile, dir: string, o: RuleLists & { fingerprint: string }, onBytes?: (bytes: number) => void): Promise<PartitionStats> {
+export async function readPartition(
+  file: PartitionFile,
+  dir: string,
+  o: RuleLists & { fingerprint: string },
+  onBytes?: (bytes: number) => void,
+): Promise<PartitionStats> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Hashing reads the whole file: the first tenth of the bar, the rules the rest.
@@ -215,10 +220,15 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
     if (file.format === 'parquet') {
       let failed: string | null;
       try {
-        const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(file.path)}, hive_partitioning = false)`);
+        const described = await duck.all<{ column_name: string; column_type: string }>(
+          `DESCRIBE SELECT * FROM read_parquet(${lit(file.path)}, hive_partitioning = false)`,
+        );
         const present = new Map(described.map((r) => [r.column_name, r.column_type]));
         // Nested columns are cast by name; a file whose types do not cast goes through JSON.
-        const viaJson = await duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`).then(() => false, () => true);
+        const viaJson = await duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`).then(
+          () => false,
+          () => true,
+        );
         failed = await runRules(duck, parquetSource(file.path, present, viaJson), o, true, onShare);
       } catch (err) {
         failed = (err as Error).message;
@@ -248,10 +258,13 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
     }
     if (scan !== null) {
       const ordinals = scan.bad.filter((b) => b.ordinal !== null).map((b) => b.ordinal);
-      if (ordinals.length > 0) await duck.run(`UPDATE v SET why = 'bad', work = NULL, auths = NULL, notes = NULL WHERE line IN (SELECT unnest([${ordinals.join(', ')}]))`);
+      if (ordinals.length > 0)
+        await duck.run(`UPDATE v SET why = 'bad', work = NULL, auths = NULL, notes = NULL WHERE line IN (SELECT unnest([${ordinals.join(', ')}]))`);
       for (const b of scan.bad) bad(b.line, b.reason);
       // A record the SQL type checks reject that the JavaScript reader takes is still never admitted.
-      const [left] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM v WHERE why = 'bad' AND line NOT IN (SELECT unnest([${ordinals.join(', ') || 'NULL'}]::BIGINT[]))`);
+      const [left] = await duck.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM v WHERE why = 'bad' AND line NOT IN (SELECT unnest([${ordinals.join(', ') || 'NULL'}]::BIGINT[]))`,
+      );
       for (let k = 0; k < left!.n; k++) bad(0, 'a value of the wrong type');
     } else {
       for (const r of await duck.all<{ line: number }>(`SELECT line::INTEGER AS line FROM v WHERE why = 'bad' ORDER BY line`)) bad(r.line, 'unreadable record');
@@ -260,7 +273,9 @@ export async function readPartition(file: PartitionFile, dir: string, o: RuleLis
       if (r.why === 'in') stats.admitted = r.n;
       else stats.skipped[r.why] = r.n;
     }
-    for (const r of await duck.all<{ note: string; n: number }>(`SELECT note, count(*)::INTEGER AS n FROM (SELECT unnest(notes) AS note FROM v WHERE why = 'in') GROUP BY note ORDER BY note`))
+    for (const r of await duck.all<{ note: string; n: number }>(
+      `SELECT note, count(*)::INTEGER AS n FROM (SELECT unnest(notes) AS note FROM v WHERE why = 'in') GROUP BY note ORDER BY note`,
+    ))
       stats.notes[r.note] = r.n;
     await duck.run(`COPY (SELECT id, updated, line FROM v WHERE why <> 'bad') TO ${lit(join(dir, 'ids.parquet'))} (FORMAT parquet)`);
     await duck.run(`COPY (SELECT updated, line, unnest(work) FROM v WHERE why = 'in') TO ${lit(join(dir, 'works.parquet'))} (FORMAT parquet)`);

@@ -35,7 +35,11 @@ function sortableDate(raw: string): string {
 const clean = (s: string | undefined, max: number) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max).trim();
 
 export function bareDoiKey(doi: string): string {
-  return doi.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:/i, '').toLowerCase();
+  return doi
+    .trim()
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:/i, '')
+    .toLowerCase();
 }
 
 export async function readRetractionWatch(path: string): Promise<{ notices: Map<string, RetractionNotice>; rows: number }> {

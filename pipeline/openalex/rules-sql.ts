@@ -42,7 +42,8 @@ export const RECORD_COLUMNS: Record<string, string> = {
   host_venue: 'STRUCT(id VARCHAR, display_name VARCHAR)',
   primary_topic: 'STRUCT(display_name VARCHAR, field STRUCT(display_name VARCHAR))',
   abstract_inverted_index: 'MAP(VARCHAR, BIGINT[])',
-  authorships: 'STRUCT(author STRUCT(id VARCHAR, display_name VARCHAR, orcid VARCHAR), institutions STRUCT(display_name VARCHAR, country_code VARCHAR)[], countries VARCHAR[])[]',
+  authorships:
+    'STRUCT(author STRUCT(id VARCHAR, display_name VARCHAR, orcid VARCHAR), institutions STRUCT(display_name VARCHAR, country_code VARCHAR)[], countries VARCHAR[])[]',
   funders: 'STRUCT(id VARCHAR, display_name VARCHAR)[]',
   awards: 'STRUCT(funder_id VARCHAR, funder_display_name VARCHAR)[]',
   grants: 'STRUCT(funder VARCHAR, funder_display_name VARCHAR)[]',
@@ -66,7 +67,11 @@ const COMMON = new Set(['new', 'first', 'island', 'university', 'bay', 'of', 'du
 const KEY_TERMS = [
   ...new Set(
     AB.filter((e) => e.includes(' ') && !e.split(' ').some((t) => SINGLE.includes(t))).map(
-      (e) => e.split(' ').filter((t) => !COMMON.has(t)).sort((a, b) => b.length - a.length)[0]!,
+      (e) =>
+        e
+          .split(' ')
+          .filter((t) => !COMMON.has(t))
+          .sort((a, b) => b.length - a.length)[0]!,
     ),
   ),
 ];

@@ -72,8 +72,15 @@ export class SyntheticWorks {
       delete copy.publication_year;
       delete copy.updated_date;
       if (ca) {
-        const auth = Array.isArray(copy.authorships) && copy.authorships.length > 0 ? (copy.authorships as Rec[]) : [{ author: { id: 'https://openalex.org/A5000000001', display_name: 'Synthetic Author' } }];
-        copy.authorships = auth.map((a, k) => (k === 0 ? { ...a, institutions: [{ id: 'https://openalex.org/I70931966', display_name: 'Université de Montréal', country_code: 'CA' }], countries: ['CA'] } : a));
+        const auth =
+          Array.isArray(copy.authorships) && copy.authorships.length > 0
+            ? (copy.authorships as Rec[])
+            : [{ author: { id: 'https://openalex.org/A5000000001', display_name: 'Synthetic Author' } }];
+        copy.authorships = auth.map((a, k) =>
+          k === 0
+            ? { ...a, institutions: [{ id: 'https://openalex.org/I70931966', display_name: 'Université de Montréal', country_code: 'CA' }], countries: ['CA'] }
+            : a,
+        );
       } else if (Array.isArray(copy.authorships)) {
         copy.authorships = (copy.authorships as Rec[]).map((a) => ({
           ...a,

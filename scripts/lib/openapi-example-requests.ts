@@ -31,7 +31,12 @@ async function json(send: Send, url: string): Promise<Record<string, unknown>> {
 }
 
 /** A 2-to-4-letter piece of a real value, so a typeahead example finds something. */
-const piece = (value: unknown) => String(value ?? 'ab').toLowerCase().replace(/[^a-z]/g, '').slice(0, 4).padEnd(2, 'a');
+const piece = (value: unknown) =>
+  String(value ?? 'ab')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .slice(0, 4)
+    .padEnd(2, 'a');
 
 /** The frame's example requests (prefix `/frame`). */
 export async function frameExampleRequests(send: Send, prefix = '/frame/api/v1'): Promise<Record<string, ExampleRequest[]>> {
@@ -55,7 +60,11 @@ export async function frameExampleRequests(send: Send, prefix = '/frame/api/v1')
     listWorks: [get(`${prefix}/works?route=aff&per_page=2`), get(`${prefix}/works?per_page=101`, 400)],
     getCohort: [get(`${prefix}/cohort?route=aff&year_from=2015&per_page=2`), get(`${prefix}/cohort?sort=relevance`, 400)],
     getCohortFacets: [get(`${prefix}/cohort/facets?facet=lang&route=aff`), get(`${prefix}/cohort/facets?route=aff`, 400)],
-    exportCohort: [get(`${prefix}/cohort/export?route=aff&lang=fr&format=json`), get(`${prefix}/cohort/export?route=aff&lang=fr`), get(`${prefix}/cohort/export?page=2`, 400)],
+    exportCohort: [
+      get(`${prefix}/cohort/export?route=aff&lang=fr&format=json`),
+      get(`${prefix}/cohort/export?route=aff&lang=fr`),
+      get(`${prefix}/cohort/export?page=2`, 400),
+    ],
     createPermalink: [
       { method: 'POST', url: `${prefix}/permalink?route=aff&lang=fr`, status: 200 },
       { method: 'POST', url: `${prefix}/permalink`, status: 400, headers: { 'content-type': 'application/json' }, payload: '{"route":"aff","lang":"fr"}' },
@@ -87,7 +96,11 @@ export async function corpusExampleRequests(send: Send, prefix = '/corpus/api/v1
     getCorpusStats: [get(`${prefix}/stats`), get(`${prefix}/stats?bogus=1`, 400)],
     listPhrases: [get(`${prefix}/phrases`), get(`${prefix}/phrases?bogus=1`, 400)],
     listExcerpts: [get(`${prefix}/excerpts?phrase=${encodeURIComponent(phrase)}&per_page=2`), get(`${prefix}/excerpts?phrase=no%20such%20phrase`, 400)],
-    getPhrase: [get(`${prefix}/phrases/${encodeURIComponent(phrase)}`), get(`${prefix}/phrases/${encodeURIComponent(phrase)}?bogus=1`, 400), get(`${prefix}/phrases/no%20such%20phrase`, 404)],
+    getPhrase: [
+      get(`${prefix}/phrases/${encodeURIComponent(phrase)}`),
+      get(`${prefix}/phrases/${encodeURIComponent(phrase)}?bogus=1`, 400),
+      get(`${prefix}/phrases/no%20such%20phrase`, 404),
+    ],
     getArticle: [get(`${prefix}/articles/${pmcid}`), get(`${prefix}/articles/x-1`, 400), get(`${prefix}/articles/PMC999999999`, 404)],
   };
 }
@@ -97,10 +110,20 @@ export async function corpusExampleRequests(send: Send, prefix = '/corpus/api/v1
  * be reached (503, ours), while text that is no identifier at all is the caller's (422).
  */
 export function fairExampleRequests(prefix = '/fair/api/v1'): Record<string, ExampleRequest[]> {
-  const assess = (payload: string, status: number): ExampleRequest => ({ method: 'POST', url: `${prefix}/assess`, status, headers: { 'content-type': 'application/json' }, payload });
+  const assess = (payload: string, status: number): ExampleRequest => ({
+    method: 'POST',
+    url: `${prefix}/assess`,
+    status,
+    headers: { 'content-type': 'application/json' },
+    payload,
+  });
   return {
     getHealth: [get(`${prefix}/health`), get(`${prefix}/health?bogus=1`, 400)],
-    assess: [assess('{"options":{"metric_version":"metrics_v0.8"}}', 400), assess('{"identifier":"not an identifier"}', 422), assess('{"identifier":"10.1594/PANGAEA.902845"}', 503)],
+    assess: [
+      assess('{"options":{"metric_version":"metrics_v0.8"}}', 400),
+      assess('{"identifier":"not an identifier"}', 422),
+      assess('{"identifier":"10.1594/PANGAEA.902845"}', 503),
+    ],
   };
 }
 
@@ -120,7 +143,10 @@ export function exampleEnv(): Record<string, string> {
     CATALOGUE_URL: closed,
     FAIR_ALLOW_PRIVATE_ADDRESSES: 'true',
     ...Object.fromEntries(
-      ['DOI_RESOLVER', 'HANDLE_RESOLVER', 'ARK_RESOLVER', 'NBN_RESOLVER', 'IDENTIFIERS_ORG', 'DATACITE_API', 'GITHUB_API'].map((k) => [`FAIR_${k}_URL`, closed]),
+      ['DOI_RESOLVER', 'HANDLE_RESOLVER', 'ARK_RESOLVER', 'NBN_RESOLVER', 'IDENTIFIERS_ORG', 'DATACITE_API', 'GITHUB_API'].map((k) => [
+        `FAIR_${k}_URL`,
+        closed,
+      ]),
     ),
   };
 }

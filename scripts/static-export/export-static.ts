@@ -284,9 +284,18 @@ class FileIndex {
 
 /** The headers a static host must repeat, as the server sent them. */
 function pickHeaders(h: Record<string, unknown>): Record<string, string> {
-  const keep = ['cache-control', 'access-control-allow-origin', 'vary', 'content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy'];
+  const keep = [
+    'cache-control',
+    'access-control-allow-origin',
+    'vary',
+    'content-security-policy',
+    'x-content-type-options',
+    'referrer-policy',
+    'x-frame-options',
+    'permissions-policy',
+    'cross-origin-opener-policy',
+  ];
   const picked: Record<string, string> = {};
   for (const name of keep) if (h[name] !== undefined) picked[name] = String(h[name]);
   return picked;
 }
-

@@ -131,10 +131,12 @@ function nginxConfig(i: HostConfigInput): string {
     lines.push(
       '',
       '# Article ids: any PMCID spelling the server accepts is redirected to the canonical one.',
-      ...article(`${i.corpusPrefix}/api/v1/articles/`, api, [
-        `    error_page 404 ${origin ? '= @dynamic_api' : `/${i.ownDir}/api-static-copy.json`};`,
-        '    try_files $uri.json =404;',
-      ], ''),
+      ...article(
+        `${i.corpusPrefix}/api/v1/articles/`,
+        api,
+        [`    error_page 404 ${origin ? '= @dynamic_api' : `/${i.ownDir}/api-static-copy.json`};`, '    try_files $uri.json =404;'],
+        '',
+      ),
       ...article(`${i.corpusPrefix}/articles/`, page, ['    try_files $uri/index.html @dynamic_page;'], '${slash}'),
     );
   }
@@ -205,6 +207,7 @@ function redirectsFile(i: HostConfigInput): string {
   for (const url of i.apiDocuments.filter((u) => !u.endsWith('.json'))) lines.push(`${url} ${url}.json 200`);
   if (i.workDocuments) lines.push(`${i.workDocuments.prefix}/api/v1/works/:id ${i.workDocuments.prefix}/api/v1/works/:id.json 200`);
   lines.push(`# Everything else under an API is computed per request: ${origin ? 'the live service answers it' : 'a JSON notice says so'}.`);
-  for (const prefix of i.prefixes) lines.push(origin ? `${prefix}/api/* ${origin}${prefix}/api/:splat 307` : `${prefix}/api/* /${i.ownDir}/api-static-copy.json 404`);
+  for (const prefix of i.prefixes)
+    lines.push(origin ? `${prefix}/api/* ${origin}${prefix}/api/:splat 307` : `${prefix}/api/* /${i.ownDir}/api-static-copy.json 404`);
   return `${lines.join('\n')}\n`;
 }

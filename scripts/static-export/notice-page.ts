@@ -11,7 +11,9 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 export function pageInLayout(template: string, title: string, mainHtml: string): string {
   const main = /(<main\b[^>]*>)[\s\S]*(<\/main>)/;
   if (!main.test(template)) throw new Error('the template page has no <main> element');
-  return template.replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(title)}</title>`).replace(main, (_, open: string, close: string) => `${open}${mainHtml}${close}`);
+  return template
+    .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(main, (_, open: string, close: string) => `${open}${mainHtml}${close}`);
 }
 
 export interface NoticeContext {

@@ -169,7 +169,11 @@ describe('GET /works/{id}?abstract=1', () => {
     const before = mock.requests.length;
     expect((await withAbstract(synthetic, screened.id)).fields).toEqual({ abstract: screened.abstract, abstract_source: 'screening_record' });
     const { res, fields } = await withAbstract(synthetic, ids.live!);
-    expect(fields).toEqual({ abstract: null, abstract_source: null, abstract_unavailable: { reason: 'synthetic_snapshot', message: expect.stringMatching(/generated sample data/) } });
+    expect(fields).toEqual({
+      abstract: null,
+      abstract_source: null,
+      abstract_unavailable: { reason: 'synthetic_snapshot', message: expect.stringMatching(/generated sample data/) },
+    });
     expect(res.headers['cache-control']).toBe('no-store');
     expect((res.json() as { meta: { snapshot: { synthetic: boolean } } }).meta.snapshot.synthetic).toBe(true);
     expect(mock.requests.length).toBe(before);

@@ -24,11 +24,7 @@ afterAll(async () => {
   tmp.remove();
 });
 
-const expectError = (
-  res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
-  status: number,
-  code: string,
-) => {
+const expectError = (res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }, status: number, code: string) => {
   expect(res.statusCode).toBe(status);
   const body = errorBodySchema.parse(res.json());
   expect(body.code).toBe(code);
@@ -58,11 +54,7 @@ describe('frozen documents', () => {
   });
 
   it('rejects any parameter but ignores _-prefixed ones', async () => {
-    const body = expectError(
-      await withFiles.app.inject('/frame/api/v1/stats/summary?year=2020'),
-      400,
-      'UNKNOWN_PARAMETER',
-    );
+    const body = expectError(await withFiles.app.inject('/frame/api/v1/stats/summary?year=2020'), 400, 'UNKNOWN_PARAMETER');
     expect(body.message).toContain('"year"');
     expect((await withFiles.app.inject('/frame/api/v1/stats/summary?_=123')).statusCode).toBe(200);
   });

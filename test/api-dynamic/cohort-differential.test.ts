@@ -96,13 +96,19 @@ function queryGenerator(seed: number, surface: 'cohort' | 'works') {
       }
       const keys = ['route_aff', 'route_fund', 'route_venue', 'route_about'];
       const first = pick(keys);
-      for (const k of chance(0.3) ? [first, pick(keys.filter((x) => x !== first))] : [first])
-        p.push([k, pick(['1', '0', 'true', 'false'])]);
+      for (const k of chance(0.3) ? [first, pick(keys.filter((x) => x !== first))] : [first]) p.push([k, pick(['1', '0', 'true', 'false'])]);
     },
     retracted: (p) => p.push(['retracted', pick(['1', '0'])]),
     abstract: (p) => {
       if (surface === 'works') p.push(['no_abstract', '1']);
-      else p.push(pick<[string, string]>([['no_abstract', '1'], ['abstract', 'has'], ['abstract', 'none']]));
+      else
+        p.push(
+          pick<[string, string]>([
+            ['no_abstract', '1'],
+            ['abstract', 'has'],
+            ['abstract', 'none'],
+          ]),
+        );
     },
     n_in: (p) => p.push(['n_in', String(int(4))]),
   };
@@ -124,9 +130,18 @@ function queryGenerator(seed: number, surface: 'cohort' | 'works') {
         [['agreement', 'any']],
         [['label_source', 'predicted']],
         [['label_source', 'predicted']],
-        [['label_source', 'predicted'], ['prediction_mode', 'consensus']],
-        [['label_source', 'predicted'], ['prediction_mode', 'consensus']],
-        [['label_source', 'predicted'], ['prediction_mode', 'candidate']],
+        [
+          ['label_source', 'predicted'],
+          ['prediction_mode', 'consensus'],
+        ],
+        [
+          ['label_source', 'predicted'],
+          ['prediction_mode', 'consensus'],
+        ],
+        [
+          ['label_source', 'predicted'],
+          ['prediction_mode', 'candidate'],
+        ],
       ]);
       p.push(...mode);
     },
@@ -144,9 +159,19 @@ function queryGenerator(seed: number, surface: 'cohort' | 'works') {
     for (const name of chosen) kinds[name]!(p);
     // Label options without a category or design: the parser drops them, so the cohort must not change.
     if (surface === 'cohort' && !chosen.has('labels') && chance(0.1))
-      p.push(...pick<Params>([[['label_source', 'predicted']], [['agreement', 'all']], [['label_source', 'predicted'], ['prediction_mode', 'consensus']]]));
+      p.push(
+        ...pick<Params>([
+          [['label_source', 'predicted']],
+          [['agreement', 'all']],
+          [
+            ['label_source', 'predicted'],
+            ['prediction_mode', 'consensus'],
+          ],
+        ]),
+      );
     const hasQ = p.some(([key]) => key === 'q');
-    if (paging && chance(0.8)) p.push(['sort', pick<Sort>(hasQ ? ['cited', 'year_desc', 'year_asc', 'relevance', 'relevance'] : ['cited', 'year_desc', 'year_asc'])]);
+    if (paging && chance(0.8))
+      p.push(['sort', pick<Sort>(hasQ ? ['cited', 'year_desc', 'year_asc', 'relevance', 'relevance'] : ['cited', 'year_desc', 'year_asc'])]);
     if (paging && chance(0.7)) p.push(['page', String(1 + int(3))]);
     if (paging && chance(0.8)) p.push(['per_page', String(1 + int(100))]);
     // Parameter order does not matter to the API; shuffle so that is exercised too.
@@ -219,8 +244,15 @@ function labelMatrix(): string[] {
 function frequentAuthorTerms(): string[] {
   const works = new Map<string, number>();
   for (const terms of authorNames) for (const t of new Set(terms)) works.set(t, (works.get(t) ?? 0) + 1);
-  const top = [...works].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20).map(([t]) => t);
-  return [...top.map((t) => `author=${t}`), ...top.map((t) => `author=${t}&year_from=2015&sort=year_asc&per_page=50`), ...top.slice(0, 4).map((t) => `author=${t}`)];
+  const top = [...works]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 20)
+    .map(([t]) => t);
+  return [
+    ...top.map((t) => `author=${t}`),
+    ...top.map((t) => `author=${t}&year_from=2015&sort=year_asc&per_page=50`),
+    ...top.slice(0, 4).map((t) => `author=${t}`),
+  ];
 }
 
 describe('/cohort against the CSV oracle', () => {
@@ -276,10 +308,7 @@ describe('/cohort against the CSV oracle', () => {
 
   it('walks a mid-size cohort by cursor to exactly the oracle order', async () => {
     const base = midSizeCohort();
-    const walks = [
-      ...(['cited', 'year_desc', 'year_asc'] as const).map((sort) => [base, sort] as const),
-      [`q=${midSizeTerm()}`, 'relevance'] as const,
-    ];
+    const walks = [...(['cited', 'year_desc', 'year_asc'] as const).map((sort) => [base, sort] as const), [`q=${midSizeTerm()}`, 'relevance'] as const];
     for (const [filter, sort] of walks) {
       const qs = `${filter}&sort=${sort}&per_page=37`;
       const expected = oracle.ordered(parseCohortQuery(`${API}/cohort?${qs}`, 'cohort').filters, sort).map((w) => w.id);
@@ -304,7 +333,10 @@ describe('/cohort against the CSV oracle', () => {
     const base = midSizeCohort();
     const res = await getJson(`${API}/cohort?${base}&page=2`);
     const filters = parseCohortQuery(`${API}/cohort?${base}`, 'cohort').filters;
-    const expected = oracle.ordered(filters, 'cited').slice(25, 50).map((w) => w.id);
+    const expected = oracle
+      .ordered(filters, 'cited')
+      .slice(25, 50)
+      .map((w) => w.id);
     expect(ids((res.body as { results: Item[] }).results)).toEqual(expected);
   });
 });
@@ -327,7 +359,8 @@ describe('/works against the CSV oracle', () => {
       }
       const { meta, results } = res.body as { meta: { total: number; total_is_capped: boolean }; results: Item[] };
       if (meta.total !== Math.min(exact, WORKS_TOTAL_CAP)) problems.push(`${url}: meta.total expected ${Math.min(exact, WORKS_TOTAL_CAP)} got ${meta.total}`);
-      if (meta.total_is_capped !== exact > WORKS_TOTAL_CAP) problems.push(`${url}: total_is_capped expected ${exact > WORKS_TOTAL_CAP} got ${meta.total_is_capped}`);
+      if (meta.total_is_capped !== exact > WORKS_TOTAL_CAP)
+        problems.push(`${url}: total_is_capped expected ${exact > WORKS_TOTAL_CAP} got ${meta.total_is_capped}`);
       if (exact > WORKS_TOTAL_CAP) capped++;
       const expected = oracle.page(query.filters, query.sort, query.page, query.per_page);
       if (expected.join() !== ids(results).join()) problems.push(`${url}: page ids ${idDiff(expected, ids(results))}`);
@@ -404,7 +437,13 @@ describe('/cohort/export against the CSV oracle', () => {
       const title = header!.indexOf('title');
       expect(title, url).toBeGreaterThan(0);
       const got = cells.map((r) => r[0]!);
-      expect(got.join() === expected.map((w) => w.id).join(), `${url}: ${idDiff(expected.map((w) => w.id), got)}`).toBe(true);
+      expect(
+        got.join() === expected.map((w) => w.id).join(),
+        `${url}: ${idDiff(
+          expected.map((w) => w.id),
+          got,
+        )}`,
+      ).toBe(true);
       // A spreadsheet runs a cell that starts with = + - @ as a formula; the export prefixes it with '.
       for (const [i, w] of expected.entries()) {
         if (/^[=+\-@]/.test(w.title)) {

@@ -42,7 +42,9 @@ describe('GET /cohort/export?format=csv-excel', () => {
       const provenance = lines.slice(0, 6);
       expect(text.slice(provenance.join('\n').length + 1)).toBe(plain.body);
 
-      const cohort = (await h.app.inject(`${API}/cohort?${query}${sep}per_page=1`)).json() as { meta: { total: number; query_hash: string; snapshot: { id: string } } };
+      const cohort = (await h.app.inject(`${API}/cohort?${query}${sep}per_page=1`)).json() as {
+        meta: { total: number; query_hash: string; snapshot: { id: string } };
+      };
       const cells = provenance.map((l) => (parse(l) as string[][])[0]!);
       for (const c of cells) expect(c).toHaveLength(1);
       const [title, snapshot, q, permalink, at, rows] = cells.map((c) => c[0]!);

@@ -79,7 +79,9 @@ describe('export at the real cap (100,050 works)', () => {
     // the rows come from: the snapshot id /cohort reports, marked synthetic (the fixture is generated).
     const cohort = (await h.app.inject(`${API}/cohort?per_page=1`)).json() as { meta: { query_hash: string; snapshot: { id: string; synthetic: boolean } } };
     expect(cohort.meta.snapshot.synthetic).toBe(true);
-    expect(String(res.headers['content-disposition'])).toBe(`attachment; filename="frame-cohort-${cohort.meta.query_hash}-${cohort.meta.snapshot.id}-synthetic.csv"`);
+    expect(String(res.headers['content-disposition'])).toBe(
+      `attachment; filename="frame-cohort-${cohort.meta.query_hash}-${cohort.meta.snapshot.id}-synthetic.csv"`,
+    );
 
     const { csv, comment } = splitComment(res.body);
     expect(comment).not.toBeNull();
@@ -232,7 +234,8 @@ describe('export of a small frame', () => {
       expect(row.year, row.id).toMatch(/^(\d{4})?$/);
       // The guard covers every text cell, not just the edited titles (a number such as -0.5 is not text).
       for (const [column, cell] of Object.entries(row)) {
-        if (/^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell)) expect.fail(`${row.id} ${column} starts with a formula character: ${cell.slice(0, 40)}`);
+        if (/^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(cell))
+          expect.fail(`${row.id} ${column} starts with a formula character: ${cell.slice(0, 40)}`);
       }
     }
 

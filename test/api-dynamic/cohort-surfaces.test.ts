@@ -45,7 +45,11 @@ const names = (body: { message: string; details?: { parameter?: string }[] }, pa
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Search terms as the docs define them: runs of letters and digits, case-folded. */
-const terms = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+const terms = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t !== '');
 
 describe('typeahead facets', () => {
   it.each(['venue', 'topic', 'author'])('/facets/%s: q shorter than 2 characters after trimming, or missing, is a 400', async (which) => {
@@ -152,7 +156,7 @@ describe('/cohort/facets', () => {
     expect(fb.results.reduce((s, r) => s + r.works, 0)).toBe(fb.meta.total);
   });
 
-  it('facet=type&lang=fr: the oracle\'s grouping of French works by type', async () => {
+  it("facet=type&lang=fr: the oracle's grouping of French works by type", async () => {
     const res = await get(`${API}/cohort/facets?facet=type&lang=fr`);
     expect(res.statusCode).toBe(200);
     const body = res.json() as { meta: { total: number }; results: { value: string | null; works: number }[] };
@@ -243,19 +247,104 @@ function seeded(seed: number) {
 }
 
 const REAL_KEYS = [
-  'q', 'author', 'author_id', 'year_from', 'year_to', 'cited_min', 'lang', 'type', 'field', 'topic', 'venue',
-  'route', 'route_aff', 'route_fund', 'route_venue', 'route_about', 'retracted', 'no_abstract', 'abstract', 'n_in',
-  'category', 'design', 'label_source', 'prediction_mode', 'agreement', 'labeled', 'sort', 'page', 'per_page',
-  'cursor', 'format', 'facet',
+  'q',
+  'author',
+  'author_id',
+  'year_from',
+  'year_to',
+  'cited_min',
+  'lang',
+  'type',
+  'field',
+  'topic',
+  'venue',
+  'route',
+  'route_aff',
+  'route_fund',
+  'route_venue',
+  'route_about',
+  'retracted',
+  'no_abstract',
+  'abstract',
+  'n_in',
+  'category',
+  'design',
+  'label_source',
+  'prediction_mode',
+  'agreement',
+  'labeled',
+  'sort',
+  'page',
+  'per_page',
+  'cursor',
+  'format',
+  'facet',
 ] as const;
-const JUNK_KEYS = ['foo', 'LANG', 'Lang', 'year', 'id', 'limit', 'offset', 'lang[]', 'q ', ' q', 'é', '%ZZ', '', 'constructor', 'toString', 'hasOwnProperty', 'a%00b'];
+const JUNK_KEYS = [
+  'foo',
+  'LANG',
+  'Lang',
+  'year',
+  'id',
+  'limit',
+  'offset',
+  'lang[]',
+  'q ',
+  ' q',
+  'é',
+  '%ZZ',
+  '',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'a%00b',
+];
 const UNDERSCORE_KEYS = ['_', '_x', '_page', '_lang', '__proto__', '_%ZZ', '_format', '_cb'];
 /** Values that mean something to some parameter, so that some queries get past validation. */
 const REAL_VALUES = [
-  'fr', 'en', 'EN', 'article', 'review', 'aff', 'no_aff', 'fund', 'cited', 'year_asc', 'year_desc', 'relevance', 'csv', 'json',
-  'type', 'year', 'route', 'venue', 'topic', '1', '0', 'true', 'false', 'has', 'none', 'metaresearch', 'bibliometrics',
-  'direct', 'predicted', 'consensus', 'candidate', 'all', 'any', 'A5000000006', 'health', 'jo', 'tremb', '2015', '2020', '100', '25',
-  'Canadian Journal of Health', 'Clinical Health and Practice',
+  'fr',
+  'en',
+  'EN',
+  'article',
+  'review',
+  'aff',
+  'no_aff',
+  'fund',
+  'cited',
+  'year_asc',
+  'year_desc',
+  'relevance',
+  'csv',
+  'json',
+  'type',
+  'year',
+  'route',
+  'venue',
+  'topic',
+  '1',
+  '0',
+  'true',
+  'false',
+  'has',
+  'none',
+  'metaresearch',
+  'bibliometrics',
+  'direct',
+  'predicted',
+  'consensus',
+  'candidate',
+  'all',
+  'any',
+  'A5000000006',
+  'health',
+  'jo',
+  'tremb',
+  '2015',
+  '2020',
+  '100',
+  '25',
+  'Canadian Journal of Health',
+  'Clinical Health and Practice',
 ];
 /** Plausible values per parameter, so that combinations of valid parameters reach the engine, not just the parser. */
 const KEY_VALUES: Record<string, readonly string[]> = {
@@ -370,14 +459,14 @@ describe('fuzzed query strings', () => {
     const problems: string[] = [];
     const statuses = new Map<number, number>();
     let underscored = 0;
-    const send = (method: 'GET' | 'POST', path: string, qs: string) =>
-      h.app.inject({ method, url: `${API}${path}${qs === '' ? '' : `?${qs}`}` });
+    const send = (method: 'GET' | 'POST', path: string, qs: string) => h.app.inject({ method, url: `${API}${path}${qs === '' ? '' : `?${qs}`}` });
     const TOTAL = 840;
     for (let k = 0; k < TOTAL; k++) {
       const [method, path] = SURFACES[k % SURFACES.length]!;
       const pairs = fuzzQuery(r);
       // Facet surfaces need their required parameter most of the time, or nearly every case stops at it.
-      if (path === '/cohort/facets' && r.next() < 0.7) pairs.unshift({ key: 'facet', raw: r.pick(['type', 'year', 'route', 'venue', 'lang', 'x']), ignored: false });
+      if (path === '/cohort/facets' && r.next() < 0.7)
+        pairs.unshift({ key: 'facet', raw: r.pick(['type', 'year', 'route', 'venue', 'lang', 'x']), ignored: false });
       if (path.startsWith('/facets/') && r.next() < 0.7)
         pairs.unshift({ key: 'q', raw: r.next() < 0.5 ? r.pick(['jo', 'health', 'tremb', 'anne%20t', 'Mar', 'ne']) : fuzzValue(r).raw, ignored: false });
       // Export bodies are large: keep most export cases small by narrowing the cohort.
@@ -410,8 +499,7 @@ describe('fuzzed query strings', () => {
         // A permalink the first request minted (201) is found by the second (200): the same answer.
         const same = (a: number, b: number) => a === b || (path === '/permalink' && a === 201 && b === 200);
         if (!same(res.statusCode, bare.statusCode)) problems.push(`${where}: ${res.statusCode} with its _ parameters, ${bare.statusCode} without`);
-        else if (res.statusCode === 400 && codeOf(bare.body) !== codeOf(res.body))
-          problems.push(`${where}: _ parameters changed the error code`);
+        else if (res.statusCode === 400 && codeOf(bare.body) !== codeOf(res.body)) problems.push(`${where}: _ parameters changed the error code`);
       }
     }
     expect(problems, problems.join('\n')).toEqual([]);

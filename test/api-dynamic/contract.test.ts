@@ -31,7 +31,16 @@ beforeAll(async () => {
   const layer = designedWorks({ today, lists, count: 30 }).flatMap((d) => {
     const c = classifyWork(catalogueWorkSchema.parse(d.work), rules);
     if (!c) return [];
-    const provenance = { route_version: rules.routeVersion, catalogue_updated_date: null, source_window_start: today, source_window_end: today, first_seen_at: at, last_seen_at: at, synced_at: at, sync_run: 1 };
+    const provenance = {
+      route_version: rules.routeVersion,
+      catalogue_updated_date: null,
+      source_window_start: today,
+      source_window_end: today,
+      first_seen_at: at,
+      last_seen_at: at,
+      synced_at: at,
+      sync_run: 1,
+    };
     return [{ ...c, provenance }];
   });
   await (await FileLayerStore.open(stateDir)).replaceLayer(layer, 'contract');
@@ -58,7 +67,12 @@ beforeAll(async () => {
     ],
     '/api/v1/screened': ['/frame/api/v1/screened', '/frame/api/v1/screened?contested_only=1&per_page=100'],
     '/api/v1/network': ['/frame/api/v1/network', `/frame/api/v1/network?author_id=${author}`],
-    '/api/v1/cohort': ['/frame/api/v1/cohort', '/frame/api/v1/cohort?route=no_aff&per_page=100&sort=year_asc', '/frame/api/v1/cohort?q=the&sort=relevance', '/frame/api/v1/cohort?lang=xx'],
+    '/api/v1/cohort': [
+      '/frame/api/v1/cohort',
+      '/frame/api/v1/cohort?route=no_aff&per_page=100&sort=year_asc',
+      '/frame/api/v1/cohort?q=the&sort=relevance',
+      '/frame/api/v1/cohort?lang=xx',
+    ],
     '/api/v1/cohort/facets': ['type', 'lang', 'field', 'topic', 'venue', 'year', 'route'].map((f) => `/frame/api/v1/cohort/facets?facet=${f}&route_aff=1`),
     '/api/v1/works': ['/frame/api/v1/works', '/frame/api/v1/works?q=the&per_page=100', `/frame/api/v1/works?author_id=${author}`],
     '/api/v1/facets/venue': ['/frame/api/v1/facets/venue?q=jo', '/frame/api/v1/facets/venue?q=zzzzzz'],

@@ -35,7 +35,16 @@ async function copy(): Promise<SqliteDb> {
   const pointer = s.wasm.alloc(bytes.length);
   s.wasm.heap8u().set(bytes, pointer);
   const c = new s.oo1.DB(':memory:');
-  expect(s.capi.sqlite3_deserialize(c.pointer!, 'main', pointer, bytes.length, bytes.length, s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_RESIZEABLE)).toBe(0);
+  expect(
+    s.capi.sqlite3_deserialize(
+      c.pointer!,
+      'main',
+      pointer,
+      bytes.length,
+      bytes.length,
+      s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_RESIZEABLE,
+    ),
+  ).toBe(0);
   return c;
 }
 
@@ -54,8 +63,16 @@ describe('the stored excerpt index', () => {
 
   it('is refused when damaged, saying how', async () => {
     const cases: [string, string, RegExp][] = [
-      ['a chunk missing', "DELETE FROM excerpt_index WHERE id = (SELECT max(id) FROM excerpt_index WHERE name = 'occPhrase')", /occPhrase has \d+ of its \d+ bytes/],
-      ['another version', `UPDATE excerpt_index SET data = CAST(replace(CAST(data AS TEXT), '"version":${EXCERPT_INDEX_VERSION}', '"version":99') AS BLOB) WHERE name = 'format'`, /has version 99; this server reads/],
+      [
+        'a chunk missing',
+        "DELETE FROM excerpt_index WHERE id = (SELECT max(id) FROM excerpt_index WHERE name = 'occPhrase')",
+        /occPhrase has \d+ of its \d+ bytes/,
+      ],
+      [
+        'another version',
+        `UPDATE excerpt_index SET data = CAST(replace(CAST(data AS TEXT), '"version":${EXCERPT_INDEX_VERSION}', '"version":99') AS BLOB) WHERE name = 'format'`,
+        /has version 99; this server reads/,
+      ],
       ['no rows', 'DELETE FROM excerpt_index', /the excerpt index is missing/],
       ['a row too many', "INSERT INTO excerpt_index (id, name, data) VALUES (1000000, 'extra', x'00')", /unexpected row "extra"/],
     ];

@@ -24,7 +24,14 @@ async function deserialized(file: string): Promise<SqliteDb> {
   const pointer = s.wasm.alloc(bytes.length);
   s.wasm.heap8u().set(bytes, pointer);
   const db = new s.oo1.DB(':memory:');
-  const rc = s.capi.sqlite3_deserialize(db.pointer!, 'main', pointer, bytes.length, bytes.length, s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_READONLY);
+  const rc = s.capi.sqlite3_deserialize(
+    db.pointer!,
+    'main',
+    pointer,
+    bytes.length,
+    bytes.length,
+    s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_READONLY,
+  );
   if (rc !== 0) throw new Error(`sqlite3_deserialize: ${rc}`);
   return db;
 }
@@ -63,9 +70,15 @@ describe('the corpus database read through the file VFS', () => {
   });
 
   it('answers full-text searches (matches, bm25, highlights) as the deserialized file does', () => {
-    const words = inHeap.selectValues("SELECT text FROM excerpts ORDER BY id LIMIT 40").flatMap((t) => String(t).toLowerCase().match(/[a-z]{4,}/g) ?? []);
+    const words = inHeap.selectValues('SELECT text FROM excerpts ORDER BY id LIMIT 40').flatMap(
+      (t) =>
+        String(t)
+          .toLowerCase()
+          .match(/[a-z]{4,}/g) ?? [],
+    );
     const queries = [...new Set(words)].slice(0, 60).concat(['marg*', '"trend toward"', 'significant OR trend']);
-    const sql = "SELECT rowid, bm25(excerpts_fts), highlight(excerpts_fts, 0, '[', ']') FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid";
+    const sql =
+      "SELECT rowid, bm25(excerpts_fts), highlight(excerpts_fts, 0, '[', ']') FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid";
     let hits = 0;
     for (const q of queries) {
       const expected = inHeap.selectArrays(sql, [q]);

@@ -70,16 +70,113 @@ const UNICODE_SENTENCES = [
 ];
 
 const UNICODE_QUERIES = [
-  'naïve', 'naive', 'NAIVE', 'naï*', 'na*', '"naive bayes"', '"naive naive"', '"naive naive naive"',
-  'Ångström', 'angstrom', 'ang*', 'Café', 'cafe', 'CAFE', 'caf*', 'café*', 'Straße', 'strasse', 'straße*', 'stra*',
-  'İstanbul', 'istanbul', 'ǅemal', 'dzemal', 'ǆemal', 'ĳssel', 'ijssel', 'ﬁnal', 'final', 'ﬂow', 'flow',
-  'Ⅻ', 'xii', '½', '²', '①', '1', '2', '東京', '東*', '大阪', 'Привет', 'привет', 'прив*', 'Ελληνικά', 'ελληνικα',
-  'Dvořák', 'dvorak', 'Łódź', 'lodz', 'São', 'sao', '"são paulo"', 'Æsir', 'aesir', 'Œuvre', 'oeuvre', 'Ørsted',
-  'orsted', 'ø', 'o', '0.05', '"0.05"', 'p<0.05', '0.0*', '0*', '1,234', '3·10⁻⁴', '10', 'ＡＢＣ', 'abc', 'ｐｖａｌ',
-  'pval', '😀', 'emoji', 'co‐operation', 'operation', '"co operation"', 'non\u00a0breaking', 'zero\u200bwidth',
-  'zero', 'width', 'zerowidth', '"the the"', '"the the the"', '"a trend toward"', '"trend toward a trend"',
-  'résumé', 'RESUME', 'über', 'ÜBER', 'ı', 'i', 'עברית', 'العربية', 'ภาษาไทย', 'हिन्दी', 'हि*', '005', '0.050',
-  'marginally significant', '"marginally significant"', 'marg* sig*', 'p', 'the', 'xyzzy', 'naive xyzzy',
+  'naïve',
+  'naive',
+  'NAIVE',
+  'naï*',
+  'na*',
+  '"naive bayes"',
+  '"naive naive"',
+  '"naive naive naive"',
+  'Ångström',
+  'angstrom',
+  'ang*',
+  'Café',
+  'cafe',
+  'CAFE',
+  'caf*',
+  'café*',
+  'Straße',
+  'strasse',
+  'straße*',
+  'stra*',
+  'İstanbul',
+  'istanbul',
+  'ǅemal',
+  'dzemal',
+  'ǆemal',
+  'ĳssel',
+  'ijssel',
+  'ﬁnal',
+  'final',
+  'ﬂow',
+  'flow',
+  'Ⅻ',
+  'xii',
+  '½',
+  '²',
+  '①',
+  '1',
+  '2',
+  '東京',
+  '東*',
+  '大阪',
+  'Привет',
+  'привет',
+  'прив*',
+  'Ελληνικά',
+  'ελληνικα',
+  'Dvořák',
+  'dvorak',
+  'Łódź',
+  'lodz',
+  'São',
+  'sao',
+  '"são paulo"',
+  'Æsir',
+  'aesir',
+  'Œuvre',
+  'oeuvre',
+  'Ørsted',
+  'orsted',
+  'ø',
+  'o',
+  '0.05',
+  '"0.05"',
+  'p<0.05',
+  '0.0*',
+  '0*',
+  '1,234',
+  '3·10⁻⁴',
+  '10',
+  'ＡＢＣ',
+  'abc',
+  'ｐｖａｌ',
+  'pval',
+  '😀',
+  'emoji',
+  'co‐operation',
+  'operation',
+  '"co operation"',
+  'non\u00a0breaking',
+  'zero\u200bwidth',
+  'zero',
+  'width',
+  'zerowidth',
+  '"the the"',
+  '"the the the"',
+  '"a trend toward"',
+  '"trend toward a trend"',
+  'résumé',
+  'RESUME',
+  'über',
+  'ÜBER',
+  'ı',
+  'i',
+  'עברית',
+  'العربية',
+  'ภาษาไทย',
+  'हिन्दी',
+  'हि*',
+  '005',
+  '0.050',
+  'marginally significant',
+  '"marginally significant"',
+  'marg* sig*',
+  'p',
+  'the',
+  'xyzzy',
+  'naive xyzzy',
 ];
 
 let generated: Built;
@@ -107,10 +204,9 @@ afterAll(() => {
 
 /** FTS5's answer: excerpt ids in bm25 order (ties by id), with their bm25. */
 function ftsAnswer(b: Built, q: string): { ids: number[]; scores: number[] } {
-  const rows = b.fts.selectArrays(
-    'SELECT rowid, bm25(excerpts_fts) FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid',
-    [ftsExpression(parseSearch(q))],
-  );
+  const rows = b.fts.selectArrays('SELECT rowid, bm25(excerpts_fts) FROM excerpts_fts WHERE excerpts_fts MATCH ? ORDER BY bm25(excerpts_fts), rowid', [
+    ftsExpression(parseSearch(q)),
+  ]);
   return { ids: rows.map((r) => Number(r[0])), scores: rows.map((r) => Number(r[1])) };
 }
 
@@ -156,11 +252,13 @@ const searchable = (q: string) => {
 };
 
 describe('the search index answers as FTS5 does (generated corpus)', () => {
-  it('has every term FTS5 indexed, in as many excerpts, and every excerpt\'s token count', () => {
+  it("has every term FTS5 indexed, in as many excerpts, and every excerpt's token count", () => {
     const { fts } = generated;
     fts.exec('CREATE VIRTUAL TABLE temp.vocab_rows USING fts5vocab(main, excerpts_fts, row)');
     fts.exec('CREATE VIRTUAL TABLE temp.vocab_instances USING fts5vocab(main, excerpts_fts, instance)');
-    expect(fts.selectArrays('SELECT term, docs FROM search_terms ORDER BY term')).toEqual(fts.selectArrays('SELECT term, doc FROM temp.vocab_rows ORDER BY term'));
+    expect(fts.selectArrays('SELECT term, docs FROM search_terms ORDER BY term')).toEqual(
+      fts.selectArrays('SELECT term, doc FROM temp.vocab_rows ORDER BY term'),
+    );
     const counts = fts.selectArrays('SELECT doc, count(*) FROM temp.vocab_instances GROUP BY doc ORDER BY doc');
     const { size } = generated.corpus.search.sizes;
     expect(counts.length).toBe(size.length);
@@ -193,7 +291,10 @@ describe('the search index answers as FTS5 does (generated corpus)', () => {
       for (let k = 0; k < 3; k++) {
         const len = 2 + (rng.next() % 3);
         const at = rng.next() % Math.max(1, words.length - len);
-        const phrase = words.slice(at, at + len).join(' ').replace(/"/g, '');
+        const phrase = words
+          .slice(at, at + len)
+          .join(' ')
+          .replace(/"/g, '');
         queries.push(`"${phrase}"`);
         queries.push(`"${phrase}"*`);
         queries.push(`"${phrase}" ${words[rng.next() % words.length]!.replace(/"/g, '')}`);
@@ -263,8 +364,14 @@ describe('the search index answers as FTS5 does (diacritics, scripts, ligatures,
       const want = ftsAnswer(unicode, q).ids.map((id) => String(unicode.fts.selectValue('SELECT text FROM excerpts WHERE id = ?', [id])));
       expect(want.length, q).toBeGreaterThan(0);
       expect(res.meta.total, q).toBe(want.length);
-      expect(res.results.map((e) => e.text), q).toEqual(want);
-      expect(res.results.every((e) => e.highlights.length > 0), q).toBe(true);
+      expect(
+        res.results.map((e) => e.text),
+        q,
+      ).toEqual(want);
+      expect(
+        res.results.every((e) => e.highlights.length > 0),
+        q,
+      ).toBe(true);
     }
   });
 });
@@ -294,7 +401,10 @@ describe('relevance order', () => {
     const rng = new Rng(37);
     const n = 5000;
     const size = Int32Array.from({ length: 20_000 }, () => 1 + (rng.next() % 60));
-    const sizes = documentSizes(size, size.reduce((a, b) => a + b, 0));
+    const sizes = documentSizes(
+      size,
+      size.reduce((a, b) => a + b, 0),
+    );
     for (const phrases of [1, 2, 3]) {
       const docs = Int32Array.from(new Set(Array.from({ length: n }, () => rng.next() % size.length))).sort();
       const m: ScoredMatch = {
@@ -310,10 +420,16 @@ describe('relevance order', () => {
     // Issue 21 session 22: bm25Ranked finds a row's group from its key; the comparison path scores every row.
     const rng = new Rng(43);
     const size = Int32Array.from({ length: 20_000 }, () => 1 + (rng.next() % 60));
-    const sizes = documentSizes(size, size.reduce((a, b) => a + b, 0));
+    const sizes = documentSizes(
+      size,
+      size.reduce((a, b) => a + b, 0),
+    );
     const tags = { tag: Uint16Array.from(size, () => rng.next() % 5), tags: 5 };
     for (const phrases of [1, 2, 3])
-      for (const idfs of [[0.7, 2.3, 1.1], [1e-6, 1e-6, 1e-6]]) {
+      for (const idfs of [
+        [0.7, 2.3, 1.1],
+        [1e-6, 1e-6, 1e-6],
+      ]) {
         const docs = Int32Array.from(new Set(Array.from({ length: 5000 }, () => rng.next() % size.length))).sort();
         const m: ScoredMatch = {
           docs,
@@ -329,10 +445,13 @@ describe('relevance order', () => {
       }
   });
 
-  it('groups with tags: both ways agree, and each group counts its rows\' tags as a plain count does', () => {
+  it("groups with tags: both ways agree, and each group counts its rows' tags as a plain count does", () => {
     const rng = new Rng(41);
     const size = Int32Array.from({ length: 20_000 }, () => 1 + (rng.next() % 60));
-    const sizes = documentSizes(size, size.reduce((a, b) => a + b, 0));
+    const sizes = documentSizes(
+      size,
+      size.reduce((a, b) => a + b, 0),
+    );
     const tags = { tag: Uint16Array.from(size, () => rng.next() % 7), tags: 7 };
     for (const phrases of [1, 2]) {
       const docs = Int32Array.from(new Set(Array.from({ length: 5000 }, () => rng.next() % size.length))).sort();
@@ -349,7 +468,9 @@ describe('relevance order', () => {
       docs.forEach((d, r) => plain[keyed.group[r]! * 7 + tags.tag[d]!]!++);
       expect(Array.from(keyed.tagCounts!)).toEqual(plain);
       // And the groups give the order the scores do (bm25Order, the comparison path).
-      const order = Array.from(docs.keys()).sort((a, b) => keyed.group[a]! - keyed.group[b]! || a - b).map((r) => docs[r]!);
+      const order = Array.from(docs.keys())
+        .sort((a, b) => keyed.group[a]! - keyed.group[b]! || a - b)
+        .map((r) => docs[r]!);
       expect(order).toEqual(Array.from(bm25Order(m, sizes, 0)));
     }
   });

@@ -193,7 +193,15 @@ describe('/excerpts with phrase= and no q against a scan of the rows', () => {
     // histogram; with a year or p range it is scanned; other orders walk the order and take the histogram's total.
     const phrases = fts.selectValues('SELECT DISTINCT phrase FROM occurrences ORDER BY phrase').map(String);
     expect(phrases.length).toBeGreaterThan(3);
-    const extra = ['', 'band=ns', 'band=0.05-0.06&band=%3E0.10', 'status=rejected', 'status=verified&status=unverified&band=none', 'year_from=2015', 'p_max=0.07'];
+    const extra = [
+      '',
+      'band=ns',
+      'band=0.05-0.06&band=%3E0.10',
+      'status=rejected',
+      'status=verified&status=unverified&band=none',
+      'year_from=2015',
+      'p_max=0.07',
+    ];
     let nonEmpty = 0;
     for (const phrase of phrases)
       for (const filter of extra)
@@ -226,7 +234,7 @@ describe('/excerpts deep pages without q against a scan of the rows', () => {
   });
 });
 
-describe('relevance pages from the keys\' heads', () => {
+describe("relevance pages from the keys' heads", () => {
   it('are those of a plain sort by score, whether the heads suffice or run out (heads of 1 to 8 rows)', () => {
     // Issue 21 session 22: a first page is collected from the first rows of each bm25 key when they suffice, else
     // by a pass; tiny heads here make both happen. The oracle sorts every excerpt by its bm25 (ties by id).
@@ -238,9 +246,19 @@ describe('relevance pages from the keys\' heads', () => {
     const sizes = corpus.search.sizes;
     let pages = 0;
     // Equal IDFs make keys of one score (f = 1, 2 and 2, 1), so a group has several heads.
-    for (const [phrases, idfs] of [[1, [0.9]], [2, [0.9, 1.7]], [2, [1.3, 1.3]]] as const) {
+    for (const [phrases, idfs] of [
+      [1, [0.9]],
+      [2, [0.9, 1.7]],
+      [2, [1.3, 1.3]],
+    ] as const) {
       const m = { docs, freqs: freqs.slice(0, phrases), idfs: [...idfs] };
-      const score = (d: number) => bm25(m.idfs, m.freqs.map((f) => f[d]!), sizes.size[d]!, sizes.avgdl);
+      const score = (d: number) =>
+        bm25(
+          m.idfs,
+          m.freqs.map((f) => f[d]!),
+          sizes.size[d]!,
+          sizes.avgdl,
+        );
       for (const width of [1, 3, 8]) {
         const ranked = bm25Ranked(m, sizes, corpus.index.codeTags(), width);
         expect(ranked.heads).not.toBeNull();

@@ -114,7 +114,10 @@ describe('trends by year against the ground truth', () => {
     expect(sum('articles_with_verified')).toBe(stats.articles_with_verified);
     expect(sum('excerpts')).toBe(stats.excerpts);
     for (const { band, excerpts } of stats.bands)
-      expect(stats.by_year.reduce((s: number, r: { bands: Record<string, number> }) => s + r.bands[band]!, 0), band).toBe(excerpts);
+      expect(
+        stats.by_year.reduce((s: number, r: { bands: Record<string, number> }) => s + r.bands[band]!, 0),
+        band,
+      ).toBe(excerpts);
   });
 
   it('gives each phrase its counts per year and band as a scan of the article documents does; the years add up to /phrases', async () => {
@@ -127,13 +130,27 @@ describe('trends by year against the ground truth', () => {
       const doc = await json(`/corpus/api/v1/phrases/${encodeURIComponent(row.phrase)}`);
       expect(doc.phrase).toBe(row.phrase);
       for (const k of ['verified', 'articles', 'bands', 'rejected', 'unverified']) expect(doc[k], `${row.phrase} ${k}`).toEqual(row[k]);
-      const want = new Map<number, { year: number; verified: number; articles: Set<string>; bands: Record<string, number>; rejected: number; unverified: number }>();
+      const want = new Map<
+        number,
+        { year: number; verified: number; articles: Set<string>; bands: Record<string, number>; rejected: number; unverified: number }
+      >();
       for (const d of documents)
         for (const e of d.excerpts)
           for (const o of e.occurrences) {
             if (o.phrase !== row.phrase) continue;
             let w = want.get(d.year!);
-            if (!w) want.set(d.year!, (w = { year: d.year!, verified: 0, articles: new Set(), bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])), rejected: 0, unverified: 0 }));
+            if (!w)
+              want.set(
+                d.year!,
+                (w = {
+                  year: d.year!,
+                  verified: 0,
+                  articles: new Set(),
+                  bands: Object.fromEntries(VERIFIED_BANDS.map((b) => [b, 0])),
+                  rejected: 0,
+                  unverified: 0,
+                }),
+              );
             if (o.status === 'verified') {
               w.verified++;
               w.articles.add(d.pmcid);
@@ -241,7 +258,17 @@ describe('excerpts', () => {
 
   it('pages exactly: a deep page, the page after the last, the echo of the canonical question', async () => {
     const first = await json('/corpus/api/v1/excerpts?per_page=7&band=0.06-0.08&band=0.05-0.06');
-    expect(first.meta.query).toEqual({ phrase: null, band: ['0.05-0.06', '0.06-0.08'], status: [], q: null, year_from: null, year_to: null, p_min: null, p_max: null, sort: 'article' });
+    expect(first.meta.query).toEqual({
+      phrase: null,
+      band: ['0.05-0.06', '0.06-0.08'],
+      status: [],
+      q: null,
+      year_from: null,
+      year_to: null,
+      p_min: null,
+      p_max: null,
+      sort: 'article',
+    });
     const every = await all('band=0.05-0.06&band=0.06-0.08');
     const third = await json('/corpus/api/v1/excerpts?per_page=7&page=3&band=0.05-0.06&band=0.06-0.08');
     expect(third.results.map((e: ExcerptItem) => e.id)).toEqual(every.slice(14, 21).map((e) => e.id));
@@ -306,7 +333,13 @@ describe('year and p-value ranges against the ground truth', () => {
     const rows = verified();
     const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
     const mid = years[years.length >> 1]!;
-    const cases: [number | null, number | null][] = [[mid, mid], [years[0]!, mid], [mid, null], [null, mid - 1], [years.at(-1)! + 1, null]];
+    const cases: [number | null, number | null][] = [
+      [mid, mid],
+      [years[0]!, mid],
+      [mid, null],
+      [null, mid - 1],
+      [years.at(-1)! + 1, null],
+    ];
     for (const [from, to] of cases) {
       const range = (y: number) => (from === null || y >= from) && (to === null || y <= to);
       const qs = `${from === null ? '' : `year_from=${from}&`}${to === null ? '' : `year_to=${to}&`}`;
@@ -327,7 +360,10 @@ describe('year and p-value ranges against the ground truth', () => {
     for (const y of stats.by_year.slice(0, 6)) {
       expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}`)).meta.total, String(y.year)).toBe(y.excerpts);
       for (const band of BANDS)
-        expect((await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}&band=${encodeURIComponent(band)}`)).meta.total, `${y.year} ${band}`).toBe(y.bands[band]);
+        expect(
+          (await json(`/corpus/api/v1/excerpts?year_from=${y.year}&year_to=${y.year}&band=${encodeURIComponent(band)}`)).meta.total,
+          `${y.year} ${band}`,
+        ).toBe(y.bands[band]);
     }
   });
 
@@ -336,7 +372,15 @@ describe('year and p-value ranges against the ground truth', () => {
     const exact = [...new Set(rows.flatMap((r) => (r.p === null ? [] : [r.p])))].sort((a, b) => a - b);
     expect(exact.length).toBeGreaterThan(10);
     const at = (k: number) => exact[Math.min(exact.length - 1, Math.floor(k * exact.length))]!;
-    const cases: [number | null, number | null][] = [[at(0.2), at(0.6)], [at(0.5), at(0.5)], [null, at(0.3)], [at(0.7), null], [0, 1], [0.05, 0.05], [1, 1]];
+    const cases: [number | null, number | null][] = [
+      [at(0.2), at(0.6)],
+      [at(0.5), at(0.5)],
+      [null, at(0.3)],
+      [at(0.7), null],
+      [0, 1],
+      [0.05, 0.05],
+      [1, 1],
+    ];
     const years = [...new Set(rows.map((r) => r.year))].sort((a, b) => a - b);
     const from = years[years.length >> 2]!;
     for (const [lo, hi] of cases) {
@@ -347,7 +391,12 @@ describe('year and p-value ranges against the ground truth', () => {
       expect(body.meta.query).toMatchObject({ p_min: lo, p_max: hi, year_from: null, year_to: null });
       // Every listed sentence has a verified occurrence whose exact p is in the range.
       for (const e of body.results)
-        expect(e.occurrences.some((o: { status: string; p: { exact: boolean; value: number } | null }) => o.status === 'verified' && o.p?.exact && inP(o.p.value, lo ?? 0, hi ?? 1)), e.text).toBe(true);
+        expect(
+          e.occurrences.some(
+            (o: { status: string; p: { exact: boolean; value: number } | null }) => o.status === 'verified' && o.p?.exact && inP(o.p.value, lo ?? 0, hi ?? 1),
+          ),
+          e.text,
+        ).toBe(true);
       expect((await json(`/corpus/api/v1/excerpts?${qs}q=trend`)).meta.total, `${qs} q=trend`).toBe(
         rows.filter((r) => match(r) && textMatches(r.text, [{ words: ['trend'] }])).length,
       );
@@ -417,7 +466,29 @@ describe('strict parameters', () => {
   });
 
   it('never answers a search with a 500, whatever its syntax', async () => {
-    for (const q of ['a\u0000b', 'trend\u0000*', '"trend\u0000toward"', '\u0001', 'NEAR(a b)', 'text:trend', 'trend OR', 'NOT trend', '^trend', '-trend', 'a AND', '(trend', '"', "'", 'tr*nd', '*', 'é', '中文', 'p=0.05', '\\', '{text}: x']) {
+    for (const q of [
+      'a\u0000b',
+      'trend\u0000*',
+      '"trend\u0000toward"',
+      '\u0001',
+      'NEAR(a b)',
+      'text:trend',
+      'trend OR',
+      'NOT trend',
+      '^trend',
+      '-trend',
+      'a AND',
+      '(trend',
+      '"',
+      "'",
+      'tr*nd',
+      '*',
+      'é',
+      '中文',
+      'p=0.05',
+      '\\',
+      '{text}: x',
+    ]) {
       const res = await get(`/corpus/api/v1/excerpts?q=${encodeURIComponent(q)}`);
       expect([200, 400], q).toContain(res.statusCode);
     }
@@ -440,8 +511,14 @@ describe('HTTP conventions and contracts', () => {
 
   it.each(Object.keys(CORPUS_RESPONSES))('%s: real responses match the zod schema and the OpenAPI schema', async (path) => {
     const doc = (await get('/corpus/api/v1/openapi.json')).json();
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(CORPUS_RESPONSES).map((p) => `/corpus${p}`).sort());
-    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(doc.paths[`/corpus${path}`].get.responses['200'].content['application/json'].schema);
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      Object.keys(CORPUS_RESPONSES)
+        .map((p) => `/corpus${p}`)
+        .sort(),
+    );
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(
+      doc.paths[`/corpus${path}`].get.responses['200'].content['application/json'].schema,
+    );
     const urls = {
       '/api/v1/stats': ['/corpus/api/v1/stats'],
       '/api/v1/phrases': ['/corpus/api/v1/phrases'],

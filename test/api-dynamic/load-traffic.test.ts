@@ -70,18 +70,7 @@ describe('the load benchmark traffic', () => {
       expect(res.statusCode, `${r.method} ${r.path}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
       if (r.kind === 'permalink mint') state.hashes.push(res.json<{ hash: string }>().hash);
     }
-    for (const kind of [
-      'static',
-      'cohort',
-      'work record',
-      'network',
-      'screened',
-      'excerpts',
-      'article',
-      'permalink mint',
-      'permalink resolve',
-      'export',
-    ])
+    for (const kind of ['static', 'cohort', 'work record', 'network', 'screened', 'excerpts', 'article', 'permalink mint', 'permalink resolve', 'export'])
       expect(kinds.get(kind), kind).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -8,7 +8,9 @@ import { loadConfig } from '../../api-dynamic/src/config.ts';
 import { logsAsText, textLogStream } from '../../api-dynamic/src/log-text.ts';
 
 async function appWritingTo(lines: string[]) {
-  const app = Fastify({ logger: { level: 'info', stream: textLogStream({ write: (s: string) => lines.push(...s.split(/\n(?=\S)/).map((l) => l.replace(/\n$/, ''))) }) } });
+  const app = Fastify({
+    logger: { level: 'info', stream: textLogStream({ write: (s: string) => lines.push(...s.split(/\n(?=\S)/).map((l) => l.replace(/\n$/, ''))) }) },
+  });
   app.get('/ok', async () => ({ ok: true }));
   app.get('/boom', async () => {
     throw new Error('it broke');

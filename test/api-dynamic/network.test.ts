@@ -18,7 +18,8 @@ beforeAll(async () => {
   await fixtureBuild(snapshot, join(tmp.path, 'out'), false);
   h = await appFor(join(tmp.path, 'out'));
   const byWork = new Map<string, { author: string; ca: boolean }[]>();
-  for (const a of readTable(snapshot, 'authorships.csv')) byWork.set(a.work_id!, [...(byWork.get(a.work_id!) ?? []), { author: a.author_id!, ca: a.is_ca === 'true' }]);
+  for (const a of readTable(snapshot, 'authorships.csv'))
+    byWork.set(a.work_id!, [...(byWork.get(a.work_id!) ?? []), { author: a.author_id!, ca: a.is_ca === 'true' }]);
   for (const list of byWork.values()) {
     const ca = list.filter((x) => x.ca).map((x) => x.author);
     if (ca.length > MAX_CA_AUTHORS) excluded++;
@@ -35,7 +36,11 @@ beforeAll(async () => {
   }
   for (const [key, e] of edges) {
     const [a, b] = key.split(' ') as [string, string];
-    for (const [p, q] of [[a, b], [b, a]] as const) degree.set(p, (degree.get(p) ?? new Map()).set(q, e.weight));
+    for (const [p, q] of [
+      [a, b],
+      [b, a],
+    ] as const)
+      degree.set(p, (degree.get(p) ?? new Map()).set(q, e.weight));
   }
 });
 afterAll(async () => {

@@ -38,7 +38,13 @@ const generated: Record<string, string> = {};
 function responseDescriptions(doc: Json): Set<string> {
   const out = new Set<string>();
   const seen = new Set<unknown>();
-  const resolve = (s: Json): Json => (typeof s.$ref === 'string' ? (s.$ref.slice(2).split('/').reduce<unknown>((o, k) => (o as Json)[k], doc) as Json) : s);
+  const resolve = (s: Json): Json =>
+    typeof s.$ref === 'string'
+      ? (s.$ref
+          .slice(2)
+          .split('/')
+          .reduce<unknown>((o, k) => (o as Json)[k], doc) as Json)
+      : s;
   const walk = (schema: unknown) => {
     if (schema === null || typeof schema !== 'object') return;
     const s = resolve(schema as Json);
@@ -52,7 +58,9 @@ function responseDescriptions(doc: Json): Set<string> {
       walk(p);
     }
   };
-  for (const item of Object.values(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>))
+  for (const item of Object.values(
+    doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>,
+  ))
     for (const op of Object.values(item)) for (const r of Object.values(op.responses)) for (const c of Object.values(r.content ?? {})) walk(c.schema);
   return out;
 }
@@ -70,7 +78,10 @@ afterAll(async () => {
 });
 
 it('the client generated from each document type-checks strictly with the calls a user writes', () => {
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(CLIENT, 'tsconfig.json')], { encoding: 'utf8', timeout: 120_000 });
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(CLIENT, 'tsconfig.json')], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(tsc.stdout + tsc.stderr).toBe('');
   expect(tsc.status).toBe(0);
 });
@@ -90,7 +101,9 @@ it('the calls reach every operation of the three services and get the answers th
   }
   expect(Object.keys(statuses).sort()).toEqual(operations.sort());
   // Offline, the unknown recent work is a 404 and the DOI's resolver cannot be reached (503, ours); everything else succeeds.
-  const expected = Object.fromEntries(operations.map((id) => [id, id === 'getRecentWork' ? 404 : id === 'assess' ? 503 : id === 'createPermalink' ? 201 : 200]));
+  const expected = Object.fromEntries(
+    operations.map((id) => [id, id === 'getRecentWork' ? 404 : id === 'assess' ? 503 : id === 'createPermalink' ? 201 : 200]),
+  );
   expect(statuses).toEqual(expected);
   const value = (id: string) => calls.find((c) => c.operationId === id)?.value;
   expect(value('getCohort')).toBeGreaterThan(0);

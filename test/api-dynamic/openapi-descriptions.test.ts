@@ -19,12 +19,19 @@ interface Field {
 
 /** Every property of a schema, at any depth, with its description (a $ref's target's when the reference has none). */
 function responseFields(doc: Json, schema: unknown, at: string, out: Field[] = [], seen = new Set<unknown>()): Field[] {
-  const resolve = (s: Json): Json => (typeof s.$ref === 'string' ? (s.$ref.slice(2).split('/').reduce<unknown>((o, k) => (o as Json)[k], doc) as Json) : s);
+  const resolve = (s: Json): Json =>
+    typeof s.$ref === 'string'
+      ? (s.$ref
+          .slice(2)
+          .split('/')
+          .reduce<unknown>((o, k) => (o as Json)[k], doc) as Json)
+      : s;
   if (schema === null || typeof schema !== 'object') return out;
   const s = resolve(schema as Json);
   if (seen.has(s)) return out;
   seen.add(s);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) for (const branch of (s[key] as unknown[] | undefined) ?? []) responseFields(doc, branch, at, out, seen);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+    for (const branch of (s[key] as unknown[] | undefined) ?? []) responseFields(doc, branch, at, out, seen);
   if (s.items) responseFields(doc, s.items, `${at}[]`, out, seen);
   if (s.additionalProperties && typeof s.additionalProperties === 'object') responseFields(doc, s.additionalProperties, `${at}{}`, out, seen);
   for (const [name, property] of Object.entries((s.properties as Record<string, Json> | undefined) ?? {})) {
@@ -39,10 +46,13 @@ function responseFields(doc: Json, schema: unknown, at: string, out: Field[] = [
 /** The fields of every response body of a document, per operation and status. */
 function documentFields(doc: Json): Field[] {
   const out: Field[] = [];
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>))
+  for (const [path, item] of Object.entries(
+    doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>,
+  ))
     for (const [method, op] of Object.entries(item))
       for (const [status, response] of Object.entries(op.responses))
-        for (const [type, content] of Object.entries(response.content ?? {})) responseFields(doc, content.schema, `${method.toUpperCase()} ${path} ${status} ${type}`, out);
+        for (const [type, content] of Object.entries(response.content ?? {}))
+          responseFields(doc, content.schema, `${method.toUpperCase()} ${path} ${status} ${type}`, out);
   return out;
 }
 
@@ -63,10 +73,46 @@ afterAll(async () => {
 
 it('the field walk counts what it should (a hand-made document)', () => {
   const doc = {
-    paths: { '/x': { get: { responses: { '200': { content: { 'application/json': { schema: { type: 'object', properties: { a: { type: 'integer', description: 'A count.' }, b: { type: 'array', items: { type: 'object', properties: { c: { type: 'string' } } } }, e: { $ref: '#/components/schemas/E' } } } } } } } } } },
-    components: { schemas: { E: { type: 'object', description: 'An E.', properties: { f: { anyOf: [{ type: 'object', properties: { g: { type: 'string', description: 'G.' } } }, { type: 'null' }] } } } } },
+    paths: {
+      '/x': {
+        get: {
+          responses: {
+            '200': {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      a: { type: 'integer', description: 'A count.' },
+                      b: { type: 'array', items: { type: 'object', properties: { c: { type: 'string' } } } },
+                      e: { $ref: '#/components/schemas/E' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        E: {
+          type: 'object',
+          description: 'An E.',
+          properties: { f: { anyOf: [{ type: 'object', properties: { g: { type: 'string', description: 'G.' } } }, { type: 'null' }] } },
+        },
+      },
+    },
   };
-  expect(documentFields(doc).map((f) => `${f.at.replace('GET /x 200 application/json', '')}:${f.description ?? '-'}`)).toEqual(['.a:A count.', '.b:-', '.b[].c:-', '.e:An E.', '.e.f:-', '.e.f.g:G.']);
+  expect(documentFields(doc).map((f) => `${f.at.replace('GET /x 200 application/json', '')}:${f.description ?? '-'}`)).toEqual([
+    '.a:A count.',
+    '.b:-',
+    '.b[].c:-',
+    '.e:An E.',
+    '.e.f:-',
+    '.e.f.g:G.',
+  ]);
 });
 
 describe.each(SERVICES)('%s', (service) => {
@@ -76,8 +122,17 @@ describe.each(SERVICES)('%s', (service) => {
     const share = described.length / fields.length;
     process.stdout.write(`${service}: ${described.length} of ${fields.length} response fields described (${(share * 100).toFixed(1)}%)\n`);
     expect(fields.length).toBeGreaterThan(50);
-    expect(share, fields.filter((f) => !f.description).map((f) => f.at).slice(0, 20).join('\n')).toBeGreaterThanOrEqual(0.9);
+    expect(
+      share,
+      fields
+        .filter((f) => !f.description)
+        .map((f) => f.at)
+        .slice(0, 20)
+        .join('\n'),
+    ).toBeGreaterThanOrEqual(0.9);
     const bare = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-    expect(described.filter((f) => bare(f.description!) === bare(f.name) || f.description!.trim().length < 8).map((f) => `${f.at}: ${f.description}`)).toEqual([]);
+    expect(described.filter((f) => bare(f.description!) === bare(f.name) || f.description!.trim().length < 8).map((f) => `${f.at}: ${f.description}`)).toEqual(
+      [],
+    );
   });
 });

@@ -35,7 +35,10 @@ function lint(file: string) {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     timeout: 60_000,
   });
-  const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+  const report = JSON.parse(run.stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+  };
   return { status: run.status, totals: report.totals, problems: report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`) };
 }
 

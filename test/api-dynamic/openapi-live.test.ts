@@ -6,7 +6,16 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusExampleRequests, exampleAnswer, exampleEnv, type ExampleRequest, fairExampleRequests, frameExampleRequests, type Send, SERVICES } from '../../scripts/lib/openapi-example-requests.ts';
+import {
+  corpusExampleRequests,
+  exampleAnswer,
+  exampleEnv,
+  type ExampleRequest,
+  fairExampleRequests,
+  frameExampleRequests,
+  type Send,
+  SERVICES,
+} from '../../scripts/lib/openapi-example-requests.ts';
 import recordedFrame from '../../contracts/frame/openapi-examples.json' with { type: 'json' };
 import recordedCorpus from '../../contracts/corpus/openapi-examples.json' with { type: 'json' };
 import recordedFair from '../../contracts/fair/openapi-examples.json' with { type: 'json' };
@@ -31,7 +40,10 @@ let h: Awaited<ReturnType<typeof appFor>>;
 let send: Send;
 const docs: Record<string, Json> = {};
 const requests: Record<string, Record<string, ExampleRequest[]>> = {};
-const RECORDED: Record<string, RecordedExamples> = { frame: recordedFrame, corpus: recordedCorpus, fair: recordedFair } as unknown as Record<string, RecordedExamples>;
+const RECORDED: Record<string, RecordedExamples> = { frame: recordedFrame, corpus: recordedCorpus, fair: recordedFair } as unknown as Record<
+  string,
+  RecordedExamples
+>;
 
 beforeAll(async () => {
   h = await appFor((await sharedFixture({ workFiles: true })).out, exampleEnv());
@@ -70,7 +82,8 @@ function shapeDifferences(a: unknown, b: unknown, at = '$', out: string[] = []):
   } else if (kind(a) === 'object') {
     const ka = Object.keys(a as Json).sort();
     const kb = Object.keys(b as Json).sort();
-    if (ka.join() !== kb.join()) out.push(`${at}: keys ${ka.filter((k) => !kb.includes(k)).join(',')} only in the example, ${kb.filter((k) => !ka.includes(k)).join(',')} only live`);
+    if (ka.join() !== kb.join())
+      out.push(`${at}: keys ${ka.filter((k) => !kb.includes(k)).join(',')} only in the example, ${kb.filter((k) => !ka.includes(k)).join(',')} only live`);
     for (const k of ka) if (kb.includes(k)) shapeDifferences((a as Json)[k], (b as Json)[k], `${at}.${k}`, out);
   }
   return out;
@@ -81,9 +94,17 @@ describe.each(SERVICES)('%s', (service) => {
     const ops = operations(docs[service]!);
     expect(Object.keys(requests[service]!).sort()).toEqual(Object.keys(ops).sort());
     for (const [id, byStatus] of Object.entries(RECORDED[service]!))
-      for (const status of Object.keys(byStatus)) expect(requests[service]![id]?.some((r) => String(r.status) === status), `${id} ${status}`).toBe(true);
+      for (const status of Object.keys(byStatus))
+        expect(
+          requests[service]![id]?.some((r) => String(r.status) === status),
+          `${id} ${status}`,
+        ).toBe(true);
     for (const id of Object.keys(ops))
-      if (!NO_SUCCESS_EXAMPLE.has(id)) expect(Object.keys(RECORDED[service]![id] ?? {}).some((s) => s.startsWith('2')), `${id} has no success example`).toBe(true);
+      if (!NO_SUCCESS_EXAMPLE.has(id))
+        expect(
+          Object.keys(RECORDED[service]![id] ?? {}).some((s) => s.startsWith('2')),
+          `${id} has no success example`,
+        ).toBe(true);
   });
 
   it('every documented example validates against its schema and has the shape of the live answer', async () => {
@@ -120,7 +141,10 @@ describe.each(SERVICES)('%s', (service) => {
         expect(res.statusCode, `${id} ${request.url}`).toBe(status);
         const declared = Object.keys(op.responses[String(status)]?.headers ?? {}).map((k) => k.toLowerCase());
         const sent = Object.keys(res.headers).filter((k) => !TRANSPORT.has(k.toLowerCase()));
-        expect(sent.filter((k) => !declared.includes(k.toLowerCase())), `${id} ${status} ${request.url}: undeclared headers`).toEqual([]);
+        expect(
+          sent.filter((k) => !declared.includes(k.toLowerCase())),
+          `${id} ${status} ${request.url}: undeclared headers`,
+        ).toEqual([]);
         if (status !== 200 || request.method !== 'GET') continue;
         const etag = res.headers.etag;
         expect(etag !== undefined, `${id}: ETag sent iff 304 declared`).toBe(op.responses['304'] !== undefined);
@@ -128,7 +152,10 @@ describe.each(SERVICES)('%s', (service) => {
         const again = await send({ ...rest, headers: { ...rest.headers, 'if-none-match': String(etag) } });
         expect(again.statusCode, id).toBe(304);
         const declared304 = Object.keys(op.responses['304']!.headers ?? {}).map((k) => k.toLowerCase());
-        expect(Object.keys(again.headers).filter((k) => !TRANSPORT.has(k) && !declared304.includes(k)), `${id} 304: undeclared headers`).toEqual([]);
+        expect(
+          Object.keys(again.headers).filter((k) => !TRANSPORT.has(k) && !declared304.includes(k)),
+          `${id} 304: undeclared headers`,
+        ).toEqual([]);
       }
     }
   });

@@ -61,7 +61,9 @@ function queryPairs(name: string, value: unknown): [string, string][] {
 function url(path: string, params: Parameter[], extra: Parameter | null): string {
   let p = path;
   for (const param of params.filter((x) => x.in === 'path')) p = p.replace(`{${param.name}}`, encodeURIComponent(String(param.example)));
-  const query = new URLSearchParams([...params.filter((x) => x.in === 'query' && x.required), ...(extra ? [extra] : [])].flatMap((x) => queryPairs(x.name, x.example)));
+  const query = new URLSearchParams(
+    [...params.filter((x) => x.in === 'query' && x.required), ...(extra ? [extra] : [])].flatMap((x) => queryPairs(x.name, x.example)),
+  );
   const qs = query.toString();
   return qs ? `${p}?${qs}` : p;
 }
@@ -88,10 +90,17 @@ describe.each(SERVICES)('%s', (service) => {
         const optional = params.filter((p) => p.in === 'query' && !p.required && p.example !== undefined);
         for (const extra of [null, ...optional]) {
           const target = url(path, params, extra);
-          const res = await h.app.inject({ method: method.toUpperCase() as 'GET' | 'POST', url: target, ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+          const res = await h.app.inject({
+            method: method.toUpperCase() as 'GET' | 'POST',
+            url: target,
+            ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+          });
           asked++;
           const expected = OFFLINE[op.operationId];
-          const ok = expected === undefined ? res.statusCode >= 200 && res.statusCode < 300 && op.responses[String(res.statusCode)] !== undefined : res.statusCode === expected;
+          const ok =
+            expected === undefined
+              ? res.statusCode >= 200 && res.statusCode < 300 && op.responses[String(res.statusCode)] !== undefined
+              : res.statusCode === expected;
           if (!ok) {
             failures.push(`${op.operationId} ${method.toUpperCase()} ${target}: ${res.statusCode} ${res.body.slice(0, 200)}`);
             continue;
@@ -99,7 +108,8 @@ describe.each(SERVICES)('%s', (service) => {
           const schema = schemaOf(doc, op, res.statusCode);
           if (schema && String(res.headers['content-type']).startsWith('application/json')) {
             const validate = ajv.compile(schema);
-            if (!validate(res.json())) failures.push(`${op.operationId} ${target}: answer does not fit the schema: ${JSON.stringify(validate.errors?.slice(0, 2))}`);
+            if (!validate(res.json()))
+              failures.push(`${op.operationId} ${target}: answer does not fit the schema: ${JSON.stringify(validate.errors?.slice(0, 2))}`);
           }
         }
       }

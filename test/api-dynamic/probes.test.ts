@@ -67,7 +67,12 @@ describe('probes', () => {
 
   it('the HTTP server takes its timeouts from the configuration', async () => {
     const app = await buildApp({
-      config: config({ SERVER_HEADERS_TIMEOUT_MS: '4000', SERVER_REQUEST_TIMEOUT_MS: '9000', SERVER_IDLE_TIMEOUT_MS: '50000', SERVER_KEEPALIVE_TIMEOUT_MS: '61000' }),
+      config: config({
+        SERVER_HEADERS_TIMEOUT_MS: '4000',
+        SERVER_REQUEST_TIMEOUT_MS: '9000',
+        SERVER_IDLE_TIMEOUT_MS: '50000',
+        SERVER_KEEPALIVE_TIMEOUT_MS: '61000',
+      }),
       store,
       logger: false,
       site: false,

@@ -166,7 +166,15 @@ describe('recent:sync runs', () => {
     await expectOracleLayer(fresh);
     const runs = await runsOf(fresh);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ id: 1, status: 'succeeded', requested_days: 30, window_end: today, stored_rows: expectedIds(30).length, error: null, resumed_from: null });
+    expect(runs[0]).toMatchObject({
+      id: 1,
+      status: 'succeeded',
+      requested_days: 30,
+      window_end: today,
+      stored_rows: expectedIds(30).length,
+      error: null,
+      resumed_from: null,
+    });
     expect(runs[0]!.api_requests).toBe(mock.requests.length - mark);
     expect(leftovers(fresh)).toEqual([]);
   });

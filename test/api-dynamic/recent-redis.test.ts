@@ -63,7 +63,6 @@ describe.skipIf(!redisHere)('the recent layer in Redis', () => {
 
   const syncOptions = (store: RedisLayerStore, extra: Partial<SyncOptions> = {}) => testSyncOptions({ lists, mock }, store, extra);
 
-
   /** The oracle: designed works (of those given) in the window with at least one designed route. */
   const expectedIds = (days: number, works: DesignedWork[] = designed) => expectedLayerIds(works, today, days);
 

@@ -59,7 +59,14 @@ describe('sync', () => {
       expect(w.provenance.route_version).toBe(routeRules(lists).routeVersion);
     }
     const run = (await store.runs())[0]!;
-    expect(run).toMatchObject({ status: 'succeeded', requested_days: 30, window_end: today, stored_rows: works.length, matched_rows: works.length, error: null });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      requested_days: 30,
+      window_end: today,
+      stored_rows: works.length,
+      matched_rows: works.length,
+      error: null,
+    });
     expect(run.api_requests).toBeGreaterThan(0);
     expect(run.candidate_rows).toBeGreaterThanOrEqual(run.matched_rows);
   });
@@ -151,7 +158,15 @@ describe('GET /recent', () => {
     expect(body.meta.latest_sync?.status).toBe('succeeded');
     expect(body.meta.last_successful_sync?.id).toBe(body.meta.latest_sync?.id);
     const sorted = [...body.results].sort((a, b) =>
-      a.publication_date !== b.publication_date ? (a.publication_date < b.publication_date ? 1 : -1) : a.cited_by !== b.cited_by ? b.cited_by - a.cited_by : a.id < b.id ? -1 : 1,
+      a.publication_date !== b.publication_date
+        ? a.publication_date < b.publication_date
+          ? 1
+          : -1
+        : a.cited_by !== b.cited_by
+          ? b.cited_by - a.cited_by
+          : a.id < b.id
+            ? -1
+            : 1,
     );
     expect(body.results.map((w) => w.id)).toEqual(sorted.map((w) => w.id));
   });

@@ -16,7 +16,13 @@ const redisHere = needProgram('redis-server', 'the Redis outage tests');
 const post = (app: Awaited<ReturnType<typeof appFor>>['app'], query: string) => app.inject({ method: 'POST', url: `/frame/api/v1/permalink?${query}` });
 // A URL whose port refuses: counted (so it needs the counters), then a 422 after one refused connection.
 const assess = (app: Awaited<ReturnType<typeof appFor>>['app']) =>
-  app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{"identifier":"http://127.0.0.1:1/x"}', remoteAddress: '192.0.2.5' });
+  app.inject({
+    method: 'POST',
+    url: '/fair/api/v1/assess',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"identifier":"http://127.0.0.1:1/x"}',
+    remoteAddress: '192.0.2.5',
+  });
 
 async function eventually(check: () => Promise<boolean>, ms: number, what: string) {
   const until = Date.now() + ms;

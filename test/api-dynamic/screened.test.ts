@@ -31,7 +31,13 @@ describe('/frame/api/v1/screened', () => {
     expect(third.results.map((r: { id: string }) => r.id)).toEqual(all.slice(20, 30).map((r) => r.work_id));
     const row = first.results[0];
     const src = all[0]!;
-    expect(row.model_b).toEqual({ tier: src.model_b_tier, genre: src.model_b_genre || null, about_ca: src.model_b_about_ca === 'true', confidence: src.model_b_confidence, reasons: src.model_b_reason || null });
+    expect(row.model_b).toEqual({
+      tier: src.model_b_tier,
+      genre: src.model_b_genre || null,
+      about_ca: src.model_b_about_ca === 'true',
+      confidence: src.model_b_confidence,
+      reasons: src.model_b_reason || null,
+    });
     expect(row.weight).toBe(Number(src.weight));
   });
 
@@ -45,7 +51,10 @@ describe('/frame/api/v1/screened', () => {
       const body = (await get(`${qs}&per_page=100`)).json();
       const expected = ordered(screened.filter(pred));
       expect(body.meta.total, qs).toBe(expected.length);
-      expect(body.results.map((r: { id: string }) => r.id), qs).toEqual(expected.slice(0, 100).map((r) => r.work_id));
+      expect(
+        body.results.map((r: { id: string }) => r.id),
+        qs,
+      ).toEqual(expected.slice(0, 100).map((r) => r.work_id));
     }
   });
 
@@ -80,7 +89,7 @@ describe('/frame/api/v1/screened', () => {
       const parts = [...byStratum.values()];
       const N = parts.reduce((a, e) => a + e.N, 0);
       const p = parts.reduce((a, e) => a + (e.N / N) * (e.k / e.n), 0);
-      const V = parts.reduce((a, e) => (e.n < 2 ? a : a + (e.N / N) ** 2 * (1 - e.n / e.N) * ((e.k / e.n) * (1 - e.k / e.n)) / (e.n - 1)), 0);
+      const V = parts.reduce((a, e) => (e.n < 2 ? a : a + ((e.N / N) ** 2 * (1 - e.n / e.N) * ((e.k / e.n) * (1 - e.k / e.n))) / (e.n - 1)), 0);
       const n = V > 0 && p > 0 && p < 1 ? (p * (1 - p)) / V : screened.length;
       const z = 1.959964;
       const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
@@ -104,7 +113,17 @@ describe('/frame/api/v1/screened', () => {
   });
 
   it('rejects bad parameters with the shared error body', async () => {
-    for (const qs of ['?n_in=4', '?n_in=1.5', '?per_page=101', '?per_page=0', '?page=-1', '?stratum=nowhere', '?contested_only=false', '?contested_only=1&n_in=0', '?n_in=1&n_in=2']) {
+    for (const qs of [
+      '?n_in=4',
+      '?n_in=1.5',
+      '?per_page=101',
+      '?per_page=0',
+      '?page=-1',
+      '?stratum=nowhere',
+      '?contested_only=false',
+      '?contested_only=1&n_in=0',
+      '?n_in=1&n_in=2',
+    ]) {
       const res = await get(qs);
       expect(res.statusCode, qs).toBe(400);
       expect(errorBodySchema.parse(res.json()).code, qs).toBe('INVALID_PARAMETER');

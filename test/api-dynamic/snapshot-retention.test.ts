@@ -65,7 +65,13 @@ beforeAll(async () => {
     const res = await server.app.inject({ method: 'POST', url: `${API}/permalink?${q}` });
     expect(res.statusCode).toBe(201);
     const p = permalinkResponse.parse(res.json());
-    expect(p.cited).toEqual({ snapshot: idA, recorded: true, total: p.total, direct_labels_cover: p.direct_labels_cover, predictions_cover: p.predictions_cover });
+    expect(p.cited).toEqual({
+      snapshot: idA,
+      recorded: true,
+      total: p.total,
+      direct_labels_cover: p.direct_labels_cover,
+      predictions_cover: p.predictions_cover,
+    });
     minted.set(q, { hash: p.hash, total: p.total, direct_labels_cover: p.direct_labels_cover, predictions_cover: p.predictions_cover });
   }
   // Publish B and switch to it, as the file watcher or SIGHUP would.
@@ -108,9 +114,21 @@ describe('after B is published, with A retained', () => {
         direct_labels_cover: now.direct_labels_cover,
         predictions_cover: now.predictions_cover,
       });
-      expect(p.cited).toMatchObject({ snapshot: idA, recorded: true, total: m.total, direct_labels_cover: m.direct_labels_cover, predictions_cover: m.predictions_cover });
+      expect(p.cited).toMatchObject({
+        snapshot: idA,
+        recorded: true,
+        total: m.total,
+        direct_labels_cover: m.direct_labels_cover,
+        predictions_cover: m.predictions_cover,
+      });
       // A is retained: the permalink resolves on A too, and gives the cited numbers again.
-      expect(p.minted_snapshot).toMatchObject({ id: idA, status: 'retained', total: m.total, direct_labels_cover: m.direct_labels_cover, predictions_cover: m.predictions_cover });
+      expect(p.minted_snapshot).toMatchObject({
+        id: idA,
+        status: 'retained',
+        total: m.total,
+        direct_labels_cover: m.direct_labels_cover,
+        predictions_cover: m.predictions_cover,
+      });
       expect(p.minted_snapshot.changes).toMatch(new RegExp(`/permalink/${m.hash}/changes$`));
       const same = now.total === m.total && now.direct_labels_cover === m.direct_labels_cover && now.predictions_cover === m.predictions_cover;
       expect(p.comparison.status).toBe(same ? 'same' : 'differs');
@@ -154,7 +172,12 @@ describe('after B is published, with A retained', () => {
   it('snapshot= naming the served snapshot is the default answer; an unknown one is a 400 naming the kept ones', async () => {
     const [plain, named] = await Promise.all([get(server, `${API}/cohort?route=aff`), get(server, `${API}/cohort?route=aff&snapshot=${idB}`)]);
     expect(named.body).toBe(plain.body);
-    for (const url of [`${API}/cohort?snapshot=nope-000000000000`, `${API}/cohort/facets?facet=type&snapshot=nope`, `${API}/works/W1?snapshot=nope`, `${API}/cohort/export?snapshot=nope`]) {
+    for (const url of [
+      `${API}/cohort?snapshot=nope-000000000000`,
+      `${API}/cohort/facets?facet=type&snapshot=nope`,
+      `${API}/works/W1?snapshot=nope`,
+      `${API}/cohort/export?snapshot=nope`,
+    ]) {
       const res = await get(server, url);
       expect(res.statusCode, url).toBe(400);
       const body = errorBodySchema.parse(res.json());
@@ -281,7 +304,10 @@ describe('after a third build pushes A out of retention', () => {
       expect(res.headers['cache-control']).toBe('no-store');
       const body = errorBodySchema.parse(res.json());
       expect(body.code).toBe('GONE');
-      expect(body.gone).toMatchObject({ snapshot: idA, cited: { hash: m.hash, total: m.total, direct_labels_cover: m.direct_labels_cover, predictions_cover: m.predictions_cover } });
+      expect(body.gone).toMatchObject({
+        snapshot: idA,
+        cited: { hash: m.hash, total: m.total, direct_labels_cover: m.direct_labels_cover, predictions_cover: m.predictions_cover },
+      });
       expect(body.gone!.dropped_at).toMatch(/^\d{4}-/);
     }
     // A cohort nobody minted on A: still 410, without cited numbers.
@@ -290,7 +316,9 @@ describe('after a third build pushes A out of retention', () => {
     expect(errorBodySchema.parse(res.json()).gone!.cited).toBeNull();
     expect((await get(server, `${API}/works/W1?snapshot=${idA}`)).statusCode).toBe(410);
     // The pipeline may now prune A: this server no longer marks it.
-    const dirA = readdirSync(join(out, 'builds')).find((d) => d.startsWith('fixture-') && existsSync(join(out, 'builds', d, `.retained-${process.pid}`)) && d.includes(idA));
+    const dirA = readdirSync(join(out, 'builds')).find(
+      (d) => d.startsWith('fixture-') && existsSync(join(out, 'builds', d, `.retained-${process.pid}`)) && d.includes(idA),
+    );
     expect(dirA).toBeUndefined();
   });
 

@@ -158,13 +158,11 @@ describe.skipIf(!haveRedis)('redis state store', () => {
 
   it('rejects open with a clear message when Redis cannot be reached (no unhandled error event)', async () => {
     const port = await freePort();
-    await expect(
-      RedisStateStore.open({ url: `redis://user:secret@127.0.0.1:${port}`, logger: recorder() }),
-    ).rejects.toThrow(new RegExp(`^cannot connect to Redis at redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
-    const dir = freshDir();
-    await expect(openStateStore({ stateDir: dir, redisUrl: `redis://127.0.0.1:${port}` })).rejects.toThrow(
-      /cannot connect to Redis/,
+    await expect(RedisStateStore.open({ url: `redis://user:secret@127.0.0.1:${port}`, logger: recorder() })).rejects.toThrow(
+      new RegExp(`^cannot connect to Redis at redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`),
     );
+    const dir = freshDir();
+    await expect(openStateStore({ stateDir: dir, redisUrl: `redis://127.0.0.1:${port}` })).rejects.toThrow(/cannot connect to Redis/);
   });
 
   it('two replicas (one Redis, two state directories) agree: A creates, B reads and keeps a local copy', async () => {
@@ -189,9 +187,7 @@ describe.skipIf(!haveRedis)('redis state store', () => {
     const a = track(await openStateStore({ stateDir: dirA, redisUrl: redis.url }));
     const b = track(await openStateStore({ stateDir: dirB, redisUrl: redis.url }));
     const keys = Array.from({ length: 40 }, (_, i) => `race-${i}`);
-    const results = await Promise.all(
-      keys.map((k) => Promise.all([a.putIfAbsent('permalinks', k, `A ${k}`), b.putIfAbsent('permalinks', k, `B ${k}`)])),
-    );
+    const results = await Promise.all(keys.map((k) => Promise.all([a.putIfAbsent('permalinks', k, `A ${k}`), b.putIfAbsent('permalinks', k, `B ${k}`)])));
     for (const [ra, rb] of results) {
       expect([ra.created, rb.created].filter(Boolean)).toHaveLength(1);
       expect(ra.value).toBe(rb.value);
@@ -214,7 +210,11 @@ describe.skipIf(!haveRedis)('redis state store', () => {
       await own.stop();
       expect(await store.get('permalinks', 'known')).toBe('here');
       // A 503 for the request; the log gets which store and command failed.
-      await expect(store.get('permalinks', 'unknown')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503, internal: expect.stringMatching(/^state: Redis GET on redis:\/\/127\.0\.0\.1:\d+ failed/) });
+      await expect(store.get('permalinks', 'unknown')).rejects.toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        status: 503,
+        internal: expect.stringMatching(/^state: Redis GET on redis:\/\/127\.0\.0\.1:\d+ failed/),
+      });
       await expect(store.putIfAbsent('permalinks', 'new', 'v')).rejects.toMatchObject({ internal: expect.stringMatching(/^state: Redis SET .* failed/) });
       expect(log.warnings.some((w) => w.includes('reconnecting'))).toBe(true);
     } finally {

@@ -29,7 +29,9 @@ describeBrowser('corpus pages in Chromium', () => {
     expect(await page.locator('h1').innerText()).toBe('Hedged-Significance Corpus');
     const band = page.getByRole('table', { name: 'Band split' }).locator('tr[data-band="0.06-0.08"] td.num');
     expect(await band.allInnerTexts()).toEqual(
-      [stats.bands.find((b) => b.band === '0.06-0.08')!.occurrences, stats.bands.find((b) => b.band === '0.06-0.08')!.excerpts].map((n) => n.toLocaleString('en-CA')),
+      [stats.bands.find((b) => b.band === '0.06-0.08')!.occurrences, stats.bands.find((b) => b.band === '0.06-0.08')!.excerpts].map((n) =>
+        n.toLocaleString('en-CA'),
+      ),
     );
     expect(await page.getByRole('group', { name: /Band split/ }).count()).toBe(1);
     await screenshot(page, 'corpus');
@@ -40,8 +42,14 @@ describeBrowser('corpus pages in Chromium', () => {
     const phrase = phrases.phrases[0]!.phrase;
     await page.goto(`${s.base}/corpus/excerpts`);
     await page.getByLabel('Hedging phrase').selectOption(phrase);
-    await page.getByRole('group', { name: 'Band of the p-value' }).getByLabel(/^0\.06-0\.08/).check();
-    await page.getByRole('group', { name: 'Band of the p-value' }).getByLabel(/^0\.08-0\.10/).check();
+    await page
+      .getByRole('group', { name: 'Band of the p-value' })
+      .getByLabel(/^0\.06-0\.08/)
+      .check();
+    await page
+      .getByRole('group', { name: 'Band of the p-value' })
+      .getByLabel(/^0\.08-0\.10/)
+      .check();
     await page.getByLabel('Order').selectOption('p_asc');
     await Promise.all([page.waitForURL(/\/corpus\/excerpts\?/), page.getByRole('button', { name: 'Search' }).click()]);
     const url = new URL(page.url());
@@ -51,9 +59,16 @@ describeBrowser('corpus pages in Chromium', () => {
     expect(expected.meta.total).toBeGreaterThan(0);
     expect(await page.locator('p.total').getAttribute('data-total')).toBe(String(expected.meta.total));
     expect(await page.locator('p.total strong').innerText()).toBe(expected.meta.total.toLocaleString('en-CA'));
-    expect(await page.locator('article.excerpt').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-excerpt-id')))).toEqual(expected.results.map((i) => i.id));
+    expect(await page.locator('article.excerpt').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-excerpt-id')))).toEqual(
+      expected.results.map((i) => i.id),
+    );
     // The form keeps the choices.
-    expect(await page.getByRole('group', { name: 'Band of the p-value' }).getByLabel(/^0\.06-0\.08/).isChecked()).toBe(true);
+    expect(
+      await page
+        .getByRole('group', { name: 'Band of the p-value' })
+        .getByLabel(/^0\.06-0\.08/)
+        .isChecked(),
+    ).toBe(true);
     expect(await page.getByLabel('Hedging phrase').inputValue()).toBe(phrase);
     await screenshot(page, 'corpus-excerpts');
   });
@@ -70,7 +85,9 @@ describeBrowser('corpus pages in Chromium', () => {
     expect(await target.getAttribute('data-excerpt-id')).toBe(excerptId);
     expect(await target.isVisible()).toBe(true);
     const e = doc.excerpts.find((x) => x.id === excerptId)!;
-    expect(await target.locator('mark.hl-phrase').allInnerTexts()).toEqual([...e.occurrences].sort((a, b) => a.start - b.start).map((o) => e.text.slice(o.start, o.end)));
+    expect(await target.locator('mark.hl-phrase').allInnerTexts()).toEqual(
+      [...e.occurrences].sort((a, b) => a.start - b.start).map((o) => e.text.slice(o.start, o.end)),
+    );
     await screenshot(page, 'corpus-article');
   });
 

@@ -26,7 +26,12 @@ describeBrowser('FAIR pages in Chromium', () => {
     ({ s, page, errors } = site);
     if (haveFixtures) s.fairMock.route(...replayRoutes('pangaea', s.fairMock.base), PANGAEA_ZIP);
     // A landing page that takes its time, so the progress message can be seen.
-    s.fairMock.route({ path: '/slow.example/dataset', delayMs: 1500, headers: { 'content-type': 'text/html' }, body: '<!doctype html><html><head><title>A dataset</title></head><body>A dataset.</body></html>' });
+    s.fairMock.route({
+      path: '/slow.example/dataset',
+      delayMs: 1500,
+      headers: { 'content-type': 'text/html' },
+      body: '<!doctype html><html><head><title>A dataset</title></head><body>A dataset.</body></html>',
+    });
   }, 180_000);
   afterAll(() => site?.close());
 
@@ -42,7 +47,11 @@ describeBrowser('FAIR pages in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/fair/assess');
     // The API's answer for the same identifier, from another reader (X-Forwarded-For is not trusted here,
     // so this counts against the same address; the limit of 10 is far off).
-    const r = await fetch(`${s.base}/fair/api/v1/assess`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: PANGAEA }) });
+    const r = await fetch(`${s.base}/fair/api/v1/assess`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: PANGAEA }),
+    });
     const expected = (await r.json()) as AssessmentResult;
     const overall = page.locator('p.overall');
     expect(await overall.getAttribute('data-score-earned')).toBe(String(expected.summary.scoreEarned));

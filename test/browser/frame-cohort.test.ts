@@ -13,7 +13,14 @@ import { type BrowserSite, describeBrowser, openBrowserSite, screenshot } from '
 import type { SiteServer } from '../helpers/site-server.ts';
 
 interface Cohort {
-  meta: { total: number; direct_labels_cover: number; predictions_cover: number; query: string; query_hash: string; snapshot: { id: string; synthetic: boolean } };
+  meta: {
+    total: number;
+    direct_labels_cover: number;
+    predictions_cover: number;
+    query: string;
+    query_hash: string;
+    snapshot: { id: string; synthetic: boolean };
+  };
   results: { id: string; title: string; venue: string | null }[];
 }
 const fmt = (n: number) => n.toLocaleString('en-CA');
@@ -97,7 +104,10 @@ describeBrowser('cohort builder in Chromium', () => {
     // The 400s this test asked for (the live count's fetch and the page) are the only errors it caused.
     const expected = errors.splice(before);
     expect(expected.length).toBeGreaterThan(0);
-    for (const e of expected) expect(e).toMatch(/status of 400|^400: .*\/frame\/api\/v1\/cohort\?year_from=2020&year_to=2010&lang=fr&per_page=1$|^400: .*\/frame\/cohort\?year_from=2020&year_to=2010&lang=fr$/);
+    for (const e of expected)
+      expect(e).toMatch(
+        /status of 400|^400: .*\/frame\/api\/v1\/cohort\?year_from=2020&year_to=2010&lang=fr&per_page=1$|^400: .*\/frame\/cohort\?year_from=2020&year_to=2010&lang=fr$/,
+      );
   });
 
   it('the author typeahead selects a researcher by id', async () => {
@@ -122,7 +132,9 @@ describeBrowser('cohort builder in Chromium', () => {
     expect(api.meta.total).toBeLessThan(200);
     await page.goto(`${s.base}/frame/cohort?${q}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-    expect(download.suggestedFilename()).toBe(`frame-cohort-${api.meta.query_hash}-${api.meta.snapshot.id}${api.meta.snapshot.synthetic ? '-synthetic' : ''}.csv`);
+    expect(download.suggestedFilename()).toBe(
+      `frame-cohort-${api.meta.query_hash}-${api.meta.snapshot.id}${api.meta.snapshot.synthetic ? '-synthetic' : ''}.csv`,
+    );
     const csv = readFileSync((await download.path())!, 'utf8');
     // Count records, not lines: quoted cells may hold line breaks.
     const { parse } = await import('csv-parse/sync');

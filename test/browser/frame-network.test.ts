@@ -104,7 +104,10 @@ describeBrowser('collaboration network and screening dossier in Chromium', () =>
       // The ties follow (read in one go: the simulation may still be settling).
       const [edgeX, nodeX] = await page.evaluate((id) => {
         const svg = document.querySelector('svg.network-graph')!;
-        return [Number(svg.querySelector(`line.edge[data-a="${id}"]`)!.getAttribute('x1')), Number(svg.querySelector(`a.node[data-id="${id}"] circle`)!.getAttribute('cx'))];
+        return [
+          Number(svg.querySelector(`line.edge[data-a="${id}"]`)!.getAttribute('x1')),
+          Number(svg.querySelector(`a.node[data-id="${id}"] circle`)!.getAttribute('cx')),
+        ];
       }, hub.id);
       expect(edgeX).toBe(nodeX);
     });
@@ -155,7 +158,9 @@ describeBrowser('collaboration network and screening dossier in Chromium', () =>
       await page.waitForURL(`${s.base}/frame/screening?n_in=0&stratum=aff_core`);
       const api = await s.json<Screened>('/frame/api/v1/screened?n_in=0&stratum=aff_core');
       expect(await page.locator('[data-total]').innerText()).toBe(fmt(api.meta.total));
-      expect(await page.locator('table.screened tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(api.results.map((r) => r.id));
+      expect(await page.locator('table.screened tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(
+        api.results.map((r) => r.id),
+      );
       const rate = api.meta.summary.weighted.any_model_in_scope.rate;
       expect(await page.locator('tr[data-rate="any_model_in_scope"] td[data-weighted]').innerText()).toBe(`${(100 * rate).toFixed(1)}%`);
       await page.goto(`${s.base}/frame/screening`);

@@ -39,8 +39,17 @@ describeBrowser('frame statistics pages in Chromium', () => {
       const charts = await page.locator('figure.chart').evaluateAll((figures) =>
         figures.map((f) => {
           const svg = f.querySelector('svg')!;
-          const [caption, desc] = svg.getAttribute('aria-labelledby')!.split(' ').map((id) => document.getElementById(id)?.textContent?.trim() ?? '');
-          return { caption: caption!, desc: desc!, role: svg.getAttribute('role'), links: svg.querySelectorAll('a[href]').length, width: svg.getBoundingClientRect().width };
+          const [caption, desc] = svg
+            .getAttribute('aria-labelledby')!
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent?.trim() ?? '');
+          return {
+            caption: caption!,
+            desc: desc!,
+            role: svg.getAttribute('role'),
+            links: svg.querySelectorAll('a[href]').length,
+            width: svg.getBoundingClientRect().width,
+          };
         }),
       );
       for (const c of charts) {
@@ -60,7 +69,10 @@ describeBrowser('frame statistics pages in Chromium', () => {
 
   it("opens a chart's data table from the keyboard", async () => {
     await page.goto(`${s.base}/frame/stats/routes`);
-    const details = page.locator('figure.chart', { has: page.locator('#route-combinations-caption') }).locator('details').last();
+    const details = page
+      .locator('figure.chart', { has: page.locator('#route-combinations-caption') })
+      .locator('details')
+      .last();
     const table = details.locator('table');
     expect(await table.isVisible()).toBe(false);
     await details.locator('summary').focus();
@@ -79,7 +91,9 @@ describeBrowser('frame statistics pages in Chromium', () => {
     await page.locator('main table.summary a').last().focus();
     const focused = async () => {
       await page.keyboard.press('Tab');
-      return page.evaluate(() => (document.activeElement?.closest('svg') ? document.activeElement.getAttribute('href') : document.activeElement?.tagName ?? null));
+      return page.evaluate(() =>
+        document.activeElement?.closest('svg') ? document.activeElement.getAttribute('href') : (document.activeElement?.tagName ?? null),
+      );
     };
     const [first, second] = doc.results;
     expect(await focused()).toBe(`/frame/cohort?year_from=${first!.year}&year_to=${first!.year}`);

@@ -20,7 +20,8 @@ export interface Call {
 export async function frameCalls(baseUrl: string): Promise<Call[]> {
   const c = createClient<FramePaths>({ baseUrl });
   const calls: Call[] = [];
-  const add = (operationId: string, response: Response, value?: Call['value']) => calls.push({ operationId, status: response.status, ...(value === undefined ? {} : { value }) });
+  const add = (operationId: string, response: Response, value?: Call['value']) =>
+    calls.push({ operationId, status: response.status, ...(value === undefined ? {} : { value }) });
 
   const summary = await c.GET('/frame/api/v1/stats/summary');
   add('getStatsSummary', summary.response, summary.data?.works);
@@ -31,12 +32,19 @@ export async function frameCalls(baseUrl: string): Promise<Call[]> {
   add('getFindings', (await c.GET('/frame/api/v1/findings')).response);
   add('getPredictions', (await c.GET('/frame/api/v1/predictions')).response);
 
-  const cohort = await c.GET('/frame/api/v1/cohort', { params: { query: { route_aff: true, year_from: 2015, year_to: 2030, cited_min: 0, per_page: 2, page: 1, sort: 'year_desc' } } });
+  const cohort = await c.GET('/frame/api/v1/cohort', {
+    params: { query: { route_aff: true, year_from: 2015, year_to: 2030, cited_min: 0, per_page: 2, page: 1, sort: 'year_desc' } },
+  });
   add('getCohort', cohort.response, cohort.data?.meta.total);
   const first = cohort.data?.results[0]?.id ?? 'W1';
   // Keyset paging: the next page through the cursor the first page returned.
   const cursor = cohort.data?.meta.next_cursor;
-  if (cursor) add('getCohort', (await c.GET('/frame/api/v1/cohort', { params: { query: { route_aff: true, year_from: 2015, year_to: 2030, per_page: 2, sort: 'year_desc', cursor } } })).response);
+  if (cursor)
+    add(
+      'getCohort',
+      (await c.GET('/frame/api/v1/cohort', { params: { query: { route_aff: true, year_from: 2015, year_to: 2030, per_page: 2, sort: 'year_desc', cursor } } }))
+        .response,
+    );
 
   const work = await c.GET('/frame/api/v1/works/{id}', { params: { path: { id: first } } });
   add('getWork', work.response, work.data?.id);
@@ -76,7 +84,9 @@ export async function corpusCalls(baseUrl: string): Promise<Call[]> {
   const phrases = await c.GET('/corpus/api/v1/phrases');
   calls.push({ operationId: 'listPhrases', status: phrases.response.status });
   const phrase = phrases.data?.phrases[0]?.phrase;
-  const excerpts = await c.GET('/corpus/api/v1/excerpts', { params: { query: { ...(phrase ? { phrase } : {}), band: ['0.05-0.06', 'ns'], status: ['verified'], page: 1, per_page: 2 } } });
+  const excerpts = await c.GET('/corpus/api/v1/excerpts', {
+    params: { query: { ...(phrase ? { phrase } : {}), band: ['0.05-0.06', 'ns'], status: ['verified'], page: 1, per_page: 2 } },
+  });
   calls.push({ operationId: 'listExcerpts', status: excerpts.response.status, value: excerpts.data?.meta.total });
   // Years as integers and p-values as numbers, as the document types them.
   const ranged = await c.GET('/corpus/api/v1/excerpts', { params: { query: { year_from: 1990, year_to: 2030, p_min: 0.05, p_max: 0.5, per_page: 1 } } });
@@ -92,7 +102,9 @@ export async function corpusCalls(baseUrl: string): Promise<Call[]> {
 export async function fairCalls(baseUrl: string): Promise<Call[]> {
   const c = createClient<FairPaths>({ baseUrl });
   const health = await c.GET('/fair/api/v1/health');
-  const assess = await c.POST('/fair/api/v1/assess', { body: { identifier: '10.1594/PANGAEA.902845', options: { use_registry: true, use_code_host: false, metric_version: 'metrics_v0.8' } } });
+  const assess = await c.POST('/fair/api/v1/assess', {
+    body: { identifier: '10.1594/PANGAEA.902845', options: { use_registry: true, use_code_host: false, metric_version: 'metrics_v0.8' } },
+  });
   return [
     { operationId: 'getHealth', status: health.response.status, value: health.data?.assessmentBackend },
     { operationId: 'assess', status: assess.response.status, value: assess.error?.code ?? null },

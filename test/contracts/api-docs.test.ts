@@ -10,7 +10,24 @@ const read = (p: string) => readFileSync(join(ROOT, p), 'utf8');
 describe('docs cover what the code offers', () => {
   it('every frame route has a heading in docs/api-frame.md', () => {
     const doc = read('docs/api-frame.md');
-    for (const path of [...FROZEN_ROUTES, 'works/{id}', 'screened', 'network', 'cohort', 'cohort/facets', 'cohort/export', 'permalink/{hash}', 'permalink/{hash}/changes', 'snapshots', 'works', 'facets/venue', 'facets/topic', 'facets/author', 'recent', 'recent/{id}'])
+    for (const path of [
+      ...FROZEN_ROUTES,
+      'works/{id}',
+      'screened',
+      'network',
+      'cohort',
+      'cohort/facets',
+      'cohort/export',
+      'permalink/{hash}',
+      'permalink/{hash}/changes',
+      'snapshots',
+      'works',
+      'facets/venue',
+      'facets/topic',
+      'facets/author',
+      'recent',
+      'recent/{id}',
+    ])
       expect(doc, path).toContain(`## GET /${path}\n`);
     expect(doc).toContain('## POST /permalink\n');
   });

@@ -12,7 +12,9 @@ import { csvField, exportCell } from '../../contracts/frame/export-columns.ts';
 /** Strings of well-formed UTF-16 (what the work store's UTF-8 can hold), rich in the characters escapes treat apart. */
 const textArb = fc.oneof(
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: fc.constantFrom('"', '\\', ',', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f', '=', '+', '-', '@', "'", 'a', 'é', '\u2028', '😀') }),
+  fc.string({
+    unit: fc.constantFrom('"', '\\', ',', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f', '=', '+', '-', '@', "'", 'a', 'é', '\u2028', '😀'),
+  }),
   fc.string({ unit: 'binary' }).map((s) => Buffer.from(s, 'utf8').toString('utf8')),
 );
 
@@ -57,12 +59,14 @@ describe('ByteSink escapes', () => {
       { numRuns: 2000 },
     );
     for (const s of ['=SUM(A1)', '-1', '@x', '\tx', '\rx', 'a,b', 'say "hi"', '', 'plain'])
-      expect((() => {
-        const sink = new ByteSink(8);
-        const b = Buffer.from(s);
-        sink.csvCell(b, 0, b.length);
-        return sink.takeString();
-      })()).toBe(csvField(exportCell(s)));
+      expect(
+        (() => {
+          const sink = new ByteSink(8);
+          const b = Buffer.from(s);
+          sink.csvCell(b, 0, b.length);
+          return sink.takeString();
+        })(),
+      ).toBe(csvField(exportCell(s)));
   });
 
   it('uint prints integers as String() does, and the sink grows past its first size', () => {

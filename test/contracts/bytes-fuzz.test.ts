@@ -57,7 +57,18 @@ describe('binary formats on damaged bytes', () => {
   it('the work store: a damaged row decodes and serializes, or ends in a BytesError', () => {
     // Every field kind with a value, so every reader path runs; the symbol tables hold what the row names.
     const id = 'W42';
-    const valueOf: Record<string, unknown> = { text: 'a reason, "quoted"', words: 'a title of rare words', prefixed: '10.1234/abc.5', sym: 's1', symlist: 's1; s2', int: -2020, num: 0.125, numlist: '0.1;0.25;-3', bool: true, self: id };
+    const valueOf: Record<string, unknown> = {
+      text: 'a reason, "quoted"',
+      words: 'a title of rare words',
+      prefixed: '10.1234/abc.5',
+      sym: 's1',
+      symlist: 's1; s2',
+      int: -2020,
+      num: 0.125,
+      numlist: '0.1;0.25;-3',
+      bool: true,
+      self: id,
+    };
     const values = WORK_FIELDS.map((f) => valueOf[f.kind]);
     const tables: SymbolTables = {};
     for (const { table, kind } of symbolFields()) tables[table] = kind === 'words' ? ['title', 'of'] : kind === 'prefixed' ? ['10.1234'] : ['s1', 's2'];
@@ -66,7 +77,14 @@ describe('binary formats on damaged bytes', () => {
     const w = new ByteBuffer();
     encodeWork(w, id, values, [{ author: 7, position: 1, is_ca: true }], [label], symbolCodes(tables));
     const full = w.take();
-    encodeWork(w, id, WORK_FIELDS.map(() => null), [], [], symbolCodes(tables));
+    encodeWork(
+      w,
+      id,
+      WORK_FIELDS.map(() => null),
+      [],
+      [],
+      symbolCodes(tables),
+    );
     const empty = w.take();
     // The undamaged rows read back.
     expect(workItemJson(decodeWork(full, id, tables, people))).toContain('a title of rare words');
@@ -170,7 +188,8 @@ describe('binary formats on damaged bytes', () => {
     mkdirSync(dir, { recursive: true });
     const sha = (i: number) => String(i).padStart(64, '0');
     const first = new ExtractionCache(dir, 'lex');
-    for (let i = 0; i < 6; i++) first.putArticle(sha(i), { pmcid: `PMC${i}`, text: 'x'.repeat(50 * i) } as unknown as ExtractedArticle, JSON.stringify({ pmcid: `PMC${i}` }));
+    for (let i = 0; i < 6; i++)
+      first.putArticle(sha(i), { pmcid: `PMC${i}`, text: 'x'.repeat(50 * i) } as unknown as ExtractedArticle, JSON.stringify({ pmcid: `PMC${i}` }));
     first.prune();
     const seg = join(dir, 'segments');
     const files = ['idx', 'jsonl'].map((ext) => {

@@ -5,13 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../contracts/common/errors.ts';
-import {
-  filtersToQuery,
-  HASH_PATTERN,
-  parseCohortQuery,
-  queryHash,
-  type Surface,
-} from '../../contracts/frame/cohort-query.ts';
+import { filtersToQuery, HASH_PATTERN, parseCohortQuery, queryHash, type Surface } from '../../contracts/frame/cohort-query.ts';
 import { CATEGORIES } from '../../contracts/frame/vocab.ts';
 
 const url = (qs: string, path = '/frame/api/v1/cohort') => `${path}${qs === '' ? '' : `?${qs}`}`;
@@ -39,7 +33,10 @@ describe('canonical filters and the query hash', () => {
     ['q=Machine%20learning', ['q=learning+machine', 'q=%20machine%20%20LEARNING%20', 'q=machine-learning', 'q=learning%20machine%20learning']],
     ['author=jean%20tremblay', ['author=Tremblay,+Jean']],
     ['category=sts', ['category=sts&label_source=direct', 'category=sts&agreement=any', 'label_source=direct&agreement=any&category=sts']],
-    ['category=sts&label_source=predicted', ['category=sts&label_source=predicted&prediction_mode=candidate', 'prediction_mode=candidate&label_source=predicted&category=sts']],
+    [
+      'category=sts&label_source=predicted',
+      ['category=sts&label_source=predicted&prediction_mode=candidate', 'prediction_mode=candidate&label_source=predicted&category=sts'],
+    ],
     ['design=observational&agreement=all', ['agreement=all&design=observational&label_source=direct']],
     // Label options only qualify category and design; alone they describe the whole frame.
     ['', ['label_source=predicted', 'agreement=all', 'label_source=predicted&prediction_mode=consensus', 'label_source=direct&agreement=any']],

@@ -16,9 +16,7 @@ describe('error body', () => {
 
 describe('stableStringify', () => {
   it('sorts keys at every depth and drops undefined', () => {
-    expect(stableStringify({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: undefined } })).toBe(
-      '{"a":{"d":[2,{"y":2,"z":1}]},"b":1}',
-    );
+    expect(stableStringify({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[2,{"y":2,"z":1}]},"b":1}');
   });
 });
 

@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import {
-  canadianListsDocument,
-  canadianListsSchema,
-  canadianRouteVersion,
-} from '../../contracts/frame/canadian-lists.ts';
+import { canadianListsDocument, canadianListsSchema, canadianRouteVersion } from '../../contracts/frame/canadian-lists.ts';
 import { findingsSchema, predictionsReportSchema } from '../../contracts/frame/documents.ts';
 import { rowAcceptor, rowSchema, TABLE_NAMES, TABLES } from '../../contracts/frame/snapshot.ts';
 import { bool, int, scores, setOf } from '../../contracts/frame/snapshot-cells.ts';
@@ -22,11 +18,9 @@ describe('cell parsers', () => {
     expect(bool.parse('true')).toBe(true);
     expect(bool.safeParse('1').success).toBe(false);
     expect(int(0, 10).parse('7')).toBe(7);
-    for (const bad of ['07', '1.5', '-1', '11', '', ' 3', '1e1'])
-      expect(int(0, 10).safeParse(bad).success, bad).toBe(false);
+    for (const bad of ['07', '1.5', '-1', '11', '', ' 3', '1e1']) expect(int(0, 10).safeParse(bad).success, bad).toBe(false);
     expect(scores(3).parse('0;0.5;1')).toBe('0;0.5;1');
-    for (const bad of ['0;0.5', '0;0.5;1.2', '0;.5;1', '0;0.5;-0'])
-      expect(scores(3).safeParse(bad).success, bad).toBe(false);
+    for (const bad of ['0;0.5', '0;0.5;1.2', '0;.5;1', '0;0.5;-0']) expect(scores(3).safeParse(bad).success, bad).toBe(false);
     const s = setOf(['a', 'b', 'c'] as const);
     expect(s.parse('a;c')).toEqual(['a', 'c']);
     expect(s.parse('')).toEqual([]);
@@ -107,10 +101,8 @@ describe('the pinned Canadian lists', () => {
     const sources = rowSchema(TABLES.canadian_sources);
     expect(funders.parse({ id: 'F4320334593', name: 'NSERC' })).toEqual({ id: 'F4320334593', name: 'NSERC' });
     expect(sources.parse({ id: 'S123456', name: 'Canadian Journal of X' }).id).toBe('S123456');
-    for (const bad of ['f4320334593', 'F', 'F0123', 'S123', 'F12a', ' F1'])
-      expect(funders.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
-    for (const bad of ['s1', 'F1', 'S-1', 'S01'])
-      expect(sources.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
+    for (const bad of ['f4320334593', 'F', 'F0123', 'S123', 'F12a', ' F1']) expect(funders.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
+    for (const bad of ['s1', 'F1', 'S-1', 'S01']) expect(sources.safeParse({ id: bad, name: 'N' }).success, bad).toBe(false);
     const r = sources.safeParse({ id: 'W12', name: 'N' });
     expect(r.error?.issues[0]?.message).toBe('must be S followed by digits, got "W12"');
     expect(funders.safeParse({ id: 'F1', name: '' }).error?.issues[0]?.message).toBe('must not be empty');
@@ -135,25 +127,14 @@ describe('the pinned Canadian lists', () => {
     expect(renamed.route_version).not.toBe(doc.route_version);
     expect(canadianListsSchema.safeParse({ ...doc, route_version: renamed.route_version }).success).toBe(false);
     expect(canadianListsSchema.safeParse({ ...doc, funders: [...doc.funders].reverse() }).success).toBe(false);
-    expect(
-      canadianListsSchema.safeParse({ ...doc, sources: [...doc.sources, ...doc.sources] }).success,
-    ).toBe(false);
+    expect(canadianListsSchema.safeParse({ ...doc, sources: [...doc.sources, ...doc.sources] }).success).toBe(false);
     expect(() => canadianListsDocument([{ id: 'S1', name: 'x' }], [])).toThrow();
   });
 });
 
 describe('title terms', () => {
   it('lower-cases and splits on anything that is not a letter or digit', () => {
-    expect(titleTerms('COVID-19 in Québec: a "Study" of Montréal, Québec')).toEqual([
-      'covid',
-      '19',
-      'in',
-      'quebec',
-      'a',
-      'study',
-      'of',
-      'montreal',
-    ]);
+    expect(titleTerms('COVID-19 in Québec: a "Study" of Montréal, Québec')).toEqual(['covid', '19', 'in', 'quebec', 'a', 'study', 'of', 'montreal']);
   });
 
   it('folds case, accents, compatibility forms and final sigma the same way for titles and queries', () => {

@@ -16,7 +16,7 @@ const f64File = (name: string, values: number[]): string => {
 const scan = (a: ArrayLike<number>, x: number): number => Array.prototype.indexOf.call(a, x);
 
 let seed = 7;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 /** Ascending distinct integers with the given gap generator. */
 function ascending(n: number, start: number, gap: () => number): number[] {

@@ -72,7 +72,9 @@ describe('a client disconnecting mid-export', () => {
     }
     const after = await settle();
     const grown = (after.heapUsed - before.heapUsed) / before.heapUsed;
-    console.log(`export disconnect: heapUsed ${(before.heapUsed / 2 ** 20).toFixed(1)} → ${(after.heapUsed / 2 ** 20).toFixed(1)} MiB (${(grown * 100).toFixed(1)}%), rss ${(before.rss / 2 ** 20).toFixed(0)} → ${(after.rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `export disconnect: heapUsed ${(before.heapUsed / 2 ** 20).toFixed(1)} → ${(after.heapUsed / 2 ** 20).toFixed(1)} MiB (${(grown * 100).toFixed(1)}%), rss ${(before.rss / 2 ** 20).toFixed(0)} → ${(after.rss / 2 ** 20).toFixed(0)} MiB`,
+    );
     expect(grown).toBeLessThan(0.1);
   });
 });

@@ -58,7 +58,14 @@ describe.runIf(canRun)('the static bundle on nginx', () => {
     alone = join(dir.path, 'alone');
     linked = join(dir.path, 'linked');
     await exportStatic({ buildOutput: server.buildOutput, siteDir: server.siteDir, out: alone, apiOrigin: null, progress: silentProgress });
-    await exportStatic({ buildOutput: server.buildOutput, siteDir: server.siteDir, out: linked, apiOrigin: server.base, workDocuments: 'none', progress: silentProgress });
+    await exportStatic({
+      buildOutput: server.buildOutput,
+      siteDir: server.siteDir,
+      out: linked,
+      apiOrigin: server.base,
+      workDocuments: 'none',
+      progress: silentProgress,
+    });
     nginxAlone = await startNginx(join(dir.path, 'nginx-alone'), join(alone, 'nginx/static-bundle.conf'));
     nginxLinked = await startNginx(join(dir.path, 'nginx-linked'), join(linked, 'nginx/static-bundle.conf'));
   });
@@ -81,10 +88,18 @@ describe.runIf(canRun)('the static bundle on nginx', () => {
       expect(body.length, path).toBe(bytes);
       expect(createHash('sha256').update(body).digest('hex'), path).toBe(sha);
     }
-    const manifest = JSON.parse(readFileSync(join(alone, BUNDLE_MANIFEST), 'utf8')) as { snapshot: { id: string }; files: number; files_index: { sha256: string } };
+    const manifest = JSON.parse(readFileSync(join(alone, BUNDLE_MANIFEST), 'utf8')) as {
+      snapshot: { id: string };
+      files: number;
+      files_index: { sha256: string };
+    };
     expect(manifest.snapshot.id).toBe(server.store.current.snapshotId);
     expect(manifest.files).toBe(files.size);
-    expect(manifest.files_index.sha256).toBe(createHash('sha256').update(readFileSync(join(alone, BUNDLE_FILES))).digest('hex'));
+    expect(manifest.files_index.sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(alone, BUNDLE_FILES)))
+        .digest('hex'),
+    );
   });
 
   it('answers every frozen API document like the server: status, content type, cache headers, CORS, snapshot and bytes', async () => {
@@ -107,7 +122,9 @@ describe.runIf(canRun)('the static bundle on nginx', () => {
   });
 
   it('answers every prerendered page and asset like the server, with the same security headers', async () => {
-    const files = [...listed(alone).keys()].filter((p) => !/^[a-z]+\/api\//.test(p) && !p.startsWith(`${OWN_DIR}/`) && !p.startsWith('nginx/') && !p.startsWith('_') && p !== '404.html');
+    const files = [...listed(alone).keys()].filter(
+      (p) => !/^[a-z]+\/api\//.test(p) && !p.startsWith(`${OWN_DIR}/`) && !p.startsWith('nginx/') && !p.startsWith('_') && p !== '404.html',
+    );
     const notices = new Set(walk(join(server.siteDir, 'client')).map((f) => relative(join(server.siteDir, 'client'), f).split(sep).join('/')));
     let compared = 0;
     for (const file of files.filter((f) => notices.has(f))) {

@@ -38,7 +38,21 @@ export function loopbackOnly(): Fetcher {
 
 /** Identifiers that go somewhere on the mock resolver, or nowhere. */
 export const FAIR_IDENTIFIERS = fc.oneof(
-  fc.constantFrom('10.1594/PANGAEA.902845', 'doi:10.5281/zenodo.1234', 'https://doi.org/10.1/x', 'hdl:20.500.12345/1', 'ark:/12345/x1', 'urn:nbn:de:1234', 'https://127.0.0.1:1/x', 'http://127.0.0.1/', 'ftp://x', 'javascript:alert(1)', 'file:///etc/passwd', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/'),
+  fc.constantFrom(
+    '10.1594/PANGAEA.902845',
+    'doi:10.5281/zenodo.1234',
+    'https://doi.org/10.1/x',
+    'hdl:20.500.12345/1',
+    'ark:/12345/x1',
+    'urn:nbn:de:1234',
+    'https://127.0.0.1:1/x',
+    'http://127.0.0.1/',
+    'ftp://x',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'http://[::1]/',
+    'http://169.254.169.254/latest/meta-data/',
+  ),
   fc.stringMatching(/^10\.\d{4,5}\/[a-z0-9.]{1,12}$/),
 );
 

@@ -64,7 +64,7 @@ export async function fuzzRoutes(app: FastifyInstance, routes: readonly RouteSpe
   const report: FuzzReport = { cases: 0, statuses: {}, routes: {}, slowestMs: 0 };
   const identifiers = o.identifiers ?? fc.string();
   const hangMs = o.hangMs ?? 15_000;
-    // Routes with more parameters get more cases (a route without any has little to fuzz but its path).
+  // Routes with more parameters get more cases (a route without any has little to fuzz but its path).
   const arbitrary = fc.oneof(...routes.map((r) => ({ weight: 1 + Math.min(8, r.params.length + (r.hasBody ? 8 : 0)), arbitrary: requestFor(r, identifiers) })));
   await fc.assert(
     fc.asyncProperty(arbitrary, async (req) => {

@@ -50,7 +50,35 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.array(fc.oneof(CONTROL, fc.string({ maxLength: 3 })), { maxLength: 6 }).map((xs) => xs.join('')),
-  fc.constantFrom('', ' ', '  x  ', '*', '"', '""', '"a', 'trend*', '"trend toward"', 'AND', 'OR', 'NEAR(a b)', "'; DROP TABLE works; --", '../../etc/passwd', '%', '{}', '[]', 'null', 'undefined', 'NaN', 'Infinity', '-0', 'é', 'ß', 'Ǆ', '𝔘', '👍🏽'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '  x  ',
+    '*',
+    '"',
+    '""',
+    '"a',
+    'trend*',
+    '"trend toward"',
+    'AND',
+    'OR',
+    'NEAR(a b)',
+    "'; DROP TABLE works; --",
+    '../../etc/passwd',
+    '%',
+    '{}',
+    '[]',
+    'null',
+    'undefined',
+    'NaN',
+    'Infinity',
+    '-0',
+    'é',
+    'ß',
+    'Ǆ',
+    '𝔘',
+    '👍🏽',
+  ),
   fc.string({ minLength: 200, maxLength: 3000 }),
 );
 
@@ -58,7 +86,35 @@ const text = fc.oneof(
 const numberish = fc.oneof(
   fc.integer({ min: -3, max: 120 }).map(String),
   fc.integer().map(String),
-  fc.constantFrom('0', '1', '2', '25', '100', '101', '10000', '10001', '100000', '100001', '1.5', '-1', '-0', '+1', '1e3', '0x10', '00', '007', ' 1', '1 ', '９', '1_000', '9007199254740993', '99999999999999999999999999', '1900', '2026', '1.0'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '2',
+    '25',
+    '100',
+    '101',
+    '10000',
+    '10001',
+    '100000',
+    '100001',
+    '1.5',
+    '-1',
+    '-0',
+    '+1',
+    '1e3',
+    '0x10',
+    '00',
+    '007',
+    ' 1',
+    '1 ',
+    '９',
+    '1_000',
+    '9007199254740993',
+    '99999999999999999999999999',
+    '1900',
+    '2026',
+    '1.0',
+  ),
   fc.double().map(String),
 );
 
@@ -73,7 +129,10 @@ const idish = fc.oneof(
 
 /** A value for one parameter: mostly near-valid when the parameter has a closed list. */
 function valueFor(values: string[]): fc.Arbitrary<string> {
-  const near = values.length > 0 ? [fc.constantFrom(...values), fc.constantFrom(...values).map((v) => v.toUpperCase()), fc.constantFrom(...values).map((v) => ` ${v}`)] : [];
+  const near =
+    values.length > 0
+      ? [fc.constantFrom(...values), fc.constantFrom(...values).map((v) => v.toUpperCase()), fc.constantFrom(...values).map((v) => ` ${v}`)]
+      : [];
   return fc.oneof(...near, numberish, idish, text);
 }
 
@@ -95,10 +154,32 @@ const encoded = (s: string, broken: number) => {
   return percent(s);
 };
 
-const KEY_NOISE = fc.constantFrom('', '_', '_debug', 'PAGE', 'Page', 'page[]', 'per-page', 'perPage', 'x', 'q ', ' q', 'format', 'callback', '__proto__', 'constructor', 'toString', 'a'.repeat(300));
+const KEY_NOISE = fc.constantFrom(
+  '',
+  '_',
+  '_debug',
+  'PAGE',
+  'Page',
+  'page[]',
+  'per-page',
+  'perPage',
+  'x',
+  'q ',
+  ' q',
+  'format',
+  'callback',
+  '__proto__',
+  'constructor',
+  'toString',
+  'a'.repeat(300),
+);
 
 /** Plausible values for a parameter without a closed list (years, counts, words, ids). */
-const plain = fc.oneof(fc.integer({ min: 1, max: 3 }).map(String), fc.integer({ min: 1990, max: 2026 }).map(String), fc.constantFrom('en', 'fr', 'article', 'trend', 'cancer', 'W2000000000', 'A1000000001', 'health', 'p'));
+const plain = fc.oneof(
+  fc.integer({ min: 1, max: 3 }).map(String),
+  fc.integer({ min: 1990, max: 2026 }).map(String),
+  fc.constantFrom('en', 'fr', 'article', 'trend', 'cancer', 'W2000000000', 'A1000000001', 'health', 'p'),
+);
 
 /** A near-valid query: known keys, each once, with their listed values or plausible ones. */
 function cleanQuery(known: RouteSpec['params']): fc.Arbitrary<string> {
@@ -117,7 +198,8 @@ export function queryFor(route: RouteSpec): fc.Arbitrary<string> {
 
 function hostileQuery(route: RouteSpec): fc.Arbitrary<string> {
   const known = route.params.filter((p) => p.in === 'query');
-  const key = known.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.map((p) => p.name)) }, { weight: 1, arbitrary: KEY_NOISE }) : KEY_NOISE;
+  const key =
+    known.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known.map((p) => p.name)) }, { weight: 1, arbitrary: KEY_NOISE }) : KEY_NOISE;
   const pair = key.chain((k) =>
     fc.tuple(fc.constant(k), valueFor(known.find((p) => p.name === k)?.values ?? []), fc.integer({ min: 0, max: 12 })).map(([k2, v, broken]) => {
       if (broken === 5) return percent(k2); // a key without '='
@@ -135,12 +217,13 @@ function hostileQuery(route: RouteSpec): fc.Arbitrary<string> {
 export function pathFor(route: RouteSpec): fc.Arbitrary<string> {
   const slots = route.path.match(/\{[^}]+\}/g) ?? [];
   if (slots.length === 0) return fc.constant(route.path);
-  return fc.tuple(...slots.map(() => fc.tuple(fc.oneof(idish, text, fc.string({ minLength: 201, maxLength: 400 })), fc.integer({ min: 0, max: 8 }))))
+  return fc
+    .tuple(...slots.map(() => fc.tuple(fc.oneof(idish, text, fc.string({ minLength: 201, maxLength: 400 })), fc.integer({ min: 0, max: 8 }))))
     .map((fills) => {
-    let p = route.path;
-    for (const [v, broken] of fills) p = p.replace(/\{[^}]+\}/, v === '' ? '' : encoded(v, broken).replace(/\//g, broken === 1 ? '/' : '%2F'));
-    return p;
-  });
+      let p = route.path;
+      for (const [v, broken] of fills) p = p.replace(/\{[^}]+\}/, v === '' ? '' : encoded(v, broken).replace(/\//g, broken === 1 ? '/' : '%2F'));
+      return p;
+    });
 }
 
 /** Bodies for a JSON POST: the right shape with odd values, the wrong shape, not JSON, too big. */
@@ -150,17 +233,45 @@ export function bodyFor(identifiers: fc.Arbitrary<string>): fc.Arbitrary<{ paylo
     fc.oneof(fc.constantFrom('metrics_v0.8', 'metrics_v0.5', '0.8', 'v9'), fc.boolean(), fc.jsonValue({ maxDepth: 2 })),
     { maxKeys: 4 },
   );
-  const shaped = fc.record({ identifier: fc.oneof(identifiers, text, fc.jsonValue({ maxDepth: 1 })), options }, { requiredKeys: [] }).map((b) => JSON.stringify(b));
+  const shaped = fc
+    .record({ identifier: fc.oneof(identifiers, text, fc.jsonValue({ maxDepth: 1 })), options }, { requiredKeys: [] })
+    .map((b) => JSON.stringify(b));
   const payload = fc.oneof(
     { weight: 4, arbitrary: shaped },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: text },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"identifier":', '{"identifier": "10.1/x"', 'null', '[]', '""', '{"identifier": "10.1/x"}{}', '\ufeff{"identifier":"x"}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '{"identifier":',
+        '{"identifier": "10.1/x"',
+        'null',
+        '[]',
+        '""',
+        '{"identifier": "10.1/x"}{}',
+        '\ufeff{"identifier":"x"}',
+      ),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 15_000, max: 40_000 }).map((n) => JSON.stringify({ identifier: 'x'.repeat(n) })) },
   );
   const contentType = fc.oneof(
     { weight: 5, arbitrary: fc.constant('application/json') },
-    { weight: 2, arbitrary: fc.constantFrom(null, 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/problem+json', '*/*', ';;;') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        null,
+        'application/json; charset=utf-8',
+        'APPLICATION/JSON',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/problem+json',
+        '*/*',
+        ';;;',
+      ),
+    },
   );
   return fc.record({ payload, contentType });
 }

@@ -24,8 +24,15 @@ describe('fuzzing: never a 5xx, never a hang, errors in the shared body', () => 
       const report = await fuzzRoutes(t.app, routes, { runs: RUNS, seed, identifiers: FAIR_IDENTIFIERS });
       expect(report.cases).toBe(RUNS);
       // Every route was reached, and the generator made both answers and refusals.
-      expect(Object.keys(report.routes).sort()).toEqual(routes.map((r) => r.path).filter((p, i, a) => a.indexOf(p) === i).sort());
-      const ok = Object.entries(report.statuses).filter(([s]) => Number(s) < 300).reduce((n, [, c]) => n + c, 0);
+      expect(Object.keys(report.routes).sort()).toEqual(
+        routes
+          .map((r) => r.path)
+          .filter((p, i, a) => a.indexOf(p) === i)
+          .sort(),
+      );
+      const ok = Object.entries(report.statuses)
+        .filter(([s]) => Number(s) < 300)
+        .reduce((n, [, c]) => n + c, 0);
       expect(ok).toBeGreaterThan(0);
       expect(RUNS - ok).toBeGreaterThan(0);
       console.log(`fuzz ${service}: ${JSON.stringify(report)}`);

@@ -96,4 +96,3 @@ export async function openBrowserSite(): Promise<BrowserSite> {
     },
   };
 }
-

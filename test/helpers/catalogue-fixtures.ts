@@ -44,15 +44,30 @@ const caInstitution = { id: `${OA}I2001`, display_name: 'University of Toronto',
 const CASES: Case[] = [
   () => ({ patch: { authorships: [author(1, [caInstitution], ['CA'])] }, expected: { aff: true } }),
   () => ({ patch: { authorships: [author(2, [], ['CA']), author(3, [usInstitution], ['US'])] }, expected: { aff: true } }),
-  (i, l) => ({ patch: { funders: [{ id: `${OA}${l.funders[i % l.funders.length]!.id}`, display_name: l.funders[i % l.funders.length]!.name }] }, expected: { fund: true } }),
-  (i, l) => ({ patch: { awards: [{ funder_id: `${OA}${l.funders[(i * 7) % l.funders.length]!.id}`, funder_display_name: 'A council' }] }, expected: { fund: true } }),
-  (i, l) => ({ patch: { grants: [{ funder: `${OA}${l.funders[(i * 3) % l.funders.length]!.id}`, funder_display_name: 'A legacy grant' }] }, expected: { fund: true } }),
-  (i, l) => ({ patch: { primary_location: { source: { id: `${OA}${l.sources[i % l.sources.length]!.id}`, display_name: l.sources[i % l.sources.length]!.name } } }, expected: { venue: true } }),
+  (i, l) => ({
+    patch: { funders: [{ id: `${OA}${l.funders[i % l.funders.length]!.id}`, display_name: l.funders[i % l.funders.length]!.name }] },
+    expected: { fund: true },
+  }),
+  (i, l) => ({
+    patch: { awards: [{ funder_id: `${OA}${l.funders[(i * 7) % l.funders.length]!.id}`, funder_display_name: 'A council' }] },
+    expected: { fund: true },
+  }),
+  (i, l) => ({
+    patch: { grants: [{ funder: `${OA}${l.funders[(i * 3) % l.funders.length]!.id}`, funder_display_name: 'A legacy grant' }] },
+    expected: { fund: true },
+  }),
+  (i, l) => ({
+    patch: { primary_location: { source: { id: `${OA}${l.sources[i % l.sources.length]!.id}`, display_name: l.sources[i % l.sources.length]!.name } } },
+    expected: { venue: true },
+  }),
   () => ({ patch: { title: 'Rural clinic staffing in Nova Scotia: a survey' }, expected: { about: true } }),
   () => ({ patch: {}, expected: { about: true }, abstract: 'We interviewed nurses working in Montréal emergency wards during winter.' }),
   // Keywords are classified but not searched upstream: this work is a candidate through the loose title search
   // ("Canadaville" contains "canada"), is not about Canada by its title (no such term), and is by its keyword.
-  () => ({ patch: { title: 'Water supply of Canadaville', keywords: [{ id: 'https://openalex.org/keywords/canada', display_name: 'Canada', score: 0.4 }] }, expected: { about: true } }),
+  () => ({
+    patch: { title: 'Water supply of Canadaville', keywords: [{ id: 'https://openalex.org/keywords/canada', display_name: 'Canada', score: 0.4 }] },
+    expected: { about: true },
+  }),
   () => ({ patch: { title: 'Waiting times in London hospitals' }, expected: {} }),
   () => ({ patch: { title: 'The Canadaville settlement and its water supply', authorships: [author(4, [usInstitution], ['US'])] }, expected: {} }),
   (i, l) => ({
@@ -64,11 +79,21 @@ const CASES: Case[] = [
     expected: { aff: true, venue: true, about: true },
   }),
   () => ({ patch: { authorships: [author(6, [caInstitution], [])], abstract_inverted_index: {} }, expected: { aff: true }, abstract: null }),
-  () => ({ patch: { funders: [{ id: `${OA}F999999001`, display_name: 'National Science Foundation' }], primary_location: { source: { id: `${OA}S999999001`, display_name: 'Journal of Elsewhere' } } }, expected: {} }),
+  () => ({
+    patch: {
+      funders: [{ id: `${OA}F999999001`, display_name: 'National Science Foundation' }],
+      primary_location: { source: { id: `${OA}S999999001`, display_name: 'Journal of Elsewhere' } },
+    },
+    expected: {},
+  }),
 ];
 
 function author(k: number, institutions: NonNullable<UpstreamWork['authorships']>[number]['institutions'], countries: string[]) {
-  return { author: { id: `${OA}A${5_100_000_000 + k}`, display_name: `Author ${k}`, orcid: k % 2 ? `https://orcid.org/0000-0002-0000-000${k % 10}` : null }, institutions, countries };
+  return {
+    author: { id: `${OA}A${5_100_000_000 + k}`, display_name: `Author ${k}`, orcid: k % 2 ? `https://orcid.org/0000-0002-0000-000${k % 10}` : null },
+    institutions,
+    countries,
+  };
 }
 
 /**
@@ -98,7 +123,8 @@ export function designedWorks(o: { today: string; lists: CanadianLists; count: n
       authorships: [author(100 + i, [usInstitution], ['US'])],
       funders: [],
       keywords: [],
-      ids: i % 5 === 0 ? { pmid: `https://pubmed.ncbi.nlm.nih.gov/${39_000_000 + i}`, pmcid: `https://www.ncbi.nlm.nih.gov/pmc/articles/${11_500_000 + i}` } : {},
+      ids:
+        i % 5 === 0 ? { pmid: `https://pubmed.ncbi.nlm.nih.gov/${39_000_000 + i}`, pmcid: `https://www.ncbi.nlm.nih.gov/pmc/articles/${11_500_000 + i}` } : {},
       updated_date: `${o.today}T01:02:03.000000`,
       ...c.patch,
     };

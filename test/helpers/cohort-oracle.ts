@@ -146,10 +146,26 @@ export class CohortOracle {
     if (f.retracted !== undefined && w.is_retracted !== f.retracted) return false;
     if (f.abstract !== undefined && w.has_abstract !== (f.abstract === 'has')) return false;
     if (f.n_in !== undefined && w.nIn !== f.n_in) return false;
-    if (f.labeled !== undefined && (w.direct.length > 0) !== f.labeled) return false;
-    if (f.category !== undefined && !this.hasLabel(w, f, (cats) => cats.has(f.category!), (p) => (f.prediction_mode === 'consensus' ? p.consensus : p.candidate).has(f.category!)))
+    if (f.labeled !== undefined && w.direct.length > 0 !== f.labeled) return false;
+    if (
+      f.category !== undefined &&
+      !this.hasLabel(
+        w,
+        f,
+        (cats) => cats.has(f.category!),
+        (p) => (f.prediction_mode === 'consensus' ? p.consensus : p.candidate).has(f.category!),
+      )
+    )
       return false;
-    if (f.design !== undefined && !this.hasLabel(w, f, (_, design) => design === f.design, (p) => (f.prediction_mode === 'consensus' ? p.designConsensus : p.designCandidate) === f.design))
+    if (
+      f.design !== undefined &&
+      !this.hasLabel(
+        w,
+        f,
+        (_, design) => design === f.design,
+        (p) => (f.prediction_mode === 'consensus' ? p.designConsensus : p.designCandidate) === f.design,
+      )
+    )
       return false;
     return true;
   }

@@ -128,4 +128,3 @@ export function expectedByYear(t: CorpusTruth) {
       verifiedBands: r.bands,
     }));
 }
-

@@ -53,7 +53,17 @@ export interface FairMock {
   /** Add routes (later routes with the same path and Accept do not replace earlier ones). */
   route(...routes: MockRoute[]): void;
   /** Upstream base URLs pointing at the mock, for AssessOptions.upstreams. */
-  upstreams(): { doi: string; handle: string; ark: string; nbn: string; identifiersOrg: string; datacite: string; re3data: string; github: string; githubWeb: string };
+  upstreams(): {
+    doi: string;
+    handle: string;
+    ark: string;
+    nbn: string;
+    identifiersOrg: string;
+    datacite: string;
+    re3data: string;
+    github: string;
+    githubWeb: string;
+  };
   /** `<base>/<host>/<path>` for an absolute https URL. */
   url(absolute: string): string;
   close(): Promise<void>;

@@ -58,7 +58,8 @@ export function plainFetcher(options: PlainFetcherOptions = {}): Fetcher & { req
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       for (;;) {
         if (!/^https?:\/\//i.test(url)) throw new FetchError('scheme', url, `not an http(s) URL: ${url}`);
-        if (options.loopbackOnly && new URL(url).hostname !== '127.0.0.1') throw new FetchError('address', url, `test fetcher: ${url} is not on the loopback mock`);
+        if (options.loopbackOnly && new URL(url).hostname !== '127.0.0.1')
+          throw new FetchError('address', url, `test fetcher: ${url} is not on the loopback mock`);
         let response: Response;
         try {
           response = await fetch(url, {

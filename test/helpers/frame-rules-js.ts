@@ -6,7 +6,15 @@
  * snapshot's own cell parsers (contracts/frame/snapshot.ts).
  */
 import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
-import { frameAdmits, inHarvestWindow, NOT_PUBLICATION_TYPES, routeRules, routeWork, type RouteRules, type RoutedWork } from '../../contracts/frame/route-rules.ts';
+import {
+  frameAdmits,
+  inHarvestWindow,
+  NOT_PUBLICATION_TYPES,
+  routeRules,
+  routeWork,
+  type RouteRules,
+  type RoutedWork,
+} from '../../contracts/frame/route-rules.ts';
 import { csvCell } from '../../pipeline/lib/csv-writer.ts';
 
 export interface ReadOptions {
@@ -41,7 +49,14 @@ function clean(value: string | null | undefined, max: number): string {
   const t = value.replace(/\s+/g, ' ').trim();
   return t.length <= max ? t : t.slice(0, max).trimEnd();
 }
-const joined = (values: string[], max: number) => clean(values.map((v) => clean(v, max)).filter((v) => v !== '').join('; '), max);
+const joined = (values: string[], max: number) =>
+  clean(
+    values
+      .map((v) => clean(v, max))
+      .filter((v) => v !== '')
+      .join('; '),
+    max,
+  );
 
 /** A record's own id as the frame writes it (`W` + digits), or null. */
 function workIdOf(raw: Record<string, unknown>): string | null {
@@ -64,7 +79,8 @@ export function readRecord(raw: unknown, o: ReadOptions): LineResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'bad', reason: 'not a JSON object' };
   const rec = raw as Record<string, unknown>;
   const id = workIdOf(rec);
-  if (id === null) return { kind: 'bad', reason: rec.id === undefined || rec.id === null ? 'record without an id' : `not a work id: ${String(rec.id).slice(0, 60)}` };
+  if (id === null)
+    return { kind: 'bad', reason: rec.id === undefined || rec.id === null ? 'record without an id' : `not a work id: ${String(rec.id).slice(0, 60)}` };
   const updated = typeof rec.updated_date === 'string' ? rec.updated_date : '';
   if (o.excludeXpac && rec.is_xpac === true) return { kind: 'out', id, updated, why: 'xpac' };
   // Most of the snapshot is outside the window: skip those before the full parse.

@@ -83,7 +83,10 @@ function predicate(key: string, value: string): (w: UpstreamWork) => boolean {
     case 'primary_location.source.id':
       return (w) => w.primary_location?.source != null && any.has(short(w.primary_location.source.id));
     case 'funders.id':
-      return (w) => [...(w.funders ?? []).map((f) => f.id), ...(w.awards ?? []).map((a) => a.funder_id), ...(w.grants ?? []).map((g) => g.funder)].some((id) => any.has(short(id)));
+      return (w) =>
+        [...(w.funders ?? []).map((f) => f.id), ...(w.awards ?? []).map((a) => a.funder_id), ...(w.grants ?? []).map((g) => g.funder)].some((id) =>
+          any.has(short(id)),
+        );
     case 'title_and_abstract.search': {
       // Upstream search is stemmed and loose; a substring test is loose too, which is what candidates need.
       const terms = value.split(' OR ').map((t) => foldText(t.replace(/"/g, '')));
@@ -150,7 +153,11 @@ export async function startMockCatalogue(initial: UpstreamWork[]): Promise<MockC
     }
     const page = matched.slice(offset, offset + perPage);
     const next = offset + perPage < matched.length ? Buffer.from(`c${offset + perPage}`).toString('base64url') : null;
-    send(res, 200, { meta: { count: matched.length, db_response_time_ms: 3, page: null, per_page: perPage, next_cursor: next, groups_count: null }, results: page, group_by: [] });
+    send(res, 200, {
+      meta: { count: matched.length, db_response_time_ms: 3, page: null, per_page: perPage, next_cursor: next, groups_count: null },
+      results: page,
+      group_by: [],
+    });
   };
 
   const server: Server = createServer(handle);

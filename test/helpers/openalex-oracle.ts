@@ -87,7 +87,11 @@ export function expectedWork(rec: J, lists: { funders: Set<string>; sources: Set
   const caInst = (i: J) => String(i.country_code ?? '').toUpperCase() === 'CA';
   const authorIsCa = (a: J) => (a.institutions ?? []).some(caInst) || (a.countries ?? []).some((c: string) => c.toUpperCase() === 'CA');
   const aff = auths.some(authorIsCa);
-  const funderIds = [...(rec.funders ?? []).map((f: J) => tail(f.id)), ...(rec.awards ?? []).map((a: J) => tail(a.funder_id)), ...(rec.grants ?? []).map((g: J) => tail(g.funder))];
+  const funderIds = [
+    ...(rec.funders ?? []).map((f: J) => tail(f.id)),
+    ...(rec.awards ?? []).map((a: J) => tail(a.funder_id)),
+    ...(rec.grants ?? []).map((g: J) => tail(g.funder)),
+  ];
   const fund = funderIds.some((id: string) => lists.funders.has(id));
   const source = rec.primary_location?.source ?? (rec.host_venue?.id ? rec.host_venue : null);
   const venue = source ? lists.sources.has(tail(source.id)) : false;
@@ -115,7 +119,11 @@ export function expectedWork(rec: J, lists: { funders: Set<string>; sources: Set
     route_ca_venue: String(venue),
     route_about_ca: String(about),
     ca_institutions: uniq(auths.flatMap((a) => (a.institutions ?? []).filter(caInst).map((i: J) => i.display_name))).join('; '),
-    funders: uniq([...(rec.funders ?? []).map((f: J) => f.display_name), ...(rec.awards ?? []).map((a: J) => a.funder_display_name), ...(rec.grants ?? []).map((g: J) => g.funder_display_name)]).join('; '),
+    funders: uniq([
+      ...(rec.funders ?? []).map((f: J) => f.display_name),
+      ...(rec.awards ?? []).map((a: J) => a.funder_display_name),
+      ...(rec.grants ?? []).map((g: J) => g.funder_display_name),
+    ]).join('; '),
     keywords: keywords.join('; '),
   };
   const authorships = auths

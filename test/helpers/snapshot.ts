@@ -35,10 +35,7 @@ export function removeTempDirs(): void {
 }
 
 /** Generates the base snapshot (3,000 works, seed 7, one thread) into `<root>/base`. */
-export async function generateBaseSnapshot(
-  root: string,
-  options: { works?: number; seed?: number } = {},
-): Promise<string> {
+export async function generateBaseSnapshot(root: string, options: { works?: number; seed?: number } = {}): Promise<string> {
   const out = join(root, 'base');
   await generateSnapshot({
     works: options.works ?? BASE_WORKS,
@@ -131,8 +128,7 @@ export class SnapshotEditor {
 
   private check(file: string, line: number): void {
     const n = this.lineCount(file);
-    if (!Number.isInteger(line) || line < 1 || line > n)
-      throw new Error(`${file} has lines 1..${n}, not ${line}`);
+    if (!Number.isInteger(line) || line < 1 || line > n) throw new Error(`${file} has lines 1..${n}, not ${line}`);
   }
 
   /** The number of the last line (the header is line 1, so this is rows + 1). */
@@ -270,8 +266,7 @@ export class SnapshotEditor {
   /** Writes the edited CSV files back. */
   flush(): void {
     for (const [file, { lines, trailingNewline }] of this.files) {
-      if (this.touched.has(file))
-        writeFileSync(this.path(file), lines.join('\n') + (trailingNewline ? '\n' : ''));
+      if (this.touched.has(file)) writeFileSync(this.path(file), lines.join('\n') + (trailingNewline ? '\n' : ''));
     }
   }
 }
@@ -301,11 +296,7 @@ export interface Mutant<T> {
  * Copies the snapshot in `srcDir` to a fresh directory, applies `edit`, and unless `fixManifest` is false
  * updates manifest.json for every edited file it lists. A manifest the edit replaced or removed is left alone.
  */
-export async function mutate<T>(
-  srcDir: string,
-  edit: (s: SnapshotEditor) => T | Promise<T>,
-  options: MutateOptions = {},
-): Promise<Mutant<T>> {
+export async function mutate<T>(srcDir: string, edit: (s: SnapshotEditor) => T | Promise<T>, options: MutateOptions = {}): Promise<Mutant<T>> {
   const dir = options.into ?? join(freshTempDir('snapshot-mutant'), 'snapshot');
   cpSync(srcDir, dir, { recursive: true });
   const editor = new SnapshotEditor(dir);
@@ -314,8 +305,7 @@ export async function mutate<T>(
 
   const manifestPath = join(dir, 'manifest.json');
   if (editor.touched.has('manifest.json') || !existsSync(manifestPath)) {
-    if (editor.manifestEdits.length > 0)
-      throw new Error('editManifest() cannot be combined with replacing manifest.json');
+    if (editor.manifestEdits.length > 0) throw new Error('editManifest() cannot be combined with replacing manifest.json');
     return { dir, result };
   }
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as SnapshotManifest & Json;
@@ -334,7 +324,6 @@ export async function mutate<T>(
     }
   }
   for (const e of editor.manifestEdits) e(manifest);
-  if ((options.fixManifest ?? true) || editor.manifestEdits.length > 0)
-    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  if ((options.fixManifest ?? true) || editor.manifestEdits.length > 0) writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return { dir, result };
 }

@@ -33,8 +33,7 @@ async function rejection(snapshot: string, out?: string): Promise<InvalidSnapsho
   return err as InvalidSnapshotError;
 }
 
-const lineOf = (where: Where, message: string) =>
-  where.line > 0 ? `${where.file}:${where.line}:${where.column} — ${message}` : `${where.file} — ${message}`;
+const lineOf = (where: Where, message: string) => (where.line > 0 ? `${where.file}:${where.line}:${where.column} — ${message}` : `${where.file} — ${message}`);
 
 /** Asserts that the error holds exactly one problem, at `where`, with `message`, and reports it as one line. */
 function expectOnly(err: InvalidSnapshotError, where: Where, message: string): void {
@@ -125,11 +124,7 @@ describe('the manifest and the files it lists', () => {
       return first;
     });
     expect(slug).not.toBe('');
-    expectOnlyFile(
-      await rejection(dir),
-      'findings.json',
-      new RegExp(`^${slug}\\.headline: .*expected string`),
-    );
+    expectOnlyFile(await rejection(dir), 'findings.json', new RegExp(`^${slug}\\.headline: .*expected string`));
   });
 });
 
@@ -146,9 +141,7 @@ describe('CSV shape', () => {
       column: 0,
       message: `header must be exactly "${expected}", got "${got}"`,
     });
-    expect(err.report().split('\n')[0]).toBe(
-      `works.csv:1:0 — header must be exactly "${expected}", got "${got}"`,
-    );
+    expect(err.report().split('\n')[0]).toBe(`works.csv:1:0 — header must be exactly "${expected}", got "${got}"`);
     expect(err.problems.every((p) => p.file === W)).toBe(true);
     expect(err.total).toBe(1);
   });
@@ -178,9 +171,7 @@ describe('cells', () => {
   });
 
   it('rejects an unknown labelling model', async () => {
-    const { dir, result: at } = await base.mutate((s) =>
-      s.setCell('direct_labels.csv', 20, 'model', 'model_d'),
-    );
+    const { dir, result: at } = await base.mutate((s) => s.setCell('direct_labels.csv', 20, 'model', 'model_d'));
     expectOnly(await rejection(dir), at, 'model: must be one of model_a, model_b, model_c, got "model_d"');
   });
 
@@ -203,28 +194,16 @@ describe('cells', () => {
       }),
     );
     expect(at.column).toBe(3);
-    expectOnly(
-      await rejection(dir),
-      at,
-      `candidate_categories: must list values once each, in the order ${CATEGORY_LIST}`,
-    );
+    expectOnly(await rejection(dir), at, `candidate_categories: must list values once each, in the order ${CATEGORY_LIST}`);
   });
 
   it('rejects a category list with an unknown value', async () => {
-    const { dir, result: at } = await base.mutate((s) =>
-      s.setCell('direct_labels.csv', 30, 'categories', 'metaresearch;astrology'),
-    );
-    expectOnly(
-      await rejection(dir),
-      at,
-      `categories: lists values of ${CATEGORY_LIST}; "astrology" is not one`,
-    );
+    const { dir, result: at } = await base.mutate((s) => s.setCell('direct_labels.csv', 30, 'categories', 'metaresearch;astrology'));
+    expectOnly(await rejection(dir), at, `categories: lists values of ${CATEGORY_LIST}; "astrology" is not one`);
   });
 
   it('rejects a score list of the wrong length', async () => {
-    const { dir, result: at } = await base.mutate((s) =>
-      s.setCell('predictions.csv', 30, 'category_scores_codex', '0.1;0.2;0.3'),
-    );
+    const { dir, result: at } = await base.mutate((s) => s.setCell('predictions.csv', 30, 'category_scores_codex', '0.1;0.2;0.3'));
     expectOnly(await rejection(dir), at, "category_scores_codex: must hold 9 scores joined by ';', found 3");
   });
 });
@@ -240,29 +219,19 @@ describe('rules within a row', () => {
       }),
     );
     expect(at.column).toBe(13);
-    expectOnly(
-      await rejection(dir),
-      at,
-      'route_ca_aff: a work must be admitted by at least one route; all four are false',
-    );
+    expectOnly(await rejection(dir), at, 'route_ca_aff: a work must be admitted by at least one route; all four are false');
   });
 
   it('rejects a screened row whose n_in disagrees with its tiers', async () => {
     const { dir, result } = await base.mutate((s) => {
       const line = 40;
-      const tiers = ['model_a_tier', 'model_b_tier', 'model_c_tier'].map((c) =>
-        s.cell('screened.csv', line, c),
-      );
+      const tiers = ['model_a_tier', 'model_b_tier', 'model_c_tier'].map((c) => s.cell('screened.csv', line, c));
       const nIn = tiers.filter((t) => t === 'T1' || t === 'T2').length;
       expect(Number(s.cell('screened.csv', line, 'n_in'))).toBe(nIn);
       const wrong = (nIn + 1) % 4;
       return { at: s.setCell('screened.csv', line, 'n_in', String(wrong)), nIn, wrong };
     });
-    expectOnly(
-      await rejection(dir),
-      result.at,
-      `n_in: must equal the number of models with tier T1 or T2 (${result.nIn}), got ${result.wrong}`,
-    );
+    expectOnly(await rejection(dir), result.at, `n_in: must equal the number of models with tier T1 or T2 (${result.nIn}), got ${result.wrong}`);
   });
 
   it('rejects consensus categories that are not candidates', async () => {
@@ -274,11 +243,7 @@ describe('rules within a row', () => {
       return { ...at, column: s.columnOf('predictions.csv', 'consensus_categories') };
     });
     expect(result.column).toBe(4);
-    expectOnly(
-      await rejection(dir),
-      result,
-      'consensus_categories: consensus sts is not in candidate_categories (consensus must be a subset)',
-    );
+    expectOnly(await rejection(dir), result, 'consensus_categories: consensus sts is not in candidate_categories (consensus must be a subset)');
   });
 });
 
@@ -292,10 +257,7 @@ function markCanadianAuthorship(s: SnapshotEditor): Where {
       .map((r) => r.id),
   );
   const rows = s.rows(file);
-  const line = s.findLine(
-    file,
-    (r, n) => !aff.has(r.work_id) && rows[n - 1]?.work_id === r.work_id && rows[n - 3]?.work_id !== r.work_id,
-  );
+  const line = s.findLine(file, (r, n) => !aff.has(r.work_id) && rows[n - 1]?.work_id === r.work_id && rows[n - 3]?.work_id !== r.work_id);
   expect(s.cell(file, line, 'is_ca')).toBe('false');
   return s.setCell(file, line, 'is_ca', 'true');
 }
@@ -307,17 +269,11 @@ describe('rules across rows and tables (checked in DuckDB)', () => {
       id: s.cell(W, 5, 'id'),
     }));
     expect(result.at.line).toBe(3_002);
-    expectOnly(
-      await rejection(dir),
-      { ...result.at, column: 1 },
-      `duplicate id ${result.id}: each must appear once`,
-    );
+    expectOnly(await rejection(dir), { ...result.at, column: 1 }, `duplicate id ${result.id}: each must appear once`);
   });
 
   it('rejects an authorship naming an unknown author', async () => {
-    const { dir, result: at } = await base.mutate((s) =>
-      s.setCell('authorships.csv', 77, 'author_id', 'A9999999999'),
-    );
+    const { dir, result: at } = await base.mutate((s) => s.setCell('authorships.csv', 77, 'author_id', 'A9999999999'));
     expect(at.column).toBe(2);
     expectOnly(await rejection(dir), at, 'author_id A9999999999 does not name a row of authors.csv');
   });
@@ -352,9 +308,7 @@ describe('rules across rows and tables (checked in DuckDB)', () => {
     const err = await rejection(dir);
     const message = `openalex_flagged of ${result.id} disagrees with is_retracted in works.csv`;
     expect(err.total).toBe(1);
-    expect(err.problems).toEqual([
-      { file: 'retractions.csv', line: result.at.line, column: expect.any(Number), message },
-    ]);
+    expect(err.problems).toEqual([{ file: 'retractions.csv', line: result.at.line, column: expect.any(Number), message }]);
   });
 
   it('points a retraction flag disagreement at the openalex_flagged column', async () => {
@@ -438,11 +392,7 @@ describe('the pinned Canadian lists (canadian_funders.csv, canadian_sources.csv)
       return { at: s.setCell(FUNDERS, 12, 'id', id.toLowerCase()), id };
     });
     expect(result.at.column).toBe(1);
-    expectOnly(
-      await rejection(dir),
-      result.at,
-      `id: must be F followed by digits, got "${result.id.toLowerCase()}"`,
-    );
+    expectOnly(await rejection(dir), result.at, `id: must be F followed by digits, got "${result.id.toLowerCase()}"`);
   });
 
   it('rejects a source id with another letter', async () => {
@@ -472,11 +422,7 @@ describe('the pinned Canadian lists (canadian_funders.csv, canadian_sources.csv)
       const id = s.cell(FUNDERS, 2, 'id');
       return { at: s.appendLine(FUNDERS, s.line(FUNDERS, 2)), id };
     });
-    expectOnly(
-      await rejection(dir),
-      { ...result.at, column: 1 },
-      `duplicate id ${result.id}: each must appear once`,
-    );
+    expectOnly(await rejection(dir), { ...result.at, column: 1 }, `duplicate id ${result.id}: each must appear once`);
   });
 });
 
@@ -492,9 +438,7 @@ describe('the report', () => {
     expect(err.problems).toHaveLength(50);
     const report = err.report().split('\n');
     expect(report).toHaveLength(51);
-    expect(report.slice(0, 50)).toEqual(
-      lines.slice(0, 50).map((at) => lineOf(at, 'is_retracted: must be true or false, got "yes"')),
-    );
+    expect(report.slice(0, 50)).toEqual(lines.slice(0, 50).map((at) => lineOf(at, 'is_retracted: must be true or false, got "yes"')));
     expect(report[50]).toBe('… and 10 more');
   });
 
@@ -544,9 +488,7 @@ describe('encoding and line ends', () => {
         Buffer.from(`${text.slice(0, target - 1).join('\n')}\n`),
         Buffer.from(text[target - 1]!.replace(',', ',\u0000').split('\u0000')[0]!),
         Buffer.from([0xc3, 0x28]),
-        Buffer.from(
-          `${text[target - 1]!.slice(text[target - 1]!.indexOf(',') + 1)}\n${text.slice(target).join('\n')}`,
-        ),
+        Buffer.from(`${text[target - 1]!.slice(text[target - 1]!.indexOf(',') + 1)}\n${text.slice(target).join('\n')}`),
       ]);
       s.writeBytes(W, bytes);
       return target;
@@ -557,16 +499,8 @@ describe('encoding and line ends', () => {
   });
 
   it('rejects a file without LF line ends instead of reading it as one endless line', async () => {
-    const { dir } = await base.mutate((s) =>
-      s.writeText('predictions.csv', readFileSync(s.path('predictions.csv'), 'utf8').replaceAll('\n', '\r')),
-    );
+    const { dir } = await base.mutate((s) => s.writeText('predictions.csv', readFileSync(s.path('predictions.csv'), 'utf8').replaceAll('\n', '\r')));
     const err = await rejection(dir);
-    expect(
-      err.problems.some(
-        (p) =>
-          p.file === 'predictions.csv' &&
-          /line is longer than \d+ characters: are the line ends LF\?/.test(p.message),
-      ),
-    ).toBe(true);
+    expect(err.problems.some((p) => p.file === 'predictions.csv' && /line is longer than \d+ characters: are the line ends LF\?/.test(p.message))).toBe(true);
   });
 });

@@ -21,8 +21,7 @@ let snapshot = '';
 let works: Row[] = [];
 const outA = () => join(tmp.path, 'out-a');
 const outB = () => join(tmp.path, 'out-b');
-const doc = (out: string, path: string) =>
-  JSON.parse(readFileSync(join(out, 'current', `${path}.json`), 'utf8'));
+const doc = (out: string, path: string) => JSON.parse(readFileSync(join(out, 'current', `${path}.json`), 'utf8'));
 
 beforeAll(async () => {
   snapshot = await fixtureSnapshot(tmp.path);
@@ -68,8 +67,7 @@ describe('pipeline output', () => {
   it('lists the sha256 of every output in the manifest (work documents through their index)', async () => {
     const dir = join(outA(), 'current');
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    for (const [rel, e] of Object.entries(m.files) as [string, { sha256: string }][])
-      expect(await sha256File(join(dir, rel)), rel).toBe(e.sha256);
+    for (const [rel, e] of Object.entries(m.files) as [string, { sha256: string }][]) expect(await sha256File(join(dir, rel)), rel).toBe(e.sha256);
     const index = readFileSync(join(dir, m.work_documents.index), 'utf8').trim().split('\n');
     expect(index).toHaveLength(works.length);
     for (const line of index.slice(0, 50)) {
@@ -92,13 +90,11 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
     expect(s.no_aff).toBe(works.filter((w) => !isTrue(w.route_ca_aff)).length);
     expect(s.no_abstract).toBe(works.filter((w) => !isTrue(w.has_abstract)).length);
     expect(s.retracted_openalex).toBe(works.filter((w) => isTrue(w.is_retracted)).length);
-    for (const r of ROUTES)
-      expect(s.routes[r], r).toBe(works.filter((w) => isTrue(w[ROUTE_COLUMN[r]])).length);
+    for (const r of ROUTES) expect(s.routes[r], r).toBe(works.filter((w) => isTrue(w[ROUTE_COLUMN[r]])).length);
     expect(s.coverage.french).toBe(works.filter((w) => w.lang === 'fr').length);
     expect(s.coverage.has_venue).toBe(works.filter((w) => w.venue !== '').length);
     expect(s.screened).toBe(screened.length);
-    for (let k = 0; k <= 3; k++)
-      expect(s.screen_consensus[`n_in_${k}`]).toBe(screened.filter((r) => Number(r.n_in) === k).length);
+    for (let k = 0; k <= 3; k++) expect(s.screen_consensus[`n_in_${k}`]).toBe(screened.filter((r) => Number(r.n_in) === k).length);
     expect(s.retraction_notices).toBe(readTable(snapshot, 'retractions.csv').length);
   });
 
@@ -109,9 +105,7 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
       const c = ROUTES.filter((r) => isTrue(w[ROUTE_COLUMN[r]])).join('+');
       combos.set(c, (combos.get(c) ?? 0) + 1);
     }
-    expect(
-      Object.fromEntries(d.combinations.map((c: { combo: string; works: number }) => [c.combo, c.works])),
-    ).toEqual(Object.fromEntries(combos));
+    expect(Object.fromEntries(d.combinations.map((c: { combo: string; works: number }) => [c.combo, c.works]))).toEqual(Object.fromEntries(combos));
     expect(d.combinations.reduce((s: number, c: { works: number }) => s + c.works, 0)).toBe(works.length);
     expect(d.meta.no_aff).toBe(works.filter((w) => !isTrue(w.route_ca_aff)).length);
   });
@@ -120,9 +114,7 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
     const d = doc(outA(), 'frame/api/v1/stats/by-year');
     const years = new Map<number, number>();
     for (const w of works) if (w.year) years.set(Number(w.year), (years.get(Number(w.year)) ?? 0) + 1);
-    expect(d.results.map((r: { year: number; works: number }) => [r.year, r.works])).toEqual(
-      [...years].sort((a, b) => a[0] - b[0]),
-    );
+    expect(d.results.map((r: { year: number; works: number }) => [r.year, r.works])).toEqual([...years].sort((a, b) => a[0] - b[0]));
   });
 
   it('labels: any_model and all_models per category', () => {
@@ -148,8 +140,7 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
       const rows = await duck.all<{ term: string; work_id: string }>('SELECT t.term, w.id AS work_id FROM title_terms t JOIN works w ON w.cohort_row = t.row');
       const expected = new Set(works.flatMap((w) => titleTerms(w.title!).map((t) => `${t}\u0000${w.id}`)));
       expect(rows.length).toBe(expected.size);
-      for (const r of rows)
-        expect(expected.has(`${r.term}\u0000${r.work_id}`), `${r.term} ${r.work_id}`).toBe(true);
+      for (const r of rows) expect(expected.has(`${r.term}\u0000${r.work_id}`), `${r.term} ${r.work_id}`).toBe(true);
     } finally {
       duck.close();
     }
@@ -157,9 +148,7 @@ describe('frozen statistics against the oracle (plain TypeScript over the CSV ro
 
   it('work documents carry the row of works.csv', () => {
     for (const w of works.filter((_, i) => i % 300 === 0)) {
-      const d = JSON.parse(
-        readFileSync(join(outA(), 'current', 'frame/api/v1/works', `${w.id}.json`), 'utf8'),
-      );
+      const d = JSON.parse(readFileSync(join(outA(), 'current', 'frame/api/v1/works', `${w.id}.json`), 'utf8'));
       expect(d.id).toBe(w.id);
       expect(d.title).toBe(w.title);
       expect(d.cited_by).toBe(Number(w.cited_by));
@@ -214,8 +203,7 @@ describe('frame/canadian-lists.json (the pinned lists of routes CA-FUND and CA-V
     const venueWorks = works.filter((w) => isTrue(w.route_ca_venue));
     expect(venueWorks.length).toBeGreaterThan(100);
     for (const w of venueWorks) expect(names.has(w.venue!), `${w.id} ${w.venue}`).toBe(true);
-    for (const w of works.filter((x) => !isTrue(x.route_ca_venue)))
-      expect(names.has(w.venue!), `${w.id} ${w.venue}`).toBe(false);
+    for (const w of works.filter((x) => !isTrue(x.route_ca_venue))) expect(names.has(w.venue!), `${w.id} ${w.venue}`).toBe(false);
   });
 
   it('names a funder of every work admitted by route fund, and of no other work', () => {

@@ -21,8 +21,7 @@ describe('quotedLineCells', () => {
   });
 
   it('refuses what is not one well-formed record', () => {
-    for (const bad of ['"unclosed', 'a"b,c', '"a"b,c', '"a" ,b', ' "a",b', '"a"\r', '"a\rb"'])
-      expect(quotedLineCells(bad), bad).toBeNull();
+    for (const bad of ['"unclosed', 'a"b,c', '"a"b,c', '"a" ,b', ' "a",b', '"a"\r', '"a\rb"']) expect(quotedLineCells(bad), bad).toBeNull();
   });
 
   it('agrees with csv-parse on every line it accepts (generated lines)', () => {

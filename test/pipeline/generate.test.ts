@@ -64,8 +64,7 @@ describe('snapshot generator', () => {
       const path = join(SAMPLE, entry.file);
       expect(statSync(path).size).toBe(entry.bytes);
       expect(await sha256File(path)).toBe(entry.sha256);
-      if (entry.rows !== undefined)
-        expect(readFileSync(path, 'utf8').split('\n').length - 2).toBe(entry.rows);
+      if (entry.rows !== undefined) expect(readFileSync(path, 'utf8').split('\n').length - 2).toBe(entry.rows);
     }
   });
 
@@ -120,10 +119,6 @@ describe('snapshot generator', () => {
       expect(Math.abs(observed[k as keyof typeof observed] - p), k).toBeLessThan(4 * sd);
     }
     // Every work has a route; the no-affiliation works are exactly the complement of route aff.
-    expect(
-      works.every((w) =>
-        [w.route_ca_aff, w.route_ca_fund, w.route_ca_venue, w.route_about_ca].includes('true'),
-      ),
-    ).toBe(true);
+    expect(works.every((w) => [w.route_ca_aff, w.route_ca_fund, w.route_ca_venue, w.route_about_ca].includes('true'))).toBe(true);
   });
 });

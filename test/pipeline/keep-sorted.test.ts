@@ -23,30 +23,61 @@ async function run(rows: [string | null, number][]) {
 
 describe('keepSorted', () => {
   it('renames a staging table already in key order (ties on the first column broken by the second)', async () => {
-    const rows: [string, number][] = [['W1', 1], ['W1', 2], ['W2', 1], ['W3', 1], ['W3', 5]];
+    const rows: [string, number][] = [
+      ['W1', 1],
+      ['W1', 2],
+      ['W2', 1],
+      ['W3', 1],
+      ['W3', 5],
+    ];
     expect(await run(rows)).toEqual({ how: 'renamed', got: rows, stagingLeft: false });
   });
 
   it('sorts when the first key column goes backwards', async () => {
-    const r = await run([['W2', 1], ['W1', 1], ['W3', 1]]);
+    const r = await run([
+      ['W2', 1],
+      ['W1', 1],
+      ['W3', 1],
+    ]);
     expect(r.how).toBe('sorted');
-    expect(r.got).toEqual([['W1', 1], ['W2', 1], ['W3', 1]]);
+    expect(r.got).toEqual([
+      ['W1', 1],
+      ['W2', 1],
+      ['W3', 1],
+    ]);
   });
 
   it('sorts when only the second key column goes backwards', async () => {
-    const r = await run([['W1', 2], ['W1', 1], ['W2', 1]]);
+    const r = await run([
+      ['W1', 2],
+      ['W1', 1],
+      ['W2', 1],
+    ]);
     expect(r.how).toBe('sorted');
-    expect(r.got).toEqual([['W1', 1], ['W1', 2], ['W2', 1]]);
+    expect(r.got).toEqual([
+      ['W1', 1],
+      ['W1', 2],
+      ['W2', 1],
+    ]);
   });
 
   it('sorts in string order, as ORDER BY does (W10 before W9)', async () => {
-    const r = await run([['W9', 1], ['W10', 1]]);
+    const r = await run([
+      ['W9', 1],
+      ['W10', 1],
+    ]);
     expect(r.how).toBe('sorted');
-    expect(r.got).toEqual([['W10', 1], ['W9', 1]]);
+    expect(r.got).toEqual([
+      ['W10', 1],
+      ['W9', 1],
+    ]);
   });
 
   it('treats a null key as out of order', async () => {
-    const r = await run([['W1', 1], [null, 1]]);
+    const r = await run([
+      ['W1', 1],
+      [null, 1],
+    ]);
     expect(r.how).toBe('sorted');
   });
 });

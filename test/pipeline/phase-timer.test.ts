@@ -31,7 +31,13 @@ describe('PhaseTimer', () => {
 
   it('prints a table with one column pair per run and a total', () => {
     const table = phaseTable([
-      { label: '1000', phases: [{ phase: 'validate', seconds: 1.25, max_rss_mib: 100 }, { phase: 'corpus', seconds: 2, max_rss_mib: 120 }] },
+      {
+        label: '1000',
+        phases: [
+          { phase: 'validate', seconds: 1.25, max_rss_mib: 100 },
+          { phase: 'corpus', seconds: 2, max_rss_mib: 120 },
+        ],
+      },
       { label: '2000', phases: [{ phase: 'validate', seconds: 3, max_rss_mib: 200 }] },
     ]);
     expect(table.split('\n')).toEqual([
@@ -42,7 +48,15 @@ describe('PhaseTimer', () => {
       '| total | 3.3 |  | 3.0 |  |',
     ]);
     // With CPU seconds recorded, they stand beside the wall seconds.
-    const withCpu = phaseTable([{ label: '1000', phases: [{ phase: 'validate', seconds: 1.25, max_rss_mib: 100, cpu_seconds: 2.4 }, { phase: 'corpus', seconds: 2, max_rss_mib: 120, cpu_seconds: 1 }] }]);
+    const withCpu = phaseTable([
+      {
+        label: '1000',
+        phases: [
+          { phase: 'validate', seconds: 1.25, max_rss_mib: 100, cpu_seconds: 2.4 },
+          { phase: 'corpus', seconds: 2, max_rss_mib: 120, cpu_seconds: 1 },
+        ],
+      },
+    ]);
     expect(withCpu.split('\n').slice(2)).toEqual(['| validate | 1.3 (CPU 2.4) | 100 |', '| corpus | 2.0 (CPU 1.0) | 120 |', '| total | 3.3 (CPU 3.4) |  |']);
   });
 });

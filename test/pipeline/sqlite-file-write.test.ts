@@ -25,7 +25,8 @@ function workload(db: SqliteDb, seed: number, churn: boolean): void {
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT, v BLOB); CREATE INDEX t_k ON t (k)');
   db.exec('BEGIN');
   const put = db.prepare('INSERT INTO t (id, k, v) VALUES (?, ?, ?)');
-  for (let i = 1; i <= 4000; i++) put.bind([Math.floor(random() * 1e9), `k${Math.floor(random() * 1e6)}`, new Uint8Array(Math.floor(random() * 2000)).fill(i % 251)]).stepReset();
+  for (let i = 1; i <= 4000; i++)
+    put.bind([Math.floor(random() * 1e9), `k${Math.floor(random() * 1e6)}`, new Uint8Array(Math.floor(random() * 2000)).fill(i % 251)]).stepReset();
   put.finalize();
   db.exec('COMMIT');
   if (!churn) return;
@@ -33,7 +34,8 @@ function workload(db: SqliteDb, seed: number, churn: boolean): void {
   const ids = db.selectValues('SELECT id FROM t ORDER BY id').map(Number);
   for (let r = 0; r < 300; r++) {
     const id = ids[Math.floor(random() * ids.length)]!;
-    if (random() < 0.5) db.exec({ sql: 'UPDATE t SET v = ?, k = ? WHERE id = ?', bind: [new Uint8Array(Math.floor(random() * 5000)).fill(r % 253), `u${r}`, id] });
+    if (random() < 0.5)
+      db.exec({ sql: 'UPDATE t SET v = ?, k = ? WHERE id = ?', bind: [new Uint8Array(Math.floor(random() * 5000)).fill(r % 253), `u${r}`, id] });
     else db.exec({ sql: 'DELETE FROM t WHERE id = ?', bind: [id] });
   }
   db.exec('COMMIT');

@@ -17,7 +17,10 @@ beforeAll(async () => {
 afterAll(() => duck.close());
 
 const ascii = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 40 });
-const words = fc.array(fc.constantFrom('Montréal', 'İstanbul', 'ﬁsh', 'ΣΟΦΟΣ', 'Québec', 'naïve', 'x²', 'Ⅻ', 'straße', 'COVID-19', 'the', 'A.I.', '٣', '日本語'), { maxLength: 6 });
+const words = fc.array(
+  fc.constantFrom('Montréal', 'İstanbul', 'ﬁsh', 'ΣΟΦΟΣ', 'Québec', 'naïve', 'x²', 'Ⅻ', 'straße', 'COVID-19', 'the', 'A.I.', '٣', '日本語'),
+  { maxLength: 6 },
+);
 const texts = fc.oneof(
   ascii,
   fc.string({ unit: 'grapheme', maxLength: 30 }),

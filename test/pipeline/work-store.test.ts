@@ -163,7 +163,10 @@ const token = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '', 'x"y',
 const richString = (o: { maxLength?: number } = {}) =>
   fc.oneof(
     fc.string({ unit: 'grapheme', ...o }),
-    fc.string({ unit: fc.constantFrom('"', '\\', ',', ';', '/', '\n', '\r', '\t', '\u0000', '\u001f', '\u007f', '\u2028', '=', '+', '-', '@', 'é', '😀', 'a', ' '), ...o }),
+    fc.string({
+      unit: fc.constantFrom('"', '\\', ',', ';', '/', '\n', '\r', '\t', '\u0000', '\u001f', '\u007f', '\u2028', '=', '+', '-', '@', 'é', '😀', 'a', ' '),
+      ...o,
+    }),
   );
 const valueOf = (kind: string, rich = false): fc.Arbitrary<unknown> => {
   const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 4 });
@@ -174,7 +177,12 @@ const valueOf = (kind: string, rich = false): fc.Arbitrary<unknown> => {
     case 'words':
       return nullable(fc.array(fc.oneof(token, str({ maxLength: 6 })), { maxLength: 8 }).map((t) => t.join(' ')));
     case 'prefixed':
-      return nullable(fc.oneof(fc.tuple(fc.constantFrom('10.1000', '10.5555', 'other'), str()).map(([p, s]) => `${p}/${s}`), str()));
+      return nullable(
+        fc.oneof(
+          fc.tuple(fc.constantFrom('10.1000', '10.5555', 'other'), str()).map(([p, s]) => `${p}/${s}`),
+          str(),
+        ),
+      );
     case 'sym':
       return nullable(token);
     case 'symlist':
@@ -187,7 +195,24 @@ const valueOf = (kind: string, rich = false): fc.Arbitrary<unknown> => {
       return nullable(
         fc.oneof(
           fc.array(decimal.filter(Number.isFinite), { maxLength: 12 }).map((xs) => xs.join(';')),
-          fc.constantFrom('', '0.50;0.25', '1;;2', ' 1', '+1', 'NaN;1', '0.0000001;1', '0.000001;2', '007;1', '1.;2', '-0;1', '.5', '0.1;-0.25', '123456789012345;0.5', '1234567890123456;1', '-'),
+          fc.constantFrom(
+            '',
+            '0.50;0.25',
+            '1;;2',
+            ' 1',
+            '+1',
+            'NaN;1',
+            '0.0000001;1',
+            '0.000001;2',
+            '007;1',
+            '1.;2',
+            '-0;1',
+            '.5',
+            '0.1;-0.25',
+            '123456789012345;0.5',
+            '1234567890123456;1',
+            '-',
+          ),
         ),
       );
     case 'bool':
@@ -209,7 +234,15 @@ const authorOf = (rich: boolean) =>
   fc.record({
     id: fc.integer({ min: 1, max: 1e12 }).map((n) => `A${n}`),
     name: rich ? richString() : fc.string(),
-    orcid: fc.option(rich ? fc.oneof(fc.constantFrom('0000-0002-8290-7500', '0000-0001-2345-678X'), richString().filter((o) => o !== '')) : fc.constantFrom('0000-0002-8290-7500', '0000-0001-2345-678X'), { nil: null }),
+    orcid: fc.option(
+      rich
+        ? fc.oneof(
+            fc.constantFrom('0000-0002-8290-7500', '0000-0001-2345-678X'),
+            richString().filter((o) => o !== ''),
+          )
+        : fc.constantFrom('0000-0002-8290-7500', '0000-0001-2345-678X'),
+      { nil: null },
+    ),
     position: fc.option(fc.integer({ min: -3, max: 5000 }), { nil: null }),
     is_ca: fc.option(fc.boolean(), { nil: null }),
   }) as fc.Arbitrary<AuthorshipRow>;
@@ -237,28 +270,31 @@ function tablesFor(rows: WorkRow[], labels: LabelRow[]): SymbolTables {
 describe('the work store codec', () => {
   it('gives back what workItem and exportRow need, for values of every kind', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(rowOf(true), fc.array(authorOf(true), { maxLength: 4 }), fc.array(labelArb, { maxLength: 3 })), { minLength: 1, maxLength: 5 }), (works) => {
-        const tables = tablesFor(
-          works.map((w) => w[0]),
-          works.flatMap((w) => w[2]),
-        );
-        const codes = symbolCodes(tables);
-        const people = new Map(works.flatMap((w) => w[1]).map((a) => [Number(a.id.slice(1)), a]));
-        // The author table as the server holds it: names and ORCIDs as UTF-8 by row ('' for no ORCID).
-        const held = [...people.values()];
-        const rowOf = new Map(held.map((a, k) => [Number(a.id.slice(1)), k]));
-        const lookup = { row: (n: number) => rowOf.get(n) ?? -1, names: Texts.of(held.map((a) => a.name)), orcids: Texts.of(held.map((a) => a.orcid ?? '')) };
-        for (const [row, authors, labels] of works) {
-          // Authors are stored by id: the lookup gives back each id's name and ORCID (one per id, as in a frame).
-          const canonical = authors.map((a) => ({ ...a, name: people.get(Number(a.id.slice(1)))!.name, orcid: people.get(Number(a.id.slice(1)))!.orcid }));
-          const w = new ByteBuffer();
-          packWork(w, { row, authors: canonical, labels }, codes);
-          const back = decodeWork(w.slice(0), row.id as string, tables, lookup);
-          const item = workItem(row, canonical, labels);
-          expect(workItemJson(back)).toBe(JSON.stringify(item));
-          expect(workCsvLine(back)).toBe(exportRow(item));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(rowOf(true), fc.array(authorOf(true), { maxLength: 4 }), fc.array(labelArb, { maxLength: 3 })), { minLength: 1, maxLength: 5 }),
+        (works) => {
+          const tables = tablesFor(
+            works.map((w) => w[0]),
+            works.flatMap((w) => w[2]),
+          );
+          const codes = symbolCodes(tables);
+          const people = new Map(works.flatMap((w) => w[1]).map((a) => [Number(a.id.slice(1)), a]));
+          // The author table as the server holds it: names and ORCIDs as UTF-8 by row ('' for no ORCID).
+          const held = [...people.values()];
+          const rowOf = new Map(held.map((a, k) => [Number(a.id.slice(1)), k]));
+          const lookup = { row: (n: number) => rowOf.get(n) ?? -1, names: Texts.of(held.map((a) => a.name)), orcids: Texts.of(held.map((a) => a.orcid ?? '')) };
+          for (const [row, authors, labels] of works) {
+            // Authors are stored by id: the lookup gives back each id's name and ORCID (one per id, as in a frame).
+            const canonical = authors.map((a) => ({ ...a, name: people.get(Number(a.id.slice(1)))!.name, orcid: people.get(Number(a.id.slice(1)))!.orcid }));
+            const w = new ByteBuffer();
+            packWork(w, { row, authors: canonical, labels }, codes);
+            const back = decodeWork(w.slice(0), row.id as string, tables, lookup);
+            const item = workItem(row, canonical, labels);
+            expect(workItemJson(back)).toBe(JSON.stringify(item));
+            expect(workCsvLine(back)).toBe(exportRow(item));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -32,7 +32,12 @@ export default function setup(project: TestProject) {
   project.provide('runDir', dir);
   project.provide('skipLog', skipLog);
   return () => {
-    const records = existsSync(skipLog) ? readFileSync(skipLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SkipRecord) : [];
+    const records = existsSync(skipLog)
+      ? readFileSync(skipLog, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as SkipRecord)
+      : [];
     const summary = skipSummary(records);
     if (summary) console.log(`\n${summary}\n`);
     rmSync(dir, { recursive: true, force: true });

@@ -59,13 +59,28 @@ describe('highlightPieces', () => {
       { text: 'a clear ', q: false },
       { text: 'trend', q: true },
     ]);
-    const merged = highlightPieces(text, [], [{ start: 10, end: 17 }, { start: 17, end: 23 }, { start: 12, end: 15 }]);
+    const merged = highlightPieces(
+      text,
+      [],
+      [
+        { start: 10, end: 17 },
+        { start: 17, end: 23 },
+        { start: 12, end: 15 },
+      ],
+    );
     expect(searched(merged)).toEqual(['a clear trend']);
   });
 
   it('clamps ranges to the text and drops empty ones; a sentence without marks is one plain piece', () => {
     const text = 'No p-value here, a trend toward benefit.';
-    const pieces = highlightPieces(text, [{ phrase: 'trend toward', start: 19, end: 31, p: null }], [{ start: 35, end: 99 }, { start: 5, end: 5 }]);
+    const pieces = highlightPieces(
+      text,
+      [{ phrase: 'trend toward', start: 19, end: 31, p: null }],
+      [
+        { start: 35, end: 99 },
+        { start: 5, end: 5 },
+      ],
+    );
     expect(joined(pieces)).toBe(text);
     expect(marked(pieces, 'phrase')).toEqual(['trend toward']);
     expect(searched(pieces)).toEqual([text.slice(35)]);

@@ -30,7 +30,10 @@ afterAll(async () => s?.close());
 const fmt = (n: number) => n.toLocaleString('en-CA');
 
 // ---- reading pages ----
-const text = (n: Node | Node[] | Doc) => DomUtils.textContent(n as Node).replace(/\s+/g, ' ').trim();
+const text = (n: Node | Node[] | Doc) =>
+  DomUtils.textContent(n as Node)
+    .replace(/\s+/g, ' ')
+    .trim();
 const all = (root: Doc | Node, test: (n: Node) => boolean): Node[] => DomUtils.findAll(test, root.type === 'root' ? (root as Doc).children : [root as Node]);
 const hasClass = (n: Node, c: string) => (n.attribs?.class ?? '').split(/\s+/).includes(c);
 const excerptsOf = (root: Doc | Node) => all(root, (n) => n.name === 'article' && hasClass(n, 'excerpt'));
@@ -120,7 +123,10 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     const checked = inputs.filter((n) => n.attribs.type === 'checkbox' && 'checked' in n.attribs).map((n) => `${n.attribs.name}=${n.attribs.value}`);
     expect(checked).toEqual(['band=ns', 'band=none']);
     expect(inputs.find((n) => n.attribs.name === 'q')!.attribs.value).toBe('trend');
-    const selected = (name: string) => all(doc, (n) => n.name === 'select' && n.attribs.name === name).flatMap((sel) => all(sel, (o) => o.name === 'option' && 'selected' in o.attribs)).map((o) => o.attribs.value);
+    const selected = (name: string) =>
+      all(doc, (n) => n.name === 'select' && n.attribs.name === name)
+        .flatMap((sel) => all(sel, (o) => o.name === 'option' && 'selected' in o.attribs))
+        .map((o) => o.attribs.value);
     expect(selected('sort')).toEqual(['p_asc']);
     expect(selected('per_page')).toEqual(['50']);
     expect(selected('phrase')).toEqual(['']);
@@ -132,7 +138,8 @@ describe('/corpus/excerpts: the API for the same query string', () => {
     expect(form.attribs.method).toBe('get');
     expect(form.attribs.action).toBe('/corpus/excerpts');
     const labelled = new Set(all(form, (n) => n.name === 'label').map((l) => l.attribs.for));
-    for (const c of all(form, (n) => n.name === 'select' || (n.name === 'input' && n.attribs.type !== 'hidden'))) expect(labelled.has(c.attribs.id), c.attribs.name).toBe(true);
+    for (const c of all(form, (n) => n.name === 'select' || (n.name === 'input' && n.attribs.type !== 'hidden')))
+      expect(labelled.has(c.attribs.id), c.attribs.name).toBe(true);
   });
 });
 
@@ -217,7 +224,9 @@ describe('/corpus: the numbers of stats.json', () => {
     const svg = all(figure[0]!, (n) => n.name === 'svg')[0]!;
     // Its bars are links: a group, not an image (axe nested-interactive; the charts' rule).
     expect(svg.attribs.role).toBe('group');
-    const rows = all(all(figure[0]!, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) => all(r, (c) => c.name === 'th' || c.name === 'td').map(text));
+    const rows = all(all(figure[0]!, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) =>
+      all(r, (c) => c.name === 'th' || c.name === 'td').map(text),
+    );
     const bands = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns', 'none'] as const;
     expect(rows).toEqual(
       stats.by_year.map((y) => [
@@ -267,9 +276,17 @@ describe('/corpus/phrase/<phrase>: each phrase and its yearly counts', () => {
       expect(status, row.phrase).toBe(200);
       const totals = all(all(html, (n) => n.name === 'table' && n.attribs['aria-label'] === 'Phrase totals')[0]!, (n) => n.name === 'td').map(text);
       const bands = ['0.05-0.06', '0.06-0.08', '0.08-0.10', '>0.10', 'ns'] as const;
-      expect(totals, row.phrase).toEqual([fmt(row.verified), fmt(row.articles), ...bands.map((b) => fmt(row.bands[b])), fmt(row.rejected), fmt(row.unverified)]);
+      expect(totals, row.phrase).toEqual([
+        fmt(row.verified),
+        fmt(row.articles),
+        ...bands.map((b) => fmt(row.bands[b])),
+        fmt(row.rejected),
+        fmt(row.unverified),
+      ]);
       const figure = all(html, (n) => n.name === 'figure' && n.attribs['aria-labelledby'] === 'phrase-by-year-caption')[0]!;
-      const rows = all(all(figure, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) => all(r, (c) => c.name === 'th' || c.name === 'td').map(text));
+      const rows = all(all(figure, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'tr').map((r) =>
+        all(r, (c) => c.name === 'th' || c.name === 'td').map(text),
+      );
       expect(rows, row.phrase).toEqual(
         doc.by_year.map((y) => [String(y.year), fmt(y.verified), fmt(y.articles), ...bands.map((b) => fmt(y.bands[b])), fmt(y.rejected), fmt(y.unverified)]),
       );
@@ -313,7 +330,9 @@ describe('/corpus/phrases: phrases.json', () => {
     expect(status).toBe(200);
     expect(tableRows(doc)).toEqual(phrases.phrases.map(expectedRow));
     const links = all(all(doc, (n) => n.name === 'tbody')[0]!, (n) => n.name === 'a').map((a) => a.attribs.href);
-    expect(links).toEqual(phrases.phrases.flatMap((p) => [`/corpus/excerpts?phrase=${encodeURIComponent(p.phrase)}`, `/corpus/phrase/${p.phrase.replace(/ /g, '-')}`]));
+    expect(links).toEqual(
+      phrases.phrases.flatMap((p) => [`/corpus/excerpts?phrase=${encodeURIComponent(p.phrase)}`, `/corpus/phrase/${p.phrase.replace(/ /g, '-')}`]),
+    );
     // Each phrase's link lists its verified sentences (at most its verified occurrences).
     const first = phrases.phrases[0]!;
     const listed = await api<ExcerptsResponse>(`/corpus/api/v1/excerpts?phrase=${encodeURIComponent(first.phrase)}`);
@@ -340,7 +359,10 @@ describe('/corpus/phrases: phrases.json', () => {
     ['articles-desc', (a, b) => b.articles - a.articles || byCode(a.phrase, b.phrase)],
     ['phrase-desc', (a, b) => byCode(b.phrase, a.phrase)],
     ['band-gt0.10-asc', (a, b) => a.bands['>0.10'] - b.bands['>0.10'] || byCode(a.phrase, b.phrase)],
-    ['median-p-desc', (a, b) => (a.median_p === b.median_p ? byCode(a.phrase, b.phrase) : a.median_p === null ? 1 : b.median_p === null ? -1 : b.median_p - a.median_p)],
+    [
+      'median-p-desc',
+      (a, b) => (a.median_p === b.median_p ? byCode(a.phrase, b.phrase) : a.median_p === null ? 1 : b.median_p === null ? -1 : b.median_p - a.median_p),
+    ],
     ['unverified-asc', (a, b) => a.unverified - b.unverified || byCode(a.phrase, b.phrase)],
   ];
   for (const [slug, compare] of orders) {
@@ -438,7 +460,17 @@ describe('/corpus/articles/<id>: a static page per article', () => {
 });
 
 describe('corpus pages: plain, accessible HTML', () => {
-  const PAGES = ['/corpus', '/corpus/phrases', '/corpus/phrases/articles-desc', '/corpus/excerpts', '/corpus/excerpts?q=trend', '/corpus/articles', '/corpus/excerpts?band=x', '/corpus/phrase/trend-toward', '/corpus/excerpts?year_from=2005&year_to=2010&p_min=0.05'];
+  const PAGES = [
+    '/corpus',
+    '/corpus/phrases',
+    '/corpus/phrases/articles-desc',
+    '/corpus/excerpts',
+    '/corpus/excerpts?q=trend',
+    '/corpus/articles',
+    '/corpus/excerpts?band=x',
+    '/corpus/phrase/trend-toward',
+    '/corpus/excerpts?year_from=2005&year_to=2010&p_min=0.05',
+  ];
   for (const path of PAGES) {
     it(`${path}: one main, the corpus navigation, no inline style or script, tables captioned, headers scoped`, async () => {
       const { text: html, doc } = await page(path);

@@ -35,7 +35,10 @@ afterAll(async () => s?.close());
 // ---- the site's number format (en-CA grouping), written out independently ----
 const fmt = (n: number) => n.toLocaleString('en-CA');
 
-const text = (n: Node | Node[] | Doc) => DomUtils.textContent(n as Node).replace(/\s+/g, ' ').trim();
+const text = (n: Node | Node[] | Doc) =>
+  DomUtils.textContent(n as Node)
+    .replace(/\s+/g, ' ')
+    .trim();
 const all = (root: Doc | Node, test: (n: Node) => boolean): Node[] => DomUtils.findAll(test, root.type === 'root' ? (root as Doc).children : [root as Node]);
 const alertOf = (doc: Doc) => all(doc, (n) => n.attribs?.role === 'alert');
 
@@ -77,19 +80,32 @@ function formState(doc: Doc) {
 
 describe('/fair: the form', () => {
   it("offers the engine's metric versions and labels every control; a GET form to /fair/assess", async () => {
-    const openapi = await s.json<{ paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: { options: { properties: { metric_version: { examples: string[] } } } } } }> } } }> }>(
-      '/fair/api/v1/openapi.json',
-    );
-    const versions = openapi.paths['/fair/api/v1/assess']!.post.requestBody.content['application/json']!.schema.properties.options.properties.metric_version.examples;
+    const openapi = await s.json<{
+      paths: Record<
+        string,
+        {
+          post: {
+            requestBody: { content: Record<string, { schema: { properties: { options: { properties: { metric_version: { examples: string[] } } } } } }> };
+          };
+        }
+      >;
+    }>('/fair/api/v1/openapi.json');
+    const versions =
+      openapi.paths['/fair/api/v1/assess']!.post.requestBody.content['application/json']!.schema.properties.options.properties.metric_version.examples;
     const { status, doc, text: html } = await page('/fair');
     expect(status).toBe(200);
     const form = all(doc, (n) => n.name === 'form')[0]!;
     expect(form.attribs.method).toBe('get');
     expect(form.attribs.action).toBe('/fair/assess');
-    expect(all(form, (n) => n.name === 'option').map((o) => o.attribs.value).sort()).toEqual([...versions].sort());
+    expect(
+      all(form, (n) => n.name === 'option')
+        .map((o) => o.attribs.value)
+        .sort(),
+    ).toEqual([...versions].sort());
     expect(formState(doc)).toEqual({ identifier: '', metric_version: ['metrics_v0.8'], use_registry: true, use_code_host: false });
     const labelled = new Set(all(form, (n) => n.name === 'label').map((l) => l.attribs.for));
-    for (const c of all(form, (n) => n.name === 'select' || (n.name === 'input' && n.attribs.type !== 'hidden'))) expect(labelled.has(c.attribs.id), c.attribs.name).toBe(true);
+    for (const c of all(form, (n) => n.name === 'select' || (n.name === 'input' && n.attribs.type !== 'hidden')))
+      expect(labelled.has(c.attribs.id), c.attribs.name).toBe(true);
     expect(html).not.toMatch(/<style[\s>]|\sstyle="|\son[a-z]+="/);
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
@@ -131,8 +147,15 @@ describe.skipIf(!haveFixtures)('/fair/assess: an assessment of PANGAEA 902845', 
     expect([overall.attribs['data-score-earned'], overall.attribs['data-score-total'], overall.attribs['data-score-percent']]).toEqual(
       [expected.summary.scoreEarned, expected.summary.scoreTotal, expected.summary.scorePercent].map(String),
     );
-    expect(text(overall)).toContain(`${fmt(expected.summary.scoreEarned)} of ${fmt(expected.summary.scoreTotal)} points, ${fmt(expected.summary.scorePercent)}%`);
-    const percents = { F: expected.summary.findability, A: expected.summary.accessibility, I: expected.summary.interoperability, R: expected.summary.reusability };
+    expect(text(overall)).toContain(
+      `${fmt(expected.summary.scoreEarned)} of ${fmt(expected.summary.scoreTotal)} points, ${fmt(expected.summary.scorePercent)}%`,
+    );
+    const percents = {
+      F: expected.summary.findability,
+      A: expected.summary.accessibility,
+      I: expected.summary.interoperability,
+      R: expected.summary.reusability,
+    };
     for (const [letter, percent] of Object.entries(percents)) {
       const card = all(p.doc, (n) => n.attribs?.['data-principle'] === letter)[0]!;
       const group = expected.details.summary.categories[letter]!;
@@ -146,7 +169,11 @@ describe.skipIf(!haveFixtures)('/fair/assess: an assessment of PANGAEA 902845', 
     const rows = all(p.doc, (n) => n.name === 'tr' && n.attribs['data-metric'] !== undefined);
     expect(rows.map((r) => r.attribs['data-metric'])).toEqual(expected.metrics.map((m) => m.id));
     expected.metrics.forEach((m, i) => {
-      expect([rows[i]!.attribs['data-status'], rows[i]!.attribs['data-score-earned'], rows[i]!.attribs['data-score-total']]).toEqual([m.status, String(m.scoreEarned), String(m.scoreTotal)]);
+      expect([rows[i]!.attribs['data-status'], rows[i]!.attribs['data-score-earned'], rows[i]!.attribs['data-score-total']]).toEqual([
+        m.status,
+        String(m.scoreEarned),
+        String(m.scoreTotal),
+      ]);
       expect(text(rows[i]!)).toContain(m.name);
       expect(text(rows[i]!)).toContain(`(${m.maturity})`);
     });
@@ -164,9 +191,17 @@ describe.skipIf(!haveFixtures)('/fair/assess: an assessment of PANGAEA 902845', 
 
   it("shows F-UJI's summary per principle and sub-principle", () => {
     const table = all(p.doc, (n) => n.name === 'table' && n.attribs['aria-labelledby'] === 'summary-heading')[0]!;
-    const rows = all(table, (n) => n.name === 'tr').slice(1).map((r) => all(r, (c) => c.name === 'th' || c.name === 'td').map(text).join(' '));
+    const rows = all(table, (n) => n.name === 'tr')
+      .slice(1)
+      .map((r) =>
+        all(r, (c) => c.name === 'th' || c.name === 'td')
+          .map(text)
+          .join(' '),
+      );
     const groups = expected.details.summary;
-    expect(rows[0]).toBe(`FAIR (all) ${fmt(groups.FAIR.scoreEarned)} / ${fmt(groups.FAIR.scoreTotal)} ${fmt(groups.FAIR.scorePercent)}% ${fmt(groups.FAIR.maturity)} of 3 ${fmt(groups.FAIR.metricsPassed)} / ${fmt(groups.FAIR.metrics)}`);
+    expect(rows[0]).toBe(
+      `FAIR (all) ${fmt(groups.FAIR.scoreEarned)} / ${fmt(groups.FAIR.scoreTotal)} ${fmt(groups.FAIR.scorePercent)}% ${fmt(groups.FAIR.maturity)} of 3 ${fmt(groups.FAIR.metricsPassed)} / ${fmt(groups.FAIR.metrics)}`,
+    );
     for (const [name, g] of Object.entries(groups.principles)) {
       const row = rows.find((r) => r.startsWith(`${name} `));
       expect(row, name).toBeDefined();
@@ -201,7 +236,12 @@ describe('/fair/assess: refusals', () => {
   const reader = '203.0.113.40';
   for (const [name, params, code, message] of [
     ['an empty identifier', { identifier: '' }, 'INVALID_PARAMETER', '"identifier" is empty'],
-    ['an unknown metric version', { identifier: PANGAEA, metric_version: 'metrics_v0.7' }, 'INVALID_PARAMETER', 'Unknown metric_version "metrics_v0.7"; accepted: metrics_v0.8, metrics_v0.5'],
+    [
+      'an unknown metric version',
+      { identifier: PANGAEA, metric_version: 'metrics_v0.7' },
+      'INVALID_PARAMETER',
+      'Unknown metric_version "metrics_v0.7"; accepted: metrics_v0.8, metrics_v0.5',
+    ],
     ['no identifier at all', { metric_version: 'metrics_v0.8' }, 'MISSING_PARAMETER', 'no "identifier"'],
     ['a parameter the page does not take', { identifier: PANGAEA, api_key: 'x' }, 'UNKNOWN_PARAMETER', 'Unknown parameter "api_key"'],
     ['a flag that is not true or false', { identifier: PANGAEA, use_code_host: 'yes' }, 'INVALID_PARAMETER', 'must be true or false'],

@@ -33,7 +33,11 @@ describe('readAssessQuery', () => {
 
   it('refuses parameters the page does not take, repeats, and flags other than true/false with the shared 400', () => {
     const cases: [string, string, RegExp][] = [
-      ['identifier=x&test_debug=1', 'UNKNOWN_PARAMETER', /Unknown parameter "test_debug"\. Allowed parameters: identifier, metric_version, use_registry, use_code_host\./],
+      [
+        'identifier=x&test_debug=1',
+        'UNKNOWN_PARAMETER',
+        /Unknown parameter "test_debug"\. Allowed parameters: identifier, metric_version, use_registry, use_code_host\./,
+      ],
       ['identifier=x&identifier=y', 'INVALID_PARAMETER', /"identifier" may be given only once/],
       ['identifier=x&use_code_host=yes', 'INVALID_PARAMETER', /use_code_host.*must be true or false/],
     ];
@@ -74,7 +78,19 @@ describe('FAIR words', () => {
   });
 
   it('reads the accepted metric versions from the OpenAPI document, the default first', () => {
-    const doc = { paths: { '/fair/api/v1/assess': { post: { requestBody: { content: { 'application/json': { schema: { properties: { options: { properties: { metric_version: { examples: ['metrics_v0.5', 'metrics_v0.8'] } } } } } } } } } } } };
+    const doc = {
+      paths: {
+        '/fair/api/v1/assess': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': { schema: { properties: { options: { properties: { metric_version: { examples: ['metrics_v0.5', 'metrics_v0.8'] } } } } } },
+              },
+            },
+          },
+        },
+      },
+    };
     expect(metricVersionsOf(doc, '/fair/api/v1/assess')).toEqual(['metrics_v0.8', 'metrics_v0.5']);
     expect(metricVersionsOf(null, '/fair/api/v1/assess')).toEqual(['metrics_v0.8']);
   });

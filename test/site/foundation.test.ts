@@ -84,7 +84,9 @@ describe('API documentation', () => {
 
   it('shows every parameter description, type with bounds, request body fields, response fields and examples, and links the guide', async () => {
     for (const service of ['frame', 'corpus', 'fair']) {
-      const doc = await s.json<{ paths: Record<string, Record<string, { description: string; parameters?: { description: string }[] }>> }>(`/${service}/api/v1/openapi.json`);
+      const doc = await s.json<{ paths: Record<string, Record<string, { description: string; parameters?: { description: string }[] }>> }>(
+        `/${service}/api/v1/openapi.json`,
+      );
       const { text } = await s.get(`/api/${service}`);
       const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
       for (const ops of Object.values(doc.paths))

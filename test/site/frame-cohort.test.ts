@@ -67,7 +67,8 @@ const one = (doc: Doc | Node, test: (n: Node) => boolean, what: string): Node =>
   return found[0]!;
 };
 const byData = (doc: Doc, attr: string) => one(doc, (n) => attr in n.attribs, attr);
-const control = (doc: Doc, name: string) => one(doc, (n) => (n.name === 'input' || n.name === 'select') && n.attribs.name === name && n.attribs.type !== 'hidden', `control ${name}`);
+const control = (doc: Doc, name: string) =>
+  one(doc, (n) => (n.name === 'input' || n.name === 'select') && n.attribs.name === name && n.attribs.type !== 'hidden', `control ${name}`);
 /** What a control submits: an input's value, a select's selected option. */
 function valueOf(doc: Doc, name: string): string {
   const c = control(doc, name);
@@ -154,7 +155,11 @@ describe('cohort builder: the same numbers as the API', () => {
     const pager = one(p.doc, (n) => n.name === 'nav' && n.attribs['aria-label'] === 'Result pages', 'pager');
     // Back to the first page and to the last numbered one, then the next results by the API's cursor.
     const lastNumbered = Math.min(Math.ceil(api.meta.total / 5), 10_000 / 5);
-    expect(hrefs(pager, /./).map(decode)).toEqual(['/frame/cohort?per_page=5', `/frame/cohort?per_page=5&page=${lastNumbered}`, `/frame/cohort?per_page=5&cursor=${api.meta.next_cursor}`]);
+    expect(hrefs(pager, /./).map(decode)).toEqual([
+      '/frame/cohort?per_page=5',
+      `/frame/cohort?per_page=5&page=${lastNumbered}`,
+      `/frame/cohort?per_page=5&cursor=${api.meta.next_cursor}`,
+    ]);
   });
 
   it("links the API's exports with the canonical query and the sort, and the CSV has the total's rows", async () => {
@@ -215,7 +220,9 @@ describe('cohort builder: refused queries and the form', () => {
     expect(valueOf(p.doc, 'per_page')).toBe('50');
     expect(valueOf(p.doc, 'cited_min')).toBe('');
     expect(hiddenInputs(filterForm(p.doc))).toEqual([]);
-    expect(text(byData(p.doc, 'data-cohort-words'))).toBe('title has the words “canada health”; language: French; route: no Canadian affiliation; without an abstract');
+    expect(text(byData(p.doc, 'data-cohort-words'))).toBe(
+      'title has the words “canada health”; language: French; route: no Canadian affiliation; without an abstract',
+    );
   });
 
   it('works without JavaScript: a GET form whose every control is labelled, and its submission (blank fields included) is the API query', async () => {
@@ -281,7 +288,9 @@ describe('permalinks', () => {
     expect(qp.text).toContain(`${fmt(api.meta.direct_labels_cover)} (${pct(api.meta.direct_labels_cover, api.meta.total)}) with direct labels`);
     expect(text(qp.doc)).toContain('Years 2010 and later; language: French; route: no Canadian affiliation.');
     const citation = text(byData(qp.doc, 'data-citation'));
-    expect(citation).toContain(`Cohort ${api.meta.query_hash}: years 2010 and later; language: French; route: no Canadian affiliation (${fmt(api.meta.total)} works`);
+    expect(citation).toContain(
+      `Cohort ${api.meta.query_hash}: years 2010 and later; language: French; route: no Canadian affiliation (${fmt(api.meta.total)} works`,
+    );
     expect(citation).toContain(`${s.base}/frame/q/${api.meta.query_hash}`);
     // "Open in the cohort builder" restores the cohort.
     const open = all(qp.doc, (n) => n.name === 'a' && text(n) === 'Open in the cohort builder');
@@ -398,7 +407,17 @@ describe('work pages', () => {
     // The fixture is generated (synthetic): its DOI is shown, never linked (honest-data.test.ts checks a real build).
     if (w.doi) expect(hrefs(doc, /^https:\/\/doi\.org\//)).toEqual([]);
     expect(hrefs(doc, /^\/frame\/api\/v1\/works\//)).toContain(`/frame/api/v1/works/${id}`);
-    for (const h of ['Record', 'Routes into the frame', `Authors (${w.authors.length})`, 'Abstract', 'Three-model screen', 'Direct labels', 'Frame prediction', 'Legacy machine scores', 'Data'])
+    for (const h of [
+      'Record',
+      'Routes into the frame',
+      `Authors (${w.authors.length})`,
+      'Abstract',
+      'Three-model screen',
+      'Direct labels',
+      'Frame prediction',
+      'Legacy machine scores',
+      'Data',
+    ])
       expect(all(doc, (n) => n.name === 'h2').map(text)).toContain(h);
     expect(row(doc, 'Cited by')).toBe(fmt(w.cited_by));
     expect(row(doc, 'Work id')).toBe(id);

@@ -34,10 +34,14 @@ const decode = (html: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>');
-const text = (html: string) => decode(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  decode(html.replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 const svgOf = (html: string) => html.match(/<svg [^>]*class="network-graph"[\s\S]*?<\/svg>/)![0];
 /** The ids of the SVG's node links, in document order. */
-const nodeIds = (svg: string) => [...svg.matchAll(/<a class="node[^"]*" href="\/frame\/network\?author_id=(A\d+)" data-id="(A\d+)"/g)].map((m) => (expect(m[1]).toBe(m[2]), m[1]!));
+const nodeIds = (svg: string) =>
+  [...svg.matchAll(/<a class="node[^"]*" href="\/frame\/network\?author_id=(A\d+)" data-id="(A\d+)"/g)].map((m) => (expect(m[1]).toBe(m[2]), m[1]!));
 const edgePairs = (svg: string) => [...svg.matchAll(/<line class="edge" [^>]*data-a="(A\d+)" data-b="(A\d+)"/g)].map((m) => `${m[1]} ${m[2]}`);
 const count = (html: string, what: string) => html.match(new RegExp(`data-count="${what}"[^>]*>([^<]+)<`))![1];
 
@@ -75,7 +79,9 @@ describe('the overview', () => {
     const ties = decode(html.slice(html.indexOf('data-table="ties"')));
     const name = new Map(api.graph.nodes.map((n) => [n.id, n.name]));
     for (const e of api.graph.edges.slice(0, 40))
-      expect(ties).toContain(`<th scope="row">${name.get(e.a)}</th> <td>${name.get(e.b)}</td> <td class="num">${fmt(e.shared_works)}</td> <td class="num">${fmt(e.weight)}</td>`);
+      expect(ties).toContain(
+        `<th scope="row">${name.get(e.a)}</th> <td>${name.get(e.b)}</td> <td class="num">${fmt(e.shared_works)}</td> <td class="num">${fmt(e.weight)}</td>`,
+      );
   });
 
   it('is an accessible figure: the SVG is a named, described group whose nodes are links, with a skip link past them', async () => {
@@ -105,10 +111,12 @@ describe('a neighbourhood', () => {
     const spokes = api.graph.edges.filter((e) => e.a === hub || e.b === hub);
     const table = html.match(/<table class="ties" [^>]*data-table="spokes"[\s\S]*?<\/table>/)![0];
     const rows = [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1).map((m) => text(m[1]!));
-    expect(rows).toEqual(spokes.map((e) => {
-      const other = e.a === hub ? e.b : e.a;
-      return `${name.get(other)!.name} ${other} ${fmt(e.shared_works)} ${fmt(e.weight)} ${fmt(name.get(other)!.ca_works)}`;
-    }));
+    expect(rows).toEqual(
+      spokes.map((e) => {
+        const other = e.a === hub ? e.b : e.a;
+        return `${name.get(other)!.name} ${other} ${fmt(e.shared_works)} ${fmt(e.weight)} ${fmt(name.get(other)!.ca_works)}`;
+      }),
+    );
     expect(html).toContain(`<a href="/frame/api/v1/network?author_id=${hub}">`);
     expect(html).toContain('<a href="/frame/network">');
   });
@@ -144,7 +152,7 @@ describe('the address is the API query string', () => {
 });
 
 describe('author search without JavaScript', () => {
-  it("lists the researchers /facets/author finds, each linking to their neighbourhood, beside the overview", async () => {
+  it('lists the researchers /facets/author finds, each linking to their neighbourhood, beside the overview', async () => {
     const facet = await s.json<{ results: { id: string; name: string; ca_works: number }[] }>('/frame/api/v1/facets/author?q=tremb');
     expect(facet.results.length).toBeGreaterThan(0);
     const { status, text: html } = await s.get('/frame/network?_author=tremb');

@@ -77,10 +77,23 @@ describe('the whole sample', () => {
     expect(html).toMatch(new RegExp(`data-summary="population"[^>]*>${fmt(sum.weighted.population)}<`));
 
     const any = row(html, 'data-rate="any_model_in_scope"');
-    expect(any).toEqual(['Any model put it in scope', fmt(sum.any_model_said_in), pct(sum.any_model_said_in / sum.n_screened), pct(sum.weighted.any_model_in_scope.rate), fmt(sum.weighted.any_model_in_scope.estimate), intervalCell(sum.weighted.any_model_in_scope.interval_95)]);
+    expect(any).toEqual([
+      'Any model put it in scope',
+      fmt(sum.any_model_said_in),
+      pct(sum.any_model_said_in / sum.n_screened),
+      pct(sum.weighted.any_model_in_scope.rate),
+      fmt(sum.weighted.any_model_in_scope.estimate),
+      intervalCell(sum.weighted.any_model_in_scope.interval_95),
+    ]);
     expect(weightedAttr(html, 'data-rate="any_model_in_scope"')).toBe(sum.weighted.any_model_in_scope.rate);
     const all = row(html, 'data-rate="all_three_in_scope"');
-    expect(all.slice(1)).toEqual([fmt(sum.all_three_agreed), pct(sum.all_three_agreed / sum.n_screened), pct(sum.weighted.all_three_in_scope.rate), fmt(sum.weighted.all_three_in_scope.estimate), intervalCell(sum.weighted.all_three_in_scope.interval_95)]);
+    expect(all.slice(1)).toEqual([
+      fmt(sum.all_three_agreed),
+      pct(sum.all_three_agreed / sum.n_screened),
+      pct(sum.weighted.all_three_in_scope.rate),
+      fmt(sum.weighted.all_three_in_scope.estimate),
+      intervalCell(sum.weighted.all_three_in_scope.interval_95),
+    ]);
 
     for (const m of sum.per_model_in_scope) {
       const rate = sum.weighted.per_model_rate.find((r) => r.model === m.model)!.rate;
@@ -89,7 +102,11 @@ describe('the whole sample', () => {
     }
     for (const k of [0, 1, 2, 3]) {
       const cells = row(html, `data-n-in="${k}"`);
-      expect(cells.slice(1)).toEqual([fmt(sum.histogram[`n_in_${k}`]!), pct(sum.histogram[`n_in_${k}`]! / sum.n_screened), pct(sum.weighted.n_in_rates[`n_in_${k}`]!)]);
+      expect(cells.slice(1)).toEqual([
+        fmt(sum.histogram[`n_in_${k}`]!),
+        pct(sum.histogram[`n_in_${k}`]! / sum.n_screened),
+        pct(sum.weighted.n_in_rates[`n_in_${k}`]!),
+      ]);
       expect(weightedAttr(html, `data-n-in="${k}"`)).toBe(sum.weighted.n_in_rates[`n_in_${k}`]);
     }
     for (const st of sum.strata) expect(row(html, `data-stratum="${st.stratum}"`).slice(1)).toEqual([fmt(st.stratum_n), fmt(st.sampled), fmt(st.weight)]);
@@ -134,7 +151,9 @@ describe('the screened works', () => {
 
   it('shows the filters in words, chosen in the form', async () => {
     const { text: html } = await s.get('/frame/screening?n_in=2&stratum=french&contested_only=1');
-    expect(text(html)).toContain('at least one model put the work in scope; exactly 2 of 3 models put the work in scope; stratum French-language works (french)');
+    expect(text(html)).toContain(
+      'at least one model put the work in scope; exactly 2 of 3 models put the work in scope; stratum French-language works (french)',
+    );
     expect(html).toMatch(/<option value="2" selected/);
     expect(html).toMatch(/<option value="french" selected/);
     expect(html).toMatch(/<input type="checkbox" id="f-contested_only" name="contested_only" value="1" checked/);

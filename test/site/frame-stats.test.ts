@@ -43,8 +43,7 @@ const exact = (n: number) => n.toLocaleString('en-CA', { maximumFractionDigits: 
 
 // ---- reading the pages ----
 const text = (n: Node | Node[] | Doc) => DomUtils.textContent(n).replace(/\s+/g, ' ').trim();
-const all = (root: Doc | Node, test: (n: Node) => boolean): Node[] =>
-  DomUtils.findAll(test, root.type === 'root' ? (root as Doc).children : [root as Node]);
+const all = (root: Doc | Node, test: (n: Node) => boolean): Node[] => DomUtils.findAll(test, root.type === 'root' ? (root as Doc).children : [root as Node]);
 const byTag = (root: Doc | Node, tag: string) => all(root, (n) => n.name === tag);
 const page = (path: string) => dom.get(path)!;
 
@@ -60,7 +59,9 @@ function dataTable(path: string, id: string): { head: string[]; rows: string[][]
   const details = byTag(figure(path, id), 'details').find((d) => text(byTag(d, 'summary')).startsWith('Data table'))!;
   const table = byTag(details, 'table')[0]!;
   const head = byTag(byTag(table, 'thead')[0]!, 'th').map((c) => text(c));
-  const rows = byTag(byTag(table, 'tbody')[0]!, 'tr').map((tr) => tr.children.filter((c): c is Node => 'name' in c && (c.name === 'th' || c.name === 'td')).map((c) => text(c)));
+  const rows = byTag(byTag(table, 'tbody')[0]!, 'tr').map((tr) =>
+    tr.children.filter((c): c is Node => 'name' in c && (c.name === 'th' || c.name === 'td')).map((c) => text(c)),
+  );
   return { head, rows };
 }
 
@@ -73,7 +74,13 @@ function captioned(path: string, caption: string): string[][] {
 
 /** Every cohort link of a page: list links (data-works) and SVG bar links (data-value). */
 function cohortLinks(path: string): { href: string; works: number }[] {
-  return all(page(path), (n) => n.name === 'a' && n.attribs.href?.startsWith('/frame/cohort') === true && (n.attribs['data-works'] !== undefined || n.attribs['data-value'] !== undefined)).map((a) => ({
+  return all(
+    page(path),
+    (n) =>
+      n.name === 'a' &&
+      n.attribs.href?.startsWith('/frame/cohort') === true &&
+      (n.attribs['data-works'] !== undefined || n.attribs['data-value'] !== undefined),
+  ).map((a) => ({
     href: a.attribs.href!,
     works: Number(a.attribs['data-works'] ?? a.attribs['data-value']),
   }));
@@ -86,9 +93,26 @@ const cohortTotal = async (href: string): Promise<number> => {
 };
 
 // ---- the API's documents ----
-interface Summary { works: number; no_aff: number; no_abstract: number; retracted_openalex: number; screened: number; retraction_notices: number; routes: Record<string, number>; screen_consensus: Record<string, number>; coverage: Record<string, number> }
-interface ByYear { meta: { works_without_year: number }; results: { year: number; works: number; no_aff: number; no_abstract: number }[] }
-interface ByRoute { meta: { total: number; no_aff: number }; marginals: { route: string; label: string; works: number }[]; combinations: { combo: string; n_routes: number; works: number }[] }
+interface Summary {
+  works: number;
+  no_aff: number;
+  no_abstract: number;
+  retracted_openalex: number;
+  screened: number;
+  retraction_notices: number;
+  routes: Record<string, number>;
+  screen_consensus: Record<string, number>;
+  coverage: Record<string, number>;
+}
+interface ByYear {
+  meta: { works_without_year: number };
+  results: { year: number; works: number; no_aff: number; no_abstract: number }[];
+}
+interface ByRoute {
+  meta: { total: number; no_aff: number };
+  marginals: { route: string; label: string; works: number }[];
+  combinations: { combo: string; n_routes: number; works: number }[];
+}
 interface ByField {
   fields: { field: string; works: number; no_abstract: number }[];
   languages: { lang: string; works: number; no_abstract: number }[];
@@ -97,9 +121,29 @@ interface ByField {
   top_funders: { funder: string; works: number }[];
   retraction_states: { nature: string; works: number; openalex_flagged: number; openalex_missed: number }[];
 }
-interface Labels { coverage: { labeled_works: number; label_rows: number; frame_works: number; models: string[] }; by_category: { category: string; any_model: number; all_models: number }[]; by_design: { design: string; any_model: number; all_models: number }[]; by_year: { year: number; labeled: number }[]; by_lang: { lang: string; labeled: number }[] }
-interface Findings { meta: { count: number; evidence_status: string }; findings: Record<string, { headline: string; values: Record<string, unknown>; computed_at_utc: string }> }
-interface Predictions { predictions: { n_predictions: number; model_version: string; limitations: string[]; frame_category_counts: Record<string, { candidate: number; consensus: number }>; thresholds?: Record<string, Record<string, number | null>> }; model: { evaluation?: { cross_validation?: { head: string; fold: number; precision: number; recall: number; f2: number; tp: number; fp: number; fn: number }[] } } }
+interface Labels {
+  coverage: { labeled_works: number; label_rows: number; frame_works: number; models: string[] };
+  by_category: { category: string; any_model: number; all_models: number }[];
+  by_design: { design: string; any_model: number; all_models: number }[];
+  by_year: { year: number; labeled: number }[];
+  by_lang: { lang: string; labeled: number }[];
+}
+interface Findings {
+  meta: { count: number; evidence_status: string };
+  findings: Record<string, { headline: string; values: Record<string, unknown>; computed_at_utc: string }>;
+}
+interface Predictions {
+  predictions: {
+    n_predictions: number;
+    model_version: string;
+    limitations: string[];
+    frame_category_counts: Record<string, { candidate: number; consensus: number }>;
+    thresholds?: Record<string, Record<string, number | null>>;
+  };
+  model: {
+    evaluation?: { cross_validation?: { head: string; fold: number; precision: number; recall: number; f2: number; tp: number; fp: number; fn: number }[] };
+  };
+}
 
 const api = <T>(path: string) => s.json<T>(`/frame/api/v1/${path}`);
 
@@ -142,7 +186,11 @@ describe('every page', () => {
 describe('/frame/stats', () => {
   it('shows the summary as the API gives it, each number linked to a cohort that has that many works', async () => {
     const sum = await api<Summary>('stats/summary');
-    const rows = new Map(captioned('/frame/stats', 'The frame in numbers').slice(1).map((r) => [r[0]!, r[1]!]));
+    const rows = new Map(
+      captioned('/frame/stats', 'The frame in numbers')
+        .slice(1)
+        .map((r) => [r[0]!, r[1]!]),
+    );
     expect(rows.get('Works in the frame')).toBe(fmt(sum.works));
     expect(rows.get('No Canadian affiliation')).toBe(fmt(sum.no_aff));
     expect(rows.get('No abstract')).toBe(fmt(sum.no_abstract));
@@ -188,7 +236,9 @@ describe('/frame/stats', () => {
 describe('/frame/stats/routes', () => {
   it('charts the four marginals of /stats/by-route', async () => {
     const doc = await api<ByRoute>('stats/by-route');
-    expect(dataTable('/frame/stats/routes', 'route-marginals').rows).toEqual(doc.marginals.map((m) => [m.label, fmt(m.works), m.route, pct(m.works, doc.meta.total)]));
+    expect(dataTable('/frame/stats/routes', 'route-marginals').rows).toEqual(
+      doc.marginals.map((m) => [m.label, fmt(m.works), m.route, pct(m.works, doc.meta.total)]),
+    );
   });
 
   it('draws every combination in API order, with the dots of its routes, and they sum to the frame as the API says', async () => {
@@ -219,11 +269,17 @@ describe('/frame/stats/routes', () => {
 describe('/frame/stats/fields and /frame/stats/languages', () => {
   it('show the tables of /stats/by-field', async () => {
     const doc = await api<ByField>('stats/by-field');
-    expect(dataTable('/frame/stats/fields', 'fields').rows).toEqual(doc.fields.map((f) => [f.field, fmt(f.works), fmt(f.no_abstract), pct(f.no_abstract, f.works)]));
-    expect(dataTable('/frame/stats/fields', 'abstract-gap').rows).toEqual(doc.abstract_gap_by_type.map((g) => [g.type, fmt(g.works), fmt(g.no_abstract), `${exact(g.pct_no_abstract)}%`]));
+    expect(dataTable('/frame/stats/fields', 'fields').rows).toEqual(
+      doc.fields.map((f) => [f.field, fmt(f.works), fmt(f.no_abstract), pct(f.no_abstract, f.works)]),
+    );
+    expect(dataTable('/frame/stats/fields', 'abstract-gap').rows).toEqual(
+      doc.abstract_gap_by_type.map((g) => [g.type, fmt(g.works), fmt(g.no_abstract), `${exact(g.pct_no_abstract)}%`]),
+    );
     expect(dataTable('/frame/stats/fields', 'top-venues').rows).toEqual(doc.top_venues.map((v) => [v.venue, fmt(v.works)]));
     expect(dataTable('/frame/stats/fields', 'top-funders').rows).toEqual(doc.top_funders.map((f) => [f.funder, fmt(f.works)]));
-    expect(dataTable('/frame/stats/languages', 'languages').rows).toEqual(doc.languages.map((l) => [l.lang, fmt(l.works), fmt(l.no_abstract), pct(l.no_abstract, l.works)]));
+    expect(dataTable('/frame/stats/languages', 'languages').rows).toEqual(
+      doc.languages.map((l) => [l.lang, fmt(l.works), fmt(l.no_abstract), pct(l.no_abstract, l.works)]),
+    );
   });
 
   it('link no bar to a cohort for values no filter selects (missing field or language), and funders not at all', async () => {
@@ -263,7 +319,9 @@ describe('/frame/stats/retractions', () => {
   it('shows the retraction states of /stats/by-field and the flag count of /stats/summary', async () => {
     const doc = await api<ByField>('stats/by-field');
     const sum = await api<Summary>('stats/summary');
-    expect(dataTable('/frame/stats/retractions', 'retraction-states').rows).toEqual(doc.retraction_states.map((r) => [r.nature, fmt(r.openalex_flagged), fmt(r.openalex_missed), fmt(r.works)]));
+    expect(dataTable('/frame/stats/retractions', 'retraction-states').rows).toEqual(
+      doc.retraction_states.map((r) => [r.nature, fmt(r.openalex_flagged), fmt(r.openalex_missed), fmt(r.works)]),
+    );
     const rows = new Map(captioned('/frame/stats/retractions', 'Retractions in numbers').map((r) => [r[0]!, r[1]!]));
     expect(rows.get('Retraction Watch records joined to the frame')).toBe(fmt(sum.retraction_notices));
     expect(rows.get('Works OpenAlex flags as retracted')).toBe(fmt(sum.retracted_openalex));
@@ -274,10 +332,11 @@ describe('/frame/stats/retractions', () => {
 describe('cohort links', () => {
   it('every cohort link of every statistics page opens a cohort whose API total is the number its bar shows', async () => {
     const seen = new Map<string, number>();
-    for (const path of PAGES) for (const l of cohortLinks(path)) {
-      if (seen.has(l.href)) expect(seen.get(l.href), l.href).toBe(l.works);
-      seen.set(l.href, l.works);
-    }
+    for (const path of PAGES)
+      for (const l of cohortLinks(path)) {
+        if (seen.has(l.href)) expect(seen.get(l.href), l.href).toBe(l.works);
+        seen.set(l.href, l.works);
+      }
     expect(seen.size).toBeGreaterThan(100);
     const wrong: string[] = [];
     for (const [href, works] of seen) {
@@ -289,7 +348,9 @@ describe('cohort links', () => {
 
   it('the SVG bars and the link lists offer the same cohorts', () => {
     for (const path of PAGES) {
-      const svgHrefs = new Set(all(page(path), (n) => n.name === 'a' && byTag(n, 'rect').length > 0 && n.attribs.href!.startsWith('/frame/cohort')).map((a) => a.attribs.href));
+      const svgHrefs = new Set(
+        all(page(path), (n) => n.name === 'a' && byTag(n, 'rect').length > 0 && n.attribs.href!.startsWith('/frame/cohort')).map((a) => a.attribs.href),
+      );
       const listHrefs = new Set(all(page(path), (n) => n.name === 'a' && n.attribs['data-works'] !== undefined).map((a) => a.attribs.href));
       expect([...svgHrefs].sort(), path).toEqual([...listHrefs].sort());
     }
@@ -343,11 +404,17 @@ describe('/frame/predictions', () => {
     const thresholds = doc.predictions.thresholds;
     expect(thresholds).toBeDefined();
     const table = byTag(page('/frame/predictions'), 'table').find((t) => t.attribs['aria-label'] === 'Thresholds per head and teacher')!;
-    const rows = byTag(table, 'tr').slice(1).map((tr) => tr.children.filter((c): c is Node => 'name' in c && (c.name === 'th' || c.name === 'td')).map((c) => text(c)));
-    expect(rows).toEqual(Object.entries(thresholds!).map(([head, t]) => [head.replaceAll('_', ' '), ...Object.values(t).map((v) => (v === null ? 'null' : exact(v)))]));
+    const rows = byTag(table, 'tr')
+      .slice(1)
+      .map((tr) => tr.children.filter((c): c is Node => 'name' in c && (c.name === 'th' || c.name === 'td')).map((c) => text(c)));
+    expect(rows).toEqual(
+      Object.entries(thresholds!).map(([head, t]) => [head.replaceAll('_', ' '), ...Object.values(t).map((v) => (v === null ? 'null' : exact(v)))]),
+    );
     const cv = doc.model.evaluation?.cross_validation ?? [];
     expect(cv.length).toBeGreaterThan(0);
-    expect(dataTable('/frame/predictions', 'cross-validation').rows).toEqual(cv.map((f) => [`${f.head}, fold ${f.fold}`, exact(f.precision), exact(f.recall), exact(f.f2), fmt(f.tp), fmt(f.fp), fmt(f.fn)]));
+    expect(dataTable('/frame/predictions', 'cross-validation').rows).toEqual(
+      cv.map((f) => [`${f.head}, fold ${f.fold}`, exact(f.precision), exact(f.recall), exact(f.f2), fmt(f.tp), fmt(f.fp), fmt(f.fn)]),
+    );
   });
 });
 

@@ -46,7 +46,20 @@ async function pages(s: SiteServer): Promise<{ paths: string[]; work: Work; pmci
   // (`items` today; `results` once the excerpts answer is {meta, results}.)
   const excerpts = await s.json<{ items?: { id: string }[]; results?: { id: string }[] }>('/corpus/api/v1/excerpts?per_page=50');
   const pmcid = (excerpts.items ?? excerpts.results ?? []).map((e) => e.id.split('/')[0]!).find((id) => id.startsWith('PMC'))!;
-  const paths = ['/', '/frame', '/frame/cohort', '/frame/stats', '/frame/screening', '/frame/network', `/frame/works/${work.id}`, '/corpus', '/corpus/excerpts', `/corpus/articles/${pmcid}`, '/api', '/frame/snapshot'];
+  const paths = [
+    '/',
+    '/frame',
+    '/frame/cohort',
+    '/frame/stats',
+    '/frame/screening',
+    '/frame/network',
+    `/frame/works/${work.id}`,
+    '/corpus',
+    '/corpus/excerpts',
+    `/corpus/articles/${pmcid}`,
+    '/api',
+    '/frame/snapshot',
+  ];
   return { paths, work, pmcid };
 }
 
@@ -57,7 +70,7 @@ function outboundLinks(html: string): string[] {
 const bannerOf = (html: string) => DomUtils.findAll((n) => n.attribs.class === 'synthetic-banner', parseDocument(html).children);
 
 describe('the synthetic flag in the build and the APIs', () => {
-  it('is the snapshot manifest\'s, in the build manifest, meta.snapshot of frame responses and meta of corpus responses', async () => {
+  it("is the snapshot manifest's, in the build manifest, meta.snapshot of frame responses and meta of corpus responses", async () => {
     for (const [s, flag] of [
       [synthetic, true],
       [real, false],

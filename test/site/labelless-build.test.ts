@@ -53,7 +53,16 @@ describe.skipIf(!present)('the site on a label-less build from OpenAlex records'
   });
 
   it('every frame page answers 200 on it', async () => {
-    for (const path of ['/frame', '/frame/cohort', '/frame/stats', '/frame/stats/labels', '/frame/findings', '/frame/predictions', '/frame/screening', '/frame/network'])
+    for (const path of [
+      '/frame',
+      '/frame/cohort',
+      '/frame/stats',
+      '/frame/stats/labels',
+      '/frame/findings',
+      '/frame/predictions',
+      '/frame/screening',
+      '/frame/network',
+    ])
       expect((await s.get(path)).status, path).toBe(200);
   });
 

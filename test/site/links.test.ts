@@ -19,7 +19,16 @@ afterAll(async () => s?.close());
 const GUIDES = readdirSync(join(import.meta.dirname, '..', '..', 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `/docs/${f.replace(/\.md$/, '')}`);
-const STATS = ['/frame/stats', '/frame/stats/routes', '/frame/stats/fields', '/frame/stats/languages', '/frame/stats/labels', '/frame/stats/retractions', '/frame/findings', '/frame/predictions'];
+const STATS = [
+  '/frame/stats',
+  '/frame/stats/routes',
+  '/frame/stats/fields',
+  '/frame/stats/languages',
+  '/frame/stats/labels',
+  '/frame/stats/retractions',
+  '/frame/findings',
+  '/frame/predictions',
+];
 
 /** The same-origin links of a page, absolute, with their fragments. */
 async function linksOf(path: string): Promise<URL[]> {
@@ -45,7 +54,10 @@ async function deadLinks(pages: string[]): Promise<string[]> {
       const r = await fetch(new URL(target, s.base), { headers: { accept: 'text/html' } });
       const html = (r.headers.get('content-type') ?? '').startsWith('text/html') ? await r.text() : null;
       if (!html) await r.body?.cancel();
-      answer = { status: r.status, ids: html === null ? null : new Set(DomUtils.findAll((n) => n.attribs.id !== undefined, parseDocument(html).children).map((n) => n.attribs.id!)) };
+      answer = {
+        status: r.status,
+        ids: html === null ? null : new Set(DomUtils.findAll((n) => n.attribs.id !== undefined, parseDocument(html).children).map((n) => n.attribs.id!)),
+      };
       answers.set(target, answer);
     }
     if (answer.status < 200 || answer.status > 299) dead.push(`${page} → ${target}: ${answer.status}`);

@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const hrefs = (html: string) => DomUtils.findAll((n) => n.name === 'a', parseDocument(html).children).map((a) => a.attribs.href ?? '');
-const frameNav = (html: string) => DomUtils.findAll((n) => n.name === 'nav' && n.attribs['aria-label'] === 'Research Cohort Query', parseDocument(html).children);
+const frameNav = (html: string) =>
+  DomUtils.findAll((n) => n.name === 'nav' && n.attribs['aria-label'] === 'Research Cohort Query', parseDocument(html).children);
 
 describe('the frame landing page', () => {
   it('answers /frame and /frame/ with a page naming the service, its pages and its API', async () => {
@@ -27,13 +28,27 @@ describe('the frame landing page', () => {
       expect(r.status, path).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/html/);
       expect(r.text).toContain('<h1>Research Cohort Query</h1>');
-      for (const link of ['/frame/cohort', '/frame/stats', '/frame/screening', '/frame/network', '/frame/api/v1', '/api/frame']) expect(hrefs(r.text), link).toContain(link);
+      for (const link of ['/frame/cohort', '/frame/stats', '/frame/screening', '/frame/network', '/frame/api/v1', '/api/frame'])
+        expect(hrefs(r.text), link).toContain(link);
     }
   });
 
   it('puts the frame sub-navigation on every frame page', async () => {
     const { results } = await s.json<{ results: { id: string }[] }>('/frame/api/v1/cohort?per_page=1');
-    for (const path of ['/frame', '/frame/cohort', '/frame/stats', '/frame/stats/routes', '/frame/findings', '/frame/predictions', '/frame/screening', '/frame/network', '/frame/snapshot', `/frame/works/${results[0]!.id}`, '/frame/glossary', '/frame/recent']) {
+    for (const path of [
+      '/frame',
+      '/frame/cohort',
+      '/frame/stats',
+      '/frame/stats/routes',
+      '/frame/findings',
+      '/frame/predictions',
+      '/frame/screening',
+      '/frame/network',
+      '/frame/snapshot',
+      `/frame/works/${results[0]!.id}`,
+      '/frame/glossary',
+      '/frame/recent',
+    ]) {
       const r = await s.get(path);
       expect(r.status, path).toBe(200);
       const nav = frameNav(r.text);

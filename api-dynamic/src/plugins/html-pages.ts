@@ -57,10 +57,6 @@ export function prefersHtml(accept: string | undefined): boolean {
 /** Whether this error answer should be a page: a GET or HEAD from a browser, a 4xx, and a site to render it. */
 export function wantsErrorPage(request: FastifyRequest, status: number, pages: HtmlPages): boolean {
   return (
-    pages.render !== null &&
-    status >= 400 &&
-    status < 500 &&
-    (request.method === 'GET' || request.method === 'HEAD') &&
-    prefersHtml(request.headers.accept)
+    pages.render !== null && status >= 400 && status < 500 && (request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept)
   );
 }

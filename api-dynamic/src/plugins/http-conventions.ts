@@ -50,10 +50,16 @@ export function clientErrorHandler(store: BuildStore | null, log: (err: Error, c
     }
     const [code, message]: [ErrorCode, string] =
       err.code === 'HPE_HEADER_OVERFLOW'
-        ? ['HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts (16 KiB in all); send fewer or shorter headers (large cookies are the usual cause).']
+        ? [
+            'HEADERS_TOO_LARGE',
+            'The request headers are larger than the server accepts (16 KiB in all); send fewer or shorter headers (large cookies are the usual cause).',
+          ]
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADERS_TIMEOUT'
           ? ['REQUEST_TIMEOUT', 'The request was not received in time: its headers or body came too slowly.']
-          : ['MALFORMED_REQUEST', `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'}): check the request line, the header syntax and the body framing (Content-Length, Transfer-Encoding).`];
+          : [
+              'MALFORMED_REQUEST',
+              `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'}): check the request line, the header syntax and the body framing (Content-Length, Transfer-Encoding).`,
+            ];
     log(err, code);
     const status = ERROR_STATUS[code];
     const body = JSON.stringify(errorBody(code, message));
@@ -101,8 +107,7 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // Handlers that answered from a particular build set it themselves (a reload may have happened since).
-    if (opts.store && !reply.hasHeader('X-Snapshot'))
-      reply.header('X-Snapshot', opts.store.current.snapshotId);
+    if (opts.store && !reply.hasHeader('X-Snapshot')) reply.header('X-Snapshot', opts.store.current.snapshotId);
     if (API_PATH.test(request.url)) reply.header('Access-Control-Allow-Origin', '*');
   });
 
@@ -128,15 +133,14 @@ async function httpConventions(app: FastifyInstance, opts: { store: BuildStore |
     } else {
       status = 500;
       request.log.error({ err: error }, 'unhandled error');
-      body = errorBody(
-        'INTERNAL_ERROR',
-        `The server failed to answer this request; quote request id ${request.id} when reporting it.`,
-      );
+      body = errorBody('INTERNAL_ERROR', `The server failed to answer this request; quote request id ${request.id} when reporting it.`);
     }
     return sendError(request, reply, status, body);
   });
 
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, errorBody('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0]}.`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, 404, errorBody('NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0]}.`)),
+  );
 }
 
 export default fp(httpConventions, { name: 'http-conventions' });

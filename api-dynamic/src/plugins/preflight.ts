@@ -20,7 +20,9 @@ type Operation = { summary?: string; description?: string };
  */
 export function apiIndex(document: OpenApiDocument, prefix: string, page: string) {
   const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, Operation | undefined>).flatMap(([method, op]) => (op ? [{ method: method.toUpperCase(), path, ...(op.summary || op.description ? { summary: op.summary ?? op.description } : {}) }] : [])),
+    Object.entries(item as Record<string, Operation | undefined>).flatMap(([method, op]) =>
+      op ? [{ method: method.toUpperCase(), path, ...(op.summary || op.description ? { summary: op.summary ?? op.description } : {}) }] : [],
+    ),
   );
   return { service: document.info.title, version: document.info.version, openapi: `${prefix}/api/v1/openapi.json`, documentation: page, operations };
 }
@@ -54,9 +56,7 @@ export function routeTable(app: FastifyInstance) {
     declare(route: RouteOptions & { acceptsBody?: boolean }) {
       const { acceptsBody, ...options } = route;
       app.route(
-        acceptsBody
-          ? options
-          : { ...options, onRequest: async (request: FastifyRequest) => rejectBody(request, `${request.routeOptions.url ?? route.url}`) },
+        acceptsBody ? options : { ...options, onRequest: async (request: FastifyRequest) => rejectBody(request, `${request.routeOptions.url ?? route.url}`) },
       );
       const set = methods.get(route.url) ?? new Set<string>(['OPTIONS']);
       for (const m of [route.method].flat()) set.add(m);
@@ -100,10 +100,7 @@ export function routeTable(app: FastifyInstance) {
             url,
             handler: async (request, reply) => {
               reply.header('Allow', allow);
-              throw new ApiError(
-                'METHOD_NOT_ALLOWED',
-                `${request.method} is not allowed here; allowed methods: ${allow}.`,
-              );
+              throw new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed methods: ${allow}.`);
             },
           });
         app.options(url, async (_request, reply) => {

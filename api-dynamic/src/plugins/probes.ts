@@ -16,7 +16,10 @@ const STATE_TIMEOUT_MS = 1_000;
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -44,7 +47,11 @@ export default async function probes(app: FastifyInstance, opts: { store: BuildS
       failures.push(`state store (${opts.state.description}): ${(err as Error).message}`);
     }
     if (failures.length > 0)
-      throw new ApiError('UPSTREAM_UNAVAILABLE', `Not ready: ${failures.join('; ')}.`, failures.map((message) => ({ message })));
+      throw new ApiError(
+        'UPSTREAM_UNAVAILABLE',
+        `Not ready: ${failures.join('; ')}.`,
+        failures.map((message) => ({ message })),
+      );
     return { status: 'ready', snapshot, state: opts.state.description };
   });
 }

@@ -16,12 +16,7 @@ import { API_PATH } from './http-conventions.ts';
 import { ERROR_PAGE, type HttpErrorLocals, prefersHtml } from './html-pages.ts';
 import { PAGE_SECURITY_HEADERS } from './page-security.ts';
 
-type AstroHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: unknown) => void,
-  locals?: object,
-) => void;
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals?: object) => void;
 
 /** What an in-process API call answers: the status, the headers and the body (parsed when it is JSON). */
 export interface ApiAnswer<T = unknown> {
@@ -63,7 +58,7 @@ export function injectApi(
   inject: (options: InjectOptions) => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>,
   request: FastifyRequest,
 ): SiteLocals['api'] {
-  return async <T,>(path: string, call: ApiCall = {}) => {
+  return async <T>(path: string, call: ApiCall = {}) => {
     const headers: Record<string, string> = { 'x-request-id': request.id };
     if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
     if (call.authorization) headers.authorization = call.authorization;
@@ -81,10 +76,7 @@ export function injectApi(
   };
 }
 
-export default async function sitePlugin(
-  app: FastifyInstance,
-  opts: { siteDir: string; locals: SiteLocalsFor },
-) {
+export default async function sitePlugin(app: FastifyInstance, opts: { siteDir: string; locals: SiteLocalsFor }) {
   const client = join(opts.siteDir, 'client');
   const entry = join(opts.siteDir, 'server', 'entry.mjs');
   if (!existsSync(client)) {
@@ -102,9 +94,7 @@ export default async function sitePlugin(
       reply.headers(PAGE_SECURITY_HEADERS);
     },
   });
-  const handler: AstroHandler | null = existsSync(entry)
-    ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler
-    : null;
+  const handler: AstroHandler | null = existsSync(entry) ? ((await import(pathToFileURL(entry).href)) as { handler: AstroHandler }).handler : null;
 
   /**
    * Hands the request to Astro as the page at `path` (the request's own path for a page, another for an error
@@ -144,11 +134,9 @@ export default async function sitePlugin(
   if (handler) app.htmlPages.render = render;
 
   app.get('/*', async (request, reply) => {
-    if (API_PATH.test(request.url))
-      throw new ApiError('NOT_FOUND', `No resource at GET ${request.url.split('?')[0]}.`);
+    if (API_PATH.test(request.url)) throw new ApiError('NOT_FOUND', `No resource at GET ${request.url.split('?')[0]}.`);
     // Astro's image endpoint fetches URLs it is given; the site uses no images, so it is not exposed.
-    if (/^\/_image(\/|\?|$)/.test(request.url))
-      throw new ApiError('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`);
+    if (/^\/_image(\/|\?|$)/.test(request.url)) throw new ApiError('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`);
     if (!handler) throw new ApiError('NOT_FOUND', `No page at ${request.url.split('?')[0]}.`);
     render(request, reply, request.url.split('?')[0]!);
   });

@@ -9,19 +9,8 @@ import type { Build } from '../services/build-store.ts';
 export const FROZEN_CACHE = 'public, s-maxage=3600, stale-while-revalidate=86400';
 
 /** Sends `body` with the given ETag, or 304 when the client already has it. */
-export function sendJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: Buffer | string,
-  etag: string,
-  snapshotId: string,
-  cache = FROZEN_CACHE,
-) {
-  reply
-    .header('X-Snapshot', snapshotId)
-    .header('ETag', etag)
-    .header('Cache-Control', cache)
-    .header('Vary', 'Accept-Encoding');
+export function sendJson(request: FastifyRequest, reply: FastifyReply, body: Buffer | string, etag: string, snapshotId: string, cache = FROZEN_CACHE) {
+  reply.header('X-Snapshot', snapshotId).header('ETag', etag).header('Cache-Control', cache).header('Vary', 'Accept-Encoding');
   const inm = request.headers['if-none-match'];
   if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(body);

@@ -9,11 +9,7 @@
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import {
-  type BuildManifest,
-  buildManifestSchema,
-  PIPELINE_VERSION,
-} from '../../../contracts/common/build-manifest.ts';
+import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../../../contracts/common/build-manifest.ts';
 import { servingMarker } from '../../../contracts/common/build-markers.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
 import { BuildLoadError, verifyBuild } from './build-verify.ts';
@@ -38,8 +34,7 @@ export interface FrozenDoc {
 /** The real directory `<outDir>/current` points at, or an error saying what is missing. */
 export function resolveCurrent(outDir: string): string {
   const link = join(outDir, 'current');
-  if (!existsSync(link))
-    throw new BuildLoadError(`no build at ${link}: run \`npm run build\` (or \`npm run pipeline\`) first`);
+  if (!existsSync(link)) throw new BuildLoadError(`no build at ${link}: run \`npm run build\` (or \`npm run pipeline\`) first`);
   return realpathSync(link);
 }
 
@@ -82,8 +77,7 @@ export class Build {
    */
   static async load(dir: string, options: { corpus?: boolean } = {}): Promise<Build> {
     const manifestPath = join(dir, 'manifest.json');
-    if (!existsSync(manifestPath))
-      throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
+    if (!existsSync(manifestPath)) throw new BuildLoadError(`${dir} has no manifest.json: the build is incomplete`);
     let manifest: BuildManifest;
     try {
       manifest = buildManifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
@@ -91,9 +85,7 @@ export class Build {
       throw new BuildLoadError(`${manifestPath} is not a valid build manifest: ${(err as Error).message}`);
     }
     if (manifest.pipeline_version !== PIPELINE_VERSION)
-      throw new BuildLoadError(
-        `${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`,
-      );
+      throw new BuildLoadError(`${dir} was built by pipeline version ${manifest.pipeline_version}; this server reads version ${PIPELINE_VERSION}: rebuild`);
     // The check runs in worker threads while this thread loads the cohort index and the corpus (their readers
     // are bounded: a damaged file ends in an error, which the check's own, naming the file, then replaces);
     // the frame database, read by native code, is opened only once every file has passed.

@@ -25,7 +25,9 @@ const WORKER = new URL('./sha256-worker.mjs', import.meta.url);
 type Listed = [rel: string, entry: BuildManifest['files'][string]];
 
 const mismatch = (path: string, expected: string, found: string) =>
-  new BuildLoadError(`${path} does not match its checksum in the manifest (sha256 ${found}, manifest ${expected}): the build was changed after it was made; rebuild with npm run pipeline`);
+  new BuildLoadError(
+    `${path} does not match its checksum in the manifest (sha256 ${found}, manifest ${expected}): the build was changed after it was made; rebuild with npm run pipeline`,
+  );
 
 /**
  * Checks the build in `dir` against `manifest`; resolves to the bytes of its frozen JSON files, by path, as
@@ -34,7 +36,8 @@ const mismatch = (path: string, expected: string, found: string) =>
  */
 export async function verifyBuild(dir: string, manifest: BuildManifest): Promise<Map<string, Buffer>> {
   const unlisted = listFiles(dir, manifest.work_documents.directory).find((rel) => !(rel in manifest.files));
-  if (unlisted !== undefined) throw new BuildLoadError(`${join(dir, unlisted)} is not listed in the manifest: the build was changed after it was made; rebuild with npm run pipeline`);
+  if (unlisted !== undefined)
+    throw new BuildLoadError(`${join(dir, unlisted)} is not listed in the manifest: the build was changed after it was made; rebuild with npm run pipeline`);
   const json: Listed[] = [];
   const binary: Listed[] = [];
   for (const [rel, entry] of Object.entries(manifest.files)) {

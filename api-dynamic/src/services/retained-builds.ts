@@ -61,7 +61,10 @@ function publishedBuilds(outDir: string): { id: string; dir: string; ref: Snapsh
     if (name.startsWith('.')) continue; // a pipeline run's temporary directory
     const dir = join(root, name);
     try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { pipeline_version?: string; snapshot?: SnapshotRef & { manifest_sha256?: string } };
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+        pipeline_version?: string;
+        snapshot?: SnapshotRef & { manifest_sha256?: string };
+      };
       if (manifest.pipeline_version !== PIPELINE_VERSION || typeof manifest.snapshot?.id !== 'string') continue;
       const { manifest_sha256: _, ...ref } = manifest.snapshot;
       const mtime = statSync(dir).mtimeMs;
@@ -119,7 +122,9 @@ export class RetainedBuilds {
     }
     const retained = chosen.map((c) => c.id);
     if (retained.length > 0 || dropped.length > 0)
-      this.options.logger?.info(`snapshots: serving ${current.snapshotId}; retained ${retained.join(', ') || 'none'}${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
+      this.options.logger?.info(
+        `snapshots: serving ${current.snapshotId}; retained ${retained.join(', ') || 'none'}${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`,
+      );
     return { retained, dropped };
   }
 
@@ -130,7 +135,8 @@ export class RetainedBuilds {
     const wanted = new Set(retain.ids);
     const found = builds.filter((b) => wanted.has(b.id));
     const missing = retain.ids.filter((id) => id !== current.snapshotId && !found.some((b) => b.id === id));
-    if (missing.length > 0) this.options.logger?.warn(`snapshots: RETAIN_SNAPSHOTS names ${missing.join(', ')}, which no published build under ${this.outDir}/builds has`);
+    if (missing.length > 0)
+      this.options.logger?.warn(`snapshots: RETAIN_SNAPSHOTS names ${missing.join(', ')}, which no published build under ${this.outDir}/builds has`);
     return found;
   }
 
@@ -196,7 +202,9 @@ export class RetainedBuilds {
         return build;
       }
       entry.build = build;
-      this.options.logger?.info(`snapshots: loaded retained ${entry.id} in ${Math.round(performance.now() - started)} ms (${(build.bytes / 2 ** 20).toFixed(1)} MiB)`);
+      this.options.logger?.info(
+        `snapshots: loaded retained ${entry.id} in ${Math.round(performance.now() - started)} ms (${(build.bytes / 2 ** 20).toFixed(1)} MiB)`,
+      );
       this.enforceBudget(entry);
       return build;
     } finally {
@@ -214,7 +222,9 @@ export class RetainedBuilds {
       this.unload(e, 'over the memory budget');
     }
     if (total > this.options.budgetBytes)
-      this.options.logger?.warn(`snapshots: retained ${keep.id} alone holds ${(total / 2 ** 20).toFixed(0)} MiB, over RETAINED_MEMORY_MIB; it stays loaded while in use`);
+      this.options.logger?.warn(
+        `snapshots: retained ${keep.id} alone holds ${(total / 2 ** 20).toFixed(0)} MiB, over RETAINED_MEMORY_MIB; it stays loaded while in use`,
+      );
   }
 
   private unloadIdle(): void {

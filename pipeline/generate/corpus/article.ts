@@ -123,9 +123,7 @@ function nonSigP(rng: Rng, mathId: () => string): PForm {
   if (u < 79) {
     const m = `${5 + rng.int(5)}.${1 + rng.int(9)}`;
     const times = rng.chance(0.5) ? '&#xD7;' : '×';
-    return pForm(`<italic>p</italic> = ${m} ${times} 10<sup>&#x2212;2</sup>`, `p = ${m} × 10^-2`, '=', Number((Number(m) / 100).toFixed(4)), [
-      'exponent',
-    ]);
+    return pForm(`<italic>p</italic> = ${m} ${times} 10<sup>&#x2212;2</sup>`, `p = ${m} × 10^-2`, '=', Number((Number(m) / 100).toFixed(4)), ['exponent']);
   }
   if (u < 83) return pForm('n.s.', 'n.s.', 'none', null, ['ns']);
   if (u < 87) {
@@ -233,13 +231,17 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const ph = pickPhrase(c.rng, V.ADJ_HEDGES);
     const p = nonSigP(c.rng, c.math);
     const fig = `${1 + c.rng.int(4)}${c.rng.pick(['A', 'B', 'C'])}`;
-    return hedge(cat(`After adjustment for ${covariate(c)}, the association with ${outcome(c)} remained ${ph[0]} (`, p.frag, `; Fig. ${fig}).`), ph, p, ['abbrev-fig']);
+    return hedge(cat(`After adjustment for ${covariate(c)}, the association with ${outcome(c)} remained ${ph[0]} (`, p.frag, `; Fig. ${fig}).`), ph, p, [
+      'abbrev-fig',
+    ]);
   },
   (c) => {
     const ph = pickPhrase(c.rng, V.ADJ_HEDGES);
     const p = nonSigP(c.rng, c.math);
     const who = c.rng.pick(V.SURNAMES);
-    return hedge(cat(`As in the cohort of ${who} et al. (${2005 + c.rng.int(15)}), the reduction in ${outcome(c)} was ${ph[0]} (`, p.frag, ').'), ph, p, ['abbrev-et-al']);
+    return hedge(cat(`As in the cohort of ${who} et al. (${2005 + c.rng.int(15)}), the reduction in ${outcome(c)} was ${ph[0]} (`, p.frag, ').'), ph, p, [
+      'abbrev-et-al',
+    ]);
   },
   (c) => {
     const ph = pickPhrase(c.rng, V.ADJ_HEDGES);
@@ -258,7 +260,11 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const ph = pickPhrase(c.rng, V.SIGNIFICANCE_HEDGES);
     const p = nonSigP(c.rng, c.math);
     return hedge(
-      cat(`${cap(outcome(c))} showed ${ph[0]} in patients given ${c.arm} (i.e. Cohort ${c.rng.pick(['A', 'B', 'C'])}) compared with usual care (`, p.frag, ').'),
+      cat(
+        `${cap(outcome(c))} showed ${ph[0]} in patients given ${c.arm} (i.e. Cohort ${c.rng.pick(['A', 'B', 'C'])}) compared with usual care (`,
+        p.frag,
+        ').',
+      ),
       ph,
       p,
       ['abbrev-ie'],
@@ -273,7 +279,13 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const b = c.rng.pick(V.COVARIATES.filter((v) => v !== a));
     const r = () => `-0.${10 + c.rng.int(20)}`;
     return hedge(
-      cat(`${cap(a)} (r = ${r()}, `, first.frag, `) and ${b} (r = ${r()}, `, second.frag, `) showed ${ph[0]} toward an inverse correlation with ${outcome(c)}.`),
+      cat(
+        `${cap(a)} (r = ${r()}, `,
+        first.frag,
+        `) and ${b} (r = ${r()}, `,
+        second.frag,
+        `) showed ${ph[0]} toward an inverse correlation with ${outcome(c)}.`,
+      ),
       ph,
       second,
       ['p-before-phrase'],
@@ -300,7 +312,11 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
   (c) => {
     const p = nonSigP(c.rng, c.math);
     return hedge(
-      cat(`${cap(outcome(c))} tended to be ${c.rng.pick(['higher', 'lower'])} in the ${c.arm} group (`, p.frag, `; approx. ${20 + c.rng.int(60)}% of participants responded).`),
+      cat(
+        `${cap(outcome(c))} tended to be ${c.rng.pick(['higher', 'lower'])} in the ${c.arm} group (`,
+        p.frag,
+        `; approx. ${20 + c.rng.int(60)}% of participants responded).`,
+      ),
       ['tended to', 'variant'],
       p,
       ['abbrev-approx'],
@@ -313,7 +329,12 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const g2 = c.rng.pick(V.GENERA);
     const sp = c.rng.pick(V.SPECIES);
     return hedge(
-      cat(x(`Taxa such as <italic>${g}</italic> spp. (e.g. <italic>${g2} ${sp}</italic>) showed `, `Taxa such as ${g} spp. (e.g. ${g2} ${sp}) showed `), `${ph[0]} after ${c.arm} (`, p.frag, ').'),
+      cat(
+        x(`Taxa such as <italic>${g}</italic> spp. (e.g. <italic>${g2} ${sp}</italic>) showed `, `Taxa such as ${g} spp. (e.g. ${g2} ${sp}) showed `),
+        `${ph[0]} after ${c.arm} (`,
+        p.frag,
+        ').',
+      ),
       ph,
       p,
       ['abbrev-spp', 'abbrev-eg'],
@@ -332,7 +353,9 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
   (c) => {
     const ph = pickPhrase(c.rng, V.ADJ_HEDGES);
     const p = nonSigP(c.rng, c.math);
-    return hedge(cat(`Blinded re-assessment by Dr. ${c.rng.pick(V.SURNAMES)} confirmed that the change in ${outcome(c)} was ${ph[0]} (`, p.frag, ').'), ph, p, ['abbrev-dr']);
+    return hedge(cat(`Blinded re-assessment by Dr. ${c.rng.pick(V.SURNAMES)} confirmed that the change in ${outcome(c)} was ${ph[0]} (`, p.frag, ').'), ph, p, [
+      'abbrev-dr',
+    ]);
   },
   (c) => {
     const ph = pickPhrase(c.rng, V.ADJ_HEDGES);
@@ -355,7 +378,12 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const p = nonSigP(c.rng, c.math);
     const k = 1 + c.rng.int(c.refs);
     return hedge(
-      cat(x(`In line with earlier work [<xref ref-type="bibr" rid="B${k}">${k}</xref>], `, `In line with earlier work [${k}], `), `the effect on ${outcome(c)} was ${ph[0]} (`, p.frag, ').'),
+      cat(
+        x(`In line with earlier work [<xref ref-type="bibr" rid="B${k}">${k}</xref>], `, `In line with earlier work [${k}], `),
+        `the effect on ${outcome(c)} was ${ph[0]} (`,
+        p.frag,
+        ').',
+      ),
       ph,
       p,
       ['citation'],
@@ -366,7 +394,13 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
     const p = nonSigP(c.rng, c.math);
     const k = 1 + c.rng.int(c.refs);
     return hedge(
-      cat(`The effect on ${outcome(c)} was ${ph[0]} (`, p.frag, '), as in earlier cohorts', x(`<sup><xref ref-type="bibr" rid="B${k}">${k}</xref></sup>`, ` [${k}]`), '.'),
+      cat(
+        `The effect on ${outcome(c)} was ${ph[0]} (`,
+        p.frag,
+        '), as in earlier cohorts',
+        x(`<sup><xref ref-type="bibr" rid="B${k}">${k}</xref></sup>`, ` [${k}]`),
+        '.',
+      ),
       ph,
       p,
       ['superscript-citation'],
@@ -378,31 +412,51 @@ const VERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
 const REJECTED_BUILDERS: ((c: Ctx) => Sent)[] = [
   (c) => {
     const p = sigP(c.rng);
-    return hedge(cat(`The association with ${outcome(c)} was only marginally significant (`, p.frag, ').'), ['only marginally significant', 'otte'], p, ['hedge-significant']);
-  },
-  (c) => {
-    const p = sigP(c.rng);
-    return hedge(cat(`There was a strong trend toward lower ${outcome(c)} in the ${c.arm} group (`, p.frag, ').'), ['a strong trend', 'otte'], p, ['hedge-significant']);
-  },
-  (c) => {
-    const p = sigP(c.rng);
-    return hedge(cat(`${cap(outcome(c))} was nearly significant in the adjusted model (`, p.frag, `; cf. Table ${1 + c.rng.int(3)}).`), ['nearly significant', 'otte'], p, [
+    return hedge(cat(`The association with ${outcome(c)} was only marginally significant (`, p.frag, ').'), ['only marginally significant', 'otte'], p, [
       'hedge-significant',
-      'abbrev-cf',
     ]);
   },
   (c) => {
+    const p = sigP(c.rng);
+    return hedge(cat(`There was a strong trend toward lower ${outcome(c)} in the ${c.arm} group (`, p.frag, ').'), ['a strong trend', 'otte'], p, [
+      'hedge-significant',
+    ]);
+  },
+  (c) => {
+    const p = sigP(c.rng);
+    return hedge(
+      cat(`${cap(outcome(c))} was nearly significant in the adjusted model (`, p.frag, `; cf. Table ${1 + c.rng.int(3)}).`),
+      ['nearly significant', 'otte'],
+      p,
+      ['hedge-significant', 'abbrev-cf'],
+    );
+  },
+  (c) => {
     const p = pForm('p = 0.044', 'p = 0.044', '=', 0.044);
-    return hedge(cat(`There were trends toward higher ${outcome(c)} with ${c.arm} (uncorrected `, p.frag, ').'), ['trends toward', 'variant'], p, ['hedge-significant', 'qualified-label']);
+    return hedge(cat(`There were trends toward higher ${outcome(c)} with ${c.arm} (uncorrected `, p.frag, ').'), ['trends toward', 'variant'], p, [
+      'hedge-significant',
+      'qualified-label',
+    ]);
   },
 ];
 
 /** Hedges without any p-value in the sentence (outcome `unverified`). */
 const UNVERIFIED_BUILDERS: ((c: Ctx) => Sent)[] = [
-  (c) => hedge(cat(`For ${outcome(c)}, the increase was significant for the first outcome and a strong trend for the second.`), ['a strong trend', 'otte'], null, ['no-p']),
   (c) =>
-    hedge(cat(`Thereafter, a non-significant trend towards increasing ${outcome(c)} was observed (Table S${1 + c.rng.int(4)}).`), ['a non-significant trend', 'variant'], null, ['no-p']),
-  (c) => hedge(cat(`The difference in ${outcome(c)} was marginally significant in the per-protocol population.`), ['marginally significant', 'otte'], null, ['no-p']),
+    hedge(cat(`For ${outcome(c)}, the increase was significant for the first outcome and a strong trend for the second.`), ['a strong trend', 'otte'], null, [
+      'no-p',
+    ]),
+  (c) =>
+    hedge(
+      cat(`Thereafter, a non-significant trend towards increasing ${outcome(c)} was observed (Table S${1 + c.rng.int(4)}).`),
+      ['a non-significant trend', 'variant'],
+      null,
+      ['no-p'],
+    ),
+  (c) =>
+    hedge(cat(`The difference in ${outcome(c)} was marginally significant in the per-protocol population.`), ['marginally significant', 'otte'], null, [
+      'no-p',
+    ]),
 ];
 
 /** Sentences in Results that must not be verified. */
@@ -418,7 +472,10 @@ const RESULT_TRAPS: ((c: Ctx) => Sent)[] = [
       trap: 'neutral-non-significant',
     };
   },
-  () => ({ frag: x('p53 expression was higher in tumour tissue (<italic>P</italic> &lt; 0.001).', 'p53 expression was higher in tumour tissue (P < 0.001).'), trap: 'gene-p53' }),
+  () => ({
+    frag: x('p53 expression was higher in tumour tissue (<italic>P</italic> &lt; 0.001).', 'p53 expression was higher in tumour tissue (P < 0.001).'),
+    trap: 'gene-p53',
+  }),
   (c) => {
     const p = sigP(c.rng);
     return { frag: cat(`We observed a small but significant increase in ${outcome(c)} (`, p.frag, ').'), trap: 'small-but-significant' };
@@ -443,7 +500,11 @@ function introFiller(c: Ctx): Frag {
     case 0:
       return cat(`${cap(c.condition)} affects millions of adults worldwide `, x(`[<xref ref-type="bibr" rid="B${k}">${k}</xref>]`, `[${k}]`), '.');
     case 1:
-      return cat(`Previous trials of ${c.arm} have reported conflicting results`, x(`<sup><xref ref-type="bibr" rid="B${k}">${k}</xref></sup>`, ` [${k}]`), '.');
+      return cat(
+        `Previous trials of ${c.arm} have reported conflicting results`,
+        x(`<sup><xref ref-type="bibr" rid="B${k}">${k}</xref></sup>`, ` [${k}]`),
+        '.',
+      );
     case 2:
       return cat(`The mechanisms linking ${covariate(c)} and ${outcome(c)} remain unclear.`);
     case 3:
@@ -457,7 +518,11 @@ function methodsFiller(c: Ctx, style: Style): Frag {
   switch (c.rng.int(6)) {
     case 0: {
       const y = 1995 + c.rng.int(25);
-      return cat(`Participants aged ${18 + c.rng.int(30)}`, dash(c, style), `${60 + c.rng.int(30)} years were recruited between ${y} and ${y + 1 + c.rng.int(4)}.`);
+      return cat(
+        `Participants aged ${18 + c.rng.int(30)}`,
+        dash(c, style),
+        `${60 + c.rng.int(30)} years were recruited between ${y} and ${y + 1 + c.rng.int(4)}.`,
+      );
     }
     case 1:
       return cat(`Eligible patients were randomly assigned to ${c.arm} or usual care in a 1:1 ratio.`);
@@ -479,7 +544,10 @@ function resultsFiller(c: Ctx): Frag {
       return cat(`A total of ${n} participants were randomised and ${n - c.rng.int(50)} completed follow-up.`);
     }
     case 1:
-      return x('Baseline characteristics were similar between groups (<xref ref-type="table" rid="T1">Table 1</xref>).', 'Baseline characteristics were similar between groups (Table 1).');
+      return x(
+        'Baseline characteristics were similar between groups (<xref ref-type="table" rid="T1">Table 1</xref>).',
+        'Baseline characteristics were similar between groups (Table 1).',
+      );
     default:
       return cat(`Adherence to the allocated intervention was ${60 + c.rng.int(39)}%.`);
   }
@@ -562,7 +630,9 @@ function table(c: Ctx, w: Writer, n: number, path: string[], code: string, footn
     `<thead><tr><th>Variable</th><th>${esc(cap(c.arm))}</th><th>Control</th><th><italic>p</italic></th></tr></thead>` +
     `<tbody><tr><td>${esc(cap(o))}</td><td>${(10 + c.rng.float() * 5).toFixed(1)}</td><td>${(10 + c.rng.float() * 5).toFixed(1)}</td><td>0.07</td></tr>` +
     `<tr><td>${esc(cell)}</td><td>4.1</td><td>3.9</td><td>0.08</td></tr></tbody>`;
-  const notes = [filler(x(`Values are mean ${w.style === 'pmc' ? '±' : '&#xB1;'} SD unless stated otherwise.`, 'Values are mean ± SD unless stated otherwise.'))];
+  const notes = [
+    filler(x(`Values are mean ${w.style === 'pmc' ? '±' : '&#xB1;'} SD unless stated otherwise.`, 'Values are mean ± SD unless stated otherwise.')),
+  ];
   const fns = notes.map((s) => `<fn id="T${n}fn1">${para(w, [s], 'table-footnote', path)}</fn>`);
   if (footnote) fns.push(`<fn id="T${n}fn2"><label>*</label>${para(w, [footnote], 'table-footnote', path)}</fn>`);
   return (
@@ -656,10 +726,14 @@ export function generateArticle(seed: number, index: number, gzipShare: number):
   const year = 1998 + rng.int(28);
   const doi = `10.5555/${jcode}.${year}.${String(index).padStart(7, '0')}`;
   const nAuthors = 1 + rng.int(8);
-  const authors: { surname: string; given: string }[] = Array.from({ length: nAuthors }, () => ({ surname: rng.pick(V.SURNAMES), given: rng.pick(V.GIVEN_NAMES) }));
+  const authors: { surname: string; given: string }[] = Array.from({ length: nAuthors }, () => ({
+    surname: rng.pick(V.SURNAMES),
+    given: rng.pick(V.GIVEN_NAMES),
+  }));
   const collab = rng.chance(0.05) ? `The ${cap(c.condition)} Trial Group` : null;
   const licenceRoll = rng.float();
-  const licenceUrl = licenceRoll < 0.7 ? 'https://creativecommons.org/licenses/by/4.0/' : licenceRoll < 0.8 ? 'https://creativecommons.org/publicdomain/zero/1.0/' : null;
+  const licenceUrl =
+    licenceRoll < 0.7 ? 'https://creativecommons.org/licenses/by/4.0/' : licenceRoll < 0.8 ? 'https://creativecommons.org/publicdomain/zero/1.0/' : null;
   const withGenusTitle = rng.chance(0.15);
   const genus = rng.pick(V.GENERA);
   const o1 = outcome(c);
@@ -709,15 +783,41 @@ export function generateArticle(seed: number, index: number, gzipShare: number):
   // Introduction and Methods.
   /** `paragraphs` paragraphs of 2–5 filler sentences each. */
   const fillerParas = (make: () => Frag, paragraphs: number, path: string[]) =>
-    Array.from({ length: paragraphs }, () => para(w, Array.from({ length: 2 + rng.int(4) }, () => filler(make())), 'body', path)).join('');
-  const intro = sec('Introduction', fillerParas(() => introFiller(c), 2 + rng.int(3), ['Introduction']), 'intro');
+    Array.from({ length: paragraphs }, () =>
+      para(
+        w,
+        Array.from({ length: 2 + rng.int(4) }, () => filler(make())),
+        'body',
+        path,
+      ),
+    ).join('');
+  const intro = sec(
+    'Introduction',
+    fillerParas(() => introFiller(c), 2 + rng.int(3), ['Introduction']),
+    'intro',
+  );
   const methodsTitle = rng.chance(0.3) ? 'Materials and methods' : 'Methods';
-  const statSents: Sent[] = [filler(methodsFiller(c, style)), { frag: x('A two-sided p value &lt; 0.05 was considered statistically significant.', 'A two-sided p value < 0.05 was considered statistically significant.'), trap: 'threshold-definition' }];
+  const statSents: Sent[] = [
+    filler(methodsFiller(c, style)),
+    {
+      frag: x(
+        'A two-sided p value &lt; 0.05 was considered statistically significant.',
+        'A two-sided p value < 0.05 was considered statistically significant.',
+      ),
+      trap: 'threshold-definition',
+    },
+  ];
   if (rng.chance(0.4)) statSents.push({ frag: cat(`Our approach follows the protocol described by Dr. ${rng.pick(V.SURNAMES)}.`), trap: 'approach-methods' });
   const methods = sec(
     methodsTitle,
-    sec('Participants', fillerParas(() => methodsFiller(c, style), 1 + rng.int(2), [methodsTitle, 'Participants'])) +
-      sec('Outcomes', fillerParas(() => methodsFiller(c, style), 1 + rng.int(2), [methodsTitle, 'Outcomes'])) +
+    sec(
+      'Participants',
+      fillerParas(() => methodsFiller(c, style), 1 + rng.int(2), [methodsTitle, 'Participants']),
+    ) +
+      sec(
+        'Outcomes',
+        fillerParas(() => methodsFiller(c, style), 1 + rng.int(2), [methodsTitle, 'Outcomes']),
+      ) +
       sec('Statistical analysis', para(w, statSents, 'body', [methodsTitle, 'Statistical analysis'])),
     'methods',
   );
@@ -782,7 +882,8 @@ export function generateArticle(seed: number, index: number, gzipShare: number):
   const ackText = `We thank the staff of unit ${code} for their help with data collection.`;
   w.truth.absent.push({ text: ackText, where: 'ack' });
   let back = `<ack><p>${esc(ackText)}</p></ack><fn-group><fn fn-type="financial-disclosure"><p>This work was funded by grant ${code}-F.</p></fn></fn-group>`;
-  if (appendixHedge) back += `<app-group><app id="app1"><title>Appendix 1</title>${para(w, [filler(methodsFiller(c, style)), appendixHedge], 'body', ['Appendix 1'])}</app></app-group>`;
+  if (appendixHedge)
+    back += `<app-group><app id="app1"><title>Appendix 1</title>${para(w, [filler(methodsFiller(c, style)), appendixHedge], 'body', ['Appendix 1'])}</app></app-group>`;
   back += refList(c, w, code);
 
   let subArticle = '';

@@ -40,8 +40,7 @@ const fail = (msg: string): never => {
   process.exit(2);
 };
 const articles = Number(values.articles);
-if (!values.articles || !Number.isInteger(articles) || articles < 1 || articles > 2_000_000)
-  fail('--articles must be a whole number from 1 through 2000000');
+if (!values.articles || !Number.isInteger(articles) || articles < 1 || articles > 2_000_000) fail('--articles must be a whole number from 1 through 2000000');
 if (!values.out) fail('--out DIR is required');
 const seed = Number(values.seed);
 if (!Number.isInteger(seed)) fail('--seed must be a whole number');

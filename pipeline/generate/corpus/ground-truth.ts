@@ -90,7 +90,10 @@ export const articleTruthSchema = z
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     /** How the PMCID is written: `pmc` "123", `pmcid-prefixed` "PMC123", `pmcid-bare` pmcid "123", `none`. */
     idVariant: z.enum(['pmc', 'pmcid-prefixed', 'pmcid-bare', 'none']),
-    pmcid: z.string().regex(/^PMC\d+$/).nullable(),
+    pmcid: z
+      .string()
+      .regex(/^PMC\d+$/)
+      .nullable(),
     pmid: z.string().regex(/^\d+$/).nullable(),
     doi: z.string().min(1),
     title: z.string().min(1),

@@ -49,7 +49,9 @@ async function writePackage(path: string, members: Iterable<Member>, updated: st
   const done = pipeline(tar, gzip, file);
   for (const m of members) {
     const bytes = Buffer.from(m.xml, 'utf8');
-    await new Promise<void>((resolve, reject) => tar.entry({ name: m.name, size: bytes.length, mtime: new Date(Date.UTC(2026, 0, 1)) }, bytes, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      tar.entry({ name: m.name, size: bytes.length, mtime: new Date(Date.UTC(2026, 0, 1)) }, bytes, (err) => (err ? reject(err) : resolve())),
+    );
     const t = m.truth;
     rows.push([m.name, `${t.journal}. ${t.year}`, t.pmcid ?? '', updated, t.pmid ?? '', 'CC BY', 'no'].map(csvField).join(','));
   }

@@ -6,30 +6,78 @@
 
 /** Conditions studied; one per article. */
 export const CONDITIONS = [
-  'type 2 diabetes', 'major depression', 'knee osteoarthritis', 'chronic kidney disease', 'heart failure',
-  'chronic low back pain', 'asthma', 'hypertension', 'obesity', 'atrial fibrillation', 'schizophrenia',
-  'chronic obstructive pulmonary disease', 'rheumatoid arthritis', 'migraine', 'insomnia', 'sepsis',
+  'type 2 diabetes',
+  'major depression',
+  'knee osteoarthritis',
+  'chronic kidney disease',
+  'heart failure',
+  'chronic low back pain',
+  'asthma',
+  'hypertension',
+  'obesity',
+  'atrial fibrillation',
+  'schizophrenia',
+  'chronic obstructive pulmonary disease',
+  'rheumatoid arthritis',
+  'migraine',
+  'insomnia',
+  'sepsis',
 ] as const;
 
 /** Interventions; one per article. */
 export const ARMS = [
-  'exercise training', 'metformin', 'vitamin D supplementation', 'cognitive behavioural therapy',
-  'dapagliflozin', 'low-sodium diet', 'mindfulness training', 'telemonitoring', 'physiotherapy',
-  'omega-3 supplementation', 'acupuncture', 'high-dose statin therapy', 'nurse-led follow-up', 'zelvatinib',
+  'exercise training',
+  'metformin',
+  'vitamin D supplementation',
+  'cognitive behavioural therapy',
+  'dapagliflozin',
+  'low-sodium diet',
+  'mindfulness training',
+  'telemonitoring',
+  'physiotherapy',
+  'omega-3 supplementation',
+  'acupuncture',
+  'high-dose statin therapy',
+  'nurse-led follow-up',
+  'zelvatinib',
 ] as const;
 
 /** Outcome names used in results sentences (some start lower-case with a capital inside: eGFR, HbA1c). */
 export const OUTCOMES = [
-  'HbA1c', 'systolic blood pressure', 'depressive symptoms', 'pain scores', 'walking distance',
-  'hospital readmission', 'serum ferritin', 'telomere length', 'fasting glucose', 'quality of life',
-  'LDL cholesterol', 'sleep efficiency', 'grip strength', 'body weight', 'fatigue scores', 'eGFR decline',
-  'C-reactive protein', 'exacerbation rate', 'anxiety scores', 'all-cause mortality',
+  'HbA1c',
+  'systolic blood pressure',
+  'depressive symptoms',
+  'pain scores',
+  'walking distance',
+  'hospital readmission',
+  'serum ferritin',
+  'telomere length',
+  'fasting glucose',
+  'quality of life',
+  'LDL cholesterol',
+  'sleep efficiency',
+  'grip strength',
+  'body weight',
+  'fatigue scores',
+  'eGFR decline',
+  'C-reactive protein',
+  'exacerbation rate',
+  'anxiety scores',
+  'all-cause mortality',
 ] as const;
 
 /** Covariates for adjustment and correlation sentences. */
 export const COVARIATES = [
-  'age', 'body mass index', 'waist circumference', 'smoking status', 'baseline severity', 'sex',
-  'education', 'disease duration', 'serum albumin', 'physical activity',
+  'age',
+  'body mass index',
+  'waist circumference',
+  'smoking status',
+  'baseline severity',
+  'sex',
+  'education',
+  'disease duration',
+  'serum albumin',
+  'physical activity',
 ] as const;
 
 /** Genus and species names for the "spp." and "e.g." splitter traps. */
@@ -38,16 +86,70 @@ export const SPECIES = ['copri', 'fragilis', 'muciniphila', 'longum', 'gnavus', 
 
 /** Author and "et al."/"Dr." names, with non-ASCII letters on purpose. */
 export const SURNAMES = [
-  'Smith', 'Otte', 'Nguyen', 'Garcia', 'Kim', 'Müller', 'Okafor', 'Rossi', 'Tanaka', 'Haddad', 'Silva',
-  'Kowalski', 'Andersen', 'Dubois', 'Chen', 'Patel', 'Ivanova', 'Mensah', 'Jansen', 'Schmidt', 'López',
-  'Novak', 'Hughes', 'Sato', 'Ferreira', 'Olsen', 'Yilmaz', 'Brown', 'Walker', 'Khan',
+  'Smith',
+  'Otte',
+  'Nguyen',
+  'Garcia',
+  'Kim',
+  'Müller',
+  'Okafor',
+  'Rossi',
+  'Tanaka',
+  'Haddad',
+  'Silva',
+  'Kowalski',
+  'Andersen',
+  'Dubois',
+  'Chen',
+  'Patel',
+  'Ivanova',
+  'Mensah',
+  'Jansen',
+  'Schmidt',
+  'López',
+  'Novak',
+  'Hughes',
+  'Sato',
+  'Ferreira',
+  'Olsen',
+  'Yilmaz',
+  'Brown',
+  'Walker',
+  'Khan',
 ] as const;
 
 /** Given names; initials with spaces ("Wim M") as PMC writes them. */
 export const GIVEN_NAMES = [
-  'Anna', 'Wim M', 'Thi Lan', 'Carlos', 'Ji-ho', 'Lena', 'Chidi', 'Giulia', 'Hiro', 'Rania', 'João',
-  'Piotr', 'Freja', 'Élodie', 'Wei', 'Priya', 'Olga', 'Kwame', 'Sanne', 'Jonas', 'María', 'Tomas',
-  'Grace', 'Yuki', 'Rui', 'Ingrid', 'Emre', 'David', 'Sarah', 'Imran',
+  'Anna',
+  'Wim M',
+  'Thi Lan',
+  'Carlos',
+  'Ji-ho',
+  'Lena',
+  'Chidi',
+  'Giulia',
+  'Hiro',
+  'Rania',
+  'João',
+  'Piotr',
+  'Freja',
+  'Élodie',
+  'Wei',
+  'Priya',
+  'Olga',
+  'Kwame',
+  'Sanne',
+  'Jonas',
+  'María',
+  'Tomas',
+  'Grace',
+  'Yuki',
+  'Rui',
+  'Ingrid',
+  'Emre',
+  'David',
+  'Sarah',
+  'Imran',
 ] as const;
 
 /** [journal title, NLM title abbreviation, PLOS-style file code]. */
@@ -63,9 +165,7 @@ export const JOURNALS = [
 ] as const;
 
 /** Journals for reference lists only ("Trends Parasitol" is a real-world trap for naive "trend" matching). */
-export const REF_JOURNALS = [
-  'Trends Parasitol', 'Lancet', 'BMJ', 'PLoS One', 'Trends Mol Med', 'JAMA', 'N Engl J Med', 'Stat Med',
-] as const;
+export const REF_JOURNALS = ['Trends Parasitol', 'Lancet', 'BMJ', 'PLoS One', 'Trends Mol Med', 'JAMA', 'N Engl J Med', 'Stat Med'] as const;
 
 /** Statistics packages for methods sentences. */
 export const SOFTWARE = ['R', 'Stata', 'SAS', 'SPSS', 'Python'] as const;
@@ -124,8 +224,11 @@ export function verbPhraseCore(vp: string): string {
 
 /** Caption titles; caption paragraphs add a note and sometimes a hedge. */
 export const FIGURE_TITLES = [
-  'Outcomes by treatment group.', 'Change from baseline over time.', 'Flow of participants through the trial.',
-  'Subgroup estimates.', 'Distribution of the primary outcome.',
+  'Outcomes by treatment group.',
+  'Change from baseline over time.',
+  'Flow of participants through the trial.',
+  'Subgroup estimates.',
+  'Distribution of the primary outcome.',
 ] as const;
 
 /** Neutral caption sentences. */
@@ -138,6 +241,8 @@ export const FIGURE_NOTES = [
 
 /** Table caption titles. */
 export const TABLE_TITLES = [
-  'Baseline characteristics of the participants.', 'Primary and secondary outcomes at follow-up.',
-  'Adverse events by group.', 'Results of the sensitivity analyses.',
+  'Baseline characteristics of the participants.',
+  'Primary and secondary outcomes at follow-up.',
+  'Adverse events by group.',
+  'Results of the sensitivity analyses.',
 ] as const;

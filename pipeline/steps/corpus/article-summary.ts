@@ -22,7 +22,12 @@ export function summarize(a: ExtractedArticle): ArticleSummary {
     sentences_scanned: a.sentences_scanned,
     occurrences: a.occurrences,
     excerpts: a.excerpts.map((e) => ({
-      occurrences: e.occurrences.map((o) => ({ phrase: o.phrase, status: o.status, band: o.band, p: o.p === null ? null : { exact: o.p.exact, value: o.p.value } })),
+      occurrences: e.occurrences.map((o) => ({
+        phrase: o.phrase,
+        status: o.status,
+        band: o.band,
+        p: o.p === null ? null : { exact: o.p.exact, value: o.p.value },
+      })),
     })),
   };
 }

@@ -129,7 +129,15 @@ export class CacheIndex {
   }
 
   private grow(): void {
-    const old = { keys: this.keys, segment: this.segment, offset: this.offset, length: this.length, summary: this.summary, used: this.used, size: this.mask + 1 };
+    const old = {
+      keys: this.keys,
+      segment: this.segment,
+      offset: this.offset,
+      length: this.length,
+      summary: this.summary,
+      used: this.used,
+      size: this.mask + 1,
+    };
     this.allocate(old.size * 2);
     for (let j = 0; j < old.size; j++) {
       if (old.segment[j] === EMPTY) continue;

@@ -75,9 +75,7 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
     ])
       putInfo.bind([k!, v!]).stepReset();
     putInfo.finalize();
-    const putArticle = db.prepare(
-      'INSERT INTO articles (id, pmcid, id_kind, pmid, doi, title, journal, year) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const putArticle = db.prepare('INSERT INTO articles (id, pmcid, id_kind, pmid, doi, title, journal, year) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     const putExcerpt = db.prepare(
       'INSERT INTO excerpts (id, article, key, section, section_title, label, paragraph, sentence, text, also_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -100,8 +98,20 @@ export async function writeCorpusDatabase<A extends ArticleSummary>(
         excerptIndex.addExcerpt(i, a.year, e);
         e.occurrences.forEach((o, k) => {
           occurrenceRow.run([
-            excerptId, k, o.phrase, o.start, o.end, o.status, o.band, o.at_threshold ? 1 : 0, o.inequality,
-            o.p?.text ?? null, o.p?.start ?? null, o.p?.end ?? null, o.p?.operator ?? null, o.p?.value ?? null,
+            excerptId,
+            k,
+            o.phrase,
+            o.start,
+            o.end,
+            o.status,
+            o.band,
+            o.at_threshold ? 1 : 0,
+            o.inequality,
+            o.p?.text ?? null,
+            o.p?.start ?? null,
+            o.p?.end ?? null,
+            o.p?.operator ?? null,
+            o.p?.value ?? null,
             o.p === null ? null : o.p.exact ? 1 : 0,
           ]);
         });

@@ -5,12 +5,7 @@
  * are bound. The result is what `computeExcerptIndex` gives over the finished rows (tested:
  * test/pipeline/corpus/).
  */
-import {
-  completeExcerptIndex,
-  type ExcerptIndexData,
-  type ExcerptIndexRows,
-  occurrenceCodes,
-} from '../../../contracts/corpus/excerpt-index-data.ts';
+import { completeExcerptIndex, type ExcerptIndexData, type ExcerptIndexRows, occurrenceCodes } from '../../../contracts/corpus/excerpt-index-data.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 
 /** A typed array that grows as it is appended to. */

@@ -222,7 +222,8 @@ export async function extractCorpus(
       // 37 KB per generated article held, 8 KB after). Only what the cache cannot give back is held whole. Of
       // a summary the step keeps only the pmcid (the rest is copied into the summary store or dropped, and its
       // phrases are the lexicon's strings): that string alone is made anew.
-      const used: CachedSummary = summary === null ? (JSON.parse(json) as CachedSummary) : { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string };
+      const used: CachedSummary =
+        summary === null ? (JSON.parse(json) as CachedSummary) : { ...summary, pmcid: JSON.parse(JSON.stringify(summary.pmcid)) as string };
       use(src, used, sha, summary !== null && !cache.dir ? (JSON.parse(json) as ExtractedArticle) : null);
       return sha;
     };
@@ -268,7 +269,8 @@ export async function extractCorpus(
       } else {
         const members: PackageMemberRecord[] = [];
         for await (const e of packageMembers(path)) {
-          const r: PackageMemberRecord = e.kind === 'article' ? { kind: 'article', member: e.member, sha256: article({ package: pkg, file: e.member }, e.bytes) } : e;
+          const r: PackageMemberRecord =
+            e.kind === 'article' ? { kind: 'article', member: e.member, sha256: article({ package: pkg, file: e.member }, e.bytes) } : e;
           if (r.kind === 'article') summary.articles++;
           record(r);
           members.push(r);

@@ -23,7 +23,20 @@
  * entries into one segment once garbage outweighs them; a failed run prunes nothing.
  */
 import { createHash, hash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
 import type { ArticleSummary } from './article-summary.ts';
@@ -50,7 +63,13 @@ const CACHE_FORMAT = '2';
 
 const ROOT = join(import.meta.dirname, '../../..');
 /** The files whose code decides what an article's extraction is. */
-const EXTRACTOR_SOURCES = ['pipeline/corpus', 'pipeline/steps/corpus/article-summary.ts', 'contracts/corpus/documents.ts', 'contracts/corpus/article-id.ts', 'contracts/corpus/vocab.ts'];
+const EXTRACTOR_SOURCES = [
+  'pipeline/corpus',
+  'pipeline/steps/corpus/article-summary.ts',
+  'contracts/corpus/documents.ts',
+  'contracts/corpus/article-id.ts',
+  'contracts/corpus/vocab.ts',
+];
 
 /** The code that reads a file list's rows. */
 const FILE_LIST_SOURCES = ['pipeline/steps/corpus/file-lists.ts', 'pipeline/steps/corpus/packages.ts', 'contracts/corpus/article-id.ts'];
@@ -65,9 +84,16 @@ function sourcesHash(sources: readonly string[]): string {
   for (const rel of sources) {
     const abs = join(ROOT, rel);
     if (rel.endsWith('.ts')) files.push(rel);
-    else for (const f of readdirSync(abs).filter((n) => n.endsWith('.ts')).sort()) files.push(`${rel}/${f}`);
+    else
+      for (const f of readdirSync(abs)
+        .filter((n) => n.endsWith('.ts'))
+        .sort())
+        files.push(`${rel}/${f}`);
   }
-  for (const rel of files) h.update(`${rel}\n`).update(readFileSync(join(ROOT, rel))).update('\n');
+  for (const rel of files)
+    h.update(`${rel}\n`)
+      .update(readFileSync(join(ROOT, rel)))
+      .update('\n');
   const hash = h.digest('hex');
   sourceHashes.set(sources, hash);
   return hash;
@@ -80,9 +106,7 @@ export function extractorVersion(): string {
 
 /** One member of a package as the last full read of it found it. */
 export type PackageMemberRecord =
-  | { kind: 'article'; member: string; sha256: string }
-  | { kind: 'other'; member: string }
-  | { kind: 'broken'; member: string | null; reason: string };
+  { kind: 'article'; member: string; sha256: string } | { kind: 'other'; member: string } | { kind: 'broken'; member: string | null; reason: string };
 
 /** What the cache keeps per article: its extraction, or why its bytes are not an article. */
 export type CachedExtraction = ExtractedArticle | { error: string };
@@ -205,7 +229,7 @@ export class ExtractionCache {
     if (wanted.some((w) => w.at.segment === this.segment)) this.flush();
     wanted.sort((a, b) => (a.at.segment < b.at.segment ? -1 : a.at.segment > b.at.segment ? 1 : a.at.offset - b.at.offset));
     const bytes = (w: (typeof wanted)[number]) => (w.at.summary > 0 ? w.at.summary : w.at.length);
-    for (let g = 0; g < wanted.length; ) {
+    for (let g = 0; g < wanted.length;) {
       // A run of entries of one segment, read as one span (gaps of other entries included) up to SPAN bytes.
       const first = wanted[g]!.at;
       let end = g + 1;
@@ -394,7 +418,8 @@ export class ExtractionCache {
    */
   prune(): void {
     if (!this.dir) return;
-    if (existsSync(this.dir)) for (const name of readdirSync(this.dir)) if (!CACHE_PARTS.includes(name)) rmSync(join(this.dir, name), { recursive: true, force: true });
+    if (existsSync(this.dir))
+      for (const name of readdirSync(this.dir)) if (!CACHE_PARTS.includes(name)) rmSync(join(this.dir, name), { recursive: true, force: true });
     this.flush();
     if (this.segment !== null) this.writeIndex(this.segment);
     for (const [sub, used] of [
@@ -497,7 +522,7 @@ export function readIndexLines(text: Uint8Array, entry: (key: Buffer, offset: nu
   const key = Buffer.alloc(32);
   const fields = [0, 0, 0];
   const nibble = (c: number) => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1);
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = text.indexOf(10, at);
     if (end < 0) end = text.length;
     let ok = end - at >= MIN_INDEX_LINE - 1 && text[at + 64] === 32;

@@ -62,7 +62,11 @@ export function pairFileLists(packages: readonly string[], fileLists: readonly s
 }
 
 const column = (header: string[], ...names: string[]) => {
-  const norm = (s: string) => s.toLowerCase().replace(/\(.*\)/, '').replace(/[^a-z]/g, '');
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/\(.*\)/, '')
+      .replace(/[^a-z]/g, '');
   const wanted = names.map(norm);
   return header.findIndex((h) => wanted.includes(norm(h)));
 };
@@ -113,7 +117,10 @@ export function readDeletionLists(paths: readonly { path: string; name: string }
   const out = new Map<string, string>();
   for (const { path, name } of paths) {
     for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
-      const first = line.trim().split(/[,\t ]/)[0]?.replace(/^"|"$/g, '');
+      const first = line
+        .trim()
+        .split(/[,\t ]/)[0]
+        ?.replace(/^"|"$/g, '');
       if (!first || first.startsWith('#')) continue;
       const id = normalisePmcid(first);
       if (id && !out.has(id)) out.set(id, name);

@@ -117,7 +117,7 @@ export function readFts5Pages(db: SqliteDb, table: string, onTerm: OnTerm): void
       if (end < 4 || end > b.length) fail(`leaf ${pgno}: footer offset ${end} out of the page`);
       // The footer: where each term starting on this page is.
       const termsAt: number[] = [];
-      for (let i = end, at = 0; i < b.length; ) {
+      for (let i = end, at = 0; i < b.length;) {
         let v = 0;
         let c: number;
         let bytes = 0;

@@ -21,9 +21,7 @@ export const JATS_MEMBER = /\.(n?xml)(\.gz)?$/i;
 export const PACKAGE_FILE = /\.(tar\.gz|tgz)$/i;
 
 export type PackageEvent =
-  | { kind: 'article'; member: string; bytes: Buffer }
-  | { kind: 'other'; member: string }
-  | { kind: 'broken'; member: string | null; reason: string };
+  { kind: 'article'; member: string; bytes: Buffer } | { kind: 'other'; member: string } | { kind: 'broken'; member: string | null; reason: string };
 
 /** A member name as the file lists write it: no leading "./". */
 export function memberName(name: string): string {

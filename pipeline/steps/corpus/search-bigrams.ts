@@ -79,7 +79,10 @@ function readTermTable(db: SqliteDb): TermTable {
  * Visits every `search_terms` row in term order with its postings (0-based excerpts ascending, counts) and its
  * offsets (excerpt after excerpt, in their stored width); the arrays are reused from row to row.
  */
-function eachTermRow(db: SqliteDb, visit: (term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: Uint8Array | Uint16Array | Uint32Array) => void): void {
+function eachTermRow(
+  db: SqliteDb,
+  visit: (term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: Uint8Array | Uint16Array | Uint32Array) => void,
+): void {
   const read = db.prepare(TERM_ROWS);
   let docs = new Int32Array(0);
   let freq = new Int32Array(0);
@@ -99,7 +102,15 @@ function eachTermRow(db: SqliteDb, visit: (term: number, docs: Int32Array, freq:
 }
 
 /** Puts one term's tokens at `start[excerpt] + offset` in `tokenAt`. One loop per offset width (a loop reading all three widths' arrays took several times as long). */
-function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(term: number, docs: Int32Array, freq: Int32Array, count: number, offsets: T, start: Float64Array, tokenAt: Int32Array): void {
+function placeRow<T extends Uint8Array | Uint16Array | Uint32Array>(
+  term: number,
+  docs: Int32Array,
+  freq: Int32Array,
+  count: number,
+  offsets: T,
+  start: Float64Array,
+  tokenAt: Int32Array,
+): void {
   for (let k = 0, o = 0; k < count; k++) {
     const first = start[docs[k]!]!;
     for (const end = o + freq[k]!; o < end; o++) tokenAt[first + offsets[o]!] = term;
@@ -186,7 +197,14 @@ function spillTokens(db: SqliteDb, chunks: Chunks, dir: string): string[] {
  * terms at the OA subset's size, against a few hundred thousand in a chunk). `localOf` (one entry per term, -1
  * where unused) is scratch, left as it was found.
  */
-function placeChunk(table: TermTable, chunks: Chunks, c: number, file: string, tokenAt: Int32Array, localOf: Int32Array): { placed: PlacedTokens; global: Int32Array } {
+function placeChunk(
+  table: TermTable,
+  chunks: Chunks,
+  c: number,
+  file: string,
+  tokenAt: Int32Array,
+  localOf: Int32Array,
+): { placed: PlacedTokens; global: Int32Array } {
   const from = chunks.first[c]!;
   const to = chunks.first[c + 1]!;
   const n = chunks.tokens[c]!;
@@ -287,7 +305,7 @@ function eachBigram(
     excA[at] = excB[k]!;
   }
   for (let a = 0; a < V; a++)
-    for (let k = from[a]!, end = from[a + 1]!; k < end; ) {
+    for (let k = from[a]!, end = from[a + 1]!; k < end;) {
       const b = secondA[k]!;
       let n = 0;
       for (; k < end && secondA[k] === b; k++) {
@@ -303,7 +321,10 @@ function eachBigram(
 }
 
 /** Writes one `search_bigrams` row per pair given, counting them. */
-function bigramRows(db: SqliteDb, names: readonly string[]): { put: (a: number, b: number, ids: Int32Array, counts: Int32Array, n: number) => void; rows: () => number; close: () => void } {
+function bigramRows(
+  db: SqliteDb,
+  names: readonly string[],
+): { put: (a: number, b: number, ids: Int32Array, counts: Int32Array, n: number) => void; rows: () => number; close: () => void } {
   const st = db.prepare('INSERT INTO search_bigrams (first, second, docs, postings) VALUES (?, ?, ?, ?)');
   let rows = 0;
   return {
@@ -403,7 +424,7 @@ function mergeRuns(files: string[], put: (a: number, b: number, ids: Int32Array,
     };
     const heap: number[] = [];
     const down = (from: number) => {
-      for (let i = from; ; ) {
+      for (let i = from; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

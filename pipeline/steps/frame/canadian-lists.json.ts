@@ -7,11 +7,7 @@ import { type CanadianLists, canadianListsDocument } from '../../../contracts/fr
 import type { Duck } from '../../lib/duckdb.ts';
 
 export async function canadianLists(duck: Duck): Promise<CanadianLists> {
-  const funders = await duck.all<{ id: string; name: string }>(
-    'SELECT id, name FROM canadian_funders ORDER BY id',
-  );
-  const sources = await duck.all<{ id: string; name: string }>(
-    'SELECT id, name FROM canadian_sources ORDER BY id',
-  );
+  const funders = await duck.all<{ id: string; name: string }>('SELECT id, name FROM canadian_funders ORDER BY id');
+  const sources = await duck.all<{ id: string; name: string }>('SELECT id, name FROM canadian_sources ORDER BY id');
   return canadianListsDocument(funders, sources);
 }

@@ -306,15 +306,11 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
   progress.update(3);
 
   // Title terms, numbered in term order: the pairs are read and sorted as integers, not as 43M strings.
-  await duck.run('CREATE OR REPLACE TEMP TABLE tterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM title_terms)');
-  const titleTerms = (await duck.all<{ term: string }>('SELECT term FROM tterm ORDER BY k')).map((r) => r.term);
-  await writeCsr(
-    duck,
-    dir,
-    'title_terms',
-    'SELECT t.k, x.row FROM title_terms x JOIN tterm t USING (term) ORDER BY 1, 2',
-    titleTerms.length,
+  await duck.run(
+    'CREATE OR REPLACE TEMP TABLE tterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM title_terms)',
   );
+  const titleTerms = (await duck.all<{ term: string }>('SELECT term FROM tterm ORDER BY k')).map((r) => r.term);
+  await writeCsr(duck, dir, 'title_terms', 'SELECT t.k, x.row FROM title_terms x JOIN tterm t USING (term) ORDER BY 1, 2', titleTerms.length);
   progress.update(4);
 
   // Authors: numeric id order, their Canadian output and names, their works, and their name terms.
@@ -357,7 +353,9 @@ export async function writeCohortIndex(duck: Duck, outDir: string, progress: Pro
     SELECT DISTINCT arow, term FROM (
       SELECT arow, unnest(${termsListSql('name')}) AS term FROM ax)
     WHERE term <> ''`);
-  await duck.run('CREATE OR REPLACE TEMP TABLE aterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM aname)');
+  await duck.run(
+    'CREATE OR REPLACE TEMP TABLE aterm AS SELECT term, (row_number() OVER (ORDER BY term) - 1)::INTEGER AS k FROM (SELECT DISTINCT term FROM aname)',
+  );
   const authorTerms = (await duck.all<{ term: string }>('SELECT term FROM aterm ORDER BY k')).map((r) => r.term);
   await writeCsr(duck, dir, 'author_terms', 'SELECT t.k, n.arow FROM aname n JOIN aterm t USING (term) ORDER BY 1, 2', authorTerms.length);
   await writeCsr(

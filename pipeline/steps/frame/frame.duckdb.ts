@@ -8,12 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import {
-  type SnapshotManifest,
-  TABLE_NAMES,
-  TABLES,
-  type TableName,
-} from '../../../contracts/frame/snapshot.ts';
+import { type SnapshotManifest, TABLE_NAMES, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
 import { MAX_CA_AUTHORS } from '../../../contracts/frame/network.ts';
 import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
 import { type Duck, lit, openDuck, registerTermsFunction, termsListSql } from '../../lib/duckdb.ts';
@@ -93,8 +88,7 @@ function crossChecks(): CrossCheck[] {
     keys: ['work_id'],
     column: 'is_ca',
     sql: 'SELECT DISTINCT a.work_id FROM s_authorships a JOIN s_works w ON w.id = a.work_id WHERE a.is_ca AND NOT w.route_ca_aff ORDER BY 1',
-    message: (v) =>
-      `work ${v[0]} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`,
+    message: (v) => `work ${v[0]} has a Canadian-affiliated authorship (is_ca true) but route_ca_aff is false in works.csv`,
     rowIsWrong: (cells) => cells.is_ca === 'true',
   });
   checks.push({
@@ -103,8 +97,7 @@ function crossChecks(): CrossCheck[] {
     column: 'weight',
     sql: `SELECT s.work_id FROM s_screened s JOIN (SELECT stratum, max(stratum_n) AS pop, count(*) AS n FROM s_screened GROUP BY stratum) g USING (stratum)
           WHERE s.stratum_n <> g.pop OR abs(s.weight - g.pop / g.n) > 1e-5 * s.weight ORDER BY 1`,
-    message: (v) =>
-      `screened row ${v[0]}: stratum_n must be the same for the whole stratum and weight must be stratum_n / rows sampled in the stratum`,
+    message: (v) => `screened row ${v[0]}: stratum_n must be the same for the whole stratum and weight must be stratum_n / rows sampled in the stratum`,
   });
   return checks;
 }
@@ -132,14 +125,11 @@ async function locate(dir: string, check: CrossCheck, values: string[][]): Promi
     const first = !seen.has(key);
     seen.add(key);
     if (check.duplicate && first) continue;
-    if (check.rowIsWrong && !check.rowIsWrong(Object.fromEntries(names.map((n, i) => [n, record[i] ?? '']))))
-      continue;
+    if (check.rowIsWrong && !check.rowIsWrong(Object.fromEntries(names.map((n, i) => [n, record[i] ?? ''])))) continue;
     found.push({ file: spec.file, line: info.lines, column, message: check.message(vals) });
     if (found.length >= MAX_REPORTED) break;
   }
-  if (found.length === 0)
-    for (const vals of values)
-      found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
+  if (found.length === 0) for (const vals of values) found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
   return found;
 }
 
@@ -210,9 +200,7 @@ async function loadAndCheck(duck: Duck, dir: string, manifest: SnapshotManifest,
   const problems: InputProblem[] = [];
   let total = 0;
   for (const check of crossChecks()) {
-    const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM (${check.sql})`,
-    );
+    const [{ n } = { n: 0 }] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${check.sql})`);
     if (n === 0) continue;
     // Count every offending key; report the lines of the first ones.
     total += n;
@@ -226,11 +214,7 @@ async function loadAndCheck(duck: Duck, dir: string, manifest: SnapshotManifest,
       )),
     );
   }
-  if (total > 0)
-    throw new InvalidSnapshotError(
-      problems.slice(0, MAX_REPORTED),
-      Math.max(total, Math.min(problems.length, MAX_REPORTED)),
-    );
+  if (total > 0) throw new InvalidSnapshotError(problems.slice(0, MAX_REPORTED), Math.max(total, Math.min(problems.length, MAX_REPORTED)));
 }
 
 /**
@@ -241,9 +225,7 @@ async function loadAndCheck(duck: Duck, dir: string, manifest: SnapshotManifest,
  */
 export async function keepSorted(duck: Duck, t: TableName, key: string[]): Promise<'renamed' | 'sorted'> {
   const outOfOrder = (i: number): string =>
-    i === key.length - 1
-      ? `p${i} > ${key[i]}`
-      : `p${i} > ${key[i]} OR (p${i} = ${key[i]} AND (${outOfOrder(i + 1)}))`;
+    i === key.length - 1 ? `p${i} > ${key[i]}` : `p${i} > ${key[i]} OR (p${i} = ${key[i]} AND (${outOfOrder(i + 1)}))`;
   const [{ n } = { n: 1 }] = await duck.all<{ n: number }>(
     `SELECT count(*)::INTEGER AS n FROM (
        SELECT ${key.join(', ')}, ${key.map((k, i) => `lag(${k}) OVER w AS p${i}`).join(', ')} FROM s_${t} WINDOW w AS (ORDER BY rowid))
@@ -280,10 +262,7 @@ async function deriveTables(duck: Duck, progress: Progress): Promise<void> {
        LEFT JOIN (SELECT work_id, count(*) AS models FROM s_direct_labels GROUP BY work_id) l ON l.work_id = w.id
        ORDER BY w.id`,
     ],
-    [
-      'recent_works',
-      'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id',
-    ],
+    ['recent_works', 'CREATE TABLE recent_works AS SELECT * FROM s_recent_works ORDER BY publication_date DESC, cited_by DESC, id'],
     [
       'authors',
       `CREATE TABLE authors AS

@@ -9,7 +9,18 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { idNumber } from '../../../contracts/frame/cohort-index.ts';
 import { AuthorTable } from '../../../contracts/frame/author-table.ts';
-import { decodeWork, encodeWork, fieldPosition, type FieldKind, rowValues, type StoredAuthorship, type SymbolCodes, symbolCodes, type SymbolTables, WORK_FIELDS } from '../../../contracts/frame/work-store.ts';
+import {
+  decodeWork,
+  encodeWork,
+  fieldPosition,
+  type FieldKind,
+  rowValues,
+  type StoredAuthorship,
+  type SymbolCodes,
+  symbolCodes,
+  type SymbolTables,
+  WORK_FIELDS,
+} from '../../../contracts/frame/work-store.ts';
 import { ByteBuffer } from '../../../contracts/common/bytes.ts';
 import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
 import { workItemJson } from '../../../contracts/frame/work-serialize.ts';

@@ -6,15 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotManifest } from '../../../contracts/frame/snapshot.ts';
 import type { SnapshotRef } from '../../../contracts/frame/snapshot-ref.ts';
-import {
-  CATEGORY_ORDER,
-  CATEGORIES,
-  DESIGNS,
-  RETRACTION_STATES,
-  ROUTE_COLUMN,
-  ROUTE_LABEL,
-  ROUTES,
-} from '../../../contracts/frame/vocab.ts';
+import { CATEGORY_ORDER, CATEGORIES, DESIGNS, RETRACTION_STATES, ROUTE_COLUMN, ROUTE_LABEL, ROUTES } from '../../../contracts/frame/vocab.ts';
 import type { Duck } from '../../lib/duckdb.ts';
 
 type Doc = Record<string, unknown>;
@@ -102,9 +94,7 @@ async function byField(duck: Duck, snapshot: SnapshotRef, total: number): Promis
     `SELECT type, count(*)::INTEGER AS works, count(*) FILTER (WHERE NOT has_abstract)::INTEGER AS no_abstract
      FROM works GROUP BY type HAVING count(*) >= ${minTypeWorks} ORDER BY works DESC, type LIMIT 14`,
   );
-  const venues = await duck.all(
-    'SELECT value AS venue, works FROM facet_venue ORDER BY works DESC, value LIMIT 20',
-  );
+  const venues = await duck.all('SELECT value AS venue, works FROM facet_venue ORDER BY works DESC, value LIMIT 20');
   const funders = await duck.all(
     `SELECT trim(f) AS funder, count(DISTINCT id)::INTEGER AS works FROM (SELECT id, unnest(string_split(funders, ';')) AS f FROM works WHERE funders IS NOT NULL)
      WHERE trim(f) <> '' GROUP BY 1 ORDER BY works DESC, funder LIMIT 20`,
@@ -151,9 +141,7 @@ async function labels(duck: Duck, snapshot: SnapshotRef, frameWorks: number): Pr
   const [c] = await duck.all<{ labeled_works: number; label_rows: number }>(
     'SELECT count(DISTINCT work_id)::INTEGER AS labeled_works, count(*)::INTEGER AS label_rows FROM direct_labels',
   );
-  const models = (
-    await duck.all<{ model: string }>('SELECT DISTINCT model FROM direct_labels ORDER BY model')
-  ).map((m) => m.model);
+  const models = (await duck.all<{ model: string }>('SELECT DISTINCT model FROM direct_labels ORDER BY model')).map((m) => m.model);
   // any_model: at least one labelling model applied the value; all_models: every model that labelled the work did.
   const perValue = async (expr: string, values: readonly string[], key: string) => {
     const rows = await duck.all<{ v: string; any_model: number; all_models: number }>(
@@ -163,11 +151,7 @@ async function labels(duck: Duck, snapshot: SnapshotRef, frameWorks: number): Pr
     );
     return rows
       .map((r) => ({ [key]: r.v, any_model: r.any_model, all_models: r.all_models }))
-      .sort(
-        (a, b) =>
-          b.any_model - a.any_model ||
-          (String(a[key]) < String(b[key]) ? -1 : String(a[key]) > String(b[key]) ? 1 : 0),
-      );
+      .sort((a, b) => b.any_model - a.any_model || (String(a[key]) < String(b[key]) ? -1 : String(a[key]) > String(b[key]) ? 1 : 0));
   };
   return {
     meta: {
@@ -176,11 +160,7 @@ async function labels(duck: Duck, snapshot: SnapshotRef, frameWorks: number): Pr
       note: 'Counts are over the machine-labelled subset only. A work without a label row is unknown, never a negative.',
     },
     coverage: { labeled_works: c!.labeled_works, label_rows: c!.label_rows, frame_works: frameWorks, models },
-    by_category: await perValue(
-      "list_contains(string_split(coalesce(categories, ''), ';'), $)",
-      CATEGORIES,
-      'category',
-    ),
+    by_category: await perValue("list_contains(string_split(coalesce(categories, ''), ';'), $)", CATEGORIES, 'category'),
     by_design: await perValue('study_design = $', DESIGNS, 'design'),
     by_year: await duck.all(
       `SELECT w.year::INTEGER AS year, count(DISTINCT l.work_id)::INTEGER AS labeled FROM direct_labels l JOIN works w ON w.id = l.work_id
@@ -210,12 +190,7 @@ function findings(dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef
   };
 }
 
-async function predictions(
-  duck: Duck,
-  dir: string,
-  manifest: SnapshotManifest,
-  snapshot: SnapshotRef,
-): Promise<Doc> {
+async function predictions(duck: Duck, dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef): Promise<Doc> {
   const file = manifest.documents.predictions_report.file;
   const report = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
     predictions: Record<string, unknown>;
@@ -237,21 +212,14 @@ async function predictions(
     },
     predictions: {
       ...report.predictions,
-      frame_category_counts: Object.fromEntries(
-        CATEGORY_ORDER.map((c) => [c, { candidate: counts![`cand_${c}`], consensus: counts![`cons_${c}`] }]),
-      ),
+      frame_category_counts: Object.fromEntries(CATEGORY_ORDER.map((c) => [c, { candidate: counts![`cand_${c}`], consensus: counts![`cons_${c}`] }])),
     },
     model: report.model,
   };
 }
 
 /** The frozen documents keyed by their path below the build directory (URL path + `.json`). */
-export async function frameDocuments(
-  duck: Duck,
-  dir: string,
-  manifest: SnapshotManifest,
-  snapshot: SnapshotRef,
-): Promise<Map<string, Doc>> {
+export async function frameDocuments(duck: Duck, dir: string, manifest: SnapshotManifest, snapshot: SnapshotRef): Promise<Map<string, Doc>> {
   const s = await summary(duck, snapshot);
   const docs = new Map<string, Doc>();
   docs.set('frame/api/v1/stats/summary.json', s);

@@ -9,13 +9,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { findingsSchema, predictionsReportSchema } from '../../../contracts/frame/documents.ts';
-import {
-  type SnapshotManifest,
-  snapshotManifestSchema,
-  TABLE_NAMES,
-  TABLES,
-  type TableName,
-} from '../../../contracts/frame/snapshot.ts';
+import { type SnapshotManifest, snapshotManifestSchema, TABLE_NAMES, TABLES, type TableName } from '../../../contracts/frame/snapshot.ts';
 import { sha256File } from '../../lib/hash.ts';
 import type { Progress } from '../../lib/progress.ts';
 import { WorkerPool } from '../../lib/worker-pool.ts';
@@ -149,11 +143,7 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
   };
 
   // Files: presence, size and checksum, as the manifest lists them.
-  const entries = [
-    ...TABLE_NAMES.map((t) => manifest.tables[t]),
-    manifest.documents.findings,
-    manifest.documents.predictions_report,
-  ];
+  const entries = [...TABLE_NAMES.map((t) => manifest.tables[t]), manifest.documents.findings, manifest.documents.predictions_report];
   const totalBytes = entries.reduce((s, e) => s + e.bytes, 0);
   progress.start('checksums', totalBytes);
   let hashed = 0;
@@ -212,10 +202,7 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
   // Rows: every table, split into line-aligned ranges checked in parallel.
   const csvBytes = TABLE_NAMES.reduce((s, t) => s + manifest.tables[t].bytes, 0);
   const threads = options.threads ?? (csvBytes > 64 << 20 ? Math.min(4, availableParallelism()) : 0);
-  const pool =
-    threads > 0
-      ? new WorkerPool<RangeTask, RangeResult>(new URL('./validate-worker.ts', import.meta.url), threads)
-      : null;
+  const pool = threads > 0 ? new WorkerPool<RangeTask, RangeResult>(new URL('./validate-worker.ts', import.meta.url), threads) : null;
   const run = (task: RangeTask) => (pool ? pool.run(task) : validateRange(task));
   const rowLimit = pLimit(Math.max(1, threads));
   const rows = {} as Record<TableName, number>;
@@ -251,8 +238,7 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
       let lineOffset = 0;
       let count = 0;
       for (const r of results) {
-        for (const p of r.problems)
-          add({ file: TABLES[t].file, line: p.line + lineOffset, column: p.column, message: p.message });
+        for (const p of r.problems) add({ file: TABLES[t].file, line: p.line + lineOffset, column: p.column, message: p.message });
         total += r.problemCount - r.problems.length;
         lineOffset += r.lines;
         count += r.rows;

@@ -132,9 +132,7 @@ export async function writeWorkRecords(
   const [{ n } = { n: 0 }] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM works');
   // Chunk boundaries: every CHUNK-th id, so each chunk is one range scan.
   const bounds = (
-    await duck.all<{ id: string }>(
-      `SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${chunk} = 0 ORDER BY id`,
-    )
+    await duck.all<{ id: string }>(`SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM works) WHERE k % ${chunk} = 0 ORDER BY id`)
   ).map((r) => r.id);
   const store = new StoreWriter(dir, n);
   const index = documents ? `${WORKS_DIR}.sha256` : null;

@@ -21,7 +21,14 @@ export function docsLinks(docsDir: string) {
   const rewrite = (node: HastNode): HastNode[] => {
     if (node.children) node.children = node.children.flatMap(rewrite);
     if (node.tagName === 'table')
-      return [{ type: 'element', tagName: 'div', properties: { className: ['scroll-box'], tabIndex: 0, role: 'region', ariaLabel: `Table ${++tables}` }, children: [node] }];
+      return [
+        {
+          type: 'element',
+          tagName: 'div',
+          properties: { className: ['scroll-box'], tabIndex: 0, role: 'region', ariaLabel: `Table ${++tables}` },
+          children: [node],
+        },
+      ];
     const href = node.tagName === 'a' ? node.properties?.href : undefined;
     if (typeof href !== 'string' || /^[a-z]+:|^#|^\//i.test(href) || !/\.md(#|$)/.test(href)) return [node];
     const guide = GUIDE.exec(href);

@@ -72,9 +72,10 @@ export function paging(o: PagingInput): Paging {
   const capped = o.total > lastPage * o.perPage && Number.isFinite(maxOffset);
   if (o.page === null) {
     const start = o.cursorStart ?? maxOffset;
-    const position = o.cursorStart != null && o.shown > 0
-      ? `Results ${fmt(o.cursorStart + 1)}–${fmt(o.cursorStart + o.shown)} of ${fmt(o.total)}`
-      : `Results after result ${fmt(start)} of ${fmt(o.total)}`;
+    const position =
+      o.cursorStart != null && o.shown > 0
+        ? `Results ${fmt(o.cursorStart + 1)}–${fmt(o.cursorStart + o.shown)} of ${fmt(o.total)}`
+        : `Results after result ${fmt(start)} of ${fmt(o.total)}`;
     return {
       position,
       links: [],
@@ -89,7 +90,12 @@ export function paging(o: PagingInput): Paging {
   const page = o.page;
   const from = o.shown === 0 ? 0 : (page - 1) * o.perPage + 1;
   const to = from === 0 ? 0 : from + o.shown - 1;
-  const position = o.total === 0 ? 'No results' : from === 0 ? `No results on page ${fmt(page)} (${fmt(o.total)} in all)` : `Results ${fmt(from)}–${fmt(to)} of ${fmt(o.total)}`;
+  const position =
+    o.total === 0
+      ? 'No results'
+      : from === 0
+        ? `No results on page ${fmt(page)} (${fmt(o.total)} in all)`
+        : `Results ${fmt(from)}–${fmt(to)} of ${fmt(o.total)}`;
   const links: (PageLink | null)[] = [];
   if (lastPage > 1 || page > 1) {
     links.push({ label: 'First', href: page > 1 ? o.href(1) : null, rel: 'first', aria: 'First page' });

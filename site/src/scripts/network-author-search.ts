@@ -86,7 +86,8 @@ function enhance(form: HTMLFormElement): void {
       }
       hits = body.results ?? [];
       render();
-      status.textContent = hits.length === 0 ? 'No researcher found.' : `${hits.length} ${hits.length === 1 ? 'researcher' : 'researchers'} found; use the arrow keys to choose.`;
+      status.textContent =
+        hits.length === 0 ? 'No researcher found.' : `${hits.length} ${hits.length === 1 ? 'researcher' : 'researchers'} found; use the arrow keys to choose.`;
     } catch (err) {
       if ((err as Error).name !== 'AbortError') status.textContent = 'The search could not reach the server.';
     }

@@ -129,7 +129,12 @@ function enhance(root: HTMLElement, svg: SVGSVGElement): void {
   };
   const simulation = () =>
     (sim ??= forceSimulation<GraphNode, GraphEdge>(nodes)
-      .force('link', forceLink<GraphNode, GraphEdge>(edges).distance((e) => e.rest).strength(0.4))
+      .force(
+        'link',
+        forceLink<GraphNode, GraphEdge>(edges)
+          .distance((e) => e.rest)
+          .strength(0.4),
+      )
       .force('x', forceX<GraphNode>((n) => n.homeX).strength(0.06))
       .force('y', forceY<GraphNode>((n) => n.homeY).strength(0.06))
       .alphaDecay(0.04)

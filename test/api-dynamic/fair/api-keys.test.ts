@@ -162,7 +162,16 @@ describe('verification', () => {
     writeFileSync(file, JSON.stringify({ version: 1, keys: [{ name: 'a', sha256: 'xyz', created: null }] }));
     await expect(ApiKeys.open({ file })).rejects.toThrow(/keys\.0\.sha256: 64 lower-case hex digits/);
     const h = hashApiKey(key);
-    writeFileSync(file, JSON.stringify({ version: 1, keys: [{ name: 'a', sha256: h, created: null }, { name: 'a', sha256: hashApiKey(other), created: null }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        keys: [
+          { name: 'a', sha256: h, created: null },
+          { name: 'a', sha256: hashApiKey(other), created: null },
+        ],
+      }),
+    );
     await expect(readKeysFile(file)).rejects.toThrow(/duplicate key name "a"/);
     expect(await readKeysFile(join(dir, 'missing.json'))).toEqual([]);
   });

@@ -50,7 +50,11 @@ const upstreams = () => ({
   datacite: `http://datacite.example:${port}/api.datacite.org`,
   github: `http://github.example:${port}/api.github.com`,
 });
-const options = (extra: Partial<AssessOptionsInput> = {}): AssessOptionsInput => ({ deadlineMs: 5000, ...extra, upstreams: { ...upstreams(), ...(extra.upstreams ?? {}) } });
+const options = (extra: Partial<AssessOptionsInput> = {}): AssessOptionsInput => ({
+  deadlineMs: 5000,
+  ...extra,
+  upstreams: { ...upstreams(), ...(extra.upstreams ?? {}) },
+});
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -97,7 +101,9 @@ describe('the identifier is at fault: 422 RESOLUTION_FAILED, saying which step f
     const error = await failure(assess('10.1234/unknown', options(), { fetcher }));
     expect(error).toBeInstanceOf(ResolutionFailedError);
     expect(error).toMatchObject({ step: 'resolver', reason: 'status' });
-    expect(error.message).toBe(`The identifier "10.1234/unknown" could not be resolved: the DOI resolver (doi.example:${port}) does not know it (HTTP 404 Not Found). Check the identifier for typos.`);
+    expect(error.message).toBe(
+      `The identifier "10.1234/unknown" could not be resolved: the DOI resolver (doi.example:${port}) does not know it (HTTP 404 Not Found). Check the identifier for typos.`,
+    );
   });
 
   it('the Handle resolver does not know the handle', async () => {
@@ -154,7 +160,11 @@ describe('a service we depend on is at fault: 503 UPSTREAM_UNAVAILABLE naming it
     try {
       const error = await failure(assess('10.5281/zenodo.8347772', options(), { fetcher }));
       expect(error).toBeInstanceOf(UpstreamUnavailableError);
-      expect(error).toMatchObject({ service: `the DOI resolver (doi.example:${port})`, detail: 'looking up its name failed (EAI_AGAIN)', retryAfterSeconds: 30 });
+      expect(error).toMatchObject({
+        service: `the DOI resolver (doi.example:${port})`,
+        detail: 'looking up its name failed (EAI_AGAIN)',
+        retryAfterSeconds: 30,
+      });
       expect(error.message).toMatch(/^This service cannot reach the DOI resolver .* not with the identifier.*not counted/);
       // A URL identifier: the lookup of its own host fails temporarily, which is the name service's fault.
       const url = await failure(assess('https://repo.example/records/1', options(), { fetcher }));
@@ -179,7 +189,11 @@ describe('a service we depend on is at fault: 503 UPSTREAM_UNAVAILABLE naming it
 
   it('the DOI resolver refuses connections, times out, or answers 503', async () => {
     const refused = await failure(assess('10.1234/ok', options({ upstreams: { doi: `http://doi.example:${closed}/doi.org` } }), { fetcher }));
-    expect(refused).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: `the DOI resolver (doi.example:${closed})`, detail: 'the connection failed (ECONNREFUSED)' });
+    expect(refused).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      service: `the DOI resolver (doi.example:${closed})`,
+      detail: 'the connection failed (ECONNREFUSED)',
+    });
     const slow = await failure(assess('10.1234/resolver-slow', options(), { fetcher }));
     expect(slow).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', detail: 'it did not answer in time' });
     const busy = await failure(assess('10.1234/resolver-503', options(), { fetcher }));
@@ -234,7 +248,13 @@ describe('over HTTP: the status, Retry-After, and what counts in each tier', () 
   afterAll(async () => h?.close());
 
   const post = (identifier: string, ip: string, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ identifier }), remoteAddress: ip });
+    h.app.inject({
+      method: 'POST',
+      url: '/fair/api/v1/assess',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify({ identifier }),
+      remoteAddress: ip,
+    });
 
   for (const tier of ['anonymous', 'keyed'] as const) {
     it(`${tier}: a 503 of ours never counts, however often; a 422 that asked the resolver does; a 200 does`, async () => {
@@ -292,7 +312,11 @@ describe('over HTTP: the status, Retry-After, and what counts in each tier', () 
       down = await fairApp({ FAIR_ALLOW_PRIVATE_ADDRESSES: 'true', FAIR_DOI_RESOLVER_URL: upstreams().doi }, { fetcher });
       const res = await down.app.inject('/fair/api/v1/health');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: 'degraded', assessmentBackend: false, reasons: [`the DOI resolver (doi.example:${port}) does not answer, so assessments fail with 503 until it does`] });
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        assessmentBackend: false,
+        reasons: [`the DOI resolver (doi.example:${port}) does not answer, so assessments fail with 503 until it does`],
+      });
     } finally {
       dnsDown = false;
       await down?.close();

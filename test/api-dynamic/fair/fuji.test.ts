@@ -28,7 +28,14 @@ const assess = (app: FairApp, identifier: string, options?: unknown) =>
 
 beforeAll(async () => {
   fuji = await startFujiMock();
-  h = await fairApp({ FAIR_BACKEND: 'fuji', FUJI_URL: fuji.base, FUJI_USERNAME: FUJI_USER, FUJI_PASSWORD, FUJI_TIMEOUT_MS: '1000', FAIR_CACHE_TTL_SECONDS: '0' });
+  h = await fairApp({
+    FAIR_BACKEND: 'fuji',
+    FUJI_URL: fuji.base,
+    FUJI_USERNAME: FUJI_USER,
+    FUJI_PASSWORD,
+    FUJI_TIMEOUT_MS: '1000',
+    FAIR_CACHE_TTL_SECONDS: '0',
+  });
 });
 afterAll(async () => {
   await h?.close();
@@ -68,11 +75,27 @@ describe('FAIR_BACKEND=fuji', () => {
     expect(body.objectIdentifier).toBe('10.1594/PANGAEA.902845');
     expect(body.resolvedUrl).toBe('https://doi.pangaea.de/10.1594/PANGAEA.902845');
     expect(body.metricVersion).toBe('metrics_v0.8');
-    expect(body.summary).toEqual({ scoreEarned: 24, scoreTotal: 26, scorePercent: 92.31, findability: 100, accessibility: 100, interoperability: 100, reusability: 66.67 });
+    expect(body.summary).toEqual({
+      scoreEarned: 24,
+      scoreTotal: 26,
+      scorePercent: 92.31,
+      findability: 100,
+      accessibility: 100,
+      interoperability: 100,
+      reusability: 66.67,
+    });
     expect(body.metrics).toHaveLength(17);
     expect(body.metrics.map((m) => m.id).slice(0, 3)).toEqual(['FsF-F1-01MD', 'FsF-F1-02MD', 'FsF-F2-01M']);
     // F-UJI's own status is kept: F1-02MD earns its point yet F-UJI says fail (fair.md §1.3); indeterminate → fail.
-    expect(body.metrics[1]).toEqual({ id: 'FsF-F1-02MD', name: 'Data is assigned a persistent identifier.', principle: 'F', status: 'fail', scoreEarned: 1, scoreTotal: 1, maturity: 3 });
+    expect(body.metrics[1]).toEqual({
+      id: 'FsF-F1-02MD',
+      name: 'Data is assigned a persistent identifier.',
+      principle: 'F',
+      status: 'fail',
+      scoreEarned: 1,
+      scoreTotal: 1,
+      maturity: 3,
+    });
     expect(body.metrics.find((m) => m.id === 'FsF-A1.1-01MD')).toMatchObject({ principle: 'A', status: 'pass', scoreEarned: 2, scoreTotal: 2, maturity: 3 });
     expect(body.metrics.find((m) => m.id === 'FsF-R1.3-02D')).toMatchObject({ principle: 'R', status: 'fail', scoreEarned: 0, scoreTotal: 1, maturity: 0 });
     expect(body.metrics.find((m) => m.id === 'FsF-R1-01M')).toMatchObject({ status: 'pass', scoreEarned: 1, scoreTotal: 2, maturity: 1 });
@@ -82,7 +105,11 @@ describe('FAIR_BACKEND=fuji', () => {
     expect(body.details.startedAt).toBe('2026-11-21T10:00:00Z');
     expect(body.details.summary.FAIR).toEqual({ scoreEarned: 24, scoreTotal: 26, scorePercent: 92.31, maturity: 2.75, metrics: 17, metricsPassed: 15 });
     expect(body.details.summary.categories.R).toEqual({ scoreEarned: 4, scoreTotal: 6, scorePercent: 66.67, maturity: 2, metrics: 5, metricsPassed: 4 });
-    expect(Object.keys(body.details.summary.principles).sort()).toEqual(Object.keys(FUJI_SUMMARY.score_earned).filter((k) => /[0-9]/.test(k)).sort());
+    expect(Object.keys(body.details.summary.principles).sort()).toEqual(
+      Object.keys(FUJI_SUMMARY.score_earned)
+        .filter((k) => /[0-9]/.test(k))
+        .sort(),
+    );
     expect(body.details.summary.principles['R1.3']).toMatchObject({ scorePercent: 50, maturity: 2, metrics: 2, metricsPassed: 1 });
     const r12 = body.details.metrics.find((m) => m.id === 'FsF-R1.2-01M')!;
     expect(r12.principle).toBe('R1.2');
@@ -97,7 +124,9 @@ describe('FAIR_BACKEND=fuji', () => {
 
   it('the mapped result matches the OpenAPI document', async () => {
     const doc = (await h.app.inject('/fair/api/v1/openapi.json')).json();
-    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(doc.paths['/fair/api/v1/assess'].post.responses['200'].content['application/json'].schema);
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(
+      doc.paths['/fair/api/v1/assess'].post.responses['200'].content['application/json'].schema,
+    );
     const body = (await assess(h, 'https://doi.org/10.1594/PANGAEA.902845')).json();
     expect(validate(body), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   });

@@ -283,10 +283,14 @@ describe.skipIf(!redisHere)('redis store shared by replicas', () => {
   it('admits exactly 10 of 100 hits from two processes at once', async () => {
     const key = freshKey();
     const workers = [0, 1].map(() => {
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'test/helpers/fair-limit-worker.ts'), redis!.url, key, '10', '50'], {
-        cwd: ROOT,
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'test/helpers/fair-limit-worker.ts'), redis!.url, key, '10', '50'],
+        {
+          cwd: ROOT,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
+      );
       const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
       return { child, next: async () => (await lines.next()).value as string };
     });
@@ -358,7 +362,14 @@ describe('rate limiter', () => {
     expect((await limiter.consume(subject)).allowed).toBe(true);
     expect(() => new RateLimiter(null as unknown as RateLimitStore, { anonymousLimit: 0 })).toThrow();
     // A peek reports the fresh window without opening it.
-    expect(await limiter.peek({ tier: 'authenticated', keyName: 'k' })).toEqual({ allowed: true, tier: 'authenticated', limit: 3, remaining: 3, resetSeconds: 60, window: 0 });
+    expect(await limiter.peek({ tier: 'authenticated', keyName: 'k' })).toEqual({
+      allowed: true,
+      tier: 'authenticated',
+      limit: 3,
+      remaining: 3,
+      resetSeconds: 60,
+      window: 0,
+    });
     expect((await limiter.peek(subject)).remaining).toBe(1);
     await limiter.close();
   });

@@ -32,7 +32,13 @@ describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas',
   });
 
   const post = (app: FairApp, ip: string) =>
-    app.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{"identifier": "10.9999/replica"}', remoteAddress: ip });
+    app.app.inject({
+      method: 'POST',
+      url: '/fair/api/v1/assess',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"identifier": "10.9999/replica"}',
+      remoteAddress: ip,
+    });
 
   it('one client spread over both replicas gets 10 in all, counting 9..0, then 429 from either', async () => {
     const ip = '192.0.2.77';
@@ -64,7 +70,13 @@ describe.skipIf(!redisHere)('FAIR rate limits in Redis, shared by two replicas',
     expect(body.message).toMatch(/rate-limit counters cannot be reached/);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     // A malformed request is still a 400, without the headers it cannot look up.
-    const bad = await a.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: '{}', remoteAddress: '192.0.2.79' });
+    const bad = await a.app.inject({
+      method: 'POST',
+      url: '/fair/api/v1/assess',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+      remoteAddress: '192.0.2.79',
+    });
     expectError(bad, 'MISSING_PARAMETER');
     // b never probed while Redis was up (a's probe is reused for 30 s): its first probe meets Redis down.
     const health = await b.app.inject('/fair/api/v1/health');

@@ -23,7 +23,9 @@ describe('parseAssessRequest', () => {
       use_code_host: true,
       metric_version: 'metrics_v0.5',
     });
-    expect(parseAssessRequest({ identifier: 'x', options: { metric_version: 'metrics_v0.8.yaml' } }, ENGINE_METRIC_VERSIONS).options.metric_version).toBe('metrics_v0.8');
+    expect(parseAssessRequest({ identifier: 'x', options: { metric_version: 'metrics_v0.8.yaml' } }, ENGINE_METRIC_VERSIONS).options.metric_version).toBe(
+      'metrics_v0.8',
+    );
   });
 
   it('reports an unknown field before a wrong value, and never echoes more than 60 characters of a name', () => {
@@ -40,7 +42,9 @@ describe('parseAssessRequest', () => {
   });
 
   it('a "__proto__" key is an unknown field, not a prototype', () => {
-    expect(() => parseAssessRequest(JSON.parse('{"identifier": "x", "__proto__": {"identifier": 1}}'), ENGINE_METRIC_VERSIONS)).toThrow(/Unknown field "__proto__"/);
+    expect(() => parseAssessRequest(JSON.parse('{"identifier": "x", "__proto__": {"identifier": 1}}'), ENGINE_METRIC_VERSIONS)).toThrow(
+      /Unknown field "__proto__"/,
+    );
   });
 });
 
@@ -62,7 +66,10 @@ function scriptedBackend() {
   return { backend, calls, pending, result };
 }
 
-const request = (identifier: string, metric_version = 'metrics_v0.8'): AssessRequest => ({ identifier, options: { use_registry: true, use_code_host: false, metric_version } });
+const request = (identifier: string, metric_version = 'metrics_v0.8'): AssessRequest => ({
+  identifier,
+  options: { use_registry: true, use_code_host: false, metric_version },
+});
 const flush = () => new Promise((r) => setImmediate(r));
 
 describe('AssessmentService', () => {
@@ -159,7 +166,11 @@ describe('HealthCheck', () => {
     ]);
     const hanging = new HealthCheck({ probe: async () => true }, () => new Promise(() => {}));
     const slow = await hanging.status();
-    expect(slow).toMatchObject({ status: 'unhealthy', reachable: true, reasons: ['the rate-limit counters cannot be reached (no answer within 1000 ms), so no assessment can be made'] });
+    expect(slow).toMatchObject({
+      status: 'unhealthy',
+      reachable: true,
+      reasons: ['the rate-limit counters cannot be reached (no answer within 1000 ms), so no assessment can be made'],
+    });
   });
 });
 

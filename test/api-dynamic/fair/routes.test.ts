@@ -47,7 +47,11 @@ const post = (app: FairApp, body: unknown, o: PostOptions = {}) =>
     remoteAddress: o.ip ?? newClient(),
   });
 
-const rateHeaders = (res: { headers: Record<string, unknown> }) => [res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining'], res.headers['x-ratelimit-reset']];
+const rateHeaders = (res: { headers: Record<string, unknown> }) => [
+  res.headers['x-ratelimit-limit'],
+  res.headers['x-ratelimit-remaining'],
+  res.headers['x-ratelimit-reset'],
+];
 
 beforeAll(async () => {
   mock = await startFairMock();
@@ -131,18 +135,53 @@ describe('POST /assess: 400 for every malformed request, with the headers and wi
     ['empty body', { payload: '' }, 'MISSING_PARAMETER', /body is empty/],
     ['malformed JSON', { payload: '{"identifier": "10.1/x",' }, 'INVALID_PARAMETER', /not valid JSON/],
     ['a JSON array', { body: [PANGAEA] }, 'INVALID_PARAMETER', /must be a JSON object/],
-    ['wrong content type', { headers: { 'content-type': 'text/plain' }, body: { identifier: PANGAEA } }, 'INVALID_PARAMETER', /^Content-Type: "text\/plain" is not accepted/],
-    ['form content type', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'identifier=10.1%2Fx' }, 'INVALID_PARAMETER', /^Content-Type:/],
-    ['unparseable content type', { headers: { 'content-type': 'json' }, body: { identifier: PANGAEA } }, 'INVALID_PARAMETER', /^Content-Type: "json" is not a valid media type/],
+    [
+      'wrong content type',
+      { headers: { 'content-type': 'text/plain' }, body: { identifier: PANGAEA } },
+      'INVALID_PARAMETER',
+      /^Content-Type: "text\/plain" is not accepted/,
+    ],
+    [
+      'form content type',
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'identifier=10.1%2Fx' },
+      'INVALID_PARAMETER',
+      /^Content-Type:/,
+    ],
+    [
+      'unparseable content type',
+      { headers: { 'content-type': 'json' }, body: { identifier: PANGAEA } },
+      'INVALID_PARAMETER',
+      /^Content-Type: "json" is not a valid media type/,
+    ],
     ['non-UTF-8 charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: { identifier: PANGAEA } }, 'INVALID_PARAMETER', /charset/],
-    ['unknown option', { body: { identifier: PANGAEA, options: { use_fuji: true } } }, 'UNKNOWN_PARAMETER', /Unknown option "use_fuji"\. Allowed options: use_registry, use_code_host, metric_version\./],
-    ['unknown top-level field', { body: { identifier: PANGAEA, test_debug: true } }, 'UNKNOWN_PARAMETER', /Unknown field "test_debug" in the request body\. Allowed fields: identifier, options\./],
-    ['unknown metric version', { body: { identifier: PANGAEA, options: { metric_version: 'metrics_v0.7' } } }, 'INVALID_PARAMETER', /Unknown metric_version "metrics_v0\.7"; accepted: metrics_v0\.8, metrics_v0\.5/],
+    [
+      'unknown option',
+      { body: { identifier: PANGAEA, options: { use_fuji: true } } },
+      'UNKNOWN_PARAMETER',
+      /Unknown option "use_fuji"\. Allowed options: use_registry, use_code_host, metric_version\./,
+    ],
+    [
+      'unknown top-level field',
+      { body: { identifier: PANGAEA, test_debug: true } },
+      'UNKNOWN_PARAMETER',
+      /Unknown field "test_debug" in the request body\. Allowed fields: identifier, options\./,
+    ],
+    [
+      'unknown metric version',
+      { body: { identifier: PANGAEA, options: { metric_version: 'metrics_v0.7' } } },
+      'INVALID_PARAMETER',
+      /Unknown metric_version "metrics_v0\.7"; accepted: metrics_v0\.8, metrics_v0\.5/,
+    ],
     ['non-string identifier', { body: { identifier: 42 } }, 'INVALID_PARAMETER', /"identifier" must be a string/],
     ['null identifier', { body: { identifier: null } }, 'INVALID_PARAMETER', /"identifier" must be a string/],
     ['blank identifier', { body: { identifier: '   ' } }, 'INVALID_PARAMETER', /"identifier" is empty/],
     ['identifier over 2048 characters', { body: { identifier: `https://example.org/${'a'.repeat(2040)}` } }, 'INVALID_PARAMETER', /at most 2048/],
-    ['non-boolean option', { body: { identifier: PANGAEA, options: { use_registry: 'yes' } } }, 'INVALID_PARAMETER', /"options\.use_registry" must be true or false/],
+    [
+      'non-boolean option',
+      { body: { identifier: PANGAEA, options: { use_registry: 'yes' } } },
+      'INVALID_PARAMETER',
+      /"options\.use_registry" must be true or false/,
+    ],
     ['options not an object', { body: { identifier: PANGAEA, options: ['use_registry'] } }, 'INVALID_PARAMETER', /"options" must be an object/],
     ['a query parameter', { url: `${URL_ASSESS}?identifier=${PANGAEA}`, body: { identifier: PANGAEA } }, 'UNKNOWN_PARAMETER', /takes no parameters/],
   ];
@@ -363,7 +402,13 @@ describe('server-side request forgery, end to end', () => {
     const guarded = await fairApp({ ...fairMockEnv(mock), FAIR_ALLOW_PRIVATE_ADDRESSES: 'false' });
     try {
       const before = mock.requests.length;
-      for (const identifier of [`${mock.base}/`, `http://localhost:${new URL(mock.base).port}/`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'file:///etc/passwd']) {
+      for (const identifier of [
+        `${mock.base}/`,
+        `http://localhost:${new URL(mock.base).port}/`,
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]/',
+        'file:///etc/passwd',
+      ]) {
         const body = expectError(await post(guarded, { identifier }), 'RESOLUTION_FAILED', 422);
         expect(body.message).toContain(`"${identifier}"`);
       }

@@ -395,7 +395,11 @@ describe('fetching (private addresses allowed for the mocks)', () => {
     expect(seen.headers.accept).toBe('*/*');
     expect(seen.headers['user-agent']).toMatch(/^ori-fair-assessment\//);
     expect(res.headers['content-type']).toBe('application/json');
-    const negotiated = await fetcher.fetch({ url: `${base}/echo`, accept: 'application/vnd.datacite.datacite+json', headers: { 'X-Extra': 'yes', Host: 'evil.test' } });
+    const negotiated = await fetcher.fetch({
+      url: `${base}/echo`,
+      accept: 'application/vnd.datacite.datacite+json',
+      headers: { 'X-Extra': 'yes', Host: 'evil.test' },
+    });
     expect(json(negotiated.body).headers).toMatchObject({ accept: 'application/vnd.datacite.datacite+json', 'x-extra': 'yes', host: new URL(base).host });
   });
 
@@ -552,7 +556,27 @@ function selfSigned(): { key: Buffer; cert: Buffer } | null {
   if (!needProgram('openssl', 'the https tests')) return null;
   const dir = mkdtempSync(join(tmpdir(), 'fair-safe-tls-'));
   try {
-    const run = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=public.test', '-addext', 'subjectAltName=DNS:public.test'], { stdio: 'pipe' });
+    const run = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=public.test',
+        '-addext',
+        'subjectAltName=DNS:public.test',
+      ],
+      { stdio: 'pipe' },
+    );
     if (run.error || run.status !== 0) throw new Error(`openssl made no test certificate: ${run.error?.message ?? run.stderr.toString().trim()}`);
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {

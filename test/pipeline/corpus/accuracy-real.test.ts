@@ -67,44 +67,149 @@ const EXPECTED_HITS: ExpectedHit[] = [
   // 0.06–0.08 if using the last one before (0.07). Appears in abstract and results, so test de-duplication.
   // The p-value nearest before the phrase IS the last one (p=0.07): DECISIONS.md §5 and hedged.md §2.1 give
   // 0.06-0.08 (KNOWN_DIFFERENCES: "band wording"). The two places differ in wording, so both are excerpts.
-  { file: 'journal.pone.0067227.xml', sentence: 'tended to be inversely correlated with leukocyte mtDNA copy number.', phrase: 'tended to', status: 'verified', band: '0.06-0.08', p: 'p=0.07', section: 'abstract' },
-  { file: 'journal.pone.0067227.xml', sentence: 'tended to be inversely correlated with leukocyte mtDNA copy number, although the relationship was not statistically significant.', phrase: 'tended to', status: 'verified', band: '0.06-0.08', p: 'p=0.07', section: 'body' },
+  {
+    file: 'journal.pone.0067227.xml',
+    sentence: 'tended to be inversely correlated with leukocyte mtDNA copy number.',
+    phrase: 'tended to',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p=0.07',
+    section: 'abstract',
+  },
+  {
+    file: 'journal.pone.0067227.xml',
+    sentence: 'tended to be inversely correlated with leukocyte mtDNA copy number, although the relationship was not statistically significant.',
+    phrase: 'tended to',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p=0.07',
+    section: 'body',
+  },
 
   // journal.pone.0068090: ✔ table footnote: "There was a marginally significant difference in gender distribution …
   // Χ2 (1) = 5.37, p 0.06." The operator is missing in the source; band 0.06–0.08.
-  { file: 'journal.pone.0068090.xml', sentence: 'There was a marginally significant difference in gender distribution', phrase: 'marginally significant', status: 'verified', band: '0.06-0.08', p: 'p 0.06', section: 'table-footnote' },
+  {
+    file: 'journal.pone.0068090.xml',
+    sentence: 'There was a marginally significant difference in gender distribution',
+    phrase: 'marginally significant',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p 0.06',
+    section: 'table-footnote',
+  },
   // ✔/flag: "…marginally significant difference … Tukey's HSD, p 0.05." (exactly 0.05, no operator).
-  { file: 'journal.pone.0068090.xml', sentence: 'There was a marginally significant difference between the Estimated IQ scores', phrase: 'marginally significant', status: 'verified', band: '0.05-0.06', p: 'p 0.05', atThreshold: true, section: 'table-footnote' },
+  {
+    file: 'journal.pone.0068090.xml',
+    sentence: 'There was a marginally significant difference between the Estimated IQ scores',
+    phrase: 'marginally significant',
+    status: 'verified',
+    band: '0.05-0.06',
+    p: 'p 0.05',
+    atThreshold: true,
+    section: 'table-footnote',
+  },
   // ✘ "There were trends toward higher Orthogonal indices … (uncorrected p = 0.044 …)"
-  { file: 'journal.pone.0068090.xml', sentence: 'There were trends toward higher Orthogonal indices', phrase: 'trend toward', status: 'rejected', band: null, p: 'p = 0.044', section: 'body' },
+  {
+    file: 'journal.pone.0068090.xml',
+    sentence: 'There were trends toward higher Orthogonal indices',
+    phrase: 'trend toward',
+    status: 'rejected',
+    band: null,
+    p: 'p = 0.044',
+    section: 'body',
+  },
   // ✘ "a trend toward poorer Orthogonal performance … (uncorrected p = 0.006 …)": hedges on p < 0.05.
-  { file: 'journal.pone.0068090.xml', sentence: 'showed a trend toward poorer Orthogonal performance', phrase: 'trend toward', status: 'rejected', band: null, p: 'p = 0.006', section: 'body' },
+  {
+    file: 'journal.pone.0068090.xml',
+    sentence: 'showed a trend toward poorer Orthogonal performance',
+    phrase: 'trend toward',
+    status: 'rejected',
+    band: null,
+    p: 'p = 0.006',
+    section: 'body',
+  },
   // Also "p values < 0.035" (plural label). (Its sentence opens with "Trends toward …": a hedge on a bound < 0.05.)
-  { file: 'journal.pone.0068090.xml', sentence: 'Trends toward poorer contour detection performance', phrase: 'trend toward', status: 'rejected', band: null, p: 'p values < 0.035', section: 'body' },
+  {
+    file: 'journal.pone.0068090.xml',
+    sentence: 'Trends toward poorer contour detection performance',
+    phrase: 'trend toward',
+    status: 'rejected',
+    band: null,
+    p: 'p values < 0.035',
+    section: 'body',
+  },
 
   // journal.pgen.1000052: ✘ "…was only marginally significant (P = 0.0167)" and "(P<0.0167)". An Otte-list phrase on a
   // p below 0.05 must not be verified. (The "(P<0.0167)" sentence: KNOWN_DIFFERENCES.)
-  { file: 'journal.pgen.1000052.xml', sentence: 'was only marginally significant (P = 0.0167)', phrase: 'only marginally significant', status: 'rejected', band: null, p: 'P = 0.0167', section: 'body' },
+  {
+    file: 'journal.pgen.1000052.xml',
+    sentence: 'was only marginally significant (P = 0.0167)',
+    phrase: 'only marginally significant',
+    status: 'rejected',
+    band: null,
+    p: 'P = 0.0167',
+    section: 'body',
+  },
 
   // journal.pone.0080518: ○ "…thereafter, a non-significant trend towards increasing yield … was observed (Table S1,
   // Figure S1)". No p-value. The hyphenated variant does not match Otte's "a nonsignificant trend" unless you normalise.
-  { file: 'journal.pone.0080518.xml', sentence: 'a non-significant trend towards increasing yield', phrase: 'a non-significant trend', status: 'unverified', band: 'none', p: null, section: 'body' },
+  {
+    file: 'journal.pone.0080518.xml',
+    sentence: 'a non-significant trend towards increasing yield',
+    phrase: 'a non-significant trend',
+    status: 'unverified',
+    band: 'none',
+    p: null,
+    section: 'body',
+  },
 
   // journal.pmed.0030520: ✘ "studies conducted in Asian populations tended to have a larger ORs (χ52 = 14.4, pHet = 0.007)".
   // Subscripted p label; significant.
-  { file: 'journal.pmed.0030520.xml', sentence: 'studies conducted in Asian populations tended to have a larger ORs', phrase: 'tended to', status: 'rejected', band: null, p: 'pHet = 0.007', section: 'body' },
+  {
+    file: 'journal.pmed.0030520.xml',
+    sentence: 'studies conducted in Asian populations tended to have a larger ORs',
+    phrase: 'tended to',
+    status: 'rejected',
+    band: null,
+    p: 'pHet = 0.007',
+    section: 'body',
+  },
 
   // elife00007: ✔ "Geocoris spp. tended to predate more larvae from GLV-supplemented plants (Fisher's exact tests, …
   // p=0.066; … p=0.069; combined trials, Bonferroni-corrected p=0.0063)." The first p after the phrase gives band
   // 0.06–0.08; note the corrected combined p is significant. The sentence appears in the results and again in a
   // figure legend. "spp." tests sentence splitting. (The legend's wording differs: two excerpts.)
-  { file: 'elife00007.xml', sentence: 'Geocoris spp. tended to predate more larvae from GLV-supplemented plants (Fisher\'s exact tests, 35–37% vs 22–27% May 5–6, N=59–60 larvae', phrase: 'tended to', status: 'verified', band: '0.06-0.08', p: 'p=0.066', section: 'body' },
-  { file: 'elife00007.xml', sentence: 'Geocoris spp. tended to predate more larvae from GLV-supplemented plants (Fisher\'s exact tests, 35–37% vs 22–27% May 5–6, p=0.066', phrase: 'tended to', status: 'verified', band: '0.06-0.08', p: 'p=0.066', section: 'caption' },
+  {
+    file: 'elife00007.xml',
+    sentence: "Geocoris spp. tended to predate more larvae from GLV-supplemented plants (Fisher's exact tests, 35–37% vs 22–27% May 5–6, N=59–60 larvae",
+    phrase: 'tended to',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p=0.066',
+    section: 'body',
+  },
+  {
+    file: 'elife00007.xml',
+    sentence: "Geocoris spp. tended to predate more larvae from GLV-supplemented plants (Fisher's exact tests, 35–37% vs 22–27% May 5–6, p=0.066",
+    phrase: 'tended to',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p=0.066',
+    section: 'caption',
+  },
 
   // elife-46472-v3: ✔ "There was a strong statistical trend for an increase in the chromosome 10 … LOD score for MA intake
   // (from 8.2 to 8.8; p=0.07), and a significant increase for … temperature response …": band 0.06–0.08. It is a
   // variant of Otte's "a strong trend" and not matched by the exact list.
-  { file: 'elife-46472-v3.xml', sentence: 'There was a strong statistical trend for an increase in the chromosome 10', phrase: 'a strong trend', status: 'verified', band: '0.06-0.08', p: 'p=0.07', section: 'body' },
+  {
+    file: 'elife-46472-v3.xml',
+    sentence: 'There was a strong statistical trend for an increase in the chromosome 10',
+    phrase: 'a strong trend',
+    status: 'verified',
+    band: '0.06-0.08',
+    p: 'p=0.07',
+    section: 'body',
+  },
 ];
 
 /** A sentence SOURCES.md names as a non-hit: in the article's text, and never verified (or not an excerpt at all). */
@@ -128,7 +233,11 @@ const EXPECTED_NON_HITS: ExpectedNonHit[] = [
   // i.e. exactly 0.05 claimed as a difference; "…somewhat lower … but not statistically significantly so (p = 0.58)";
   // "apparently higher". No Otte phrase.
   { file: 'pntd.0002065.nxml', sentence: 'Seroprevalence in sheep was higher in Mopeia (22.8%) than in Nicoadala (4.3%) (p = 0.05).', expect: 'no-excerpt' },
-  { file: 'pntd.0002065.nxml', sentence: 'somewhat lower (9.2%) than in goats (11.6%) but not statistically significantly so (p = 0.58)', expect: 'no-excerpt' },
+  {
+    file: 'pntd.0002065.nxml',
+    sentence: 'somewhat lower (9.2%) than in goats (11.6%) but not statistically significantly so (p = 0.58)',
+    expect: 'no-excerpt',
+  },
   { file: 'pntd.0002065.nxml', sentence: 'In females apparently higher seroprevalences occurred', expect: 'no-excerpt' },
   // journal.pmed.0030520: Also "pHet = 0.00009" (a sentence with no hedge).
   { file: 'journal.pmed.0030520.xml', sentence: 'pHet = 0.00009', expect: 'no-excerpt' },
@@ -263,7 +372,8 @@ describe.skipIf(!haveJats)('extraction accuracy on the real reference articles (
     for (const file of FILES) {
       const doc = article(file).doc;
       const want = ARTICLE_IDS[file];
-      if (want === 'generated') expect({ file, kind: doc.id_kind, id: doc.pmcid.startsWith(GENERATED_ID_PREFIX) }).toEqual({ file, kind: 'generated', id: true });
+      if (want === 'generated')
+        expect({ file, kind: doc.id_kind, id: doc.pmcid.startsWith(GENERATED_ID_PREFIX) }).toEqual({ file, kind: 'generated', id: true });
       else expect({ file, kind: doc.id_kind, id: doc.pmcid }).toEqual({ file, kind: 'pmcid', id: want });
     }
   });
@@ -274,7 +384,10 @@ describe.skipIf(!haveJats)('extraction accuracy on the real reference articles (
     expect(e, `no excerpt for "${sentence}"`).toBeDefined();
     expect(e!.section).toBe(h.section);
     const occ = e!.occurrences.filter((o) => o.phrase === h.phrase);
-    expect(occ.map((o) => o.phrase), e!.text).toEqual([h.phrase]);
+    expect(
+      occ.map((o) => o.phrase),
+      e!.text,
+    ).toEqual([h.phrase]);
     const o = occ[0]!;
     expect({ status: o.status, band: o.band, p: o.p?.text ?? null, at_threshold: o.at_threshold }).toEqual({
       status: h.status,
@@ -338,13 +451,24 @@ describe.skipIf(!haveJats)('extraction accuracy on the real reference articles (
         const k = key(j.file, sentence, j.phrase);
         expect(judged.has(k), `judged twice: ${k}`).toBe(false);
         judged.set(k, j);
-        if (j.hedge) hedgesRead.push({ label: `${j.file}: "${j.phrase}" in "${sentence}"`, status: j.status, band: j.band, emitted: () => excerptOf(j.file, sentence)?.occurrences.find((o) => o.phrase === j.phrase) });
+        if (j.hedge)
+          hedgesRead.push({
+            label: `${j.file}: "${j.phrase}" in "${sentence}"`,
+            status: j.status,
+            band: j.band,
+            emitted: () => excerptOf(j.file, sentence)?.occurrences.find((o) => o.phrase === j.phrase),
+          });
       }
       for (const m of judgements.missed) {
         const sentence = sentenceOf(m.file, m.sentence);
         const at = sentence.indexOf(m.phrase);
         expect(at, `${m.file}: "${m.phrase}" is not written in "${sentence}"`).toBeGreaterThanOrEqual(0);
-        hedgesRead.push({ label: `${m.file}: "${m.phrase}" (missed) in "${sentence}"`, status: m.status, band: m.band, emitted: () => excerptOf(m.file, sentence)?.occurrences.find((o) => o.start <= at && at < o.end) });
+        hedgesRead.push({
+          label: `${m.file}: "${m.phrase}" (missed) in "${sentence}"`,
+          status: m.status,
+          band: m.band,
+          emitted: () => excerptOf(m.file, sentence)?.occurrences.find((o) => o.start <= at && at < o.end),
+        });
       }
     });
 
@@ -407,7 +531,9 @@ describe.skipIf(!haveJats)('extraction accuracy on the real reference articles (
         const o = h.emitted()!;
         return o.status !== h.status || o.band !== h.band;
       });
-      console.info(`real articles: hedge precision ${hedges}/${all}, hedge recall ${found.length}/${hedgesRead.length}, status and band right on ${found.length - misjudged.length}/${found.length}`);
+      console.info(
+        `real articles: hedge precision ${hedges}/${all}, hedge recall ${found.length}/${hedgesRead.length}, status and band right on ${found.length - misjudged.length}/${found.length}`,
+      );
       expect(all).toBeGreaterThanOrEqual(MEASURED.hedgePrecision.of - 7); // the 7 non-hedges may go, the hedges may not
       expect(hedgesRead.length).toBeGreaterThanOrEqual(MEASURED.hedgeRecall.of);
       expect(hedges / all).toBeGreaterThanOrEqual(MEASURED.hedgePrecision.hedges / MEASURED.hedgePrecision.of);

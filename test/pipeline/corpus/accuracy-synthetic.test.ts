@@ -86,8 +86,14 @@ describe(`extraction on ${ARTICLES} synthetic articles (seed ${SEED}) against gr
           }
           const o = occ[0]!;
           const got = { status: o.status, band: o.band, at_threshold: o.at_threshold, p: o.p && { text: o.p.text, operator: o.p.operator, value: o.p.value } };
-          const want = { status: h.outcome, band: h.band, at_threshold: h.atThreshold, p: h.pValue && { text: h.pValue.text, operator: h.pValue.operator, value: h.pValue.value } };
-          if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${f.file}: "${sentence}"\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(want)}`);
+          const want = {
+            status: h.outcome,
+            band: h.band,
+            at_threshold: h.atThreshold,
+            p: h.pValue && { text: h.pValue.text, operator: h.pValue.operator, value: h.pValue.value },
+          };
+          if (JSON.stringify(got) !== JSON.stringify(want))
+            problems.push(`${f.file}: "${sentence}"\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(want)}`);
         }
       }
     });

@@ -46,10 +46,7 @@ describe('associate', () => {
       ['a trend toward significance', '0.05-0.06', 'verified', true, 'p = 0.05'],
       ['marginally significant', '0.05-0.06', 'verified', true, 'p = 0.05'],
     ]);
-    expect(associate(a.phrases, a.pValues, { exactlyAlpha: 'rejected' }).map((o) => o.status)).toEqual([
-      'rejected',
-      'rejected',
-    ]);
+    expect(associate(a.phrases, a.pValues, { exactlyAlpha: 'rejected' }).map((o) => o.status)).toEqual(['rejected', 'rejected']);
   });
 
   it('returns the sentence p-values too, and none at all when no phrase matches', () => {

@@ -2,14 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  BANDS,
-  bandOfValue,
-  classifyPValue,
-  DEFAULT_BAND_OPTIONS,
-  VERIFIED_BANDS,
-  type BandResult,
-} from '../../../pipeline/corpus/bands.ts';
+import { BANDS, bandOfValue, classifyPValue, DEFAULT_BAND_OPTIONS, VERIFIED_BANDS, type BandResult } from '../../../pipeline/corpus/bands.ts';
 import { findPValues, type PValueHit } from '../../../pipeline/corpus/p-values.ts';
 import { needShared, sharedPath } from '../../helpers/needs.ts';
 
@@ -139,15 +132,12 @@ describe('classifyPValue: bounds and ranges (the decisions in bands.ts)', () => 
  * "<0.05" = [0, 0.05), ">=0.05-0.15" = [0.05, 0.10), ">=0.15" = [0.10, 1].
  */
 describe.skipIf(!haveOtteP)("Otte et al.'s manual p-values (otte2022/data.manual/all_P_values.csv)", () => {
-  const rows = haveOtteP
-    ? (parse(readFileSync(OTTE_P, 'utf8'), { columns: true }) as { highest_pvalue: string; group: string }[])
-    : [];
+  const rows = haveOtteP ? (parse(readFileSync(OTTE_P, 'utf8'), { columns: true }) as { highest_pvalue: string; group: string }[]) : [];
 
   /** What the group says about our verdict: the statuses and bands compatible with the group's interval. */
   const agrees = (group: string, r: BandResult, value: number): boolean => {
     if (group === '<0.05') return r.status === 'rejected';
-    if (group === '>=0.05-0.15')
-      return r.status === 'verified' && ['0.05-0.06', '0.06-0.08', '0.08-0.10'].includes(r.band!) && value < 0.1;
+    if (group === '>=0.05-0.15') return r.status === 'verified' && ['0.05-0.06', '0.06-0.08', '0.08-0.10'].includes(r.band!) && value < 0.1;
     if (group === '>=0.15') return r.status === 'verified' && r.band === '>0.10';
     throw new Error(`unknown group ${group}`);
   };
@@ -174,7 +164,10 @@ describe.skipIf(!haveOtteP)("Otte et al.'s manual p-values (otte2022/data.manual
       const want = Number(text);
       for (const s of renderings(text)) {
         const hits = findPValues(s);
-        expect(hits.map((h) => h.value), s).toEqual([want]);
+        expect(
+          hits.map((h) => h.value),
+          s,
+        ).toEqual([want]);
         expect(hits[0]!.threshold).toBe(false);
       }
       const hit = findPValues(`p = ${text}`)[0]!;
@@ -187,9 +180,7 @@ describe.skipIf(!haveOtteP)("Otte et al.'s manual p-values (otte2022/data.manual
       }
     }
     const rate = agree / rows.length;
-    console.info(`Otte manual p-values: ${agree}/${rows.length} = ${(rate * 100).toFixed(2)}% agree; disagreements:`, [
-      ...disagreements,
-    ]);
+    console.info(`Otte manual p-values: ${agree}/${rows.length} = ${(rate * 100).toFixed(2)}% agree; disagreements:`, [...disagreements]);
     // The one class: p = 0.10 exactly (767 rows, Hankins' second peak) sits in Otte's upper group, which is
     // half-open at 0.10, while DECISIONS.md §5 puts 0.10 in the 0.08-0.10 band. No other disagreement.
     expect([...disagreements]).toEqual([['>=0.15 0.1 → 0.08-0.10', 767]]);
@@ -206,9 +197,7 @@ describe.skipIf(!haveOtteP)("Otte et al.'s manual p-values (otte2022/data.manual
       if (r.status === 'verified') verifiedValues.push(Number(row.highest_pvalue));
     }
     const share = (k: string) => Math.round(((counts.get(k) ?? 0) / rows.length) * 1000) / 10;
-    expect([share('rejected'), share('0.05-0.06'), share('0.06-0.08'), share('0.08-0.10'), share('>0.10')]).toEqual([
-      17.2, 23.9, 29.6, 21.1, 8.2,
-    ]);
+    expect([share('rejected'), share('0.05-0.06'), share('0.06-0.08'), share('0.08-0.10'), share('>0.10')]).toEqual([17.2, 23.9, 29.6, 21.1, 8.2]);
     verifiedValues.sort((a, b) => a - b);
     const q = (f: number) => verifiedValues[Math.floor(f * (verifiedValues.length - 1))]!;
     expect(q(0.5)).toBeCloseTo(0.069, 3);

@@ -27,7 +27,9 @@ async function build(pageSize: number): Promise<Uint8Array> {
     db.exec('BEGIN');
     const random = mulberry32(7);
     const article = db.prepare("INSERT INTO articles (id, pmcid, id_kind, title, year) VALUES (?, ?, 'pmcid', ?, 2020)");
-    const excerpt = db.prepare("INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, ?, ?, 'body', 'Results', 1, ?, ?, '[]')");
+    const excerpt = db.prepare(
+      "INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, ?, ?, 'body', 'Results', 1, ?, ?, '[]')",
+    );
     let id = 0;
     for (let a = 1; a <= 3000; a++) {
       article.bind([a, `PMC${a}`, `Title ${a} ${'x'.repeat(a % 300)}`]).stepReset();

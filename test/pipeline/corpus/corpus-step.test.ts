@@ -40,7 +40,9 @@ afterAll(tmp.remove);
 describe('JATS input', () => {
   it('skips and reports a broken file, keeps the first of two copies of one paper, ignores other files', async () => {
     const snap = corpusSnapshot('messy');
-    const files = readdirSync(generated).filter((f) => f !== 'ground-truth.json').sort();
+    const files = readdirSync(generated)
+      .filter((f) => f !== 'ground-truth.json')
+      .sort();
     for (const f of files.slice(0, 5)) copyFileSync(join(generated, f), join(snap, 'corpus', f));
     // The same paper again under another name (PMC dumps ship .nxml and .xml of one article).
     const twin = files.find((f) => f.startsWith('PMC') && f.endsWith('.nxml'))!;
@@ -117,7 +119,9 @@ describe('the pre-extracted CSV input', () => {
     expect(hit.highlights.map((r) => hit.text.slice(r.start, r.end))).toEqual(['Mood']);
     corpus.close();
     // Stable: with a DOI the id is the DOI's (lower-cased) hash, whatever the file or row order.
-    expect(readdirSync(join(out, 'corpus/api/v1/articles'))).toContain(`nopmc-${(await import('node:crypto')).createHash('sha256').update('doi:10.1/b').digest('hex').slice(0, 12)}.json`);
+    expect(readdirSync(join(out, 'corpus/api/v1/articles'))).toContain(
+      `nopmc-${(await import('node:crypto')).createHash('sha256').update('doi:10.1/b').digest('hex').slice(0, 12)}.json`,
+    );
   });
 
   it('names the file, line and column of a bad row', async () => {
@@ -174,7 +178,9 @@ describe('the pipeline with a corpus', () => {
     const before = currentManifest(out);
     mkdirSync(join(snapshot, 'corpus'));
     writeFileSync(join(snapshot, 'corpus', 'papers.csv'), 'paper_id\n');
-    await expect(runPipeline({ snapshot, out, workFiles: false, threads: 0, keep: 2, progress: silentProgress })).rejects.toThrow(/papers\.csv and sentences\.csv/);
+    await expect(runPipeline({ snapshot, out, workFiles: false, threads: 0, keep: 2, progress: silentProgress })).rejects.toThrow(
+      /papers\.csv and sentences\.csv/,
+    );
     expect(currentManifest(out)).toEqual(before);
   });
 });

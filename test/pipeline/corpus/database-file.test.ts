@@ -33,7 +33,14 @@ describe('the corpus database written on disk', () => {
     const pointer = s.wasm.alloc(file.length);
     s.wasm.heap8u().set(file, pointer);
     const db = new s.oo1.DB(':memory:');
-    const rc = s.capi.sqlite3_deserialize(db.pointer!, 'main', pointer, file.length, file.length, s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_RESIZEABLE);
+    const rc = s.capi.sqlite3_deserialize(
+      db.pointer!,
+      'main',
+      pointer,
+      file.length,
+      file.length,
+      s.capi.SQLITE_DESERIALIZE_FREEONCLOSE | s.capi.SQLITE_DESERIALIZE_RESIZEABLE,
+    );
     expect(rc).toBe(0);
     db.exec('VACUUM');
     const memory = s.capi.sqlite3_js_db_export(db.pointer!);
@@ -55,7 +62,16 @@ describe('the corpus database written on disk', () => {
   it('leaves neither the output nor its work file behind when the build fails', async () => {
     const dir = join(tmp.path, 'failing');
     mkdirSync(dir);
-    const summary = { pmcid: 'PMC1', id_kind: 'pmcid', pmid: null, licence: null, year: 2020, sentences_scanned: 1, occurrences: 0, excerpts: [] } as unknown as ArticleSummary;
+    const summary = {
+      pmcid: 'PMC1',
+      id_kind: 'pmcid',
+      pmid: null,
+      licence: null,
+      year: 2020,
+      sentences_scanned: 1,
+      occurrences: 0,
+      excerpts: [],
+    } as unknown as ArticleSummary;
     const info = { snapshot: 'x', lexiconVersion: 'v', lexiconSource: 's', phrases: [] };
     await expect(
       writeCorpusDatabase(join(dir, 'corpus.sqlite'), [summary], info, silentProgress, () => {

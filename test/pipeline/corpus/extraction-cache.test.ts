@@ -72,7 +72,11 @@ describe('the extraction cache', () => {
     for (let i = 0; i < 3; i++) run1.putArticle(sha(i), article(i), JSON.stringify(summary(i)));
     run1.putArticle(sha(3), { error: 'not an article' });
     run1.prune();
-    const idx = join(dir, 'segments', segments(dir).find((n) => n.endsWith('.idx'))!);
+    const idx = join(
+      dir,
+      'segments',
+      segments(dir).find((n) => n.endsWith('.idx'))!,
+    );
     const lines = readFileSync(idx, 'utf8').trim().split('\n');
     expect(lines.map((l) => l.split(' ').length)).toEqual([4, 4, 4, 4]);
     const check = () => {
@@ -90,7 +94,7 @@ describe('the extraction cache', () => {
     check();
   });
 
-  it('keeps a file list\'s rows under the list\'s hash, and drops those a run did not use', () => {
+  it("keeps a file list's rows under the list's hash, and drops those a run did not use", () => {
     const dir = join(tmp.path, 'f');
     let parsed = 0;
     const rows = (n: number): FileListEntries => [[`x/PMC${n}.nxml`, { pmcid: `PMC${n}`, pmid: null, licence: 'CC BY', updated: null }]];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { pairFileLists } from '../../../pipeline/steps/corpus/file-lists.ts';
 
 describe('pairFileLists', () => {
-  it("pairs each package with the list PMC names after it, and leaves the rest global in their order", () => {
+  it('pairs each package with the list PMC names after it, and leaves the rest global in their order', () => {
     const packages = ['oa_comm_xml.PMC000xxxxxx.baseline.2026-01-01.tar.gz', 'oa_comm_xml.incr.2026-01-02.tgz', 'no-list.tar.gz'];
     const lists = [
       'oa_comm_xml.PMC000xxxxxx.baseline.2026-01-01.filelist.csv',

@@ -122,13 +122,17 @@ describe('readFts5Pages', () => {
   it('leaves writeSearchIndex the same rows when it must read through the vocabulary tables instead', () => {
     const random = mulberry32(24);
     const words = ['the', 'was', 'marginally', 'significant', 'trend', 'p', '0', '05', 'effect', 'αβ', 'naïve', 'data'];
-    const texts = Array.from({ length: 600 }, () => Array.from({ length: 5 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(' '));
+    const texts = Array.from({ length: 600 }, () =>
+      Array.from({ length: 5 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(' '),
+    );
     /** The corpus schema with `texts` as excerpts; the full-text index built whole (one segment) or in two transactions (two). */
     const corpus = (segments: 1 | 2) => {
       const db = new s.oo1.DB(':memory:');
       db.exec(CORPUS_DB_SCHEMA);
       db.exec("INSERT INTO articles (id, pmcid, id_kind) VALUES (1, 'PMC1', 'pmcid')");
-      const put = db.prepare("INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, 1, 'k', 'body', '', 0, 0, ?, '[]')");
+      const put = db.prepare(
+        "INSERT INTO excerpts (id, article, key, section, section_title, paragraph, sentence, text, also_in) VALUES (?, 1, 'k', 'body', '', 0, 0, ?, '[]')",
+      );
       texts.forEach((text, i) => put.bind([i + 1, text]).stepReset());
       put.finalize();
       if (segments === 1) {

@@ -19,7 +19,11 @@ const dirB = join(tmp.path, 'b');
 let truth: GroundTruth;
 
 function filesOf(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 }
 
 beforeAll(async () => {
@@ -66,15 +70,44 @@ describe('synthetic corpus generator', () => {
     const variants = new Set(truth.files.map((f) => f.idVariant));
     expect([...variants].sort()).toEqual(['none', 'pmc', 'pmcid-bare', 'pmcid-prefixed']);
     const names = truth.files.map((f) => f.file);
-    for (const re of [/^PMC\d+\.nxml$/, /^PMC\d+\.xml$/, /\.gz$/, /^[a-z]+\.\d{7}\.xml(\.gz)?$/]) expect(names.some((n) => re.test(n)), String(re)).toBe(true);
+    for (const re of [/^PMC\d+\.nxml$/, /^PMC\d+\.xml$/, /\.gz$/, /^[a-z]+\.\d{7}\.xml(\.gz)?$/])
+      expect(
+        names.some((n) => re.test(n)),
+        String(re),
+      ).toBe(true);
     for (const f of truth.files) if (f.idVariant === 'none') expect(f.pmcid).toBeNull();
     const hedges = truth.files.flatMap((f) => f.hedges);
     const tags = new Set(hedges.flatMap((h) => h.tags));
     for (const tag of [
-      'italic-p', 'nbsp', 'exponent', 'plural-ps', 'value-of', 'ns', 'mathml', 'upper-bound', 'at-threshold',
-      'gene-p53', 'gene-p450', 'repeated', 'p-before-phrase', 'second-p-significant', 'hedge-significant', 'no-p',
-      'abbrev-et-al', 'abbrev-fig', 'abbrev-eg', 'abbrev-spp', 'abbrev-vs', 'abbrev-approx', 'abbrev-ca', 'abbrev-dr',
-      'abbrev-ie', 'citation', 'superscript-citation', 'operator-missing', 'no-leading-zero',
+      'italic-p',
+      'nbsp',
+      'exponent',
+      'plural-ps',
+      'value-of',
+      'ns',
+      'mathml',
+      'upper-bound',
+      'at-threshold',
+      'gene-p53',
+      'gene-p450',
+      'repeated',
+      'p-before-phrase',
+      'second-p-significant',
+      'hedge-significant',
+      'no-p',
+      'abbrev-et-al',
+      'abbrev-fig',
+      'abbrev-eg',
+      'abbrev-spp',
+      'abbrev-vs',
+      'abbrev-approx',
+      'abbrev-ca',
+      'abbrev-dr',
+      'abbrev-ie',
+      'citation',
+      'superscript-citation',
+      'operator-missing',
+      'no-leading-zero',
     ])
       expect(tags.has(tag), tag).toBe(true);
     expect(new Set(hedges.map((h) => h.section))).toEqual(new Set(['abstract', 'body', 'caption', 'table-footnote']));
@@ -107,7 +140,10 @@ describe('synthetic corpus generator', () => {
     for (const f of truth.files) {
       const a = await readArticleFile(join(dirA, f.file));
       expect(a.meta, f.file).toMatchObject({ pmcid: f.pmcid, pmid: f.pmid, doi: f.doi, title: f.title, journal: f.journal, year: f.year });
-      expect(a.meta.authors.map((x) => x.name), f.file).toEqual(f.authors);
+      expect(
+        a.meta.authors.map((x) => x.name),
+        f.file,
+      ).toEqual(f.authors);
       expect(a.meta.licence?.url ?? null, f.file).toBe(f.licenceUrl);
       const sentences = a.blocks.flatMap((b) => splitSentences(b.text).map((s) => ({ text: s.text, block: b })));
       for (const h of f.hedges) {
@@ -115,7 +151,10 @@ describe('synthetic corpus generator', () => {
         expect(hit, `${f.file}: ${h.section} ${h.sectionPath.join(' > ')}: ${h.sentence}`).toBeDefined();
       }
       for (const t of f.traps) {
-        expect(sentences.some((s) => s.text === t.sentence && s.block.section === t.section), `${f.file}: ${t.sentence}`).toBe(true);
+        expect(
+          sentences.some((s) => s.text === t.sentence && s.block.section === t.section),
+          `${f.file}: ${t.sentence}`,
+        ).toBe(true);
       }
       const text = a.blocks.map((b) => b.text).join('\n');
       for (const ab of f.absent) expect(text, `${f.file}: ${ab.where}`).not.toContain(ab.text);

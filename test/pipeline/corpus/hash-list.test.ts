@@ -26,7 +26,16 @@ describe('HashList', () => {
 
   it('refuses a text that is not 64 lower-case hex digits, and keeps what it held', () => {
     const list = HashList.from([sha(1), sha(2)]);
-    for (const bad of [sha(3).toUpperCase(), `${sha(3).slice(0, 63)}g`, sha(3).slice(0, 62), `${sha(3)}00`, `g${sha(3).slice(1)}`, '\u0130'.repeat(64), `${sha(3).slice(0, 63)}\u0161`, '']) {
+    for (const bad of [
+      sha(3).toUpperCase(),
+      `${sha(3).slice(0, 63)}g`,
+      sha(3).slice(0, 62),
+      `${sha(3)}00`,
+      `g${sha(3).slice(1)}`,
+      '\u0130'.repeat(64),
+      `${sha(3).slice(0, 63)}\u0161`,
+      '',
+    ]) {
       expect(() => list.push(bad), bad).toThrow(/not a sha256/);
       expect(() => list.set(1, bad), bad).toThrow(/not a sha256/);
     }

@@ -41,7 +41,8 @@ function strictCounts(f: () => void): { built: number; declined: number } {
 
 describe('buildTree: the strict reader, hollow elements skipped in one step', () => {
   it('removes a hollow element’s content, keeping its open tag (attributes) as a self-closing tag', () => {
-    const xml = '<article><body><p>a</p></body><back><ref-list id="r1"><ref><mixed-citation>x p = 0.06</mixed-citation></ref></ref-list><app>b</app></back></article>';
+    const xml =
+      '<article><body><p>a</p></body><back><ref-list id="r1"><ref><mixed-citation>x p = 0.06</mixed-citation></ref></ref-list><app>b</app></back></article>';
     expect(expectSameTree(xml)).toBe('<ref-list id="r1"><ref><mixed-citation>x p = 0.06</mixed-citation></ref></ref-list>'.length);
     const tree = buildTree(xml, HOLLOW);
     expect(JSON.stringify(tree)).toContain('{"name":"ref-list","local":"ref-list","attrs":{"id":"r1"},"children":[]}');
@@ -56,7 +57,9 @@ describe('buildTree: the strict reader, hollow elements skipped in one step', ()
     // of its own name is read a tag at a time, the one inside it is skipped. The names in the comment, the
     // attribute value and the CDATA section are not elements.
     const cuts = hollowSkips.elements;
-    expect(expectSameTree(xml)).toBe(['<mml:annotation encoding="TeX"><mml:mi>x</mml:mi></mml:annotation>', '<table><tr/></table>', '<ref-list><ref/></ref-list>'].join('').length);
+    expect(expectSameTree(xml)).toBe(
+      ['<mml:annotation encoding="TeX"><mml:mi>x</mml:mi></mml:annotation>', '<table><tr/></table>', '<ref-list><ref/></ref-list>'].join('').length,
+    );
     expect(hollowSkips.elements - cuts).toBe(3);
   });
 
@@ -109,11 +112,51 @@ describe('buildTree: the strict reader, hollow elements skipped in one step', ()
     expect(generated).toEqual({ built: 60, declined: 0 });
     // Mutations: snippets that leave the subset or change the structure, inserted around and inside the hollow regions.
     const snippets = [
-      '<!--', '-->', '<![CDATA[', ']]>', '"', "'", '<', '>', '</ref>', '</back>', '</ref-list>', '<ref-list>', '<table>', '</table>', '<x a=b>', '<?',
-      '<!-->', '</ >', '<p/>', '&amp;',
+      '<!--',
+      '-->',
+      '<![CDATA[',
+      ']]>',
+      '"',
+      "'",
+      '<',
+      '>',
+      '</ref>',
+      '</back>',
+      '</ref-list>',
+      '<ref-list>',
+      '<table>',
+      '</table>',
+      '<x a=b>',
+      '<?',
+      '<!-->',
+      '</ >',
+      '<p/>',
+      '&amp;',
       // What the strict reader decides on its own: declarations, attributes, names, empty CDATA, U+FFFF.
-      '<!->', '<!>', '<!x>', '<![CDATA[]]>', '<![CDAT>', '<?x>', '<i a="1" a="2">', '<i a = "1">', "<i a='&amp;'>", '</ i>', '<1>', '<i/ >',
-      '<i\u00e9>', '&#xFFFF;', '\uFFFF', '< ', '<>', '</>', '<i a>', '<i __proto__="x">', '<b/>', '</p >', '<!-- -- -->', '&lt;',
+      '<!->',
+      '<!>',
+      '<!x>',
+      '<![CDATA[]]>',
+      '<![CDAT>',
+      '<?x>',
+      '<i a="1" a="2">',
+      '<i a = "1">',
+      "<i a='&amp;'>",
+      '</ i>',
+      '<1>',
+      '<i/ >',
+      '<i\u00e9>',
+      '&#xFFFF;',
+      '\uFFFF',
+      '< ',
+      '<>',
+      '</>',
+      '<i a>',
+      '<i __proto__="x">',
+      '<b/>',
+      '</p >',
+      '<!-- -- -->',
+      '&lt;',
     ];
     const random = mulberry32(21);
     let mutated = 0;
@@ -160,7 +203,15 @@ describe('buildTree: the strict reader, hollow elements skipped in one step', ()
       '<article><p', // a tag cut off by the end
       '<article><!-- x',
     ];
-    for (const xml of read) expect(strictCounts(() => expectSameTree(xml)), xml).toEqual({ built: 1, declined: 0 });
-    for (const xml of declined) expect(strictCounts(() => expectSameTree(xml)), xml).toEqual({ built: 0, declined: 1 });
+    for (const xml of read)
+      expect(
+        strictCounts(() => expectSameTree(xml)),
+        xml,
+      ).toEqual({ built: 1, declined: 0 });
+    for (const xml of declined)
+      expect(
+        strictCounts(() => expectSameTree(xml)),
+        xml,
+      ).toEqual({ built: 0, declined: 1 });
   });
 });

@@ -2,13 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  JatsError,
-  normalisePmcid,
-  parseArticle,
-  readArticleFile,
-  type ParsedArticle,
-} from '../../../pipeline/corpus/jats.ts';
+import { JatsError, normalisePmcid, parseArticle, readArticleFile, type ParsedArticle } from '../../../pipeline/corpus/jats.ts';
 import { normaliseText } from '../../../pipeline/corpus/jats-text.ts';
 import { splitSentences } from '../../../pipeline/corpus/sentences.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
@@ -43,9 +37,7 @@ const sentencesOf = (a: ParsedArticle) => a.blocks.flatMap((b) => splitSentences
 describe('inline markup and text normalisation', () => {
   it('keeps italic p, NBSPs and cross-reference text in reading order', () => {
     expect(
-      bodyText(
-        'The effect approached significance (<italic>p</italic>&#160;=&#160;0.064; see <xref ref-type="fig" rid="f1">Fig. 1</xref>) in\n   plants.',
-      ),
+      bodyText('The effect approached significance (<italic>p</italic>&#160;=&#160;0.064; see <xref ref-type="fig" rid="f1">Fig. 1</xref>) in\n   plants.'),
     ).toBe('The effect approached significance (p = 0.064; see Fig. 1) in plants.');
   });
 
@@ -62,17 +54,13 @@ describe('inline markup and text normalisation', () => {
 
   it('keeps citation numbers, bracketing superscripted cross-references so they cannot fuse with a number', () => {
     expect(bodyText('as before [<xref ref-type="bibr" rid="b3">3</xref>]')).toBe('as before [3]');
-    expect(
-      bodyText('in adults<sup><xref ref-type="bibr" rid="b1">1</xref>,<xref ref-type="bibr" rid="b2">2</xref></sup>.'),
-    ).toBe('in adults [1,2].');
+    expect(bodyText('in adults<sup><xref ref-type="bibr" rid="b1">1</xref>,<xref ref-type="bibr" rid="b2">2</xref></sup>.')).toBe('in adults [1,2].');
     expect(bodyText('(p = 0.07<xref ref-type="bibr" rid="b4"><sup>4</sup></xref>)')).toBe('(p = 0.07 [4])');
     expect(bodyText('p = 0.04<sup><xref ref-type="table-fn" rid="fn1">2</xref></sup>')).toBe('p = 0.04 [2]');
   });
 
   it('decodes numeric, XML and ISO named entities; keeps unknown ones literally; reads CDATA as is', () => {
-    expect(bodyText('&lt; &amp; &rsqb;&percnt; &#x2264; &#8722;1 &ndash; &madeup; <![CDATA[a < b & c]]>')).toBe(
-      '< & ]% ≤ −1 – &madeup; a < b & c',
-    );
+    expect(bodyText('&lt; &amp; &rsqb;&percnt; &#x2264; &#8722;1 &ndash; &madeup; <![CDATA[a < b & c]]>')).toBe('< & ]% ≤ −1 – &madeup; a < b & c');
   });
 
   it('takes MathML text, with msup exponents, and one alternative only', () => {
@@ -150,12 +138,16 @@ describe('inline markup and text normalisation', () => {
       ['caption', [], 'Float caption.'],
     ]);
     expect(a.blocks[4]!.sectionTitle).toBe('Results > Subgroups');
-    const withReview = parseArticle(article({ extra: '<sub-article><front-stub><title-group><article-title>Decision letter</article-title></title-group></front-stub><body><p>Reviewer text.</p></body></sub-article>' }), {
-      includePeerReview: true,
-    });
-    expect(withReview.blocks.map((b) => [b.section, b.sectionTitle, b.text])).toEqual([
-      ['peer-review', 'Decision letter', 'Reviewer text.'],
-    ]);
+    const withReview = parseArticle(
+      article({
+        extra:
+          '<sub-article><front-stub><title-group><article-title>Decision letter</article-title></title-group></front-stub><body><p>Reviewer text.</p></body></sub-article>',
+      }),
+      {
+        includePeerReview: true,
+      },
+    );
+    expect(withReview.blocks.map((b) => [b.section, b.sectionTitle, b.text])).toEqual([['peer-review', 'Decision letter', 'Reviewer text.']]);
   });
 
   it('rejects input without an article element', () => {
@@ -272,7 +264,11 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
     expect(a.meta).toMatchObject({ pmcid: 'PMC2599765', pmid: '19079722', doi: '10.1289/ehp.11570', year: 2008 });
     expect(a.meta.licence?.type).toBe('public-domain');
     const captions = a.blocks.filter((b) => b.section === 'caption');
-    expect(captions.some((b) => b.label === 'Figure 1' && b.text.startsWith('Exposure to PBDE-47 depressed circulating concentrations of total T4 in males and females'))).toBe(true);
+    expect(
+      captions.some(
+        (b) => b.label === 'Figure 1' && b.text.startsWith('Exposure to PBDE-47 depressed circulating concentrations of total T4 in males and females'),
+      ),
+    ).toBe(true);
   });
 
   it('captions and table footnotes read the same from body, back-matter display objects and floats-group', async () => {
@@ -297,7 +293,10 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
       for (const variant of [`${head}${stripped}</body>${inBack}`, `${head}${stripped}</body>${inFloatsGroup}`]) {
         const got = parseArticle(variant);
         expect(floatBlocks(got), file).toEqual(expected);
-        expect(got.blocks.every((b) => b.section !== 'caption' || b.sectionPath.length === 0), file).toBe(true);
+        expect(
+          got.blocks.every((b) => b.section !== 'caption' || b.sectionPath.length === 0),
+          file,
+        ).toBe(true);
       }
     }
     expect(moved).toBeGreaterThan(50);
@@ -371,7 +370,11 @@ describe.skipIf(!haveJats)('real articles (shared/reference/hedged/jats)', () =>
       'table-footnote',
     );
     expect(b!.label).toBe('Table 1');
-    expectSentence(a, 'There was a marginally significant difference between the Estimated IQ scores for patients and healthy controls, Tukey’s HSD, p 0.05.', 'table-footnote');
+    expectSentence(
+      a,
+      'There was a marginally significant difference between the Estimated IQ scores for patients and healthy controls, Tukey’s HSD, p 0.05.',
+      'table-footnote',
+    );
   });
 
   it('journal.pgen.1000052.xml: hedge with a significant p; exponent rendering', async () => {
@@ -420,7 +423,25 @@ describe('normaliseText', () => {
       .replace(/\s+/g, ' ')
       .trim();
   it('collapses whitespace exactly as /\\s+/ → " " on every string of up to 5 characters over spaces, breaks and ignorables', () => {
-    const alphabet = [' ', '\n', '\t', '\r', '\u00a0', '\u2009', '\u3000', '\u2028', '\ufeff', '\u0085', '\u00ad', '\u200b', '\u200d', '\u2060', '\u180e', 'a', '.'];
+    const alphabet = [
+      ' ',
+      '\n',
+      '\t',
+      '\r',
+      '\u00a0',
+      '\u2009',
+      '\u3000',
+      '\u2028',
+      '\ufeff',
+      '\u0085',
+      '\u00ad',
+      '\u200b',
+      '\u200d',
+      '\u2060',
+      '\u180e',
+      'a',
+      '.',
+    ];
     let compared = 0;
     const grow = (s: string, depth: number): void => {
       if (normaliseText(s) !== oracle(s)) expect(JSON.stringify(normaliseText(s))).toBe(JSON.stringify(oracle(s)));

@@ -13,7 +13,17 @@ import { type Copy, KeptCopies, pmcDateNumber } from '../../../pipeline/steps/co
 const hex = (c: string) => c.repeat(64);
 const row = (updated: string) => ({ updated }) as unknown as FileListRow;
 function copy(pmcid: string, n: number, extra: Partial<Copy> = {}): Copy {
-  return { pmcid, generated: false, summary: n * 10, whole: null, sha: hex(String(n % 10)), row: undefined, filled: false, src: { package: 'p.tar.gz', file: `${pmcid}.nxml` }, ...extra };
+  return {
+    pmcid,
+    generated: false,
+    summary: n * 10,
+    whole: null,
+    sha: hex(String(n % 10)),
+    row: undefined,
+    filled: false,
+    src: { package: 'p.tar.gz', file: `${pmcid}.nxml` },
+    ...extra,
+  };
 }
 
 describe('KeptCopies', () => {
@@ -53,14 +63,20 @@ describe('KeptCopies', () => {
 describe('KeptCopies: what is kept of a file-list row', () => {
   const listRow = (updated: string | null, pmid: string): FileListRow => ({ pmcid: null, pmid, licence: 'CC BY', updated });
 
-  it('gives back each copy\'s date as it was written, in PMC\'s form or not, and keeps the row only where it filled something in', () => {
+  it("gives back each copy's date as it was written, in PMC's form or not, and keeps the row only where it filled something in", () => {
     const k = new KeptCopies();
     k.keep(copy('PMC1', 1, { row: listRow('2026-01-02 03:04:05', '1'), filled: true }));
     k.keep(copy('PMC2', 2, { row: listRow('0001-01-01 00:00:00', '2') }));
     k.keep(copy('PMC3', 3, { row: listRow('2 Jan 2026', '3'), filled: true }));
     k.keep(copy('PMC4', 4, { row: listRow(null, '4') }));
     k.keep(copy('PMC5', 5));
-    expect(['PMC1', 'PMC2', 'PMC3', 'PMC4', 'PMC5'].map((id) => k.current(id)!.updated)).toEqual(['2026-01-02 03:04:05', '0001-01-01 00:00:00', '2 Jan 2026', null, null]);
+    expect(['PMC1', 'PMC2', 'PMC3', 'PMC4', 'PMC5'].map((id) => k.current(id)!.updated)).toEqual([
+      '2026-01-02 03:04:05',
+      '0001-01-01 00:00:00',
+      '2 Jan 2026',
+      null,
+      null,
+    ]);
     // A later copy of PMC3 in PMC's form, of PMC1 with an odd date that fills nothing in: each slot's date and row follow.
     k.keep(copy('PMC3', 6, { row: listRow('2026-02-01 00:00:00', '6') }));
     k.keep(copy('PMC1', 7, { row: listRow('later', '7'), filled: true }));
@@ -73,7 +89,14 @@ describe('KeptCopies: what is kept of a file-list row', () => {
   it("gives back any date in PMC's form exactly", () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
     const date = fc
-      .tuple(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), two(99), two(99), two(99), two(99), two(99))
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        two(99),
+        two(99),
+        two(99),
+        two(99),
+        two(99),
+      )
       .map(([y, mo, d, h, mi, s]) => `${y}-${mo}-${d} ${h}:${mi}:${s}`);
     fc.assert(
       fc.property(date, (updated) => {
@@ -95,7 +118,10 @@ describe('pmcDateNumber', () => {
     const char = fc.constantFrom('0', '1', '9', '-', ' ', ':', 'a', '٣', '/');
     const near = fc.array(char, { minLength: 17, maxLength: 21 }).map((cs) => cs.join(''));
     const mutated = fc.tuple(fc.integer({ min: 0, max: 18 }), char).map(([i, c]) => `2026-01-02 03:04:05`.slice(0, i) + c + `2026-01-02 03:04:05`.slice(i + 1));
-    fc.assert(fc.property(fc.oneof(near, mutated, fc.string()), (t) => pmcDateNumber(t) === oracle(t)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.oneof(near, mutated, fc.string()), (t) => pmcDateNumber(t) === oracle(t)),
+      { numRuns: 5000 },
+    );
     expect(pmcDateNumber('2026-01-02 03:04:05')).toBe(20260102030405);
     expect(pmcDateNumber('2026-01-02T03:04:05')).toBe(-2);
   });
@@ -130,6 +156,9 @@ describe('compareArticleIds (listing order)', () => {
     fc.string({ maxLength: 8 }),
   );
   it('orders any two ids as the regular-expression rule does', () => {
-    fc.assert(fc.property(id, id, (a, b) => Math.sign(compareArticleIds(a, b)) === Math.sign(oracle(a, b))), { numRuns: 5000 });
+    fc.assert(
+      fc.property(id, id, (a, b) => Math.sign(compareArticleIds(a, b)) === Math.sign(oracle(a, b))),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -63,8 +63,7 @@ describe('expandPattern: the lexicon grammar', () => {
   });
 
   it('rejects malformed patterns and runaway expansions', () => {
-    for (const bad of ['(a|b', '[a', 'a)b', 'a]', 'a|b', '[x]', '(|)'])
-      expect(() => expandPattern(bad), bad).toThrow(/lexicon pattern/);
+    for (const bad of ['(a|b', '[a', 'a)b', 'a]', 'a|b', '[x]', '(|)']) expect(() => expandPattern(bad), bad).toThrow(/lexicon pattern/);
     expect(() => expandPattern('(a|b|c|d)'.repeat(7))).toThrow(/more than 4096 forms/);
   });
 });
@@ -89,12 +88,10 @@ describe('the project lexicon (pipeline/corpus/lexicon/hedging-v2.json)', () => 
     const base = JSON.parse(readFileSync(DEFAULT_LEXICON_PATH, 'utf8')) as { entries: unknown[] };
     const withEntries = (entries: unknown[]) => ({ ...base, entries });
     const issues = (json: unknown) => lexiconFileSchema.safeParse(json).error?.issues.map((i) => i.message) ?? [];
-    expect(issues(withEntries([{ phrase: 'a trend', patterns: ['[a ]tendency'] }]))).toEqual([
-      'is not one of the forms of its patterns',
+    expect(issues(withEntries([{ phrase: 'a trend', patterns: ['[a ]tendency'] }]))).toEqual(['is not one of the forms of its patterns']);
+    expect(issues(withEntries([{ phrase: 'near significant' }, { phrase: 'near-significant' }]))).toEqual([
+      'form "near-significant" is also a form of "near significant"',
     ]);
-    expect(
-      issues(withEntries([{ phrase: 'near significant' }, { phrase: 'near-significant' }])),
-    ).toEqual(['form "near-significant" is also a form of "near significant"']);
     expect(issues(withEntries([{ phrase: 'x', patterns: ['(x'] }]))[0]).toMatch(/unclosed/);
     expect(issues(withEntries([{ phrase: 'Marginal' }]))).toEqual(['must be trimmed, NFKC, lower case']);
     expect(issues({ ...base, version: '1' }).length).toBe(1);
@@ -141,7 +138,7 @@ describe('compileLexicon: matching rules', () => {
       'a strong trend': ['a strong trend'],
       'a strong trend toward significance': ['a strong trend toward significance'],
       'trend toward significance': ['trend toward significance'],
-      'significance': ['significance'],
+      significance: ['significance'],
       'non-significant': ['non-significant'],
       'near significance': ['near significance'],
       'a clear, strong trend': ['a clear, strong trend'],
@@ -155,9 +152,7 @@ describe('compileLexicon: matching rules', () => {
   });
 
   it('takes the longest match first and never overlaps', () => {
-    expect(spans(m, 'a strong trend toward significance was seen')).toEqual([
-      ['a strong trend toward significance', 'a strong trend toward significance'],
-    ]);
+    expect(spans(m, 'a strong trend toward significance was seen')).toEqual([['a strong trend toward significance', 'a strong trend toward significance']]);
     // "trend toward significance" (25) beats "a strong trend" (14), which overlaps it.
     expect(spans(m, 'a strong trend toward significance.').length).toBe(1);
     expect(spans(m, 'a strong trend and near significance')).toEqual([
@@ -169,8 +164,7 @@ describe('compileLexicon: matching rules', () => {
   it('treats runs of spaces and hyphens alike, and a hyphen between letters as optional', () => {
     for (const s of ['non-significant', 'non significant', 'nonsignificant', 'non - significant', 'Non‐significant', 'non\u00a0significant'])
       expect(spans(m, `a ${s} result`), s).toEqual([['non-significant', s]]);
-    for (const s of ['near-significance', 'near  significance', 'near\nsignificance'])
-      expect(spans(m, s), s).toEqual([['near significance', s]]);
+    for (const s of ['near-significance', 'near  significance', 'near\nsignificance']) expect(spans(m, s), s).toEqual([['near significance', s]]);
     expect(m.match('nearsignificance')).toEqual([]); // a space in a form does not match nothing
     // A hyphen in the text is optional too: a closed form matches a hyphenated text.
     const closed = compileLexicon(tiny({ 'a nonsignificant trend': ['a nonsignificant trend'] }));
@@ -194,7 +188,14 @@ describe('compileLexicon: matching rules', () => {
       const got = m.match(s);
       expect(got, s).toHaveLength(1);
       const text = s.slice(got[0]!.start, got[0]!.end);
-      expect(text.normalize('NFKC').toLowerCase().replace(/[\u00ad]/g, '').replace(/[－]/g, '-'), s).toBe('non-significant');
+      expect(
+        text
+          .normalize('NFKC')
+          .toLowerCase()
+          .replace(/[\u00ad]/g, '')
+          .replace(/[－]/g, '-'),
+        s,
+      ).toBe('non-significant');
     }
     expect(m.match('The Non-Signiﬁcant result')[0]).toEqual({ phrase: 'non-significant', start: 4, end: 18 });
     expect(m.match('😀😀 non-significant 😀')[0]).toEqual({ phrase: 'non-significant', start: 5, end: 20 });
@@ -236,7 +237,10 @@ describe.skipIf(!havePhrases)("Otte et al.'s phrase list (otte2022/detect_phrase
       const own = written.normalize('NFKC').trim().toLowerCase();
       for (const s of [written, own, `Results: ${written.trim()}.`]) {
         const got = m.match(s);
-        expect(got.map((g) => g.phrase), JSON.stringify(s)).toEqual([own]);
+        expect(
+          got.map((g) => g.phrase),
+          JSON.stringify(s),
+        ).toEqual([own]);
         expect(s.slice(got[0]!.start, got[0]!.end).normalize('NFKC').toLowerCase()).toBe(own);
       }
     }
@@ -247,7 +251,11 @@ describe.skipIf(!havePhrases)("Otte et al.'s phrase list (otte2022/detect_phrase
     const rows = parse(readFileSync(OTTE_P, 'utf8'), { columns: true }) as { phrase: string }[];
     const phrases = new Set(rows.map((r) => r.phrase.replace(/^"|"$/g, '').trim()));
     expect(phrases.size).toBe(192);
-    for (const p of phrases) expect(m.match(p).map((g) => g.phrase), p).toEqual([p]);
+    for (const p of phrases)
+      expect(
+        m.match(p).map((g) => g.phrase),
+        p,
+      ).toEqual([p]);
   });
 
   it.skipIf(!haveP)('leaves out the phrases that mostly describe p < 0.05 (hedging-v1 exclusions)', () => {
@@ -271,9 +279,7 @@ describe.skipIf(!havePhrases)("Otte et al.'s phrase list (otte2022/detect_phrase
 
   it('can stand in for the project lexicon (--lexicon FILE) with the same matcher', () => {
     const m = compileLexicon(loadOtteLexicon(OTTE_PHRASES));
-    expect(spans(m, 'a small but significant effect; it was all but significant')).toEqual([
-      ['all but significant', 'all but significant'],
-    ]);
+    expect(spans(m, 'a small but significant effect; it was all but significant')).toEqual([['all but significant', 'all but significant']]);
     expect(spans(m, 'a non-significant trend')).toEqual([['a nonsignificant trend', 'a non-significant trend']]);
   });
 });

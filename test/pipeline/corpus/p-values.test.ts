@@ -5,7 +5,7 @@ import { findPValues, parsePNumber, pValueHitSchema, type PValueHit } from '../.
 import { needShared, sharedPath } from '../../helpers/needs.ts';
 
 const HANKINS = sharedPath('reference/hedged/otte2022/doc/still_not_significant.txt');
-const haveHankins = needShared('reference/hedged/otte2022/doc/still_not_significant.txt', "the Hankins-list tests");
+const haveHankins = needShared('reference/hedged/otte2022/doc/still_not_significant.txt', 'the Hankins-list tests');
 
 /** The one hit of a sentence, checked against the schema and against its own offsets. */
 function only(sentence: string): PValueHit {
@@ -297,7 +297,11 @@ describe.skipIf(!haveHankins)("Hankins' list: every entry's quoted p-value (otte
       expect(lines, line).toContain(line);
       const hits = findPValues(line);
       if (want === null) expect(hits, line).toEqual([]);
-      else expect(hits.map((h) => ({ text: h.text, operator: h.operator, value: h.value })), line).toEqual([want]);
+      else
+        expect(
+          hits.map((h) => ({ text: h.text, operator: h.operator, value: h.value })),
+          line,
+        ).toEqual([want]);
     }
     // 509 entries: 497 with a p-value; the other 12 have none or an unreadable one (listed above or with no "p").
     expect(lines.filter((l) => findPValues(l).length > 0)).toHaveLength(497);

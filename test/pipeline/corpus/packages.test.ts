@@ -51,7 +51,15 @@ function logProgress(): Progress & { lines: string[] } {
 }
 
 const build = (snapshot: string, out: string, o: { cacheDir?: string; progress?: Progress; lexiconPath?: string } = {}) =>
-  buildCorpus({ snapshot, out, snapshotId: 'test', synthetic: true, progress: o.progress ?? silentProgress, ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.lexiconPath ? { lexiconPath: o.lexiconPath } : {}) });
+  buildCorpus({
+    snapshot,
+    out,
+    snapshotId: 'test',
+    synthetic: true,
+    progress: o.progress ?? silentProgress,
+    ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}),
+    ...(o.lexiconPath ? { lexiconPath: o.lexiconPath } : {}),
+  });
 
 /** sha256 of every file under `dir`, by relative path. */
 function tree(dir: string): Record<string, string> {
@@ -153,7 +161,10 @@ describe.skipIf(!haveReal)('real articles in a bulk package', () => {
     const dir = corpusDir('real-bad');
     const first = 'oa_comm_xml.PMC000xxxxxx.baseline.2026-01-01.tar.gz';
     const second = 'oa_comm_xml.incr.2026-01-02.tar.gz';
-    await writeTarGz(join(dir, first), names.slice(0, 4).map((n): [string, Buffer] => [`PMC000xxxxxx/${n}`, readFileSync(join(REAL, n))]));
+    await writeTarGz(
+      join(dir, first),
+      names.slice(0, 4).map((n): [string, Buffer] => [`PMC000xxxxxx/${n}`, readFileSync(join(REAL, n))]),
+    );
     // The second package repeats the first article, then holds a big one, and is cut inside that one.
     await writeTarGz(join(dir, second), [
       [`incr/${names[0]}`, readFileSync(join(REAL, names[0]!))],
@@ -266,7 +277,10 @@ describe("each package's own file list (PMC's incremental members share the base
     const dir = corpusDir('own-lists');
     // Article 2 is a loose file; 0, 1 and 3 are in the baseline; the daily package revises 1 under the same path.
     writeFileSync(join(dir, a2.loose), a2.xml);
-    await writeTarGz(join(dir, baseline), [a0, a1, a3].map((a): [string, string] => [a.member, a.xml]));
+    await writeTarGz(
+      join(dir, baseline),
+      [a0, a1, a3].map((a): [string, string] => [a.member, a.xml]),
+    );
     await writeTarGz(join(dir, incr), [[a1revised.member, a1revised.xml]]);
     // The baseline's list does not name article 3 (left to the global list).
     writeFileSync(
@@ -278,7 +292,11 @@ describe("each package's own file list (PMC's incremental members share the base
     writeFileSync(
       join(dir, 'oa_file_list.csv'),
       'File,Article Citation,Accession ID,Last Updated (YYYY-MM-DD HH:MM:SS),PMID,License\n' +
-        [row(a0.member, a0.id, '2026-01-01 00:00:00', '44444440', 'CC BY-ND'), row(a2.loose, a2.id, '2026-01-01 00:00:00', '44444442', 'CC BY-SA'), row(a3.member, a3.id, '2026-01-01 00:00:00', '44444443', 'CC BY-ND')]
+        [
+          row(a0.member, a0.id, '2026-01-01 00:00:00', '44444440', 'CC BY-ND'),
+          row(a2.loose, a2.id, '2026-01-01 00:00:00', '44444442', 'CC BY-SA'),
+          row(a3.member, a3.id, '2026-01-01 00:00:00', '44444443', 'CC BY-ND'),
+        ]
           .map((l) => l.replace(/,no\n$/, '\n'))
           .join(''),
     );
@@ -327,7 +345,9 @@ describe('a failed run', () => {
     const before = currentManifest(out);
     mkdirSync(join(snapshot, 'corpus'));
     writeFileSync(join(snapshot, 'corpus', 'oa_comm_xml.incr.2026-01-02.tar.gz'), 'not a gzip stream');
-    await expect(runPipeline({ snapshot, out, workFiles: false, threads: 0, keep: 2, progress: silentProgress })).rejects.toThrow(/none of the 1 files could be read/);
+    await expect(runPipeline({ snapshot, out, workFiles: false, threads: 0, keep: 2, progress: silentProgress })).rejects.toThrow(
+      /none of the 1 files could be read/,
+    );
     expect(currentManifest(out)).toEqual(before);
   });
 });

@@ -31,7 +31,9 @@ afterAll(() => {
 describe('search_bigrams', () => {
   it('holds every pair with a common token, as a scan of the texts counts it, and nothing else', () => {
     const tokenizer = new SearchTokenizer(db);
-    const texts = db.selectArrays('SELECT id, text FROM excerpts ORDER BY id').map(([id, text]) => ({ id: Number(id), tokens: tokenizer.tokens(String(text)) }));
+    const texts = db
+      .selectArrays('SELECT id, text FROM excerpts ORDER BY id')
+      .map(([id, text]) => ({ id: Number(id), tokens: tokenizer.tokens(String(text)) }));
     const docsOf = new Map<string, Set<number>>();
     for (const { id, tokens } of texts) for (const t of tokens) (docsOf.get(t) ?? docsOf.set(t, new Set()).get(t)!).add(id);
     const minDocs = Number(db.selectValue('SELECT bigram_min_docs FROM search_documents'));
@@ -63,9 +65,12 @@ describe('search_bigrams', () => {
     const s = await sqlite3();
     const copy = createDatabase(s, join(tmp.path, 'copy.sqlite'));
     copy.exec({ sql: 'ATTACH ? AS f', bind: [`file:${dbPath}?mode=ro`] });
-    copy.exec('CREATE TABLE search_terms AS SELECT * FROM f.search_terms; CREATE TABLE search_documents AS SELECT * FROM f.search_documents; CREATE TABLE search_bigrams AS SELECT * FROM f.search_bigrams WHERE 0');
+    copy.exec(
+      'CREATE TABLE search_terms AS SELECT * FROM f.search_terms; CREATE TABLE search_documents AS SELECT * FROM f.search_documents; CREATE TABLE search_bigrams AS SELECT * FROM f.search_bigrams WHERE 0',
+    );
     copy.exec('DETACH f');
-    const rows = (d: { selectArrays: SqliteDb['selectArrays'] }) => d.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second').map((r) => r.join(' '));
+    const rows = (d: { selectArrays: SqliteDb['selectArrays'] }) =>
+      d.selectArrays('SELECT first, second, docs, hex(postings) FROM search_bigrams ORDER BY first, second').map((r) => r.join(' '));
     const stored = rows(db);
     expect(stored.length).toBeGreaterThan(100);
     const sizes = db.selectValue('SELECT sizes FROM search_documents') as Uint8Array;

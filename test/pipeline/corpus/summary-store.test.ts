@@ -20,7 +20,14 @@ const counted = (a: ArticleSummary): CountedSummary => ({
   year: a.year,
   sentences_scanned: a.sentences_scanned,
   occurrences: { verified: a.occurrences.verified },
-  excerpts: a.excerpts.map((e) => ({ occurrences: e.occurrences.map((o) => ({ phrase: o.phrase, status: o.status, band: o.band, p: o.p === null ? null : { exact: o.p.exact, value: o.p.value } })) })),
+  excerpts: a.excerpts.map((e) => ({
+    occurrences: e.occurrences.map((o) => ({
+      phrase: o.phrase,
+      status: o.status,
+      band: o.band,
+      p: o.p === null ? null : { exact: o.p.exact, value: o.p.value },
+    })),
+  })),
 });
 
 describe('SummaryStore', () => {
@@ -61,7 +68,10 @@ describe('SummaryStore', () => {
     // -0 is kept as -0 (medians and JSON would not tell, but the store must not change a value).
     const withNegZero = made.findIndex((a) => a.excerpts.some((e) => e.occurrences.some((o) => Object.is(o.p?.value, -0))));
     expect(withNegZero).toBeGreaterThanOrEqual(0);
-    const back = store.get(withNegZero).excerpts.flatMap((e) => e.occurrences).some((o) => Object.is(o.p?.value, -0));
+    const back = store
+      .get(withNegZero)
+      .excerpts.flatMap((e) => e.occurrences)
+      .some((o) => Object.is(o.p?.value, -0));
     expect(back).toBe(true);
   });
 });

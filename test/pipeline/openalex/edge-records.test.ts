@@ -17,7 +17,10 @@ import { tempDir } from '../../helpers/fixture-build.ts';
 const OA = 'https://openalex.org/';
 const ca = { institutions: [{ id: `${OA}I1`, display_name: 'Université Laval', country_code: 'CA' }], countries: ['CA'] };
 const elsewhere = { institutions: [{ id: `${OA}I2`, display_name: 'Universität Wien', country_code: 'AT' }], countries: ['AT'] };
-const by = (n: number, aff: object) => ({ author: { id: `${OA}A${n}`, display_name: `Author ${n}`, orcid: n % 2 ? `https://orcid.org/0000-0002-1825-00${String(n).padStart(2, '0')}` : null }, ...aff });
+const by = (n: number, aff: object) => ({
+  author: { id: `${OA}A${n}`, display_name: `Author ${n}`, orcid: n % 2 ? `https://orcid.org/0000-0002-1825-00${String(n).padStart(2, '0')}` : null },
+  ...aff,
+});
 const work = (n: number, extra: Record<string, unknown>) => ({
   id: `${OA}W${n}`,
   title: `Study number ${n} of soil chemistry`,
@@ -61,7 +64,8 @@ const B = [
 const BAD = ['{"id": "https://openalex.org/W999", "title": ', '{"title": "a record without an id", "publication_year": 2010}'];
 const RW_HEADER =
   'Record ID,Title,Subject,Institution,Journal,Publisher,Country,Author,URLS,ArticleType,RetractionDate,RetractionDOI,RetractionPubMedID,OriginalPaperDate,OriginalPaperDOI,OriginalPaperPubMedID,RetractionNature,Reason,Paywalled,Notes';
-const rw = (id: number, date: string, doi: string, nature: string, reason: string) => `${id},T,S,I,J,P,Canada,Au,,Research Article;,${date} 0:00,10.9/r${id},0,1/1/2015 0:00,${doi},0,${nature},${reason},No,`;
+const rw = (id: number, date: string, doi: string, nature: string, reason: string) =>
+  `${id},T,S,I,J,P,Canada,Au,,Research Article;,${date} 0:00,10.9/r${id},0,1/1/2015 0:00,${doi},0,${nature},${reason},No,`;
 const RW = [
   RW_HEADER,
   rw(1, '3/4/2020', '10.1234/abc.1', 'Retraction', '+Paper Mill;'),
@@ -122,7 +126,10 @@ describe('snapshot:from-openalex on hand-written edge records', () => {
       mkdirSync(join(jsonl, p.rel, '..'), { recursive: true });
       writeFileSync(join(jsonl, p.rel), gzipSync(p.text));
     }
-    manifest(jsonl, parts.map((p) => ({ rel: p.rel, bytes: statSync(join(jsonl, p.rel)).size, records: p.records })));
+    manifest(
+      jsonl,
+      parts.map((p) => ({ rel: p.rel, bytes: statSync(join(jsonl, p.rel)).size, records: p.records })),
+    );
     writeFileSync(join(jsonl, 'deleted_ids.csv'), `work_id,deleted_date\n${OA}W110,2026-02-01\n`);
     writeFileSync(join(tmp.path, 'funders.csv'), 'id,name\nF1001,Conseil de recherches\n');
     writeFileSync(join(tmp.path, 'sources.csv'), `id,name\n${OA}S2001,Revue canadienne\n`);
@@ -221,7 +228,9 @@ describe('snapshot:from-openalex on hand-written edge records', () => {
       { rel: 'updated_date=2026-01-01/part_0000.gz', bytes: statSync(join(dir, 'updated_date=2026-01-01/part_0000.gz')).size, records: 2 },
       { rel: 'updated_date=2026-02-02/part_0001.gz', bytes: 100, records: 5 },
     ]);
-    await expect(buildFromOpenAlex(options(join(tmp.path, 'inc-out'), { works: join(tmp.path, 'incomplete') }))).rejects.toThrow(/1 of 2 files .*\n.*updated_date=2026-02-02\/part_0001\.gz \(absent\)/);
+    await expect(buildFromOpenAlex(options(join(tmp.path, 'inc-out'), { works: join(tmp.path, 'incomplete') }))).rejects.toThrow(
+      /1 of 2 files .*\n.*updated_date=2026-02-02\/part_0001\.gz \(absent\)/,
+    );
     expect(existsSync(join(tmp.path, 'inc-out'))).toBe(false);
   });
 
@@ -233,7 +242,10 @@ describe('snapshot:from-openalex on hand-written edge records', () => {
       mkdirSync(join(pq, rel, '..'), { recursive: true });
       // As in OpenAlex's Parquet, the inverted index travels as JSON text.
       const src = join(tmp.path, `pq-${k}.jsonl`);
-      writeFileSync(src, lines(recs.map((r) => ({ ...r, abstract_inverted_index: 'abstract_inverted_index' in r ? JSON.stringify(r.abstract_inverted_index) : null }))));
+      writeFileSync(
+        src,
+        lines(recs.map((r) => ({ ...r, abstract_inverted_index: 'abstract_inverted_index' in r ? JSON.stringify(r.abstract_inverted_index) : null }))),
+      );
       const duck = await openDuck(':memory:');
       await duck.run(`COPY (SELECT * FROM read_json('${src}', format = 'newline_delimited', sample_size = -1)) TO '${join(pq, rel)}' (FORMAT parquet)`);
       duck.close();

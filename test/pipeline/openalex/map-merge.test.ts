@@ -26,7 +26,13 @@ function record(p: number, n: number): string {
     language: n % 4 === 0 ? 'fr' : 'en',
     cited_by_count: n,
     updated_date: `2026-0${p + 1}-01T00:00:00`,
-    authorships: [{ author: { id: `${OA}A${n % 40 + 1}`, display_name: `Author ${n % 40} v${p}` }, institutions: [{ display_name: ca ? 'Dalhousie University' : 'ETH', country_code: ca ? 'CA' : 'CH' }], countries: [] }],
+    authorships: [
+      {
+        author: { id: `${OA}A${(n % 40) + 1}`, display_name: `Author ${n % 40} v${p}` },
+        institutions: [{ display_name: ca ? 'Dalhousie University' : 'ETH', country_code: ca ? 'CA' : 'CH' }],
+        countries: [],
+      },
+    ],
   });
 }
 
@@ -49,7 +55,7 @@ describe('snapshot:from-openalex as separate map and merge commands', () => {
   });
   afterAll(() => tmp.remove());
 
-  it('four map processes and a merge build the single command\'s snapshot byte for byte', async () => {
+  it("four map processes and a merge build the single command's snapshot byte for byte", async () => {
     const single = join(tmp.path, 'single');
     expect(run(['--out', single]).status).toBe(0);
 
@@ -62,7 +68,10 @@ describe('snapshot:from-openalex as separate map and merge commands', () => {
       [0, 1, 2, 3].map(
         (k) =>
           new Promise<number | null>((resolve) => {
-            const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...common, '--out', out, '--work-dir', work, '--map-partition', String(k)], { cwd: ROOT, stdio: 'ignore' });
+            const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...common, '--out', out, '--work-dir', work, '--map-partition', String(k)], {
+              cwd: ROOT,
+              stdio: 'ignore',
+            });
             child.on('exit', resolve);
           }),
       ),

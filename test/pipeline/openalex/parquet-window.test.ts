@@ -42,7 +42,13 @@ const FILES = [
     work(209, { title: null, display_name: null, publication_year: 2012 }),
   ],
   // Authorships without `countries`: the schema knows the key, this file's structs do not have it.
-  [work(210, { authorships: [{ author: { id: `${OA}A10`, display_name: 'Author 10' }, institutions: [{ id: `${OA}I1`, display_name: 'Université Laval', country_code: 'CA' }] }] })],
+  [
+    work(210, {
+      authorships: [
+        { author: { id: `${OA}A10`, display_name: 'Author 10' }, institutions: [{ id: `${OA}I1`, display_name: 'Université Laval', country_code: 'CA' }] },
+      ],
+    }),
+  ],
 ];
 
 describe('snapshot:from-openalex, Parquet window and projection', () => {

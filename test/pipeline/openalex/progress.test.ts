@@ -27,7 +27,13 @@ describe('snapshot:from-openalex progress', () => {
     // Two partitions of ~3 MB gzipped each (random text barely compresses), so each is read in several chunks.
     for (const p of [0, 1]) {
       const lines = Array.from({ length: 150 }, (_, k) =>
-        JSON.stringify({ id: `https://openalex.org/W${p * 1000 + k + 1}`, title: `Work ${k}`, publication_year: 2010, updated_date: '2026-01-01', note: randomBytes(20_000).toString('base64') }),
+        JSON.stringify({
+          id: `https://openalex.org/W${p * 1000 + k + 1}`,
+          title: `Work ${k}`,
+          publication_year: 2010,
+          updated_date: '2026-01-01',
+          note: randomBytes(20_000).toString('base64'),
+        }),
       );
       writeFileSync(join(works, `part_${p}.jsonl.gz`), gzipSync(`${lines.join('\n')}\n`, { level: 1 }));
     }
@@ -35,27 +41,31 @@ describe('snapshot:from-openalex progress', () => {
   });
   afterAll(() => tmp.remove());
 
-  it.each([1, 2])('reports bytes within a partition with %i thread(s)', async (threads) => {
-    const { progress, seen } = recording();
-    await buildFromOpenAlex({
-      works,
-      out: join(tmp.path, `out-${threads}`),
-      name: 'progress',
-      allowIncomplete: false,
-      excludeXpac: false,
-      labels: {},
-      maxBadFraction: 0.001,
-      threads,
-      buildDate: '2026-11-24',
-      memoryLimit: '256MB',
-      progress,
-    });
-    const total = bytes[0]! + bytes[1]!;
-    expect(seen.total).toBe(total);
-    // Some update falls strictly inside the first partition to finish, i.e. before any partition was done.
-    const smallest = Math.min(...bytes);
-    expect(seen.updates.some((n) => n > 0 && n < smallest)).toBe(true);
-    expect(Math.max(...seen.updates)).toBe(total);
-    expect(seen.updates.at(-1)).toBe(total);
-  }, 120_000);
+  it.each([1, 2])(
+    'reports bytes within a partition with %i thread(s)',
+    async (threads) => {
+      const { progress, seen } = recording();
+      await buildFromOpenAlex({
+        works,
+        out: join(tmp.path, `out-${threads}`),
+        name: 'progress',
+        allowIncomplete: false,
+        excludeXpac: false,
+        labels: {},
+        maxBadFraction: 0.001,
+        threads,
+        buildDate: '2026-11-24',
+        memoryLimit: '256MB',
+        progress,
+      });
+      const total = bytes[0]! + bytes[1]!;
+      expect(seen.total).toBe(total);
+      // Some update falls strictly inside the first partition to finish, i.e. before any partition was done.
+      const smallest = Math.min(...bytes);
+      expect(seen.updates.some((n) => n > 0 && n < smallest)).toBe(true);
+      expect(Math.max(...seen.updates)).toBe(total);
+      expect(seen.updates.at(-1)).toBe(total);
+    },
+    120_000,
+  );
 });

@@ -53,8 +53,17 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
     files.push(...readdirSync(flat).sort());
 
     // Pinned lists chosen from the records themselves, so that routes fund and venue admit real works.
-    const funderIds = [...new Set(records.flatMap(({ rec }: OracleRecord) => [...((rec.funders as { id: string }[]) ?? []).map((f) => tail(f.id)), ...((rec.grants as { funder: string }[]) ?? []).map((g) => tail(g.funder))]))].sort();
-    const sourceIds = [...new Set(records.map(({ rec }) => tail((rec.primary_location as { source?: { id: string } } | null)?.source?.id)).filter((s) => s !== ''))].sort();
+    const funderIds = [
+      ...new Set(
+        records.flatMap(({ rec }: OracleRecord) => [
+          ...((rec.funders as { id: string }[]) ?? []).map((f) => tail(f.id)),
+          ...((rec.grants as { funder: string }[]) ?? []).map((g) => tail(g.funder)),
+        ]),
+      ),
+    ].sort();
+    const sourceIds = [
+      ...new Set(records.map(({ rec }) => tail((rec.primary_location as { source?: { id: string } } | null)?.source?.id)).filter((s) => s !== '')),
+    ].sort();
     const funders = funderIds.filter((_, k) => k % 3 === 0);
     const sourcesPinned = sourceIds.filter((_, k) => k % 7 === 0);
     writeFileSync(join(tmp.path, 'funders.csv'), `id,name\n${funders.map((id) => `${id},Funder ${id}`).join('\n')}\n`);
@@ -102,7 +111,9 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
 
   it('authorships and authors follow the byline, is_ca per authorship', () => {
     const rows = readCsv(join(out, 'authorships.csv'));
-    const want = [...expected.values()].flatMap((w) => w.authorships.map((a) => ({ work_id: w.id, author_id: a.author_id, position: String(a.position), is_ca: String(a.is_ca) })));
+    const want = [...expected.values()].flatMap((w) =>
+      w.authorships.map((a) => ({ work_id: w.id, author_id: a.author_id, position: String(a.position), is_ca: String(a.is_ca) })),
+    );
     const key = (r: { work_id?: string; position?: string }) => `${r.work_id}#${r.position}`;
     expect(rows.map(key).sort()).toEqual(want.map(key).sort());
     const byKey = new Map(want.map((a) => [key(a), a]));
@@ -139,7 +150,20 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
       const cohort = JSON.parse((await app.inject({ url: '/frame/api/v1/cohort?category=metaresearch&label_source=predicted' })).body);
       expect(cohort.meta.total).toBe(0);
       expect(cohort.meta.predictions_cover).toBe(0);
-      for (const path of ['/stats/summary', '/stats/labels', '/stats/by-route', '/stats/by-year', '/stats/by-field', '/findings', '/predictions', '/screened', '/network', '/cohort/facets?facet=route', '/works', '/cohort/export?format=csv']) {
+      for (const path of [
+        '/stats/summary',
+        '/stats/labels',
+        '/stats/by-route',
+        '/stats/by-year',
+        '/stats/by-field',
+        '/findings',
+        '/predictions',
+        '/screened',
+        '/network',
+        '/cohort/facets?facet=route',
+        '/works',
+        '/cohort/export?format=csv',
+      ]) {
         const res = await app.inject({ url: `/frame/api/v1${path}` });
         expect(res.statusCode, path).toBe(200);
       }
@@ -150,7 +174,17 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
 
   it('reads the real legacy layout: refuses the incomplete download, then builds from the one partition present', async () => {
     const legacy = join(REF, 'snapshot-legacy-sample');
-    const base = { out: join(tmp.path, 'legacy'), name: 'legacy', excludeXpac: false, labels: {}, maxBadFraction: 0.001, threads: 1, buildDate: '2026-11-24', memoryLimit: '256MB', progress: silentProgress };
+    const base = {
+      out: join(tmp.path, 'legacy'),
+      name: 'legacy',
+      excludeXpac: false,
+      labels: {},
+      maxBadFraction: 0.001,
+      threads: 1,
+      buildDate: '2026-11-24',
+      memoryLimit: '256MB',
+      progress: silentProgress,
+    };
     await expect(buildFromOpenAlex({ ...base, works: legacy, allowIncomplete: false })).rejects.toThrow(/464 of 465 files the manifest lists are missing/);
     const { manifest, report: r } = await buildFromOpenAlex({
       ...base,
@@ -159,8 +193,19 @@ describe.skipIf(!present)('snapshot:from-openalex on real OpenAlex records', () 
       sources: { dir: join(legacy, 'data', 'sources') },
       funders: { dir: join(legacy, 'data', 'funders') },
     });
-    expect(manifest.provenance!.upstream).toMatchObject({ layout: 'legacy', partitions_read: 1, partitions_missing_count: 464, records_read: 27, manifest_records: 244371844 });
-    expect(manifest.provenance!.partitions[0]).toMatchObject({ file: 'updated_date=2023-05-16/part_000.gz', records: 27, manifest_records: 27, sha256: '319b451c5cacb257f14f50f6fe59d2f8f113fb8a2ba9b8a6bbb6d27efcbf1d0c' });
+    expect(manifest.provenance!.upstream).toMatchObject({
+      layout: 'legacy',
+      partitions_read: 1,
+      partitions_missing_count: 464,
+      records_read: 27,
+      manifest_records: 244371844,
+    });
+    expect(manifest.provenance!.partitions[0]).toMatchObject({
+      file: 'updated_date=2023-05-16/part_000.gz',
+      records: 27,
+      manifest_records: 27,
+      sha256: '319b451c5cacb257f14f50f6fe59d2f8f113fb8a2ba9b8a6bbb6d27efcbf1d0c',
+    });
     // The three Canadian journals of the real source partition (SOURCES.md), none of the three funders.
     expect(readCsv(join(tmp.path, 'legacy', 'canadian_sources.csv')).map((x) => x.id)).toEqual(['S4210168420', 'S4210206500', 'S4210206923']);
     expect(manifest.tables.canadian_funders.rows).toBe(0);

@@ -29,7 +29,14 @@ const tail = (u: unknown) => (typeof u === 'string' ? (u.split('/').pop() ?? '')
 const base = { publication_year: 2015, type: 'article', language: 'en', updated_date: '2026-01-01' };
 let n = 0;
 const rec = (extra: Record<string, unknown>) => JSON.stringify({ id: `${OA}W${++n}`, title: 'Soil chemistry', ...base, ...extra });
-const caAuthor = { author: { id: `${OA}A1`, display_name: 'Ann  Author', orcid: 'https://orcid.org/0000-0002-1825-009x' }, institutions: [{ display_name: 'Univ  A', country_code: 'ca' }, { display_name: 'Univ A', country_code: 'CA' }], countries: [] };
+const caAuthor = {
+  author: { id: `${OA}A1`, display_name: 'Ann  Author', orcid: 'https://orcid.org/0000-0002-1825-009x' },
+  institutions: [
+    { display_name: 'Univ  A', country_code: 'ca' },
+    { display_name: 'Univ A', country_code: 'CA' },
+  ],
+  countries: [],
+};
 
 /** Records on the edges of the rules: texts above ASCII, the abstract's order, types, cells the format cannot hold. */
 const EDGES = [
@@ -96,10 +103,26 @@ const EDGES = [
 const COLUMNS = TABLES.works.columns.map((c) => c.name);
 
 /** Runs the SQL rules over `lines` and compares each record with the oracle; returns the oracle's decisions tallied. */
-async function compare(duck: Duck, path: string, lines: string[], lists: { funderIds: string[]; sourceIds: string[]; excludeXpac?: boolean }): Promise<Record<string, number>> {
+async function compare(
+  duck: Duck,
+  path: string,
+  lines: string[],
+  lists: { funderIds: string[]; sourceIds: string[]; excludeXpac?: boolean },
+): Promise<Record<string, number>> {
   writeFileSync(path, `${lines.join('\n')}\n`);
-  const o = readOptions({ funders: lists.funderIds.map((id) => ({ id })), sources: lists.sourceIds.map((id) => ({ id })), route_version: 'test' }, lists.excludeXpac ?? false);
-  const rows = await duck.all<{ line: number; id: string | null; updated: string; why: string; work: string | null; auths: string | null; notes: string[] | null }>(
+  const o = readOptions(
+    { funders: lists.funderIds.map((id) => ({ id })), sources: lists.sourceIds.map((id) => ({ id })), route_version: 'test' },
+    lists.excludeXpac ?? false,
+  );
+  const rows = await duck.all<{
+    line: number;
+    id: string | null;
+    updated: string;
+    why: string;
+    work: string | null;
+    auths: string | null;
+    notes: string[] | null;
+  }>(
     `SELECT line::INTEGER AS line, id, updated, why, to_json(work)::VARCHAR AS work, to_json(auths)::VARCHAR AS auths, notes
      FROM (${rulesSql(jsonSource(path), { excludeXpac: false, ...lists })}) ORDER BY line`,
   );
@@ -116,7 +139,10 @@ async function compare(duck: Duck, path: string, lines: string[], lists: { funde
     expect([sql.id, sql.updated], at).toEqual([js.id, js.updated]);
     if (js.kind !== 'in') return;
     const work = JSON.parse(sql.work!) as Record<string, string>;
-    expect(COLUMNS.map((c) => work[c]), at).toEqual((parse(js.work) as string[][])[0]);
+    expect(
+      COLUMNS.map((c) => work[c]),
+      at,
+    ).toEqual((parse(js.work) as string[][])[0]);
     const auths = ((JSON.parse(sql.auths!) ?? []) as Record<string, string>[]).map((a) => [js.id, a.author_id, a.position, a.is_ca, a.name, a.orcid]);
     expect(auths, at).toEqual(js.authorships.map((a) => (parse(a) as string[][])[0]));
     expect([...(sql.notes ?? [])].sort(), at).toEqual([...js.notes].sort());
@@ -144,32 +170,79 @@ describe('the frame rules in SQL against the JavaScript rules', () => {
     expect(xpac.xpac).toBe(1);
   });
 
-  it.skipIf(!present)('real records (API and the 2023 partition) and a generated set: the same everywhere', async () => {
-    const lines: string[] = [];
-    for (const f of readdirSync(join(REF, 'works-api')).sort()) {
-      const doc = JSON.parse(readFileSync(join(REF, 'works-api', f), 'utf8'));
-      for (const w of Array.isArray(doc) ? doc : (doc.results ?? [doc])) lines.push(JSON.stringify(w));
-    }
-    const legacy = gunzipSync(readFileSync(join(REF, 'snapshot-legacy-sample/data/works/updated_date=2023-05-16/part_000.gz'))).toString('utf8');
-    lines.push(...legacy.split('\n').filter((l) => l.trim() !== ''));
-    const parsed = lines.map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
-    // Pinned lists chosen from the records themselves, so that routes fund and venue admit real works.
-    const funderIds = [...new Set(parsed.flatMap((r) => [...(r.funders ?? []).map((f: { id: string }) => tail(f.id)), ...(r.grants ?? []).map((g: { funder: string }) => tail(g.funder))]))].filter(Boolean).sort();
-    const sourceIds = [...new Set(parsed.map((r) => tail(r.primary_location?.source?.id)).filter(Boolean))].sort();
-    const lists = { funderIds: funderIds.filter((_, k) => k % 3 === 0), sourceIds: sourceIds.filter((_, k) => k % 7 === 0) };
-    const real = await compare(duck, join(tmp.path, 'real.jsonl'), lines, lists);
-    expect(real.in).toBeGreaterThan(30);
-    const gen = new SyntheticWorks(referenceTemplates(join(REF, 'works-api')), 5);
-    const generated = Array.from({ length: 2000 }, (_, k) => gen.line(k, '2026-01-01'));
-    const tally = await compare(duck, join(tmp.path, 'generated.jsonl'), generated, lists);
-    expect(tally.in).toBeGreaterThan(20);
-  }, 120_000);
+  it.skipIf(!present)(
+    'real records (API and the 2023 partition) and a generated set: the same everywhere',
+    async () => {
+      const lines: string[] = [];
+      for (const f of readdirSync(join(REF, 'works-api')).sort()) {
+        const doc = JSON.parse(readFileSync(join(REF, 'works-api', f), 'utf8'));
+        for (const w of Array.isArray(doc) ? doc : (doc.results ?? [doc])) lines.push(JSON.stringify(w));
+      }
+      const legacy = gunzipSync(readFileSync(join(REF, 'snapshot-legacy-sample/data/works/updated_date=2023-05-16/part_000.gz'))).toString('utf8');
+      lines.push(...legacy.split('\n').filter((l) => l.trim() !== ''));
+      const parsed = lines.map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+      // Pinned lists chosen from the records themselves, so that routes fund and venue admit real works.
+      const funderIds = [
+        ...new Set(
+          parsed.flatMap((r) => [
+            ...(r.funders ?? []).map((f: { id: string }) => tail(f.id)),
+            ...(r.grants ?? []).map((g: { funder: string }) => tail(g.funder)),
+          ]),
+        ),
+      ]
+        .filter(Boolean)
+        .sort();
+      const sourceIds = [...new Set(parsed.map((r) => tail(r.primary_location?.source?.id)).filter(Boolean))].sort();
+      const lists = { funderIds: funderIds.filter((_, k) => k % 3 === 0), sourceIds: sourceIds.filter((_, k) => k % 7 === 0) };
+      const real = await compare(duck, join(tmp.path, 'real.jsonl'), lines, lists);
+      expect(real.in).toBeGreaterThan(30);
+      const gen = new SyntheticWorks(referenceTemplates(join(REF, 'works-api')), 5);
+      const generated = Array.from({ length: 2000 }, (_, k) => gen.line(k, '2026-01-01'));
+      const tally = await compare(duck, join(tmp.path, 'generated.jsonl'), generated, lists);
+      expect(tally.in).toBeGreaterThan(20);
+    },
+    120_000,
+  );
 
   it('folds texts above ASCII as title-terms.ts does: the same about-Canada decision on random strings', async () => {
     const random = mulberry32(11);
-    const pieces = ['canada', 'Nova', 'scotia', 'first', 'nations', 'ＣＡＮＡＤＡ', 'ﬁrst', 'é', '\u0301', 'α', 'ς', 'Σ', '²', '’', '\u00a0', ' ', '-', 'İ', '𝐂𝐚𝐧𝐚𝐝𝐚', 'ͺ', 'Ⓒ', 'ǅ', '\u3000', 'ﬀ', 'toronto', 'Toronto', 'ø', '\u200b', '𝟘'];
-    const texts = Array.from({ length: 3000 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join(random() < 0.5 ? ' ' : ''));
-    const rows = await duck.all<{ about: boolean }>(`SELECT about_text(t) AS about FROM (SELECT unnest([${texts.map(lit).join(', ')}]) AS t, generate_subscripts([${texts.map(() => '0').join(', ')}], 1) AS k) ORDER BY k`);
+    const pieces = [
+      'canada',
+      'Nova',
+      'scotia',
+      'first',
+      'nations',
+      'ＣＡＮＡＤＡ',
+      'ﬁrst',
+      'é',
+      '\u0301',
+      'α',
+      'ς',
+      'Σ',
+      '²',
+      '’',
+      '\u00a0',
+      ' ',
+      '-',
+      'İ',
+      '𝐂𝐚𝐧𝐚𝐝𝐚',
+      'ͺ',
+      'Ⓒ',
+      'ǅ',
+      '\u3000',
+      'ﬀ',
+      'toronto',
+      'Toronto',
+      'ø',
+      '\u200b',
+      '𝟘',
+    ];
+    const texts = Array.from({ length: 3000 }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, () => pieces[Math.floor(random() * pieces.length)]).join(random() < 0.5 ? ' ' : ''),
+    );
+    const rows = await duck.all<{ about: boolean }>(
+      `SELECT about_text(t) AS about FROM (SELECT unnest([${texts.map(lit).join(', ')}]) AS t, generate_subscripts([${texts.map(() => '0').join(', ')}], 1) AS k) ORDER BY k`,
+    );
     texts.forEach((t, k) => expect(rows[k]!.about, JSON.stringify(t)).toBe(aboutCanada([t]).about));
   });
 
@@ -178,13 +251,35 @@ describe('the frame rules in SQL against the JavaScript rules', () => {
     mkdirSync(works);
     const v = (id: number, title: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id: `${OA}W${id}`, title, ...base, ...extra });
     // a.jsonl: DuckDB fails on the string authorships and on the repeated key, so JavaScript reads it line by line.
-    const a = [v(1, 'First version, Canada'), '', v(1, 'Second version, Canada'), v(2, 'Canada', { authorships: 'none' }), v(3, 'x').replace('"title"', '"abstract_inverted_index":{"Nunavut":[0],"Nunavut":[1]},"title"')];
+    const a = [
+      v(1, 'First version, Canada'),
+      '',
+      v(1, 'Second version, Canada'),
+      v(2, 'Canada', { authorships: 'none' }),
+      v(3, 'x').replace('"title"', '"abstract_inverted_index":{"Nunavut":[0],"Nunavut":[1]},"title"'),
+    ];
     writeFileSync(join(works, 'a.jsonl'), `${a.join('\n')}\n`);
     writeFileSync(join(works, 'b.jsonl'), `${[v(4, 'First, Canada'), v(4, 'Second, Canada')].join('\n')}\n`);
     const out = join(tmp.path, 'versions-out');
-    const { report } = await buildFromOpenAlex({ works, out, name: 'versions', allowIncomplete: false, excludeXpac: false, labels: {}, maxBadFraction: 1, threads: 1, buildDate: '2026-11-28', memoryLimit: '256MB', progress: silentProgress });
+    const { report } = await buildFromOpenAlex({
+      works,
+      out,
+      name: 'versions',
+      allowIncomplete: false,
+      excludeXpac: false,
+      labels: {},
+      maxBadFraction: 1,
+      threads: 1,
+      buildDate: '2026-11-28',
+      memoryLimit: '256MB',
+      progress: silentProgress,
+    });
     const rows = parse(readFileSync(join(out, 'works.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => [r.id, r.title])).toEqual([['W1', 'Second version, Canada'], ['W3', 'x'], ['W4', 'Second, Canada']]);
+    expect(rows.map((r) => [r.id, r.title])).toEqual([
+      ['W1', 'Second version, Canada'],
+      ['W3', 'x'],
+      ['W4', 'Second, Canada'],
+    ]);
     expect(report.first_bad).toEqual([{ file: 'a.jsonl', line: 4, reason: expect.stringMatching(/^W2: authorships/) }]);
     expect(report.records).toBe(6);
   }, 60_000);

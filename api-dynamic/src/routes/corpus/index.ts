@@ -15,7 +15,6 @@ import type { Build, BuildStore } from '../../services/build-store.ts';
 import type { CorpusData } from '../../services/corpus/corpus-data.ts';
 import { sendBuilt, sendJson } from '../send.ts';
 
-
 export interface CorpusRouteOptions {
   store: BuildStore;
   prefix: string;

@@ -44,8 +44,7 @@ function contentTypeError(message: string): ApiError {
 
 /** The JSON value of an /assess body: Content-Type application/json (UTF-8), non-empty, well-formed. */
 export function readJsonBody(contentType: string | undefined, body: unknown): unknown {
-  if (contentType === undefined || contentType.trim() === '')
-    throw contentTypeError('missing; send the body as JSON with "Content-Type: application/json"');
+  if (contentType === undefined || contentType.trim() === '') throw contentTypeError('missing; send the body as JSON with "Content-Type: application/json"');
   const [media, ...params] = contentType.split(';').map((p) => p.trim());
   if (media!.toLowerCase() !== 'application/json')
     throw contentTypeError(`"${media!.slice(0, 60)}" is not accepted; send the body as JSON with "Content-Type: application/json"`);
@@ -54,13 +53,17 @@ export function readJsonBody(contentType: string | undefined, body: unknown): un
   const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '')
-    throw new ApiError('MISSING_PARAMETER', 'The request body is empty: send a JSON object with an "identifier", e.g. {"identifier": "10.1594/PANGAEA.902845"}.', [
-      { parameter: 'identifier', message: 'required' },
-    ]);
+    throw new ApiError(
+      'MISSING_PARAMETER',
+      'The request body is empty: send a JSON object with an "identifier", e.g. {"identifier": "10.1594/PANGAEA.902845"}.',
+      [{ parameter: 'identifier', message: 'required' }],
+    );
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ApiError('INVALID_PARAMETER', `The request body is not valid JSON: ${(err as Error).message.slice(0, 200)}.`, [{ parameter: 'body', message: 'malformed JSON' }]);
+    throw new ApiError('INVALID_PARAMETER', `The request body is not valid JSON: ${(err as Error).message.slice(0, 200)}.`, [
+      { parameter: 'body', message: 'malformed JSON' },
+    ]);
   }
 }
 
@@ -77,7 +80,9 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
     if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw error;
     const given = request.headers['content-type']?.trim();
     throw contentTypeError(
-      given ? `"${given.slice(0, 60)}" is not a valid media type; send the body as JSON with "Content-Type: application/json"` : 'missing; send the body as JSON with "Content-Type: application/json"',
+      given
+        ? `"${given.slice(0, 60)}" is not a valid media type; send the body as JSON with "Content-Type: application/json"`
+        : 'missing; send the body as JSON with "Content-Type: application/json"',
     );
   });
   app.addHook('onSend', async (_request, reply) => {
@@ -106,7 +111,8 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
     },
     handler: async (request, reply) => {
       const caller = await keys.authenticate(request.headers.authorization);
-      const subject: RateLimitSubject = caller.tier === 'anonymous' ? { tier: 'anonymous', ip: request.ip } : { tier: 'authenticated', keyName: caller.keyName };
+      const subject: RateLimitSubject =
+        caller.tier === 'anonymous' ? { tier: 'anonymous', ip: request.ip } : { tier: 'authenticated', keyName: caller.keyName };
       subjects.set(request, subject);
       parseStrictQuery(noParams, request.url);
       const parsed = parseAssessRequest(readJsonBody(request.headers['content-type'], request.body), metricVersions);
@@ -151,7 +157,10 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
         }
       }
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) reply.header(name, value);
-      request.log.info({ fair: { identifier: parsed.identifier, source: outcome.source, backend: assessments.backend.name, charged: charged(outcome) } }, 'fair assessment');
+      request.log.info(
+        { fair: { identifier: parsed.identifier, source: outcome.source, backend: assessments.backend.name, charged: charged(outcome) } },
+        'fair assessment',
+      );
       if ('error' in outcome) throw outcome.error;
       return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(outcome.result));
     },

@@ -19,15 +19,7 @@ import {
 import { changesQuerySchema, facetQuerySchema, noParams } from '../../../../contracts/frame/params.ts';
 import type { routeTable } from '../../plugins/preflight.ts';
 import type { Build, BuildStore } from '../../services/build-store.ts';
-import {
-  authorTypeahead,
-  cohortBody,
-  cohortCounts,
-  cohortFacetBody,
-  cohortMatch,
-  valueTypeahead,
-  worksBody,
-} from '../../services/frame/cohort/answers.ts';
+import { authorTypeahead, cohortBody, cohortCounts, cohortFacetBody, cohortMatch, valueTypeahead, worksBody } from '../../services/frame/cohort/answers.ts';
 import { exportChunks, exportFileName, exportPlan } from '../../services/frame/cohort/export.ts';
 import { type Permalinks } from '../../services/frame/permalinks.ts';
 import type { Snapshots } from '../../services/frame/snapshots.ts';
@@ -36,7 +28,10 @@ import { cohortChanges } from '../../services/frame/cohort/changes.ts';
 type Routes = ReturnType<typeof routeTable>;
 type Send = (request: FastifyRequest, reply: FastifyReply, build: Build, body: string) => FastifyReply;
 
-export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: string; publicOrigin?: string | undefined; permalinks: Permalinks; snapshots: Snapshots; sendBuilt: Send }) {
+export function cohortRoutes(
+  routes: Routes,
+  o: { store: BuildStore; prefix: string; publicOrigin?: string | undefined; permalinks: Permalinks; snapshots: Snapshots; sendBuilt: Send },
+) {
   const { store, prefix, permalinks, snapshots, sendBuilt } = o;
   /** Absolute URL of a path on this server: on the configured public origin, else as the client addressed it. */
   const absolute = (request: FastifyRequest, path: string): string => `${o.publicOrigin ?? `${request.protocol}://${request.host}`}${path}`;
@@ -101,7 +96,10 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           .header('X-Snapshot', build.snapshotId)
           .header('Cache-Control', 'no-store')
           .header('Content-Type', q.format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="${exportFileName(hash, { id: build.snapshotId, synthetic: build.manifest.snapshot.synthetic }, q.format)}"`)
+          .header(
+            'Content-Disposition',
+            `attachment; filename="${exportFileName(hash, { id: build.snapshotId, synthetic: build.manifest.snapshot.synthetic }, q.format)}"`,
+          )
           .header('X-Cohort-Total', String(plan.total))
           .header('X-Export-Rows', String(plan.exported))
           .header('X-Export-Truncated', String(plan.truncated));
@@ -172,7 +170,10 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
           const [message, details, gone] = await snapshots.gone(from, filters);
           throw new ApiError('GONE', `What changed cannot be computed: ${message}`, details, { gone });
         }
-        const diff = from === current.snapshotId ? cohortChanges(current, current, filters, perPage) : await snapshots.useRetained(from, (old) => cohortChanges(old, current, filters, perPage));
+        const diff =
+          from === current.snapshotId
+            ? cohortChanges(current, current, filters, perPage)
+            : await snapshots.useRetained(from, (old) => cohortChanges(old, current, filters, perPage));
         const list = (l: ReturnType<typeof cohortChanges>['entered'], other: 'in_previous_frame' | 'in_current_frame', outside: string) => ({
           count: l.count,
           [outside]: l.outside_other_frame,
@@ -211,11 +212,18 @@ export function cohortRoutes(routes: Routes, o: { store: BuildStore; prefix: str
       parseStrictQuery(noParams, request.url);
       return store.use(async (build) => {
         const body = {
-          meta: { snapshot: build.snapshotRef, note: 'Ask any cohort route, /cohort/export, /cohort/facets or /works/{id} with snapshot=<id> to answer from a retained snapshot.' },
+          meta: {
+            snapshot: build.snapshotRef,
+            note: 'Ask any cohort route, /cohort/export, /cohort/facets or /works/{id} with snapshot=<id> to answer from a retained snapshot.',
+          },
           served: build.snapshotRef,
           retained: store.retained.info().map((r) => ({ ...r.ref, loaded: r.loaded })),
         };
-        return reply.header('X-Snapshot', build.snapshotId).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body));
+        return reply
+          .header('X-Snapshot', build.snapshotId)
+          .header('Cache-Control', 'no-store')
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(body));
       });
     },
   });
@@ -229,7 +237,9 @@ function withSnapshot(snapshot: string | null, query: string): string {
 
 function checkHash(hash: string): void {
   if (!HASH_PATTERN.test(hash))
-    throw new ApiError('INVALID_PARAMETER', `"${hash.slice(0, 40)}" is not a permalink hash: 16 lower-case hex characters, as POST /api/v1/permalink returns.`, [
-      { parameter: 'hash', message: 'must be 16 lower-case hex characters' },
-    ]);
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `"${hash.slice(0, 40)}" is not a permalink hash: 16 lower-case hex characters, as POST /api/v1/permalink returns.`,
+      [{ parameter: 'hash', message: 'must be 16 lower-case hex characters' }],
+    );
 }

@@ -24,15 +24,7 @@ import { FROZEN_CACHE, sendBuilt, sendJson } from '../send.ts';
 export { FROZEN_CACHE };
 
 /** Frozen documents: URL below the prefix → path below the build directory (without `.json`). */
-export const FROZEN_ROUTES = [
-  'stats/summary',
-  'stats/labels',
-  'stats/by-route',
-  'stats/by-year',
-  'stats/by-field',
-  'findings',
-  'predictions',
-] as const;
+export const FROZEN_ROUTES = ['stats/summary', 'stats/labels', 'stats/by-route', 'stats/by-year', 'stats/by-field', 'findings', 'predictions'] as const;
 
 const workParams = workQuerySchema;
 const networkParams = networkQuerySchema;
@@ -78,11 +70,9 @@ export default async function frameRoutes(app: FastifyInstance, opts: FrameRoute
       const { id } = request.params as { id: string };
       const { abstract, snapshot } = parseStrictQuery(workParams, request.url);
       if (!WORK_ID.test(id))
-        throw new ApiError(
-          'INVALID_PARAMETER',
-          `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`,
-          [{ parameter: 'id', message: 'must be W followed by digits' }],
-        );
+        throw new ApiError('INVALID_PARAMETER', `Work id "${id.slice(0, 40)}" is not valid: a work id is W followed by digits, e.g. W2000000000.`, [
+          { parameter: 'id', message: 'must be W followed by digits' },
+        ]);
       return opts.snapshots.use(snapshot ?? null, null, async (build) => {
         const text = workRecordText(build, id);
         if (text === null) {

@@ -7,14 +7,7 @@ import { ApiError } from '../../../../contracts/common/errors.ts';
 import { parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { noParams, WORK_ID } from '../../../../contracts/frame/params.ts';
 import { MAX_PER_PAGE } from '../../../../contracts/frame/cohort-query.ts';
-import {
-  echoRecentFilters,
-  parseRecentQuery,
-  RECENT_CACHE,
-  RECENT_NOTE,
-  utcDay,
-  windowStart,
-} from '../../../../contracts/frame/recent.ts';
+import { echoRecentFilters, parseRecentQuery, RECENT_CACHE, RECENT_NOTE, utcDay, windowStart } from '../../../../contracts/frame/recent.ts';
 import type { routeTable } from '../../plugins/preflight.ts';
 import { recentPage, type RecentView } from '../../services/frame/recent/recent-view.ts';
 

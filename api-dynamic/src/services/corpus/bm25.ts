@@ -265,11 +265,28 @@ const KEY_FREQ_CAP = 64;
 const KEY_FREQ_CAP_TWO = 16;
 
 /** The groups of a match as RankedGroups: keyed for one or two phrases when the key space allows, else bm25Groups. */
-export function bm25Ranked(m: ScoredMatch, sizes: DocumentSizes, tags: ExcerptTags | null, headRows = HEAD_ROWS, sizeTags: Uint16Array | null = null): RankedGroups {
+export function bm25Ranked(
+  m: ScoredMatch,
+  sizes: DocumentSizes,
+  tags: ExcerptTags | null,
+  headRows = HEAD_ROWS,
+  sizeTags: Uint16Array | null = null,
+): RankedGroups {
   const keyed = m.freqs.length <= 2 && tags !== null ? bm25KeyGroups(m, sizes, tags, headRows, sizeTags) : null;
   if (keyed !== null) return keyed;
   const g = bm25Groups(m, sizes, undefined, tags);
-  return { groups: g.groups, tagCounts: g.tagCounts, group: g.group, keyGroup: null, freq: null, freq2: null, radix: 0, sizeCode: null, sizeKeys: 0, heads: null };
+  return {
+    groups: g.groups,
+    tagCounts: g.tagCounts,
+    group: g.group,
+    keyGroup: null,
+    freq: null,
+    freq2: null,
+    radix: 0,
+    sizeCode: null,
+    sizeKeys: 0,
+    heads: null,
+  };
 }
 
 /**

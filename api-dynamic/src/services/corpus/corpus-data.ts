@@ -64,7 +64,13 @@ export class CorpusData {
   private readonly searches = new LRUCache<string, Candidates>({
     maxSize: SEARCH_CACHE_IDS,
     sizeCalculation: (c) =>
-      1 + c.byId.length + (c.ranked?.group?.length ?? 0) + (c.ranked?.keyGroup?.length ?? 0) + (c.ranked?.tagCounts?.length ?? 0) + (c.codes?.length ?? 0) + (c.members?.length ?? 0),
+      1 +
+      c.byId.length +
+      (c.ranked?.group?.length ?? 0) +
+      (c.ranked?.keyGroup?.length ?? 0) +
+      (c.ranked?.tagCounts?.length ?? 0) +
+      (c.codes?.length ?? 0) +
+      (c.members?.length ?? 0),
   });
 
   private constructor(

@@ -21,11 +21,17 @@
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../../contracts/corpus/vocab.ts';
 import type { ExcerptSort } from '../../../../contracts/corpus/vocab.ts';
-import { computeExcerptIndex, type ExcerptIndexData, NO_BAND, type OrderName, pairBit, readExcerptIndex } from '../../../../contracts/corpus/excerpt-index-data.ts';
+import {
+  computeExcerptIndex,
+  type ExcerptIndexData,
+  NO_BAND,
+  type OrderName,
+  pairBit,
+  readExcerptIndex,
+} from '../../../../contracts/corpus/excerpt-index-data.ts';
 import { type ExcerptTags, groupOf, type KeyHeads, type RankedGroups } from './bm25.ts';
 import { RankBitset } from '../../../../contracts/common/bytes.ts';
 import type { SqliteDb } from './sqlite.ts';
-
 
 /** The occurrence filters of a query, as bit masks over the codes, and the year and p-value ranges. */
 export interface OccurrenceFilter {
@@ -60,8 +66,7 @@ export function occurrenceFilter(
   ranges: RangeFilters = NO_RANGES,
 ): OccurrenceFilter {
   const bandMask = bands.length === 0 ? (1 << (NO_BAND + 1)) - 1 : bands.reduce((m, b) => m | (1 << BANDS.indexOf(b)), 0);
-  const statusMask =
-    statuses.length === 0 ? (1 << OCCURRENCE_STATUSES.length) - 1 : statuses.reduce((m, s) => m | (1 << OCCURRENCE_STATUSES.indexOf(s)), 0);
+  const statusMask = statuses.length === 0 ? (1 << OCCURRENCE_STATUSES.length) - 1 : statuses.reduce((m, s) => m | (1 << OCCURRENCE_STATUSES.indexOf(s)), 0);
   return {
     phrase: phraseIndex,
     bandMask,
@@ -74,7 +79,6 @@ export function occurrenceFilter(
     pMax: ranges.p_max ?? 1,
   };
 }
-
 
 /** The (status, band) pairs a filter allows, as a mask over `pairBit`s. */
 function pairMask(f: OccurrenceFilter): number {
@@ -323,8 +327,7 @@ export class ExcerptIndex {
       for (let m = 0; m < this.maskValues.length; m++) if ((this.maskValues[m]! & mask) !== 0) total += this.maskCounts[m]!;
     } else if (f.phrase < 0 && !f.ps) {
       for (const y of this.yearMasks)
-        if (y.year >= f.yearFrom && y.year <= f.yearTo)
-          for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
+        if (y.year >= f.yearFrom && y.year <= f.yearTo) for (let m = 0; m < y.values.length; m++) if ((y.values[m]! & mask) !== 0) total += y.counts[m]!;
     } else if (f.phrase < 0) {
       for (let i = 0; i < this.size; i++) if (this.test(i, f, mask, allowed)) total++;
     } else if (f.phrase < this.phraseStart.length - 1 && !f.years && !f.ps) {

@@ -17,7 +17,18 @@ import { LRUCache } from 'lru-cache';
 import type { SearchTerm } from '../../../../contracts/corpus/excerpts-query.ts';
 import { decodePositions, decodePostings, decodeVarints, encodeTerm } from '../../../../contracts/corpus/search-postings.ts';
 import { popcount, RankBitset } from '../../../../contracts/common/bytes.ts';
-import { bm25, bm25Idf, bm25Order, bm25Ranked, type DocumentSizes, documentSizes, type ExcerptTags, type RankedGroups, type ScoredMatch, sizeTagsOf } from './bm25.ts';
+import {
+  bm25,
+  bm25Idf,
+  bm25Order,
+  bm25Ranked,
+  type DocumentSizes,
+  documentSizes,
+  type ExcerptTags,
+  type RankedGroups,
+  type ScoredMatch,
+  sizeTagsOf,
+} from './bm25.ts';
 import { SearchTokenizer } from './search-tokens.ts';
 import type { SqliteDb } from './sqlite.ts';
 
@@ -298,7 +309,13 @@ export class SearchIndex {
     maxSize: TERM_CACHE_BYTES,
     // A dense list's bits are counted whether made yet or not (they are made by its first intersection).
     sizeCalculation: (p) =>
-      64 + p.docs.byteLength + p.freq.byteLength + (p.pos?.byteLength ?? 0) + (p.start?.byteLength ?? 0) + (p.single?.byteLength ?? 0) + (this.dense(p) ? 8 * ((this.rows + 31) >>> 5) : 0),
+      64 +
+      p.docs.byteLength +
+      p.freq.byteLength +
+      (p.pos?.byteLength ?? 0) +
+      (p.start?.byteLength ?? 0) +
+      (p.single?.byteLength ?? 0) +
+      (this.dense(p) ? 8 * ((this.rows + 31) >>> 5) : 0),
   });
   /** useTags: the tags' own array (to know them again) and the combined array. */
   private sizeTags: { tag: Uint16Array; combined: Uint16Array } | null = null;
@@ -376,7 +393,13 @@ export class SearchIndex {
       const rare = made(50, 0);
       const sparse = made(211, 3);
 
-      for (const slots of [[all, third], [rare, all], [sparse, third], [third, seventh], [all, third, rare]]) {
+      for (const slots of [
+        [all, third],
+        [rare, all],
+        [sparse, third],
+        [third, seventh],
+        [all, third, rare],
+      ]) {
         const { docs, at } = intersect(slots);
         this.relevanceOrder({ docs, freqs: slots.map((p, i) => gather(p.freq, at[i]!)), idfs: slots.map((_, i) => 0.5 + i) });
         if (slots.length === 2) {
@@ -534,7 +557,7 @@ export class SearchIndex {
       if (row) {
         const { docs, freq } = decodePostings(row[1] as Uint8Array, Number(row[0]), `corpus.sqlite search_terms.postings of "${term}"`);
         p = postings(docs, freq);
-          } else p = EMPTY;
+      } else p = EMPTY;
       if (p !== EMPTY) this.terms.set(term, p);
     }
     if (positions && p.pos === null) {

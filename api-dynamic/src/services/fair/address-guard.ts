@@ -49,13 +49,7 @@ const METADATA_CIDRS: ReadonlyArray<readonly [string, string]> = [
 const METADATA_RANGES = METADATA_CIDRS.map(([cidr, name]) => ({ range: ipaddr.parseCIDR(cidr), name }));
 
 /** Metadata host names (resolved by the cloud's own DNS, or by search-domain expansion of a single label). */
-const METADATA_HOSTNAMES = new Set([
-  'metadata',
-  'metadata.google.internal',
-  'metadata.goog',
-  'instance-data',
-  'instance-data.ec2.internal',
-]);
+const METADATA_HOSTNAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
 
 /** Ranges `allowPrivateAddresses` lets through (ipaddr.js range names). */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'carrierGradeNat', 'linkLocal', 'uniqueLocal', 'deprecatedSiteLocal']);

@@ -154,7 +154,9 @@ export function parseEnvKeyHashes(value: string | undefined): KeyRecord[] {
     const name = colon === -1 ? `env-${sha256.slice(0, 8)}` : entry.slice(0, colon);
     const parsed = keyRecordSchema.safeParse({ name, sha256, created: null });
     if (!parsed.success)
-      throw new Error(`FAIR_API_KEYS: entry ${JSON.stringify(entry.length > 80 ? `${entry.slice(0, 77)}...` : entry)} is not "name:sha256" or "sha256" (${parsed.error.issues[0]!.message})`);
+      throw new Error(
+        `FAIR_API_KEYS: entry ${JSON.stringify(entry.length > 80 ? `${entry.slice(0, 77)}...` : entry)} is not "name:sha256" or "sha256" (${parsed.error.issues[0]!.message})`,
+      );
     if (records.some((r) => r.name === parsed.data.name)) throw new Error(`FAIR_API_KEYS: the name ${JSON.stringify(parsed.data.name)} appears twice`);
     records.push(parsed.data);
   }
@@ -182,7 +184,8 @@ export function parseAuthorization(header: string | string[] | undefined): strin
   }
   const match = /^\s*(\S+)(?:\s+(.*?))?\s*$/.exec(header);
   if (!match) throw invalidAuthorization('the header is empty; send "Bearer <API key>" or omit it for the anonymous tier');
-  if (match[1]!.toLowerCase() !== 'bearer') throw invalidAuthorization(`only the Bearer scheme is accepted ("Bearer <API key>"), not ${JSON.stringify(match[1]!.slice(0, 20))}`);
+  if (match[1]!.toLowerCase() !== 'bearer')
+    throw invalidAuthorization(`only the Bearer scheme is accepted ("Bearer <API key>"), not ${JSON.stringify(match[1]!.slice(0, 20))}`);
   const token = match[2] ?? '';
   if (token === '') throw invalidAuthorization('"Bearer" is not followed by an API key');
   if (!TOKEN68.test(token)) throw invalidAuthorization('the API key contains characters a key never has');

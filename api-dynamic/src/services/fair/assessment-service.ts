@@ -46,9 +46,7 @@ export class AssessmentService {
     options: AssessmentServiceOptions,
   ) {
     this.cache =
-      options.ttlSeconds > 0 && options.maxBytes > 0
-        ? new LRUCache<string, Cached>({ maxSize: options.maxBytes, ttl: options.ttlSeconds * 1000 })
-        : null;
+      options.ttlSeconds > 0 && options.maxBytes > 0 ? new LRUCache<string, Cached>({ maxSize: options.maxBytes, ttl: options.ttlSeconds * 1000 }) : null;
   }
 
   /** The key shared by equivalent requests: canonical identifier and every option. */

@@ -84,6 +84,8 @@ export function engineError(err: unknown): unknown {
   if (err instanceof UpstreamUnavailableError)
     return new ApiError('UPSTREAM_UNAVAILABLE', err.message, [{ message: `${err.service}: ${err.detail}` }], { retryAfterSeconds: err.retryAfterSeconds });
   if (err instanceof UnknownMetricVersionError)
-    return new ApiError('INVALID_PARAMETER', err.message, [{ parameter: 'options.metric_version', message: 'unknown metric version', allowed: [...err.accepted] }]);
+    return new ApiError('INVALID_PARAMETER', err.message, [
+      { parameter: 'options.metric_version', message: 'unknown metric version', allowed: [...err.accepted] },
+    ]);
   return err;
 }

@@ -137,9 +137,11 @@ export class FujiBackend implements AssessmentBackend {
     if (response.status === 401 || response.status === 403 || response.status === 429 || response.status >= 502)
       throw new ApiError('UPSTREAM_UNAVAILABLE', `The F-UJI assessment server refused the request (HTTP ${response.status}); try again later.`);
     if (response.status >= 400 && response.status < 500)
-      throw new ApiError('RESOLUTION_FAILED', `The identifier "${request.identifier}" could not be assessed: F-UJI answered HTTP ${response.status}${problemDetail(text)}.`, [
-        { parameter: 'identifier', message: `F-UJI HTTP ${response.status}` },
-      ]);
+      throw new ApiError(
+        'RESOLUTION_FAILED',
+        `The identifier "${request.identifier}" could not be assessed: F-UJI answered HTTP ${response.status}${problemDetail(text)}.`,
+        [{ parameter: 'identifier', message: `F-UJI HTTP ${response.status}` }],
+      );
     if (response.status !== 200)
       throw new ApiError('ASSESSMENT_FAILED', `The F-UJI assessment server failed to assess "${request.identifier}" (HTTP ${response.status}).`);
     let results: FujiResults;

@@ -158,7 +158,12 @@ export interface OpenRateLimiterOptions extends Partial<RateLimitOptions> {
 export async function openRateLimiter(options: OpenRateLimiterOptions): Promise<RateLimiter> {
   const { stateDir, redisUrl, redisPrefix, logger, patient, ...limits } = options;
   const store: RateLimitStore = redisUrl
-    ? await RedisRateLimitStore.open({ url: redisUrl, patient: patient ?? false, ...(redisPrefix ? { prefix: redisPrefix } : {}), ...(logger ? { logger } : {}) })
+    ? await RedisRateLimitStore.open({
+        url: redisUrl,
+        patient: patient ?? false,
+        ...(redisPrefix ? { prefix: redisPrefix } : {}),
+        ...(logger ? { logger } : {}),
+      })
     : await FileRateLimitStore.open(stateDir, logger ? { logger } : {});
   return new RateLimiter(store, limits);
 }

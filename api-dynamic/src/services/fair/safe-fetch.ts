@@ -305,7 +305,12 @@ export class SafeFetcher implements Fetcher {
         addresses = await abortable(this.resolve(hostname), signal);
       } catch (err) {
         if (signal.aborted) throw signal.reason;
-        throw new FetchError('dns', url.href, `${url.href}: ${hostname} does not resolve (${(err as Error).message})`, (err as NodeJS.ErrnoException).code ?? 'ENOTFOUND');
+        throw new FetchError(
+          'dns',
+          url.href,
+          `${url.href}: ${hostname} does not resolve (${(err as Error).message})`,
+          (err as NodeJS.ErrnoException).code ?? 'ENOTFOUND',
+        );
       }
       addresses = addresses.filter((a) => isIP(a.address) !== 0);
       if (addresses.length === 0) throw new FetchError('dns', url.href, `${url.href}: ${hostname} has no address`, 'ENODATA');

@@ -16,7 +16,6 @@ import type { Build } from '../build-store.ts';
 import { abstractIndexSchema, type CatalogueClient, CatalogueError, restoreAbstract } from './recent/catalogue.ts';
 import { rows } from './query.ts';
 
-
 export interface AbstractAnswer {
   abstract: string | null;
   abstract_source: (typeof ABSTRACT_SOURCES)[number] | null;
@@ -70,7 +69,10 @@ export class AbstractService {
           ttl = FAILURE_TTL_MS;
         } else {
           const text = restoreAbstract(parsed.data.abstract_inverted_index);
-          answer = text === null ? unavailable('no_abstract_upstream', `the catalogue holds no abstract for ${id}`) : { abstract: text, abstract_source: 'openalex_live' };
+          answer =
+            text === null
+              ? unavailable('no_abstract_upstream', `the catalogue holds no abstract for ${id}`)
+              : { abstract: text, abstract_source: 'openalex_live' };
         }
       }
     } catch (err) {

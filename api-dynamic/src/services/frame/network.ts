@@ -5,7 +5,6 @@ import type { Build } from '../build-store.ts';
 import type { CohortIndex } from './cohort/cohort-index.ts';
 import { rows } from './query.ts';
 
-
 interface Edge {
   a: string;
   b: string;
@@ -78,7 +77,8 @@ function egoFromIndex(index: CohortIndex, authorId: string) {
   const idOf = (row: number) => `A${index.authorId(row)}`;
   const spokes = index.neighbours(center, EGO_SPOKES);
   const inSet = new Set(spokes.rows);
-  const edge = (x: string, y: string, shared_works: number, weight: number): Edge => (x < y ? { a: x, b: y, shared_works, weight } : { a: y, b: x, shared_works, weight });
+  const edge = (x: string, y: string, shared_works: number, weight: number): Edge =>
+    x < y ? { a: x, b: y, shared_works, weight } : { a: y, b: x, shared_works, weight };
   const among: Edge[] = [];
   for (const u of spokes.rows) {
     const their = index.neighbours(u);

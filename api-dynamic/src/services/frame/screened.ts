@@ -5,7 +5,6 @@ import { SCREEN_MODELS } from '../../../../contracts/frame/vocab.ts';
 import type { Build } from '../build-store.ts';
 import { rows } from './query.ts';
 
-
 const summaries = new WeakMap<Build, ReturnType<typeof screenSummary>>();
 
 export async function sampleSummary(build: Build) {
@@ -68,7 +67,13 @@ export async function screenedPage(build: Build, q: ScreenedQuery) {
     ...Object.fromEntries(
       SCREEN_MODELS.map((m) => [
         m,
-        { tier: r[`${m}_tier`], genre: r[`${m}_genre`] ?? null, about_ca: r[`${m}_about_ca`], confidence: r[`${m}_confidence`], reasons: r[`${m}_reason`] ?? null },
+        {
+          tier: r[`${m}_tier`],
+          genre: r[`${m}_genre`] ?? null,
+          about_ca: r[`${m}_about_ca`],
+          confidence: r[`${m}_confidence`],
+          reasons: r[`${m}_reason`] ?? null,
+        },
       ]),
     ),
   }));

@@ -44,7 +44,8 @@ export class Snapshots implements RetainedAccess {
         await this.state.putIfAbsent(SEEN, id, JSON.stringify({ id, first_seen_at: now }));
         this.recorded.add(id);
       }
-      for (const id of change.dropped) if (id !== this.store.current.snapshotId) await this.state.putIfAbsent(DROPPED, id, JSON.stringify({ id, dropped_at: now }));
+      for (const id of change.dropped)
+        if (id !== this.store.current.snapshotId) await this.state.putIfAbsent(DROPPED, id, JSON.stringify({ id, dropped_at: now }));
     } catch (err) {
       this.logger.warn(`snapshots: could not record ${[...seen, ...change.dropped].join(', ')} in the state store: ${(err as Error).message}`);
     }
@@ -106,9 +107,7 @@ export class Snapshots implements RetainedAccess {
     const droppedAt = dropped === null ? (this.droppedHere.get(id) ?? null) : (JSON.parse(dropped) as { dropped_at: string }).dropped_at;
     const record = filters === null ? null : await this.permalinks.get(queryHash(filters, id));
     const cited =
-      record?.cited === undefined
-        ? null
-        : { hash: record.hash, url: `${this.prefix}/q/${record.hash}`, created_at: record.created_at, ...record.cited };
+      record?.cited === undefined ? null : { hash: record.hash, url: `${this.prefix}/q/${record.hash}`, created_at: record.created_at, ...record.cited };
     const kept = this.available;
     const message =
       `Snapshot ${id} was answered from once and is no longer kept by this service${droppedAt ? ` (dropped ${droppedAt})` : ''}; ` +

@@ -110,7 +110,10 @@ export async function takeLockFile(
         await writeFile(takeover, text, { flag: 'wx' });
       } catch (err) {
         if (!exists(err)) throw err;
-        const age = await stat(takeover).then((s) => Date.now() - s.mtimeMs, () => 0);
+        const age = await stat(takeover).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
         if (age > STALE_TAKEOVER_MS) await unlink(takeover).catch(() => undefined);
         else await new Promise((r) => setTimeout(r, 50));
         continue;
@@ -152,7 +155,12 @@ export async function lockStateDir(dir: string, options: { logger?: StateLogger 
     },
     (h) => {
       const holder = parse(h);
-      const gone = holder === null ? 'an interrupted write' : holder.pid === process.pid ? `an earlier process with this pid (${holder.pid})` : `pid ${holder.pid}, which is no longer running`;
+      const gone =
+        holder === null
+          ? 'an interrupted write'
+          : holder.pid === process.pid
+            ? `an earlier process with this pid (${holder.pid})`
+            : `pid ${holder.pid}, which is no longer running`;
       logger.warn(`state: ${path} was left by ${gone}; taking it over`);
     },
   );

@@ -11,13 +11,7 @@
  */
 import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  checkNamespaceAndKey,
-  checkValue,
-  NAMESPACE_PATTERN,
-  type StateLogger,
-  type StateStore,
-} from './store.ts';
+import { checkNamespaceAndKey, checkValue, NAMESPACE_PATTERN, type StateLogger, type StateStore } from './store.ts';
 
 const SUFFIX = '.jsonl';
 const NEWLINE = 0x0a;
@@ -63,11 +57,7 @@ export class FileStateStore implements StateStore {
     return this.data.get(namespace)?.get(key) ?? null;
   }
 
-  async putIfAbsent(
-    namespace: string,
-    key: string,
-    value: string,
-  ): Promise<{ value: string; created: boolean }> {
+  async putIfAbsent(namespace: string, key: string, value: string): Promise<{ value: string; created: boolean }> {
     this.checkOpen();
     checkNamespaceAndKey(namespace, key);
     checkValue(namespace, value);
@@ -145,9 +135,7 @@ async function loadNamespace(path: string, logger: StateLogger): Promise<Map<str
   // occurs inside one in UTF-8.
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   if (end < bytes.length) {
-    logger.warn(
-      `state: ${path} ends with an incomplete line (${bytes.length - end} bytes, from an interrupted write): dropping it`,
-    );
+    logger.warn(`state: ${path} ends with an incomplete line (${bytes.length - end} bytes, from an interrupted write): dropping it`);
     // Truncated so the next append starts on a fresh line instead of gluing onto the torn one.
     const file = await open(path, 'r+');
     try {
@@ -169,9 +157,7 @@ async function loadNamespace(path: string, logger: StateLogger): Promise<Map<str
       entry = undefined;
     }
     if (!isEntry(entry))
-      throw new Error(
-        `state file ${path} line ${i + 1} is not a {"k": string, "v": string} entry: the file is corrupt; repair or remove that line`,
-      );
+      throw new Error(`state file ${path} line ${i + 1} is not a {"k": string, "v": string} entry: the file is corrupt; repair or remove that line`);
     entries.set(entry.k, entry.v); // a later line for the same key wins (FileStateStore.put)
   });
   return entries;

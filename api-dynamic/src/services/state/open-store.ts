@@ -71,11 +71,7 @@ export class WriteThroughStateStore implements StateStore {
     return value;
   }
 
-  async putIfAbsent(
-    namespace: string,
-    key: string,
-    value: string,
-  ): Promise<{ value: string; created: boolean }> {
+  async putIfAbsent(namespace: string, key: string, value: string): Promise<{ value: string; created: boolean }> {
     const result = await this.shared.putIfAbsent(namespace, key, value);
     await this.keepLocally(namespace, key, result.value);
     return result;

@@ -137,11 +137,7 @@ export class RedisStateStore implements StateStore {
     return this.command('GET', () => this.client.get(this.redisKey(namespace, key)));
   }
 
-  async putIfAbsent(
-    namespace: string,
-    key: string,
-    value: string,
-  ): Promise<{ value: string; created: boolean }> {
+  async putIfAbsent(namespace: string, key: string, value: string): Promise<{ value: string; created: boolean }> {
     checkNamespaceAndKey(namespace, key);
     checkValue(namespace, value);
     const redisKey = this.redisKey(namespace, key);

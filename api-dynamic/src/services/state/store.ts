@@ -55,17 +55,12 @@ export class InvalidStateKeyError extends Error {
 /** Throws InvalidStateKeyError unless namespace and key are acceptable to every store implementation. */
 export function checkNamespaceAndKey(namespace: string, key: string): void {
   if (typeof namespace !== 'string' || !NAMESPACE_PATTERN.test(namespace))
-    throw new InvalidStateKeyError(
-      `invalid state namespace ${JSON.stringify(namespace)}: use 1 to 32 characters a-z, 0-9, _ or -, starting with a letter`,
-    );
+    throw new InvalidStateKeyError(`invalid state namespace ${JSON.stringify(namespace)}: use 1 to 32 characters a-z, 0-9, _ or -, starting with a letter`);
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH)
-    throw new InvalidStateKeyError(
-      `invalid state key in namespace ${namespace}: a key is a non-empty string of at most ${MAX_KEY_LENGTH} characters`,
-    );
+    throw new InvalidStateKeyError(`invalid state key in namespace ${namespace}: a key is a non-empty string of at most ${MAX_KEY_LENGTH} characters`);
 }
 
 /** Throws InvalidStateKeyError unless value is a string (values are stored as text by every store). */
 export function checkValue(namespace: string, value: string): void {
-  if (typeof value !== 'string')
-    throw new InvalidStateKeyError(`invalid state value in namespace ${namespace}: values are strings`);
+  if (typeof value !== 'string') throw new InvalidStateKeyError(`invalid state value in namespace ${namespace}: values are strings`);
 }

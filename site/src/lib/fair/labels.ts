@@ -37,8 +37,7 @@ interface OpenApiLike {
 /** The metric versions the service accepts, from its OpenAPI document (the default first). */
 export function metricVersionsOf(doc: unknown, assessPath: string): string[] {
   const schema = (doc as OpenApiLike)?.paths?.[assessPath]?.post?.requestBody?.content?.['application/json']?.schema as
-    | { properties?: { options?: { properties?: { metric_version?: { examples?: unknown } } } } }
-    | undefined;
+    { properties?: { options?: { properties?: { metric_version?: { examples?: unknown } } } } } | undefined;
   const examples = schema?.properties?.options?.properties?.metric_version?.examples;
   const versions = Array.isArray(examples) ? examples.filter((v): v is string => typeof v === 'string') : [];
   return [DEFAULT_METRIC_VERSION, ...versions.filter((v) => v !== DEFAULT_METRIC_VERSION)];

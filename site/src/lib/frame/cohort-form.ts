@@ -4,13 +4,7 @@
  * API parses). Closed vocabularies come from contracts/frame (vocab.ts, cohort-query.ts); nothing here
  * decides what a parameter means: the page hands the query string to the API and parseCohortQuery().
  */
-import {
-  type CohortQuery,
-  DEFAULT_PER_PAGE,
-  parseCohortQuery,
-  SORTS,
-  SURFACES,
-} from '../../../../contracts/frame/cohort-query.ts';
+import { type CohortQuery, DEFAULT_PER_PAGE, parseCohortQuery, SORTS, SURFACES } from '../../../../contracts/frame/cohort-query.ts';
 import { CATEGORIES, DESIGNS, ROUTE_LABEL, ROUTES } from '../../../../contracts/frame/vocab.ts';
 
 export interface Option {
@@ -68,7 +62,13 @@ export const GROUPS: readonly Group[] = [
     legend: 'Search',
     controls: [
       { name: 'q', kind: 'text', label: 'Title words', hint: 'Every word must occur in the title.' },
-      { name: 'author', kind: 'text', label: 'Author name', typeahead: 'author', hint: 'Every word must occur in an author’s name; may match several people. Pick a suggestion to filter by that researcher’s id.' },
+      {
+        name: 'author',
+        kind: 'text',
+        label: 'Author name',
+        typeahead: 'author',
+        hint: 'Every word must occur in an author’s name; may match several people. Pick a suggestion to filter by that researcher’s id.',
+      },
       { name: 'author_id', kind: 'text', label: 'Author id', placeholder: 'A5000000012', hint: 'One researcher exactly (A followed by digits).' },
     ],
   },
@@ -98,7 +98,12 @@ export const GROUPS: readonly Group[] = [
     legend: 'Record status',
     controls: [
       { name: 'retracted', kind: 'select', label: 'Retracted', options: triState('only retracted', 'no retracted works') },
-      { name: 'abstract', kind: 'select', label: 'Abstract', options: [ANY, { value: 'has', label: 'has an abstract' }, { value: 'none', label: 'no abstract' }] },
+      {
+        name: 'abstract',
+        kind: 'select',
+        label: 'Abstract',
+        options: [ANY, { value: 'has', label: 'has an abstract' }, { value: 'none', label: 'no abstract' }],
+      },
       {
         name: 'n_in',
         kind: 'select',
@@ -113,7 +118,13 @@ export const GROUPS: readonly Group[] = [
   {
     legend: 'Labels',
     controls: [
-      { name: 'category', kind: 'select', label: 'Category', glossary: 'direct-label', options: [ANY, ...CATEGORIES.map((c) => ({ value: c, label: words(c) }))] },
+      {
+        name: 'category',
+        kind: 'select',
+        label: 'Category',
+        glossary: 'direct-label',
+        options: [ANY, ...CATEGORIES.map((c) => ({ value: c, label: words(c) }))],
+      },
       { name: 'design', kind: 'select', label: 'Study design', options: [ANY, ...DESIGNS.map((d) => ({ value: d, label: words(d) }))] },
       {
         name: 'label_source',
@@ -228,4 +239,3 @@ export function pageLink(url: URL, changes: Record<string, string | null>): stri
   const s = q.toString();
   return `${url.pathname}${s ? `?${s}` : ''}`;
 }
-

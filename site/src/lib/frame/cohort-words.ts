@@ -31,8 +31,7 @@ export function filterPhrases(f: CohortFilters): string[] {
   if (f.q !== undefined) out.push(`title has the words “${f.q}”`);
   if (f.author !== undefined) out.push(`an author’s name has the words “${f.author}”`);
   if (f.author_id !== undefined) out.push(`author ${f.author_id}`);
-  if (f.year_from !== undefined && f.year_to !== undefined)
-    out.push(f.year_from === f.year_to ? `year ${f.year_from}` : `years ${f.year_from}–${f.year_to}`);
+  if (f.year_from !== undefined && f.year_to !== undefined) out.push(f.year_from === f.year_to ? `year ${f.year_from}` : `years ${f.year_from}–${f.year_to}`);
   else if (f.year_from !== undefined) out.push(`years ${f.year_from} and later`);
   else if (f.year_to !== undefined) out.push(`years up to ${f.year_to}`);
   if (f.cited_min !== undefined) out.push(`cited at least ${fmt(f.cited_min)} ${f.cited_min === 1 ? 'time' : 'times'}`);

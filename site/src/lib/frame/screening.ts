@@ -129,8 +129,22 @@ export function rateRows(s: SampleSummary): { headline: RateRow[]; perModel: Rat
   const share = (c: number) => (n === 0 ? null : c / n);
   const w = s.weighted;
   const headline: RateRow[] = [
-    { label: 'Any model put it in scope', count: s.any_model_said_in, unweighted: share(s.any_model_said_in), weighted: w.any_model_in_scope.rate, estimate: w.any_model_in_scope.estimate, interval: w.any_model_in_scope.interval_95 },
-    { label: 'All three models put it in scope', count: s.all_three_agreed ?? 0, unweighted: share(s.all_three_agreed ?? 0), weighted: w.all_three_in_scope.rate, estimate: w.all_three_in_scope.estimate, interval: w.all_three_in_scope.interval_95 },
+    {
+      label: 'Any model put it in scope',
+      count: s.any_model_said_in,
+      unweighted: share(s.any_model_said_in),
+      weighted: w.any_model_in_scope.rate,
+      estimate: w.any_model_in_scope.estimate,
+      interval: w.any_model_in_scope.interval_95,
+    },
+    {
+      label: 'All three models put it in scope',
+      count: s.all_three_agreed ?? 0,
+      unweighted: share(s.all_three_agreed ?? 0),
+      weighted: w.all_three_in_scope.rate,
+      estimate: w.all_three_in_scope.estimate,
+      interval: w.all_three_in_scope.interval_95,
+    },
   ];
   const perModel: RateRow[] = s.per_model_in_scope.map((m) => ({
     label: m.model,
@@ -154,5 +168,7 @@ export function pageWords(page: number, perPage: number, total: number): string 
   if (total === 0) return 'No works';
   const first = (page - 1) * perPage + 1;
   const last = Math.min(total, page * perPage);
-  return first > total ? `Page ${fmt(page)} is past the last page (${fmt(pages)})` : `Page ${fmt(page)} of ${fmt(pages)} (works ${fmt(first)}–${fmt(last)} of ${fmt(total)})`;
+  return first > total
+    ? `Page ${fmt(page)} is past the last page (${fmt(pages)})`
+    : `Page ${fmt(page)} of ${fmt(pages)} (works ${fmt(first)}–${fmt(last)} of ${fmt(total)})`;
 }

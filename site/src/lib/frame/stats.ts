@@ -176,8 +176,16 @@ export const words = (slug: string): string => slug.replaceAll('_', ' ');
 export const STATS_PAGES = [
   { href: '/frame/stats', name: 'Overview and years', about: 'The frame in numbers, works per publication year, the screening consensus.' },
   { href: '/frame/stats/routes', name: 'Routes', about: 'How works entered the frame: the four route marginals and every combination of routes.' },
-  { href: '/frame/stats/fields', name: 'Fields, types, venues, funders', about: 'Works by primary field, the abstract gap by work type, the largest venues and funders.' },
+  {
+    href: '/frame/stats/fields',
+    name: 'Fields, types, venues, funders',
+    about: 'Works by primary field, the abstract gap by work type, the largest venues and funders.',
+  },
   { href: '/frame/stats/languages', name: 'Languages', about: 'Works by language, with and without an abstract.' },
-  { href: '/frame/stats/labels', name: 'Labels and predictions', about: 'Direct machine labels per category and study design, and the frame predictions per category.' },
+  {
+    href: '/frame/stats/labels',
+    name: 'Labels and predictions',
+    about: 'Direct machine labels per category and study design, and the frame predictions per category.',
+  },
   { href: '/frame/stats/retractions', name: 'Retraction states', about: 'The four Retraction Watch states and how many OpenAlex flags.' },
 ] as const;

@@ -57,7 +57,7 @@ function cohort(): CohortIndex | null {
   return index;
 }
 
-const byNumber = (a: string, b: string) => (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0);
+const byNumber = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Ids of the works to prerender: the first of the cohort index's cited order (cited desc, ties by id). */
 export function staticWorkIds(limit = workPageLimit()): string[] {

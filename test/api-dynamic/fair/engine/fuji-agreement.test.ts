@@ -51,8 +51,30 @@ const OVERWRITTEN = 'F-UJI forgets README hits when a later location has none (s
 const DELIBERATE: Record<string, string> = Object.fromEntries(
   (
     [
-      ['pangaea_902845', ['FRSM-04-F2', 'FRSM-04-F2-2', 'FRSM-06-F2', 'FRSM-06-F2-1', 'FRSM-07-F3', 'FRSM-07-F3-1', 'FRSM-09-A1', 'FRSM-09-A1-1', 'FRSM-12-I2', 'FRSM-12-I2-1', 'FRSM-16-R1.1', 'FRSM-16-R1.1-1', 'FRSM-16-R1.1-2'], REFUSED],
-      ['zenodo_8347772', ['FRSM-04-F2', 'FRSM-04-F2-2', 'FRSM-06-F2', 'FRSM-06-F2-1', 'FRSM-12-I2', 'FRSM-12-I2-1', 'FRSM-16-R1.1', 'FRSM-16-R1.1-1', 'FRSM-16-R1.1-2'], REFUSED],
+      [
+        'pangaea_902845',
+        [
+          'FRSM-04-F2',
+          'FRSM-04-F2-2',
+          'FRSM-06-F2',
+          'FRSM-06-F2-1',
+          'FRSM-07-F3',
+          'FRSM-07-F3-1',
+          'FRSM-09-A1',
+          'FRSM-09-A1-1',
+          'FRSM-12-I2',
+          'FRSM-12-I2-1',
+          'FRSM-16-R1.1',
+          'FRSM-16-R1.1-1',
+          'FRSM-16-R1.1-2',
+        ],
+        REFUSED,
+      ],
+      [
+        'zenodo_8347772',
+        ['FRSM-04-F2', 'FRSM-04-F2-2', 'FRSM-06-F2', 'FRSM-06-F2-1', 'FRSM-12-I2', 'FRSM-12-I2-1', 'FRSM-16-R1.1', 'FRSM-16-R1.1-1', 'FRSM-16-R1.1-2'],
+        REFUSED,
+      ],
       ['github_fuji', ['FRSM-06-F2', 'FRSM-06-F2-1'], REFUSED],
       ['github_fuji', ['FRSM-13-R1', 'FRSM-13-R1-1'], OVERWRITTEN],
     ] as const
@@ -112,7 +134,7 @@ function differences(recording: Recording, version: string, result: AssessmentRe
     const got = mine ? `${mine.status} ${mine.scoreEarned}/${mine.maturity}` : 'absent';
     if (got !== theirs) out.set(`${recording} ${version} ${fuji.id}`, `F-UJI ${theirs}, engine ${got}${mine ? ` (${mine.reason})` : ''}`);
   }
-  for (const id of ours.keys()) out.set(`${recording} ${version} ${id}`, 'not in F-UJI\'s outcome');
+  for (const id of ours.keys()) out.set(`${recording} ${version} ${id}`, "not in F-UJI's outcome");
   return out;
 }
 
@@ -139,7 +161,9 @@ describe.skipIf(!haveFixtures).each(Object.keys(RECORDINGS) as Recording[])('agr
     const found = differences(recording, version, results.get(version)!);
     const ids = new Set(outcome(recording, version).metrics.flatMap((m) => m.tests.map((t) => `${recording} ${version} ${t.id}`)));
     const agreeing = ids.size - [...found.keys()].filter((k) => ids.has(k)).length;
-    console.log(`F-UJI agreement ${recording} ${version}: ${agreeing}/${ids.size} tests equal, ${[...found.keys()].filter((k) => ids.has(k) && DELIBERATE[k]).length} deliberate differences; engine ${results.get(version)!.summary.scoreEarned}/${results.get(version)!.summary.scoreTotal}, F-UJI ${outcome(recording, version).summary.score_earned.FAIR}`);
+    console.log(
+      `F-UJI agreement ${recording} ${version}: ${agreeing}/${ids.size} tests equal, ${[...found.keys()].filter((k) => ids.has(k) && DELIBERATE[k]).length} deliberate differences; engine ${results.get(version)!.summary.scoreEarned}/${results.get(version)!.summary.scoreTotal}, F-UJI ${outcome(recording, version).summary.score_earned.FAIR}`,
+    );
     const unexplained = Object.fromEntries([...found].filter(([k]) => !DELIBERATE[k]));
     expect(unexplained).toEqual({});
     // with no deliberate difference, the summary is F-UJI's too: earned, total and maturity of each category and FAIR
@@ -148,7 +172,9 @@ describe.skipIf(!haveFixtures).each(Object.keys(RECORDINGS) as Recording[])('agr
       const { FAIR, categories } = results.get(version)!.details.summary;
       const groups: [string, SummaryGroup][] = [['FAIR', FAIR], ...Object.entries(categories)];
       const ours = Object.fromEntries(groups.map(([k, g]) => [k, [g.scoreEarned, g.scoreTotal, g.maturity]]));
-      expect(ours).toEqual(Object.fromEntries(['FAIR', 'F', 'A', 'I', 'R'].map((k) => [k, [summary.score_earned[k], summary.score_total[k], summary.maturity[k]]])));
+      expect(ours).toEqual(
+        Object.fromEntries(['FAIR', 'F', 'A', 'I', 'R'].map((k) => [k, [summary.score_earned[k], summary.score_total[k], summary.maturity[k]]])),
+      );
     }
     const stale = Object.keys(DELIBERATE).filter((k) => k.startsWith(`${recording} ${version} `) && !found.has(k));
     expect(stale).toEqual([]);

@@ -4,20 +4,30 @@ import { ResolutionFailedError } from '../../../../api-dynamic/src/services/fair
 import { extractDoi, fetchableUrl, parseIdentifier, tryParseIdentifier } from '../../../../api-dynamic/src/services/fair/engine/identifier.ts';
 
 describe('DOIs', () => {
-  it.each(['10.5281/zenodo.8347772', 'doi:10.5281/zenodo.8347772', 'https://doi.org/10.5281/zenodo.8347772', 'http://dx.doi.org/10.5281/zenodo.8347772', 'urn:doi:10.5281/zenodo.8347772', '  DOI: 10.5281/zenodo.8347772 '])(
-    '%s normalises to the doi.org URL',
-    (input) => {
-      const id = parseIdentifier(input);
-      expect(id.normalized).toBe('https://doi.org/10.5281/zenodo.8347772');
-      expect(id.scheme).toBe('doi');
-      expect(id.persistent).toBe(true);
-      expect(id.url).toBe('https://doi.org/10.5281/zenodo.8347772');
-      expect(id.input).toBe(input.trim());
-    },
-  );
+  it.each([
+    '10.5281/zenodo.8347772',
+    'doi:10.5281/zenodo.8347772',
+    'https://doi.org/10.5281/zenodo.8347772',
+    'http://dx.doi.org/10.5281/zenodo.8347772',
+    'urn:doi:10.5281/zenodo.8347772',
+    '  DOI: 10.5281/zenodo.8347772 ',
+  ])('%s normalises to the doi.org URL', (input) => {
+    const id = parseIdentifier(input);
+    expect(id.normalized).toBe('https://doi.org/10.5281/zenodo.8347772');
+    expect(id.scheme).toBe('doi');
+    expect(id.persistent).toBe(true);
+    expect(id.url).toBe('https://doi.org/10.5281/zenodo.8347772');
+    expect(id.input).toBe(input.trim());
+  });
 
   it('resolves through the configured resolver and decodes a percent-encoded DOI URL', () => {
-    const id = parseIdentifier('https://doi.org/10.1594%2FPANGAEA.902845', { doi: 'http://127.0.0.1:1/doi.org', handle: 'x', ark: 'x', nbn: 'x', identifiersOrg: 'x' });
+    const id = parseIdentifier('https://doi.org/10.1594%2FPANGAEA.902845', {
+      doi: 'http://127.0.0.1:1/doi.org',
+      handle: 'x',
+      ark: 'x',
+      nbn: 'x',
+      identifiersOrg: 'x',
+    });
     expect(id.url).toBe('http://127.0.0.1:1/doi.org/10.1594/PANGAEA.902845');
     expect(id.schemes).toEqual(['doi', 'handle', 'url']);
   });

@@ -20,7 +20,14 @@ import { needShared } from '../../../helpers/needs.ts';
 
 const SCHEMA = 'http://schema.org/';
 const testStatus = (result: AssessmentResult) => Object.fromEntries(result.details.metrics.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
-const ctx = () => ({ fetcher: null as never, options: null as never, signal: new AbortController().signal, log: [], warnings: [] as string[], memo: new Map() });
+const ctx = () => ({
+  fetcher: null as never,
+  options: null as never,
+  signal: new AbortController().signal,
+  log: [],
+  warnings: [] as string[],
+  memo: new Map(),
+});
 
 describe('JSON-LD as RDF', () => {
   it("resolves schema.org's context offline, whatever its spelling", async () => {
@@ -120,12 +127,16 @@ describe('RDFa 1.1 (beyond Lite)', () => {
   it('chains rel through incomplete triples, reads datetime, the initial-context prefixes (dc, dcterms, foaf, og) and drops image subjects', async () => {
     const page = await parseLandingPage(RDFA_PAGE, 'https://repo.example/d/9');
     expect(page.rdfaError).toBeNull();
-    const triples = page.rdfa.quads.map((q) => `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value}`);
+    const triples = page.rdfa.quads.map(
+      (q) => `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value}`,
+    );
     expect(triples).toContain('https://repo.example/d/9 http://ogp.me/ns#title An OpenGraph title');
     expect(triples).toContain('https://repo.example/d/9 http://purl.org/dc/terms/creator _');
     expect(triples).toContain('_ http://www.w3.org/ns/dcat#downloadURL https://repo.example/files/d9.csv');
     expect(triples.some((t) => t.includes('logo'))).toBe(false);
-    const [rdfa] = (await embeddedSources(ctx() as never, page, 'https://repo.example/d/9', 'text/html')).filter((s) => s.source.method === 'rdfa' && s.source.standard !== 'opengraph');
+    const [rdfa] = (await embeddedSources(ctx() as never, page, 'https://repo.example/d/9', 'text/html')).filter(
+      (s) => s.source.method === 'rdfa' && s.source.standard !== 'opengraph',
+    );
     expect(rdfa!.source).toMatchObject({ standard: 'dublin-core', namespaces: ['http://www.w3.org/ns/dcat#'] });
     expect(rdfa!.record).toMatchObject({
       object_identifier: ['https://repo.example/d/9'],
@@ -137,15 +148,18 @@ describe('RDFa 1.1 (beyond Lite)', () => {
     });
   });
 
-  it.skipIf(!needShared('reference/fair-fixtures', 'the test of the recorded Zenodo page'))("the recorded Zenodo page: its OpenGraph <meta property> tags are RDFa triples that map to nothing, so the RDFa graph adds no source", async () => {
-    const html = readFileSync(path.join(FAIR_FIXTURES, 'zenodo_8347772_landing.html'), 'utf8');
-    const page = await parseLandingPage(html, 'https://zenodo.org/record/8347772');
-    const predicates = new Set(page.rdfa.quads.map((q) => q.predicate.value));
-    expect(predicates.has('http://ogp.me/ns#title')).toBe(true);
-    const sources = await embeddedSources(ctx() as never, page, 'https://zenodo.org/record/8347772', 'text/html');
-    // the OpenGraph reader's source (method rdfa, as F-UJI counts it) is the only one of that method
-    expect(sources.filter((s) => s.source.method === 'rdfa').map((s) => s.source.standard)).toEqual(['opengraph']);
-  });
+  it.skipIf(!needShared('reference/fair-fixtures', 'the test of the recorded Zenodo page'))(
+    'the recorded Zenodo page: its OpenGraph <meta property> tags are RDFa triples that map to nothing, so the RDFa graph adds no source',
+    async () => {
+      const html = readFileSync(path.join(FAIR_FIXTURES, 'zenodo_8347772_landing.html'), 'utf8');
+      const page = await parseLandingPage(html, 'https://zenodo.org/record/8347772');
+      const predicates = new Set(page.rdfa.quads.map((q) => q.predicate.value));
+      expect(predicates.has('http://ogp.me/ns#title')).toBe(true);
+      const sources = await embeddedSources(ctx() as never, page, 'https://zenodo.org/record/8347772', 'text/html');
+      // the OpenGraph reader's source (method rdfa, as F-UJI counts it) is the only one of that method
+      expect(sources.filter((s) => s.source.method === 'rdfa').map((s) => s.source.standard)).toEqual(['opengraph']);
+    },
+  );
 });
 
 describe('assessments of hand-written pages on the mock', () => {
@@ -165,11 +179,22 @@ describe('assessments of hand-written pages on the mock', () => {
         path: '/repo.example/compact',
         accept: 'text/html, */*',
         headers: { 'content-type': 'text/html' },
-        body: page(jsonLd({ '@context': { schema: 'http://schema.org/' }, '@type': 'schema:Dataset', 'schema:name': 'Compact', 'schema:creator': 'Doe, Jane' })),
+        body: page(
+          jsonLd({ '@context': { schema: 'http://schema.org/' }, '@type': 'schema:Dataset', 'schema:name': 'Compact', 'schema:creator': 'Doe, Jane' }),
+        ),
       },
-      { path: '/repo.example/remote', accept: 'text/html, */*', headers: { 'content-type': 'text/html' }, body: page(jsonLd({ '@context': remoteContext, '@type': 'Dataset', name: 'Remote' })) },
+      {
+        path: '/repo.example/remote',
+        accept: 'text/html, */*',
+        headers: { 'content-type': 'text/html' },
+        body: page(jsonLd({ '@context': remoteContext, '@type': 'Dataset', name: 'Remote' })),
+      },
       // served, so that a fetch would succeed: the test checks that it is never asked for
-      { path: '/contexts/crate.jsonld', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ '@context': { '@vocab': 'http://schema.org/' } }) },
+      {
+        path: '/contexts/crate.jsonld',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ '@context': { '@vocab': 'http://schema.org/' } }),
+      },
       { path: '/repo.example/negotiated', accept: 'text/html, */*', headers: { 'content-type': 'text/html' }, body: page('') },
       {
         path: '/repo.example/negotiated',
@@ -180,7 +205,12 @@ describe('assessments of hand-written pages on the mock', () => {
       { path: '/repo.example/negotiated-remote', accept: 'text/html, */*', headers: { 'content-type': 'text/html' }, body: page('') },
       { path: '/repo.example/rdfa', accept: 'text/html, */*', headers: { 'content-type': 'text/html' }, body: RDFA_PAGE },
       { path: '/files/d9.csv', headers: { 'content-type': 'text/csv' }, body: 'a,b\n1,2\n' },
-      { path: '/repo.example/negotiated-remote', accept: JSONLD_ACCEPT, headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ '@context': remoteContext, '@type': 'Dataset', name: 'x' }) },
+      {
+        path: '/repo.example/negotiated-remote',
+        accept: JSONLD_ACCEPT,
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ '@context': remoteContext, '@type': 'Dataset', name: 'x' }),
+      },
     );
     h = await fairApp({ ...fairMockEnv(mock), FAIR_CACHE_TTL_SECONDS: '0' });
   });
@@ -223,12 +253,21 @@ describe('assessments of hand-written pages on the mock', () => {
     expect(tests['FsF-F3-01M-2']).toBe('pass');
     expect(tests['FsF-A1-02MD-2']).toBe('pass');
     // the OpenGraph title comes first in the merge order (meta tags before the RDFa graph), so it is the one kept
-    expect(result.details.evidence.metadata).toMatchObject({ title: 'An OpenGraph title', creator: ['Doe, Jane'], license: ['https://creativecommons.org/licenses/by/4.0/'] });
+    expect(result.details.evidence.metadata).toMatchObject({
+      title: 'An OpenGraph title',
+      creator: ['Doe, Jane'],
+      license: ['https://creativecommons.org/licenses/by/4.0/'],
+    });
     expect(result.details.evidence.dataLinks.map((l) => [l.url, l.status])).toEqual([[`${mock.base}/files/d9.csv`, 200]]);
   });
 
   it('through the route, a remote context is a scored 200, never a 500', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload: assessBody(`${mock.base}/repo.example/remote`) });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/fair/api/v1/assess',
+      headers: { 'content-type': 'application/json' },
+      payload: assessBody(`${mock.base}/repo.example/remote`),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(mock.requests.some((r) => r.path.startsWith('/contexts/'))).toBe(false);
   });

@@ -124,7 +124,15 @@ describe('a page that offers everything', () => {
   });
 
   it('earns every v0.8 point: 26/26, 100 % per principle', () => {
-    expect(result.summary).toEqual({ scoreEarned: 26, scoreTotal: 26, scorePercent: 100, findability: 100, accessibility: 100, interoperability: 100, reusability: 100 });
+    expect(result.summary).toEqual({
+      scoreEarned: 26,
+      scoreTotal: 26,
+      scorePercent: 100,
+      findability: 100,
+      accessibility: 100,
+      interoperability: 100,
+      reusability: 100,
+    });
     expect(result.metrics.every((m) => m.status === 'pass')).toBe(true);
     // maturity 3 everywhere but I1-01M: the only RDF document (the signposted Turtle) describes no dataset fields, and
     // F-UJI counts an RDF typed/signposting source only when it gave metadata, so I1 passes by embedding (2/2, maturity 2)
@@ -134,22 +142,46 @@ describe('a page that offers everything', () => {
 
   it('echoes the request and validates against the result contract', () => {
     expect(assessmentResultSchema.parse(result)).toBeTruthy();
-    expect(result).toMatchObject({ id: 'fixed-id', objectIdentifier: 'doi:10.9999/rich', resolvedUrl: `${mock.base}/repo.example/rich`, metricVersion: 'metrics_v0.8' });
+    expect(result).toMatchObject({
+      id: 'fixed-id',
+      objectIdentifier: 'doi:10.9999/rich',
+      resolvedUrl: `${mock.base}/repo.example/rich`,
+      metricVersion: 'metrics_v0.8',
+    });
     expect(result.details.startedAt).toBe('2026-01-01T00:00:00.000Z');
-    expect(result.metrics[0]).toEqual({ id: 'FsF-F1-01MD', name: 'Unique Identifier Metadata and Data', principle: 'F', status: 'pass', scoreEarned: 1, scoreTotal: 1, maturity: 3 });
+    expect(result.metrics[0]).toEqual({
+      id: 'FsF-F1-01MD',
+      name: 'Unique Identifier Metadata and Data',
+      principle: 'F',
+      status: 'pass',
+      scoreEarned: 1,
+      scoreTotal: 1,
+      maturity: 3,
+    });
   });
 
   it('read the upper-case LINK header, the linkset (only links anchored here) and the describedby documents', () => {
     const { typedLinks, sources } = result.details.evidence;
     expect(typedLinks.filter((l) => l.source === 'header').map((l) => l.rel)).toEqual(['cite-as', 'describedby', 'linkset']);
     expect(typedLinks.filter((l) => l.source === 'linkset').map((l) => l.url)).toEqual([`${mock.base}/repo.example/rich/meta.ttl`]);
-    expect(sources.filter((s) => s.method === 'signposting').map((s) => `${s.format} ${s.standard}`)).toEqual(['xml ISO 19115 / ISO 19139 geographic information metadata', 'rdf null']);
+    expect(sources.filter((s) => s.method === 'signposting').map((s) => `${s.format} ${s.standard}`)).toEqual([
+      'xml ISO 19115 / ISO 19139 geographic information metadata',
+      'rdf null',
+    ]);
     expect(mock.requests.some((r) => r.path === '/repo.example/not-ours.ttl')).toBe(false);
   });
 
   it('probed the data file with HEAD', () => {
     expect(result.details.evidence.dataLinks).toEqual([
-      expect.objectContaining({ url: `${mock.base}/repo.example/files/rich.csv`, claimedType: 'text/csv', claimedSize: '8', status: 200, headerType: 'text/csv', headerLength: 8, probed: true }),
+      expect.objectContaining({
+        url: `${mock.base}/repo.example/files/rich.csv`,
+        claimedType: 'text/csv',
+        claimedSize: '8',
+        status: 200,
+        headerType: 'text/csv',
+        headerLength: 8,
+        probed: true,
+      }),
     ]);
   });
 
@@ -159,13 +191,24 @@ describe('a page that offers everything', () => {
     expect(v05.metrics).toHaveLength(16);
     expect(v05.summary.scoreTotal).toBe(24);
     const tests = Object.fromEntries(v05.details.metrics.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
-    const failed = Object.entries(tests).filter(([, status]) => status === 'fail').map(([id]) => id);
+    const failed = Object.entries(tests)
+      .filter(([, status]) => status === 'fail')
+      .map(([id]) => id);
     // F1-01D-2 is the UUID/hash alternative of F1-01D-1, which passed. F4-01M-2 needs a DataCite record, which this
     // made-up DOI has not. A1-01M-3 wants a bare term id; the COAR URI passes -2 instead (same point). I1-01M-2: the
     // Turtle document gave no fields (see above). R1-01MD-2c (0 points): no service endpoint. R1-01MD-4 needs the
     // file's text; R1.3-01M-2 needs the repository's re3data record (R1.3-01M still earns its point by -1).
     // R1.3-02D-1c: CSV passes 1a/1b by F-UJI's text rule, never 1c.
-    expect(failed).toEqual(['FsF-F1-01D-2', 'FsF-F4-01M-2', 'FsF-A1-01M-3', 'FsF-I1-01M-2', 'FsF-R1-01MD-2c', 'FsF-R1-01MD-4', 'FsF-R1.3-01M-2', 'FsF-R1.3-02D-1c']);
+    expect(failed).toEqual([
+      'FsF-F1-01D-2',
+      'FsF-F4-01M-2',
+      'FsF-A1-01M-3',
+      'FsF-I1-01M-2',
+      'FsF-R1-01MD-2c',
+      'FsF-R1-01MD-4',
+      'FsF-R1.3-01M-2',
+      'FsF-R1.3-02D-1c',
+    ]);
     // 24 − F4-01M-2 (1) − I1-01M-2 (1) − R1-01MD-4 (1) = 21
     expect(v05.summary.scoreEarned).toBe(21);
   });
@@ -175,7 +218,15 @@ describe('a page that offers nothing', () => {
   it('a URL with no metadata keeps only the identifier and protocol points: 3/26', async () => {
     const result = await assess(`${mock.base}/repo.example/poor`, options(), { fetcher });
     // F1-01MD 1 (a URL is unique), A1.1-01MD-1 1 and A1.2-01MD-1 1 (http supports BASIC); nothing else
-    expect(result.summary).toEqual({ scoreEarned: 3, scoreTotal: 26, scorePercent: 11.54, findability: 14.29, accessibility: 28.57, interoperability: 0, reusability: 0 });
+    expect(result.summary).toEqual({
+      scoreEarned: 3,
+      scoreTotal: 26,
+      scorePercent: 11.54,
+      findability: 14.29,
+      accessibility: 28.57,
+      interoperability: 0,
+      reusability: 0,
+    });
     expect(earned(result)).toMatchObject({ 'FsF-F1-01MD': 1, 'FsF-F1-02MD': 0, 'FsF-A1.1-01MD': 1, 'FsF-A1.2-01MD': 1, 'FsF-A1-02MD': 0 });
     expect(result.details.evidence.warnings.join(' ')).toMatch(/JavaScript/);
     const f2 = result.details.metrics.find((m) => m.id === 'FsF-F2-01M')!;

@@ -9,7 +9,8 @@ import { detectLicence } from '../../../../api-dynamic/src/services/fair/engine/
 /** python-Levenshtein ratio, textbook: (|a|+|b| − insert/delete distance) / (|a|+|b|), full DP matrix. */
 function ratio(a: string, b: string): number {
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) lcs[i]![j] = a[i - 1] === b[j - 1] ? lcs[i - 1]![j - 1]! + 1 : Math.max(lcs[i - 1]![j]!, lcs[i]![j - 1]!);
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) lcs[i]![j] = a[i - 1] === b[j - 1] ? lcs[i - 1]![j - 1]! + 1 : Math.max(lcs[i - 1]![j]!, lcs[i]![j - 1]!);
   return a.length + b.length === 0 ? 1 : (2 * lcs[a.length]![b.length]!) / (a.length + b.length);
 }
 

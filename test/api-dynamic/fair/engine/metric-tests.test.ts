@@ -15,19 +15,34 @@ interface TestCases {
   fail: Case[];
 }
 
-const withMeta = (patch: Partial<Evidence['metadata']>, base: () => Evidence = bareEvidence) => () => {
-  const e = base();
-  Object.assign(e.metadata, patch);
-  return e;
-};
-const withEvidence = (patch: (e: Evidence) => void, base: () => Evidence = bareEvidence) => () => {
-  const e = base();
-  patch(e);
-  return e;
-};
+const withMeta =
+  (patch: Partial<Evidence['metadata']>, base: () => Evidence = bareEvidence) =>
+  () => {
+    const e = base();
+    Object.assign(e.metadata, patch);
+    return e;
+  };
+const withEvidence =
+  (patch: (e: Evidence) => void, base: () => Evidence = bareEvidence) =>
+  () => {
+    const e = base();
+    patch(e);
+    return e;
+  };
 const withRepository = (patch: Partial<NonNullable<Evidence['repository']>>) =>
   withEvidence((e) => {
-    e.repository = { dataciteClient: 'x.repo', re3dataDoi: 'https://doi.org/10.17616/R3X', re3dataId: 'r3d1', name: 'Repo', url: 'https://repo.example/', domainVerified: true, apis: [], standards: [], oaiSchemas: [], ...patch };
+    e.repository = {
+      dataciteClient: 'x.repo',
+      re3dataDoi: 'https://doi.org/10.17616/R3X',
+      re3dataId: 'r3d1',
+      name: 'Repo',
+      url: 'https://repo.example/',
+      domainVerified: true,
+      apis: [],
+      standards: [],
+      oaiSchemas: [],
+      ...patch,
+    };
   });
 const bare = { name: 'nothing found', make: bareEvidence };
 const full = {
@@ -46,44 +61,85 @@ const CASES: Record<string, TestCases> = {
   'FsF-F1-02MD-1': {
     pass: [
       { name: 'a DOI input', make: doiEvidence },
-      { name: 'a DOI in the metadata of a URL input that resolves into this site', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://repo.example/item/1', verified: true })) },
+      {
+        name: 'a DOI in the metadata of a URL input that resolves into this site',
+        make: withEvidence((e) =>
+          e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://repo.example/item/1', verified: true }),
+        ),
+      },
     ],
     fail: [
       bare,
       { name: 'only URLs in metadata', make: withMeta({ object_identifier: ['https://repo.example/item/1'] }) },
       // F-UJI drops a metadata PID that is not "verified" (resolving into the landing page's domain) before -1
-      { name: 'a DOI in metadata that resolves elsewhere', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://other.example/', verified: false }), withMeta({ object_identifier: ['https://doi.org/10.1/x'] })) },
+      {
+        name: 'a DOI in metadata that resolves elsewhere',
+        make: withEvidence(
+          (e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://other.example/', verified: false }),
+          withMeta({ object_identifier: ['https://doi.org/10.1/x'] }),
+        ),
+      },
     ],
   },
   'FsF-F1-02MD-2': {
     pass: [
       { name: 'the DOI resolver redirected', make: doiEvidence },
-      { name: 'a metadata PID verified into this site', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://repo.example/item/1', verified: true })) },
+      {
+        name: 'a metadata PID verified into this site',
+        make: withEvidence((e) =>
+          e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://repo.example/item/1', verified: true }),
+        ),
+      },
     ],
     fail: [
       bare,
       { name: 'DOI resolved without redirect', make: withEvidence((e) => (e.resolution.pidRedirected = false), doiEvidence) },
-      { name: 'a metadata PID resolving elsewhere', make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://other.example/', verified: false })) },
+      {
+        name: 'a metadata PID resolving elsewhere',
+        make: withEvidence((e) => e.pidChecks.push({ pid: 'https://doi.org/10.1/x', scheme: 'doi', resolvedUrl: 'https://other.example/', verified: false })),
+      },
     ],
   },
-  'FsF-F1-02MD-4': { pass: [{ name: 'a DOI data link', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true }))) }], fail: [bare, { name: 'a URL data link', make: withEvidence((e) => e.dataLinks.push(csv)) }] },
-  'FsF-F1-02MD-5': {
-    pass: [{ name: 'a DOI data link answering 200', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true }))) }],
-    fail: [bare, { name: 'a DOI data link answering 404', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true, status: 404 }))) }],
+  'FsF-F1-02MD-4': {
+    pass: [{ name: 'a DOI data link', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true }))) }],
+    fail: [bare, { name: 'a URL data link', make: withEvidence((e) => e.dataLinks.push(csv)) }],
   },
-  'FsF-F2-01M-2': { pass: [{ name: 'the six citation elements', make: withMeta(full) }], fail: [bare, { name: 'no publisher', make: withMeta({ ...full, publisher: [] }) }] },
+  'FsF-F1-02MD-5': {
+    pass: [
+      { name: 'a DOI data link answering 200', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true }))) },
+    ],
+    fail: [
+      bare,
+      {
+        name: 'a DOI data link answering 404',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://doi.org/10.1/data', persistent: true, status: 404 }))),
+      },
+    ],
+  },
+  'FsF-F2-01M-2': {
+    pass: [{ name: 'the six citation elements', make: withMeta(full) }],
+    fail: [bare, { name: 'no publisher', make: withMeta({ ...full, publisher: [] }) }],
+  },
   'FsF-F2-01M-3': {
     pass: [{ name: 'citation elements, summary and keywords', make: withMeta({ ...full, summary: 'About', keywords: ['k'] }) }],
     fail: [{ name: 'no keywords', make: withMeta({ ...full, summary: 'About' }) }],
   },
   'FsF-F3-01M-2': {
-    pass: [{ name: 'a content link', make: withMeta({ object_content_identifier: [{ url: 'https://repo.example/f.csv', type: null, size: null, source: 'schemaorg:distribution' }] }) }],
+    pass: [
+      {
+        name: 'a content link',
+        make: withMeta({ object_content_identifier: [{ url: 'https://repo.example/f.csv', type: null, size: null, source: 'schemaorg:distribution' }] }),
+      },
+    ],
     fail: [bare],
   },
   'FsF-F4-01M-1': {
     pass: [
       { name: 'schema.org JSON-LD in the page', make: withEvidence((e) => e.sources.push(source({}))) },
-      { name: 'Dublin Core meta tags', make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))) },
+      {
+        name: 'Dublin Core meta tags',
+        make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))),
+      },
     ],
     fail: [
       bare,
@@ -104,7 +160,10 @@ const CASES: Record<string, TestCases> = {
     ],
   },
   'FsF-A1-02MD-1': { pass: [{ name: 'a harvested source', make: withEvidence((e) => e.sources.push(source({}))) }], fail: [bare] },
-  'FsF-A1-02MD-2': { pass: [{ name: 'a data link answering 200', make: withEvidence((e) => e.dataLinks.push(csv)) }], fail: [bare, { name: 'a data link answering 403', make: withEvidence((e) => e.dataLinks.push(dataLink({ status: 403 }))) }] },
+  'FsF-A1-02MD-2': {
+    pass: [{ name: 'a data link answering 200', make: withEvidence((e) => e.dataLinks.push(csv)) }],
+    fail: [bare, { name: 'a data link answering 403', make: withEvidence((e) => e.dataLinks.push(dataLink({ status: 403 }))) }],
+  },
   'FsF-A1.1-01MD-1': { pass: [{ name: 'an https landing page', make: bareEvidence }], fail: [] },
   'FsF-A1.1-01MD-2': {
     pass: [{ name: 'an https data link', make: withEvidence((e) => e.dataLinks.push(csv)) }],
@@ -113,7 +172,10 @@ const CASES: Record<string, TestCases> = {
   'FsF-A1.2-01MD-1': { pass: [{ name: 'https (TLS, BASIC)', make: bareEvidence }], fail: [] },
   'FsF-A1.2-01MD-2': {
     pass: [{ name: 'an ftp data link (BASIC)', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'ftp://x.example/data.csv', scheme: 'ftp' }))) }],
-    fail: [bare, { name: 'a telnet data link (no auth)', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'telnet://x.example', scheme: 'telnet' }))) }],
+    fail: [
+      bare,
+      { name: 'a telnet data link (no auth)', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'telnet://x.example', scheme: 'telnet' }))) },
+    ],
   },
   'FsF-I1-01M-1': {
     pass: [
@@ -122,8 +184,14 @@ const CASES: Record<string, TestCases> = {
     ],
     fail: [
       bare,
-      { name: 'Dublin Core meta tags only', make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))) },
-      { name: 'microdata only (not among F-UJI\'s embedded graph sources)', make: withEvidence((e) => e.sources.push(source({ method: 'microdata', format: 'html-meta' }))) },
+      {
+        name: 'Dublin Core meta tags only',
+        make: withEvidence((e) => e.sources.push(source({ method: 'meta_tag', standard: 'dublin-core', format: 'html-meta' }))),
+      },
+      {
+        name: "microdata only (not among F-UJI's embedded graph sources)",
+        make: withEvidence((e) => e.sources.push(source({ method: 'microdata', format: 'html-meta' }))),
+      },
       { name: 'embedded JSON-LD that gave no metadata', make: withEvidence((e) => e.sources.push(source({ fields: [] }))) },
     ],
   },
@@ -134,8 +202,14 @@ const CASES: Record<string, TestCases> = {
     ],
     fail: [
       bare,
-      { name: 'XML by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'xml', standard: 'DataCite Metadata Schema' }))) },
-      { name: 'DataCite JSON by negotiation', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'json', standard: 'datacite' }))) },
+      {
+        name: 'XML by negotiation',
+        make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'xml', standard: 'DataCite Metadata Schema' }))),
+      },
+      {
+        name: 'DataCite JSON by negotiation',
+        make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', format: 'json', standard: 'datacite' }))),
+      },
     ],
   },
   'FsF-I2-01M-2': {
@@ -146,19 +220,33 @@ const CASES: Record<string, TestCases> = {
       { name: 'an unknown namespace', make: withEvidence((e) => e.namespaces.push('http://vocab.example/private#')) },
     ],
   },
-  'FsF-I3-01M-1': { pass: [{ name: 'a related resource in text', make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }) }], fail: [bare] },
+  'FsF-I3-01M-1': {
+    pass: [
+      {
+        name: 'a related resource in text',
+        make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }),
+      },
+    ],
+    fail: [bare],
+  },
   'FsF-I3-01M-2': {
     pass: [{ name: 'a related DOI', make: withMeta({ related_resources: [{ related_resource: '10.1234/paper', relation_type: 'IsSupplementTo' }] }) }],
     fail: [
       bare,
       { name: 'text only', make: withMeta({ related_resources: [{ related_resource: 'Doe (2019) Some paper', relation_type: 'References' }] }) },
-      { name: 'a UUID (unique, neither PID nor URL)', make: withMeta({ related_resources: [{ related_resource: '550e8400-e29b-41d4-a716-446655440000', relation_type: 'References' }] }) },
+      {
+        name: 'a UUID (unique, neither PID nor URL)',
+        make: withMeta({ related_resources: [{ related_resource: '550e8400-e29b-41d4-a716-446655440000', relation_type: 'References' }] }),
+      },
     ],
   },
   'FsF-R1-01M-1': { pass: [{ name: 'a resource type', make: withMeta({ object_type: ['Dataset'] }) }], fail: [bare] },
   'FsF-R1-01M-2': {
     pass: [
-      { name: 'a data file with claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1.2 MB' }))) },
+      {
+        name: 'a data file with claimed type and size',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1.2 MB' }))),
+      },
       { name: 'no data files, object size and format', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) },
       {
         name: 'a service endpoint',
@@ -170,14 +258,26 @@ const CASES: Record<string, TestCases> = {
     ],
     fail: [
       bare,
-      { name: 'a data file with a claimed type only', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/f.zip', claimedType: 'application/zip' }))) },
-      { name: 'a claimed size of 0 (F-UJI reads it as no size)', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '0' }))) },
-      { name: 'object size and format, but data files without them', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ object_size: '1 MB', object_format: ['text/csv'] })) },
+      {
+        name: 'a data file with a claimed type only',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/f.zip', claimedType: 'application/zip' }))),
+      },
+      {
+        name: 'a claimed size of 0 (F-UJI reads it as no size)',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '0' }))),
+      },
+      {
+        name: 'object size and format, but data files without them',
+        make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ object_size: '1 MB', object_format: ['text/csv'] })),
+      },
     ],
   },
   'FsF-R1-01M-3': {
     pass: [{ name: 'measured variables and a data file', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ measured_variable: ['temperature'] })) }],
-    fail: [bare, { name: 'measured variables without a data file (F-UJI tests them inside its data-file loop)', make: withMeta({ measured_variable: ['temperature'] }) }],
+    fail: [
+      bare,
+      { name: 'measured variables without a data file (F-UJI tests them inside its data-file loop)', make: withMeta({ measured_variable: ['temperature'] }) },
+    ],
   },
   'FsF-R1.1-01M-1': {
     pass: [
@@ -216,7 +316,10 @@ const CASES: Record<string, TestCases> = {
     fail: [
       bare,
       { name: 'DataCite only (generic)', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
-      { name: 'MARC only in the OAI-PMH formats (v0.8 counts namespaces only)', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+      {
+        name: 'MARC only in the OAI-PMH formats (v0.8 counts namespaces only)',
+        make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }),
+      },
     ],
   },
   'FsF-R1.3-01M-3': {
@@ -226,19 +329,31 @@ const CASES: Record<string, TestCases> = {
   'FsF-R1.3-02D-1': {
     pass: [
       { name: 'CSV (text rule and open format)', make: withEvidence((e) => e.dataLinks.push(csv)) },
-      { name: 'NetCDF guessed from the extension', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x.nc', headerType: 'application/octet-stream' }))) },
+      {
+        name: 'NetCDF guessed from the extension',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x.nc', headerType: 'application/octet-stream' }))),
+      },
     ],
     fail: [
       bare,
       { name: 'a zip archive', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x.zip', claimedType: 'application/zip' }))) },
       { name: 'HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x', headerType: 'text/html' }))) },
       // a claimed type wins over the header even when it is octet-stream; then only the extension is tried
-      { name: 'claimed octet-stream, served CSV, no extension', make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x', claimedType: 'application/octet-stream', headerType: 'text/csv' }))) },
+      {
+        name: 'claimed octet-stream, served CSV, no extension',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ url: 'https://r.example/x', claimedType: 'application/octet-stream', headerType: 'text/csv' }))),
+      },
     ],
   },
   // ---- v0.5 only ----
-  'FsF-F1-01D-1': { pass: [{ name: 'a URL', make: bareEvidence }], fail: [{ name: 'a UUID', make: withEvidence((e) => (e.identifier = { ...e.identifier, scheme: 'uuid', schemes: ['uuid'] })) }] },
-  'FsF-F1-01D-2': { pass: [{ name: 'a hash', make: withEvidence((e) => (e.identifier = { ...e.identifier, scheme: 'hash', schemes: ['hash'] })) }], fail: [{ name: 'a URL', make: bareEvidence }] },
+  'FsF-F1-01D-1': {
+    pass: [{ name: 'a URL', make: bareEvidence }],
+    fail: [{ name: 'a UUID', make: withEvidence((e) => (e.identifier = { ...e.identifier, scheme: 'uuid', schemes: ['uuid'] })) }],
+  },
+  'FsF-F1-01D-2': {
+    pass: [{ name: 'a hash', make: withEvidence((e) => (e.identifier = { ...e.identifier, scheme: 'hash', schemes: ['hash'] })) }],
+    fail: [{ name: 'a URL', make: bareEvidence }],
+  },
   'FsF-F1-02D-1': { pass: [{ name: 'a DOI', make: doiEvidence }], fail: [bare] },
   'FsF-F1-02D-2': { pass: [{ name: 'a redirected DOI', make: doiEvidence }], fail: [bare] },
   'FsF-F2-01M-1': {
@@ -251,15 +366,27 @@ const CASES: Record<string, TestCases> = {
   },
   'FsF-F3-01M-1': {
     pass: [
-      { name: 'a typed content link', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.csv', type: 'text/csv', size: null, source: 'x' }] }) },
-      { name: 'a content link with a URL only (F-UJI: type, size or url)', make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f', type: null, size: null, source: 'x' }] }) },
+      {
+        name: 'a typed content link',
+        make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f.csv', type: 'text/csv', size: null, source: 'x' }] }),
+      },
+      {
+        name: 'a content link with a URL only (F-UJI: type, size or url)',
+        make: withMeta({ object_content_identifier: [{ url: 'https://r.example/f', type: null, size: null, source: 'x' }] }),
+      },
     ],
     fail: [bare, { name: 'object size and format without a content link', make: withMeta({ object_size: '1 MB', object_format: ['text/csv'] }) }],
   },
   'FsF-F4-01M-2': {
     pass: [{ name: 'DataCite REST', make: withEvidence((e) => e.sources.push(source({ method: 'registry_rest', standard: 'datacite', format: 'json' }))) }],
     // F-UJI asks DataCite's REST API; a DOI resolver's answer does not count
-    fail: [bare, { name: 'DataCite by negotiation only', make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', standard: 'datacite', format: 'json' }))) }],
+    fail: [
+      bare,
+      {
+        name: 'DataCite by negotiation only',
+        make: withEvidence((e) => e.sources.push(source({ method: 'content_negotiation', standard: 'datacite', format: 'json' }))),
+      },
+    ],
   },
   // F-UJI compares the whole value, lower-cased, with term ids only
   'FsF-A1-01M-3': {
@@ -291,15 +418,24 @@ const CASES: Record<string, TestCases> = {
   'FsF-I2-01M-1': {
     pass: [
       { name: 'any non-default namespace', make: withEvidence((e) => e.namespaces.push('http://vocab.example/private#')) },
-      { name: 'the schema of a verified repository\'s OAI-PMH format', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+      {
+        name: "the schema of a verified repository's OAI-PMH format",
+        make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }),
+      },
     ],
-    fail: [bare, { name: 'an unverified repository\'s OAI-PMH format', make: withRepository({ domainVerified: false, oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) }],
+    fail: [
+      bare,
+      {
+        name: "an unverified repository's OAI-PMH format",
+        make: withRepository({ domainVerified: false, oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }),
+      },
+    ],
   },
   'FsF-R1-01MD-1': {
     pass: [
       { name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) },
       { name: 'a DCMI type URI ending in Dataset', make: withMeta({ object_type: ['http://purl.org/dc/dcmitype/Dataset'] }) },
-      { name: 'SoftwareSourceCode (on F-UJI\'s list)', make: withMeta({ object_type: ['SoftwareSourceCode'] }) },
+      { name: "SoftwareSourceCode (on F-UJI's list)", make: withMeta({ object_type: ['SoftwareSourceCode'] }) },
     ],
     fail: [
       bare,
@@ -309,7 +445,10 @@ const CASES: Record<string, TestCases> = {
     ],
   },
   // the 0-point sub-tests
-  'FsF-R1-01MD-1a': { pass: [{ name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) }], fail: [bare, { name: 'an unknown type', make: withMeta({ object_type: ['Thing'] }) }] },
+  'FsF-R1-01MD-1a': {
+    pass: [{ name: 'Dataset', make: withMeta({ object_type: ['Dataset'] }) }],
+    fail: [bare, { name: 'an unknown type', make: withMeta({ object_type: ['Thing'] }) }],
+  },
   'FsF-R1-01MD-1b': { pass: [{ name: 'a data link', make: withEvidence((e) => e.dataLinks.push(csv)) }], fail: [bare] },
   'FsF-R1-01MD-2a': {
     pass: [{ name: 'claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1024' }))) }],
@@ -331,17 +470,28 @@ const CASES: Record<string, TestCases> = {
   'FsF-R1-01MD-2': {
     pass: [
       { name: 'measured variables and a data file', make: withEvidence((e) => e.dataLinks.push(csv), withMeta({ measured_variable: ['t'] })) },
-      { name: 'a data file with claimed type and size', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1024' }))) },
+      {
+        name: 'a data file with claimed type and size',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', claimedSize: '1024' }))),
+      },
     ],
     fail: [bare, { name: 'measured variables without data files', make: withMeta({ measured_variable: ['t'] }) }],
   },
   'FsF-R1-01MD-3': {
     pass: [
-      { name: 'claimed and served type and size agree', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/csv; charset=utf-8', claimedSize: '1024 bytes', headerLength: 1024 }))) },
+      {
+        name: 'claimed and served type and size agree',
+        make: withEvidence((e) =>
+          e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/csv; charset=utf-8', claimedSize: '1024 bytes', headerLength: 1024 })),
+        ),
+      },
     ],
     fail: [
       bare,
-      { name: 'claimed CSV, served HTML', make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/html', claimedSize: '10', headerLength: 10 }))) },
+      {
+        name: 'claimed CSV, served HTML',
+        make: withEvidence((e) => e.dataLinks.push(dataLink({ claimedType: 'text/csv', headerType: 'text/html', claimedSize: '10', headerLength: 10 }))),
+      },
       { name: 'types agree, no size claimed (F-UJI needs both)', make: withEvidence((e) => e.dataLinks.push(csv)) },
     ],
   },
@@ -355,12 +505,17 @@ const CASES: Record<string, TestCases> = {
     fail: [bare, { name: 'a home-made licence', make: withMeta({ license: ['Use it kindly'] }) }],
   },
   'FsF-R1.3-01M-2': {
-    pass: [{ name: 'a disciplinary standard in the (domain-verified) re3data record', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) }],
+    pass: [
+      { name: 'a disciplinary standard in the (domain-verified) re3data record', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'] }) },
+    ],
     fail: [
       bare,
       { name: 'only generic standards in re3data', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
       { name: 'a re3data record of another site', make: withRepository({ standards: ['http://www.isotc211.org/2005/gmd'], domainVerified: false }) },
-      { name: 'a disciplinary standard in the OAI-PMH formats only', make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }) },
+      {
+        name: 'a disciplinary standard in the OAI-PMH formats only',
+        make: withRepository({ oaiSchemas: ['http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'] }),
+      },
     ],
   },
   // v0.5 reads R1.3-01M-1/-3 from every source (F-UJI community_metadata, metric version < 0.8)
@@ -376,7 +531,13 @@ const CASES: Record<string, TestCases> = {
       { name: 'DataCite namespace', make: withEvidence((e) => e.namespaces.push('http://datacite.org/schema/kernel-4')) },
       { name: 'Dublin Core in the re3data record', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'] }) },
     ],
-    fail: [bare, { name: 'a generic standard from a re3data record of another site', make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'], domainVerified: false }) }],
+    fail: [
+      bare,
+      {
+        name: 'a generic standard from a re3data record of another site',
+        make: withRepository({ standards: ['http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'], domainVerified: false }),
+      },
+    ],
   },
   // F-UJI's text rule marks 1a and 1b passed (and 1c failed) for any text/XML/JSON type, listed or not (CSV: issue #604).
   'FsF-R1.3-02D-1a': {
@@ -400,7 +561,6 @@ const CASES: Record<string, TestCases> = {
 };
 
 const run = (id: string, evidence: Evidence) => EVALUATORS[id]!(deriveFacts(evidence));
-
 
 describe('every metric test has cases', () => {
   it('covers every test of every metric file', () => {

@@ -23,7 +23,14 @@ const PAGE = `<!doctype html><html><head><title>x</title></head><body>
 <div itemscope itemtype="https://example.org/Thing"><span itemprop="name">not schema.org</span></div>
 </body></html>`;
 
-const ctx = () => ({ fetcher: null as never, options: null as never, signal: new AbortController().signal, log: [], warnings: [] as string[], memo: new Map() });
+const ctx = () => ({
+  fetcher: null as never,
+  options: null as never,
+  signal: new AbortController().signal,
+  log: [],
+  warnings: [] as string[],
+  memo: new Map(),
+});
 
 describe('microdata', () => {
   it('parses items with nested items, text of descendants, meta content and link href', async () => {
@@ -45,7 +52,12 @@ describe('microdata', () => {
     const page = await parseLandingPage(PAGE, 'https://repo.example/d/1');
     const [source] = await embeddedSources(ctx() as never, page, 'https://repo.example/d/1', 'text/html');
     expect(source!.source).toMatchObject({ method: 'microdata', standard: 'schemaorg' });
-    expect(source!.record).toMatchObject({ title: 'Sea ice thickness', creator: ['Doe, Jane'], license: ['https://creativecommons.org/licenses/by/4.0/'], publication_date: '2021-03-04' });
+    expect(source!.record).toMatchObject({
+      title: 'Sea ice thickness',
+      creator: ['Doe, Jane'],
+      license: ['https://creativecommons.org/licenses/by/4.0/'],
+      publication_date: '2021-03-04',
+    });
     const evidence = bareEvidence();
     evidence.sources.push(source!.source);
     const tests = Object.fromEntries(evaluateEvidence(evidence, metricFile('0.8')).details.flatMap((m) => m.tests.map((t) => [t.id, t.status])));
@@ -84,7 +96,10 @@ describe('RDFa (rdfa-streaming-parser)', () => {
   });
 
   it('RDFa attributes that describe nothing give a source without fields, which counts for nothing', async () => {
-    const page = await parseLandingPage('<html><body><div vocab="http://schema.org/"><span property="unknownThing">x</span></div></body></html>', 'https://repo.example/');
+    const page = await parseLandingPage(
+      '<html><body><div vocab="http://schema.org/"><span property="unknownThing">x</span></div></body></html>',
+      'https://repo.example/',
+    );
     const rdfa = (await embeddedSources(ctx() as never, page, 'https://repo.example/', 'text/html')).find((s) => s.source.method === 'rdfa')!;
     expect(rdfa.source.fields).toEqual([]);
   });

@@ -21,7 +21,14 @@ describe('Link header', () => {
       '<https://repo.example/f.csv>;rel=item;type=text/csv;anchor="https://repo.example/record/1", <https://x.example/q?rel=license>; rel="author"';
     expect(parseLinkHeader(header, BASE)).toEqual([
       { url: 'https://doi.org/10.1/x', rel: 'cite-as', type: null, profile: null, anchor: null, source: 'header' },
-      { url: 'https://repo.example/meta?a=1,2', rel: 'describedby', type: 'application/ld+json', profile: 'https://schema.org/', anchor: null, source: 'header' },
+      {
+        url: 'https://repo.example/meta?a=1,2',
+        rel: 'describedby',
+        type: 'application/ld+json',
+        profile: 'https://schema.org/',
+        anchor: null,
+        source: 'header',
+      },
       { url: 'https://repo.example/meta?a=1,2', rel: 'alternate', type: 'application/ld+json', profile: 'https://schema.org/', anchor: null, source: 'header' },
       { url: 'https://repo.example/f.csv', rel: 'item', type: 'text/csv', profile: null, anchor: 'https://repo.example/record/1', source: 'header' },
       // the rel inside the URL's query is not a parameter
@@ -30,13 +37,30 @@ describe('Link header', () => {
   });
 
   it('lower-cases rels and types; ignores values without <url> or rel', () => {
-    expect(parseLinkHeader('<a>; REL="DescribedBy"; TYPE="Application/XML", junk, <b>', BASE).map((l) => [l.rel, l.type])).toEqual([['describedby', 'application/xml']]);
+    expect(parseLinkHeader('<a>; REL="DescribedBy"; TYPE="Application/XML", junk, <b>', BASE).map((l) => [l.rel, l.type])).toEqual([
+      ['describedby', 'application/xml'],
+    ]);
   });
 
   it('reads RFC 9264 JSON linksets', () => {
-    const doc = { linkset: [{ anchor: 'https://repo.example/record/1', describedby: [{ href: '/meta.xml', type: 'application/vnd.datacite.datacite+xml' }], 'cite-as': [{ href: 'https://doi.org/10.1/x' }] }] };
+    const doc = {
+      linkset: [
+        {
+          anchor: 'https://repo.example/record/1',
+          describedby: [{ href: '/meta.xml', type: 'application/vnd.datacite.datacite+xml' }],
+          'cite-as': [{ href: 'https://doi.org/10.1/x' }],
+        },
+      ],
+    };
     expect(parseLinksetJson(doc, BASE)).toEqual([
-      { url: 'https://repo.example/meta.xml', rel: 'describedby', type: 'application/vnd.datacite.datacite+xml', profile: null, anchor: 'https://repo.example/record/1', source: 'linkset' },
+      {
+        url: 'https://repo.example/meta.xml',
+        rel: 'describedby',
+        type: 'application/vnd.datacite.datacite+xml',
+        profile: null,
+        anchor: 'https://repo.example/record/1',
+        source: 'linkset',
+      },
       { url: 'https://doi.org/10.1/x', rel: 'cite-as', type: null, profile: null, anchor: 'https://repo.example/record/1', source: 'linkset' },
     ]);
     expect(parseLinksetJson({ nope: 1 }, BASE)).toEqual([]);
@@ -166,7 +190,10 @@ describe('schema.org and DataCite mappings', () => {
       rightsList: [{ rightsUri: 'https://creativecommons.org/licenses/by/4.0/legalcode', rights: 'CC BY 4.0' }],
       relatedIdentifiers: [{ relatedIdentifier: '10.1/Y', relationType: 'IsDerivedFrom' }],
       contributors: [{ name: 'Holder', contributorType: 'RightsHolder' }],
-      descriptions: [{ description: 'Other', descriptionType: 'Other' }, { description: 'Abstract', descriptionType: 'Abstract' }],
+      descriptions: [
+        { description: 'Other', descriptionType: 'Other' },
+        { description: 'Abstract', descriptionType: 'Abstract' },
+      ],
     };
     const expected = {
       object_identifier: ['https://doi.org/10.1/X'],
@@ -218,7 +245,10 @@ describe('XML and RDF', () => {
   });
 
   it('Turtle prefixes give namespaces', () => {
-    expect(turtleNamespaces('@prefix prov: <http://www.w3.org/ns/prov#> .\nPREFIX dct: <http://purl.org/dc/terms/>\n')).toEqual(['http://www.w3.org/ns/prov#', 'http://purl.org/dc/terms/']);
+    expect(turtleNamespaces('@prefix prov: <http://www.w3.org/ns/prov#> .\nPREFIX dct: <http://purl.org/dc/terms/>\n')).toEqual([
+      'http://www.w3.org/ns/prov#',
+      'http://purl.org/dc/terms/',
+    ]);
   });
 });
 

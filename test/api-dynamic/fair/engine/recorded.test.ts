@@ -34,7 +34,15 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
 
   it('scores 25/26, as F-UJI does', () => {
     // R 5/6: R1.3-02D fails (only a zip); R1-01M-2 passes on the object's size, taken for its one data file
-    expect(result.summary).toEqual({ scoreEarned: 25, scoreTotal: 26, scorePercent: 96.15, findability: 100, accessibility: 100, interoperability: 100, reusability: 83.33 });
+    expect(result.summary).toEqual({
+      scoreEarned: 25,
+      scoreTotal: 26,
+      scorePercent: 96.15,
+      findability: 100,
+      accessibility: 100,
+      interoperability: 100,
+      reusability: 83.33,
+    });
     expect(result.details.summary.categories.R!.maturity).toBe(2);
     expect(result.details.summary.FAIR.maturity).toBe(2.75);
     expect(assessmentResultSchema.parse(result)).toBeTruthy();
@@ -43,7 +51,15 @@ describe.skipIf(!haveFixtures)('recorded PANGAEA 902845', () => {
   it('v0.5: 19/24, as F-UJI', async () => {
     const v05 = await assess('10.1594/PANGAEA.902845', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
     // F 6/7: F4-01M-2 asks DataCite's REST API, which the recording does not hold (404); R 6/10
-    expect(v05.summary).toEqual({ scoreEarned: 19, scoreTotal: 24, scorePercent: 79.17, findability: 85.71, accessibility: 100, interoperability: 100, reusability: 60 });
+    expect(v05.summary).toEqual({
+      scoreEarned: 19,
+      scoreTotal: 24,
+      scorePercent: 79.17,
+      findability: 85.71,
+      accessibility: 100,
+      interoperability: 100,
+      reusability: 60,
+    });
     expect(v05.details.summary.FAIR.maturity).toBe(2.75);
   });
 
@@ -96,7 +112,15 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
   it('scores 18/26, as F-UJI does: the <link rel="alternate"> zip is not a data link', async () => {
     const result = await assess('10.5281/zenodo.8347772', { upstreams: mock.upstreams() }, { fetcher: plainFetcher() });
     // F 6/7 (F3-01M), A 4/7 (the data-link halves of A1-02MD, A1.1-01MD, A1.2-01MD), I 4/6, R 4/6
-    expect(result.summary).toEqual({ scoreEarned: 18, scoreTotal: 26, scorePercent: 69.23, findability: 85.71, accessibility: 57.14, interoperability: 66.67, reusability: 66.67 });
+    expect(result.summary).toEqual({
+      scoreEarned: 18,
+      scoreTotal: 26,
+      scorePercent: 69.23,
+      findability: 85.71,
+      accessibility: 57.14,
+      interoperability: 66.67,
+      reusability: 66.67,
+    });
     expect(result.details.evidence.dataLinks).toEqual([]);
     expect(result.details.summary.FAIR.maturity).toBe(2);
     // the landing page answers every Accept with HTML: that is not metadata, and is not counted
@@ -111,7 +135,15 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
   it('v0.5: 16/24, as F-UJI', async () => {
     const v05 = await assess('10.5281/zenodo.8347772', { upstreams: mock.upstreams(), metricVersion: '0.5' }, { fetcher: plainFetcher() });
     // F 6/7 (F3-01M), A 2/3 (A1-03D), I 3/4, R 5/10
-    expect(v05.summary).toEqual({ scoreEarned: 16, scoreTotal: 24, scorePercent: 66.67, findability: 85.71, accessibility: 66.67, interoperability: 75, reusability: 50 });
+    expect(v05.summary).toEqual({
+      scoreEarned: 16,
+      scoreTotal: 24,
+      scorePercent: 66.67,
+      findability: 85.71,
+      accessibility: 66.67,
+      interoperability: 75,
+      reusability: 50,
+    });
     expect(v05.details.summary.FAIR.maturity).toBe(2);
     expect(v05.details.evidence.repository).toMatchObject({
       dataciteClient: 'cern.zenodo',
@@ -119,7 +151,10 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
       re3dataId: 'r3d100010468',
       name: 'Zenodo',
       domainVerified: true,
-      standards: ['http://www.dcc.ac.uk/resources/metadata-standards/datacite-metadata-schema', 'http://www.dcc.ac.uk/resources/metadata-standards/dublin-core'],
+      standards: [
+        'http://www.dcc.ac.uk/resources/metadata-standards/datacite-metadata-schema',
+        'http://www.dcc.ac.uk/resources/metadata-standards/dublin-core',
+      ],
     });
     expect(v05.details.evidence.repository!.apis.map((a) => a.type)).toEqual(['OAI-PMH']);
     expect(v05.details.evidence.repository!.oaiSchemas).toHaveLength(10);
@@ -164,10 +199,12 @@ describe.skipIf(!haveFixtures)('recorded Zenodo 8347772', () => {
       files: null,
       filesTruncated: false,
     });
-    expect(mock.requests.slice(before).filter((r) => r.path.startsWith('/api.github.com/')).map((r) => r.path)).toEqual([
-      '/api.github.com/repos/pangaea-data-publisher/fuji',
-      '/api.github.com/repos/pangaea-data-publisher/fuji/license',
-    ]);
+    expect(
+      mock.requests
+        .slice(before)
+        .filter((r) => r.path.startsWith('/api.github.com/'))
+        .map((r) => r.path),
+    ).toEqual(['/api.github.com/repos/pangaea-data-publisher/fuji', '/api.github.com/repos/pangaea-data-publisher/fuji/license']);
     // F-UJI reads its GitHub harvest only in the software metrics: the data scores do not change
     expect(result.summary.scoreEarned).toBe(18);
   });

@@ -33,14 +33,19 @@ describe('roundHalfEven (Python round)', () => {
 
 describe('scoreMetric', () => {
   it('F1-02MD: 0.5 + 0.5 = 1 (the reason a max-for-alternative rule is wrong), maturity 3', () => {
-    expect(scoreMetric(metric('FsF-F1-02MD'), outcomes(true, true, false, false))).toMatchObject({ status: 'pass', scoreEarned: 1, scoreTotal: 1, maturity: 3 });
+    expect(scoreMetric(metric('FsF-F1-02MD'), outcomes(true, true, false, false))).toMatchObject({
+      status: 'pass',
+      scoreEarned: 1,
+      scoreTotal: 1,
+      maturity: 3,
+    });
   });
 
   it('F1-02MD: syntax only earns 0.5 at maturity 1', () => {
     expect(scoreMetric(metric('FsF-F1-02MD'), outcomes(true, false, false, false))).toMatchObject({ status: 'pass', scoreEarned: 0.5, maturity: 1 });
   });
 
-  it('unscored tests that pass raise maturity (F-UJI sets every passed test\'s maturity) but neither score nor pass the metric', () => {
+  it("unscored tests that pass raise maturity (F-UJI sets every passed test's maturity) but neither score nor pass the metric", () => {
     const scored = scoreMetric(metric('FsF-F1-02MD'), outcomes(false, false, true, true));
     expect(scored).toMatchObject({ status: 'fail', scoreEarned: 0, maturity: 3 });
     expect(scored.tests.map((t) => t.status)).toEqual(['fail', 'fail', 'pass', 'pass']);

@@ -17,7 +17,13 @@ import { bareEvidence, dataLink, doiEvidence } from './evidence-fixture.ts';
 
 type Case = { name: string; make: () => Evidence };
 
-const file = (kind: CodeFile['kind'], path: string, keywords: string[] = [], read = true): CodeFile => ({ kind, path, name: path.split('/').at(-1)!, read, keywords });
+const file = (kind: CodeFile['kind'], path: string, keywords: string[] = [], read = true): CodeFile => ({
+  kind,
+  path,
+  name: path.split('/').at(-1)!,
+  read,
+  keywords,
+});
 
 /** Bare evidence plus a harvested GitHub repository with these files (and licence fields). */
 const repo =
@@ -37,11 +43,13 @@ const repo =
     });
     return e;
   };
-const withMeta = (patch: Partial<Evidence['metadata']>, base: () => Evidence = bareEvidence) => () => {
-  const e = base();
-  Object.assign(e.metadata, patch);
-  return e;
-};
+const withMeta =
+  (patch: Partial<Evidence['metadata']>, base: () => Evidence = bareEvidence) =>
+  () => {
+    const e = base();
+    Object.assign(e.metadata, patch);
+    return e;
+  };
 
 const bare: Case = { name: 'nothing found, no repository', make: bareEvidence };
 const unwalked: Case = { name: 'a repository whose files were not walked', make: repo(null) };
@@ -114,7 +122,14 @@ const NOT_IMPLEMENTED = [
   'FRSM-17-R1.2-3',
 ];
 
-const fullCitation = { creator: ['Doe, Jane'], title: 'A tool', object_identifier: ['https://doi.org/10.1/x'], publication_date: '2024', publisher: ['Zenodo'], object_type: ['SoftwareSourceCode'] };
+const fullCitation = {
+  creator: ['Doe, Jane'],
+  title: 'A tool',
+  object_identifier: ['https://doi.org/10.1/x'],
+  publication_date: '2024',
+  publisher: ['Zenodo'],
+  object_type: ['SoftwareSourceCode'],
+};
 
 const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
   // F-UJI: testCoreDescriptiveMetadataAvailable, the FsF-F2-01M-3 code (citation elements plus summary and keywords)
@@ -126,7 +141,12 @@ const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
   'FRSM-06-F2-1': { pass: [{ name: 'a creator', make: withMeta({ creator: ['Doe, Jane'] }) }], fail: [bare] },
   // testDataUrlOrPIDAvailable (FsF-F3-01M-2): a content link with a URL
   'FRSM-07-F3-1': {
-    pass: [{ name: 'a content link', make: withMeta({ object_content_identifier: [{ url: 'https://repo.example/tool.zip', type: null, size: null, source: 'schemaorg' }] }) }],
+    pass: [
+      {
+        name: 'a content link',
+        make: withMeta({ object_content_identifier: [{ url: 'https://repo.example/tool.zip', type: null, size: null, source: 'schemaorg' }] }),
+      },
+    ],
     fail: [bare],
   },
   // testPreservationGuaranteed: pid_scheme in ['doi']
@@ -138,7 +158,14 @@ const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
         name: 'a Handle',
         make: () => {
           const e = bareEvidence();
-          e.identifier = { input: '11234/5', normalized: 'https://hdl.handle.net/11234/5', scheme: 'handle', schemes: ['handle'], persistent: true, url: 'https://hdl.handle.net/11234/5' };
+          e.identifier = {
+            input: '11234/5',
+            normalized: 'https://hdl.handle.net/11234/5',
+            scheme: 'handle',
+            schemes: ['handle'],
+            persistent: true,
+            url: 'https://hdl.handle.net/11234/5',
+          };
           return e;
         },
       },
@@ -147,12 +174,26 @@ const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
   // testStandardProtocolDataUsed (FsF-A1-03D-1): a data link over a standard protocol
   'FRSM-09-A1-1': {
     pass: [{ name: 'an https data link', make: () => Object.assign(bareEvidence(), { dataLinks: [dataLink({})] }) }],
-    fail: [bare, { name: 'a data link over an unknown scheme', make: () => Object.assign(bareEvidence(), { dataLinks: [dataLink({ url: 'gopher-x://repo.example/data', scheme: 'gopher-x' })] }) }],
+    fail: [
+      bare,
+      {
+        name: 'a data link over an unknown scheme',
+        make: () => Object.assign(bareEvidence(), { dataLinks: [dataLink({ url: 'gopher-x://repo.example/data', scheme: 'gopher-x' })] }),
+      },
+    ],
   },
   // testRelatedResourcesMachineReadable (FsF-I3-01M-2): a related resource given as URL or PID
   'FRSM-12-I2-1': {
-    pass: [{ name: 'a related DOI', make: withMeta({ related_resources: [{ related_resource: 'https://doi.org/10.1/paper', relation_type: 'IsDescribedBy' }] }) }],
-    fail: [bare, { name: 'a related resource in text only', make: withMeta({ related_resources: [{ related_resource: 'the paper by Doe', relation_type: 'IsDescribedBy' }] }) }],
+    pass: [
+      { name: 'a related DOI', make: withMeta({ related_resources: [{ related_resource: 'https://doi.org/10.1/paper', relation_type: 'IsDescribedBy' }] }) },
+    ],
+    fail: [
+      bare,
+      {
+        name: 'a related resource in text only',
+        make: withMeta({ related_resources: [{ related_resource: 'the paper by Doe', relation_type: 'IsDescribedBy' }] }),
+      },
+    ],
   },
   // testInstructions: any of build/install/run in README or docs_directory files
   'FRSM-13-R1-1': {
@@ -160,23 +201,36 @@ const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
       { name: '"install" in the README', make: repo([file('README', 'README.md', ['install'])]) },
       { name: '"build" in the name of a docs file', make: repo([file('docs_directory', 'docs/build.txt', ['build'], false)]) },
       // F-UJI lets a later location overwrite an earlier one's hit (a deliberate difference: docs/fair-engine.md)
-      { name: 'a README hit and a docs directory without keywords', make: repo([file('README', 'README.md', ['run']), file('docs_directory', 'docs/flow.vsdx', [], false)]) },
+      {
+        name: 'a README hit and a docs directory without keywords',
+        make: repo([file('README', 'README.md', ['run']), file('docs_directory', 'docs/flow.vsdx', [], false)]),
+      },
     ],
     fail: [
       bare,
       unwalked,
       { name: 'a README without the keywords', make: repo([file('README', 'README.md', [])]) },
-      { name: 'the keywords only in a workflow', make: repo([file('README', 'README.md', []), file('github_actions', '.github/workflows/ci.yml', ['build', 'run'])]) },
+      {
+        name: 'the keywords only in a workflow',
+        make: repo([file('README', 'README.md', []), file('github_actions', '.github/workflows/ci.yml', ['build', 'run'])]),
+      },
       { name: 'no README at all', make: repo([file('license_file', 'LICENSE')]) },
     ],
   },
   // testDependencies: requirements.txt, and build AND deploy in Jenkinsfile / GitHub Actions
   'FRSM-13-R1-2': {
     pass: [
-      { name: 'requirements.txt and a workflow with build and deploy', make: repo([file('dependencies', 'requirements.txt', [], false), file('github_actions', '.github/workflows/ci.yml', ['build', 'deploy'])]) },
+      {
+        name: 'requirements.txt and a workflow with build and deploy',
+        make: repo([file('dependencies', 'requirements.txt', [], false), file('github_actions', '.github/workflows/ci.yml', ['build', 'deploy'])]),
+      },
       {
         name: 'build in a Jenkinsfile, deploy in a workflow',
-        make: repo([file('dependencies', 'requirements.txt', [], false), file('Jenkinsfile', 'Jenkinsfile', ['build']), file('github_actions', '.github/workflows/release.yml', ['deploy'])]),
+        make: repo([
+          file('dependencies', 'requirements.txt', [], false),
+          file('Jenkinsfile', 'Jenkinsfile', ['build']),
+          file('github_actions', '.github/workflows/release.yml', ['deploy']),
+        ]),
       },
     ],
     fail: [
@@ -184,24 +238,36 @@ const CASES: Record<string, { pass: Case[]; fail: Case[] }> = {
       unwalked,
       { name: 'no requirements.txt', make: repo([file('github_actions', '.github/workflows/ci.yml', ['build', 'deploy'])]) },
       { name: 'no deploy', make: repo([file('dependencies', 'requirements.txt', [], false), file('github_actions', '.github/workflows/ci.yml', ['build'])]) },
-      { name: 'build and deploy only in the README', make: repo([file('dependencies', 'requirements.txt', [], false), file('README', 'README.md', ['build', 'deploy'])]) },
+      {
+        name: 'build and deploy only in the README',
+        make: repo([file('dependencies', 'requirements.txt', [], false), file('README', 'README.md', ['build', 'deploy'])]),
+      },
     ],
   },
   // testLicenseFileAvailable: any license_file
   'FRSM-15-R1.1-1': {
-    pass: [{ name: 'LICENSE', make: repo([file('license_file', 'LICENSE')]) }, { name: 'a COPYING file in a subdirectory', make: repo([file('license_file', 'lib/COPYING')]) }],
+    pass: [
+      { name: 'LICENSE', make: repo([file('license_file', 'LICENSE')]) },
+      { name: 'a COPYING file in a subdirectory', make: repo([file('license_file', 'lib/COPYING')]) },
+    ],
     fail: [bare, unwalked, { name: 'only a README', make: repo([file('README', 'README.md')]) }],
   },
   // testLicenseIsValidAndSPDXRegistered (licence-file evaluator): GitHub's licence, read from one of the licence files, named as an SPDX licence
   'FRSM-15-R1.1-3': {
     pass: [
       { name: 'MIT License read from LICENSE', make: repo([file('license_file', 'LICENSE')], { licenseName: 'MIT License', licensePath: 'LICENSE' }) },
-      { name: 'Apache License 2.0 read from LICENSE.txt', make: repo([file('license_file', 'LICENSE.txt')], { licenseName: 'Apache License 2.0', licensePath: 'LICENSE.txt' }) },
+      {
+        name: 'Apache License 2.0 read from LICENSE.txt',
+        make: repo([file('license_file', 'LICENSE.txt')], { licenseName: 'Apache License 2.0', licensePath: 'LICENSE.txt' }),
+      },
     ],
     fail: [
       bare,
       { name: 'no licence detected by GitHub', make: repo([file('license_file', 'LICENSE')]) },
-      { name: 'GitHub read a file that is not among the licence files', make: repo([file('license_file', 'LICENSE')], { licenseName: 'MIT License', licensePath: 'README.md' }) },
+      {
+        name: 'GitHub read a file that is not among the licence files',
+        make: repo([file('license_file', 'LICENSE')], { licenseName: 'MIT License', licensePath: 'README.md' }),
+      },
       { name: 'GitHub calls it "Other"', make: repo([file('license_file', 'LICENSE')], { licenseName: 'Other', licensePath: 'LICENSE' }) },
     ],
   },
@@ -316,7 +382,13 @@ describe('repository paths sorted into F-UJI file kinds (software_file.yaml, fir
   });
 
   it('content is read for the kinds F-UJI parses in full, not for name-only kinds', () => {
-    expect(['README.md', 'LICENSE', 'Jenkinsfile', '.github/workflows/ci.yml', 'pom.xml'].map((p) => softwareFileKind(p)!.readContent)).toEqual([true, true, true, true, true]);
+    expect(['README.md', 'LICENSE', 'Jenkinsfile', '.github/workflows/ci.yml', 'pom.xml'].map((p) => softwareFileKind(p)!.readContent)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(['requirements.txt', 'docs/make.bat'].map((p) => softwareFileKind(p)!.readContent)).toEqual([false, false]);
   });
 

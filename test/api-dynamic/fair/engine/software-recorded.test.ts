@@ -72,7 +72,10 @@ function oracleScores(): { total: { earned: number; total: number }; byCategory:
     earned += got;
     total += metric.total;
   }
-  return { total: { earned, total }, byCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, Math.round((v.earned / v.total) * 10000) / 100])) };
+  return {
+    total: { earned, total },
+    byCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, Math.round((v.earned / v.total) * 10000) / 100])),
+  };
 }
 
 function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary' | 'metrics' | 'details'>) {
@@ -111,81 +114,87 @@ function expectOracle(result: Pick<AssessmentResult, 'metricVersion' | 'summary'
   expect([oracle.byCategory.F, oracle.byCategory.A, oracle.byCategory.I, oracle.byCategory.R]).toEqual([5, 0, 0, 31.25]);
 }
 
-describe.skipIf(!needShared('reference/fair-fixtures', 'the recorded software assessment'))('recorded: github.com/pangaea-data-publisher/fuji with metrics_v0.7_software', () => {
-  let mock: FairMock;
-  let result: AssessmentResult;
-  let identifier: string;
-  beforeAll(async () => {
-    mock = await startFairMock();
-    mock.route(...fujiRepositoryRoutes(mock.base));
-    identifier = `${mock.base}/github.com/pangaea-data-publisher/fuji`;
-    result = await assess(identifier, { metricVersion: '0.7_software', upstreams: mock.upstreams() }, { fetcher: fetcher() });
-  });
-  afterAll(async () => mock?.close());
-
-  it('every test takes the oracle decision; the scores are the oracle sums', () => {
-    expectOracle(result);
-  });
-
-  it('walks the tree as F-UJI did: every listing and file the cassette recorded, nothing it did not need', () => {
-    const manifest = JSON.parse(readFileSync(path.join(FAIR_FIXTURES, 'github_repo_pangaea-data-publisher_fuji_interactions.json'), 'utf8')) as {
-      interactions: { index: number; uri: string }[];
-    };
-    // #4 repository, #5 licence, #14–#57 the walk (listings and file contents); not #1–#3 (token checks), #6 languages,
-    // #7–#13 code search and its samples (those feed only the CESSDA variant's tests).
-    const recorded = manifest.interactions.filter((i) => i.index === 4 || i.index === 5 || (i.index >= 14 && i.index <= 57)).map((i) => new URL(i.uri));
-    const expected = [
-      ...recorded.map((u) => `/${u.host}${u.pathname}${u.search}`),
-      // added to F-UJI's file patterns after the recording, so not in the cassette (the mock answers 404)
-      '/api.github.com/repos/pangaea-data-publisher/fuji/contents/.github/workflows/ci.yml?ref=master',
-      '/api.github.com/repos/pangaea-data-publisher/fuji/contents/.github/workflows/reports.yml?ref=master',
-    ];
-    const asked = mock.requests.filter((r) => r.path.startsWith('/api.github.com/')).map((r) => r.path);
-    expect([...asked].sort()).toEqual([...expected].sort());
-    expect(new Set(asked).size).toBe(asked.length);
-    expect(result.details.evidence.codeHost?.files?.map((f) => [f.kind, f.path, f.read])).toEqual([
-      ['license_file', 'LICENSE', true],
-      ['README', 'README.md', true],
-      ['docs_directory', 'docs/FUJI_Flow.vsdx', false],
-      ['README', 'docs/README.md', true],
-      ['docs_directory', 'docs/license_header.txt', false],
-      ['github_actions', '.github/workflows/ci.yml', false],
-      ['github_actions', '.github/workflows/reports.yml', false],
-      ['README', 'fuji_server/data/README.md', true],
-      ['license_file', 'fuji_server/models/license.py', true],
-    ]);
-    expect(result.details.evidence.warnings).toEqual(expect.arrayContaining(['code host: reading .github/workflows/ci.yml answered 404']));
-  });
-
-  it('the data metrics of the same repository do not walk its files', async () => {
-    const before = mock.requests.length;
-    const data = await assess(identifier, { useCodeHost: true, upstreams: mock.upstreams() }, { fetcher: fetcher() });
-    expect(data.metricVersion).toBe('metrics_v0.8');
-    expect(data.details.evidence.codeHost?.files).toBeNull();
-    expect(mock.requests.slice(before).filter((r) => r.path.includes('/contents/'))).toEqual([]);
-  });
-
-  describe('through the Fastify app', () => {
-    let h: FairApp;
+describe.skipIf(!needShared('reference/fair-fixtures', 'the recorded software assessment'))(
+  'recorded: github.com/pangaea-data-publisher/fuji with metrics_v0.7_software',
+  () => {
+    let mock: FairMock;
+    let result: AssessmentResult;
+    let identifier: string;
     beforeAll(async () => {
-      h = await fairApp({ ...fairMockEnv(mock), FAIR_CACHE_TTL_SECONDS: '0' }, { fetcher: fetcher() });
+      mock = await startFairMock();
+      mock.route(...fujiRepositoryRoutes(mock.base));
+      identifier = `${mock.base}/github.com/pangaea-data-publisher/fuji`;
+      result = await assess(identifier, { metricVersion: '0.7_software', upstreams: mock.upstreams() }, { fetcher: fetcher() });
     });
-    afterAll(async () => h?.close());
-    const post = (payload: string) => h.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload, remoteAddress: '198.51.100.20' });
+    afterAll(async () => mock?.close());
 
-    it('POST /assess with metric_version metrics_v0.7_software: 200 and the oracle result', async () => {
-      const res = await post(assessBody(identifier, { metric_version: 'metrics_v0.7_software' }));
-      expect(res.statusCode, res.body).toBe(200);
-      expectOracle(res.json());
+    it('every test takes the oracle decision; the scores are the oracle sums', () => {
+      expectOracle(result);
     });
 
-    it('an unknown metric version is a 400 naming the accepted ones, the software version among them', async () => {
-      const res = await post(assessBody(identifier, { metric_version: '0.7_softwar' }));
-      const body = expectError(res, 'INVALID_PARAMETER', 400);
-      expect(body.details).toEqual([{ parameter: 'options.metric_version', message: 'unknown metric version', allowed: ['metrics_v0.8', 'metrics_v0.5', 'metrics_v0.7_software'] }]);
+    it('walks the tree as F-UJI did: every listing and file the cassette recorded, nothing it did not need', () => {
+      const manifest = JSON.parse(readFileSync(path.join(FAIR_FIXTURES, 'github_repo_pangaea-data-publisher_fuji_interactions.json'), 'utf8')) as {
+        interactions: { index: number; uri: string }[];
+      };
+      // #4 repository, #5 licence, #14–#57 the walk (listings and file contents); not #1–#3 (token checks), #6 languages,
+      // #7–#13 code search and its samples (those feed only the CESSDA variant's tests).
+      const recorded = manifest.interactions.filter((i) => i.index === 4 || i.index === 5 || (i.index >= 14 && i.index <= 57)).map((i) => new URL(i.uri));
+      const expected = [
+        ...recorded.map((u) => `/${u.host}${u.pathname}${u.search}`),
+        // added to F-UJI's file patterns after the recording, so not in the cassette (the mock answers 404)
+        '/api.github.com/repos/pangaea-data-publisher/fuji/contents/.github/workflows/ci.yml?ref=master',
+        '/api.github.com/repos/pangaea-data-publisher/fuji/contents/.github/workflows/reports.yml?ref=master',
+      ];
+      const asked = mock.requests.filter((r) => r.path.startsWith('/api.github.com/')).map((r) => r.path);
+      expect([...asked].sort()).toEqual([...expected].sort());
+      expect(new Set(asked).size).toBe(asked.length);
+      expect(result.details.evidence.codeHost?.files?.map((f) => [f.kind, f.path, f.read])).toEqual([
+        ['license_file', 'LICENSE', true],
+        ['README', 'README.md', true],
+        ['docs_directory', 'docs/FUJI_Flow.vsdx', false],
+        ['README', 'docs/README.md', true],
+        ['docs_directory', 'docs/license_header.txt', false],
+        ['github_actions', '.github/workflows/ci.yml', false],
+        ['github_actions', '.github/workflows/reports.yml', false],
+        ['README', 'fuji_server/data/README.md', true],
+        ['license_file', 'fuji_server/models/license.py', true],
+      ]);
+      expect(result.details.evidence.warnings).toEqual(expect.arrayContaining(['code host: reading .github/workflows/ci.yml answered 404']));
     });
-  });
-});
+
+    it('the data metrics of the same repository do not walk its files', async () => {
+      const before = mock.requests.length;
+      const data = await assess(identifier, { useCodeHost: true, upstreams: mock.upstreams() }, { fetcher: fetcher() });
+      expect(data.metricVersion).toBe('metrics_v0.8');
+      expect(data.details.evidence.codeHost?.files).toBeNull();
+      expect(mock.requests.slice(before).filter((r) => r.path.includes('/contents/'))).toEqual([]);
+    });
+
+    describe('through the Fastify app', () => {
+      let h: FairApp;
+      beforeAll(async () => {
+        h = await fairApp({ ...fairMockEnv(mock), FAIR_CACHE_TTL_SECONDS: '0' }, { fetcher: fetcher() });
+      });
+      afterAll(async () => h?.close());
+      const post = (payload: string) =>
+        h.app.inject({ method: 'POST', url: '/fair/api/v1/assess', headers: { 'content-type': 'application/json' }, payload, remoteAddress: '198.51.100.20' });
+
+      it('POST /assess with metric_version metrics_v0.7_software: 200 and the oracle result', async () => {
+        const res = await post(assessBody(identifier, { metric_version: 'metrics_v0.7_software' }));
+        expect(res.statusCode, res.body).toBe(200);
+        expectOracle(res.json());
+      });
+
+      it('an unknown metric version is a 400 naming the accepted ones, the software version among them', async () => {
+        const res = await post(assessBody(identifier, { metric_version: '0.7_softwar' }));
+        const body = expectError(res, 'INVALID_PARAMETER', 400);
+        expect(body.details).toEqual([
+          { parameter: 'options.metric_version', message: 'unknown metric version', allowed: ['metrics_v0.8', 'metrics_v0.5', 'metrics_v0.7_software'] },
+        ]);
+      });
+    });
+  },
+);
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 const HTML = { 'content-type': 'text/html; charset=utf-8' };
@@ -197,14 +206,30 @@ function toolRepository(owner: string, api: (p: string) => string): MockRoute[] 
   const entry = (p: string, type: 'file' | 'dir') => ({ name: p.split('/').at(-1), path: p, type, url: api(`${repo}/contents/${p}?ref=main`) });
   const fileObject = (p: string, text: string) => JSON.stringify({ type: 'file', name: p.split('/').at(-1), path: p, content: b64(text), encoding: 'base64' });
   return [
-    { path: `/github.com/${owner}/tool`, headers: HTML, body: `<html><head><title>${owner}/tool</title></head><body><p>${'A tool. '.repeat(40)}</p></body></html>` },
-    { path: repo, headers: JSON_TYPE, body: JSON.stringify({ name: 'tool', full_name: `${owner}/tool`, html_url: `https://github.com/${owner}/tool`, owner: { login: owner }, topics: [] }) },
+    {
+      path: `/github.com/${owner}/tool`,
+      headers: HTML,
+      body: `<html><head><title>${owner}/tool</title></head><body><p>${'A tool. '.repeat(40)}</p></body></html>`,
+    },
+    {
+      path: repo,
+      headers: JSON_TYPE,
+      body: JSON.stringify({ name: 'tool', full_name: `${owner}/tool`, html_url: `https://github.com/${owner}/tool`, owner: { login: owner }, topics: [] }),
+    },
     { path: `${repo}/license`, status: 404, headers: JSON_TYPE, body: '{"message": "Not Found"}' },
-    { path: `${repo}/contents/`, headers: JSON_TYPE, body: JSON.stringify([entry('.github', 'dir'), entry('README.md', 'file'), entry('requirements.txt', 'file')]) },
+    {
+      path: `${repo}/contents/`,
+      headers: JSON_TYPE,
+      body: JSON.stringify([entry('.github', 'dir'), entry('README.md', 'file'), entry('requirements.txt', 'file')]),
+    },
     { path: `${repo}/contents/.github`, headers: JSON_TYPE, body: JSON.stringify([entry('.github/workflows', 'dir')]) },
     { path: `${repo}/contents/.github/workflows`, headers: JSON_TYPE, body: JSON.stringify([entry('.github/workflows/release.yml', 'file')]) },
     { path: `${repo}/contents/README.md?ref=main`, headers: JSON_TYPE, body: fileObject('README.md', '# Tool\n\nSet up with `pip install tool`.') },
-    { path: `${repo}/contents/.github/workflows/release.yml?ref=main`, headers: JSON_TYPE, body: fileObject('.github/workflows/release.yml', 'jobs:\n  Build:\n    steps: [make]\n  Deploy:\n    steps: [publish]\n') },
+    {
+      path: `${repo}/contents/.github/workflows/release.yml?ref=main`,
+      headers: JSON_TYPE,
+      body: fileObject('.github/workflows/release.yml', 'jobs:\n  Build:\n    steps: [make]\n  Deploy:\n    steps: [publish]\n'),
+    },
   ];
 }
 
@@ -216,7 +241,12 @@ describe('a hand-made repository, and the code host failing', () => {
     const reset = String(Math.floor(Date.now() / 1000) + 120);
     mock.route(
       // per owner, the first route for a path wins: the failing routes come before the repository's own
-      { path: '/api.github.com/repos/limited/tool/contents/.github', status: 403, headers: { ...JSON_TYPE, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: '{"message": "API rate limit exceeded"}' },
+      {
+        path: '/api.github.com/repos/limited/tool/contents/.github',
+        status: 403,
+        headers: { ...JSON_TYPE, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+        body: '{"message": "API rate limit exceeded"}',
+      },
       { path: '/api.github.com/repos/throttled/tool', status: 429, headers: { ...JSON_TYPE, 'retry-after': '7' }, body: '{"message": "secondary rate limit"}' },
       { path: '/api.github.com/repos/broken/tool/contents/.github/workflows', status: 502, headers: JSON_TYPE, body: '{}' },
       { path: '/api.github.com/repos/slow/tool/contents/', headers: JSON_TYPE, body: '[]', delayMs: 1500 },
@@ -226,7 +256,12 @@ describe('a hand-made repository, and the code host failing', () => {
   });
   afterAll(async () => mock?.close());
 
-  const run = (owner: string) => assess(`${mock.base}/github.com/${owner}/tool`, { metricVersion: 'metrics_v0.7_software', upstreams: mock.upstreams(), deadlineMs: 5000 }, { fetcher: fetcher() });
+  const run = (owner: string) =>
+    assess(
+      `${mock.base}/github.com/${owner}/tool`,
+      { metricVersion: 'metrics_v0.7_software', upstreams: mock.upstreams(), deadlineMs: 5000 },
+      { fetcher: fetcher() },
+    );
   const outage = async (owner: string) => {
     try {
       await run(owner);

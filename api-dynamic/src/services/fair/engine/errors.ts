@@ -55,7 +55,6 @@ export class UpstreamUnavailableError extends Error {
   }
 }
 
-
 export class UnknownMetricVersionError extends Error {
   override name = 'UnknownMetricVersionError';
   readonly code = 'INVALID_PARAMETER';

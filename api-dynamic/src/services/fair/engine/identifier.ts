@@ -174,7 +174,13 @@ export function tryParseIdentifier(raw: string, resolvers: Resolvers = DEFAULT_R
   const compact = COMPACT.exec(value);
   if (compact && COMPACT_PREFIXES.has(compact[1]!.toLowerCase())) {
     const prefix = compact[1]!.toLowerCase();
-    return result(input, `https://identifiers.org/${prefix}:${compact[2]}`, [prefix, 'identifiers.org'], `${resolvers.identifiersOrg}/${prefix}:${compact[2]}`, true);
+    return result(
+      input,
+      `https://identifiers.org/${prefix}:${compact[2]}`,
+      [prefix, 'identifiers.org'],
+      `${resolvers.identifiersOrg}/${prefix}:${compact[2]}`,
+      true,
+    );
   }
   return null;
 }

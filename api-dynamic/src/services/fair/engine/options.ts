@@ -49,7 +49,11 @@ export const assessOptionsSchema = z.object({
   /** Metadata documents fetched at most from describedby and typed links. */
   maxLinkedDocuments: z.number().int().min(0).default(10),
   /** Bytes read at most from any metadata document or landing page (DECISIONS.md §6: 5 MB). */
-  maxBodyBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   /** Token for the code host's API (sent as `Authorization: Bearer`); anonymous calls when absent. */
   githubToken: z.string().min(1).optional(),
   upstreams: upstreamsSchema.prefault({}),

@@ -61,7 +61,10 @@ export function scoreMetric(metric: MetricDefinition, outcomes: readonly TestOut
     };
   });
   const passed = tests.filter((t) => t.status === 'pass');
-  const earned = Math.min(metric.total, passed.reduce((sum, t) => sum + t.scoreEarned, 0));
+  const earned = Math.min(
+    metric.total,
+    passed.reduce((sum, t) => sum + t.scoreEarned, 0),
+  );
   return {
     // Unscored tests (kept "for backwards compatibility" or information) raise maturity but do not pass a metric.
     status: earned > 0 ? 'pass' : 'fail',
@@ -83,8 +86,14 @@ export interface SummaryInput {
 }
 
 function group(metrics: readonly SummaryInput[], maturityDigits: number): SummaryGroup {
-  const earned = roundHalfEven(metrics.reduce((sum, m) => sum + m.scoreEarned, 0), 2);
-  const total = roundHalfEven(metrics.reduce((sum, m) => sum + m.scoreTotal, 0), 2);
+  const earned = roundHalfEven(
+    metrics.reduce((sum, m) => sum + m.scoreEarned, 0),
+    2,
+  );
+  const total = roundHalfEven(
+    metrics.reduce((sum, m) => sum + m.scoreTotal, 0),
+    2,
+  );
   const mean = metrics.length ? metrics.reduce((sum, m) => sum + m.maturity, 0) / metrics.length : 0;
   return {
     scoreEarned: earned,

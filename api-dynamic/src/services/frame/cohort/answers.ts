@@ -16,8 +16,7 @@ import { titleTerms } from '../../../../../contracts/frame/title-terms.ts';
 import type { Build } from '../../build-store.ts';
 import { type CohortMatch, cohortPage, decodeCursor, encodeCursor, matchCohort, routeCounts } from './engine.ts';
 
-export const PREDICTION_STATUS_TEXT =
-  'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)';
+export const PREDICTION_STATUS_TEXT = 'machine_predicted_unvalidated (teacher distillation; fidelity to machine teachers, not human accuracy)';
 
 /** Turns the count cache off (COHORT_CACHE=off: benchmarks measure the engine itself). */
 export const cacheControl = { enabled: true };
@@ -49,7 +48,6 @@ export function cohortMatch(build: Build, filters: CohortFilters, facet: CohortF
   if (cache.size > MATCH_CACHE) cache.delete(cache.keys().next().value!);
   return m;
 }
-
 
 export function cohortCounts(build: Build, filters: CohortFilters) {
   const m = cohortMatch(build, filters);

@@ -40,7 +40,12 @@ function titleOf(build: Build, row: number): string | null {
 }
 
 /** Works in `to`'s cohort and not in `from`'s (entered), and the reverse (left), by work id. */
-export function cohortChanges(from: Build, to: Build, filters: CohortFilters, perPage: number): { entered: ChangeList; left: ChangeList; from_total: number; to_total: number } {
+export function cohortChanges(
+  from: Build,
+  to: Build,
+  filters: CohortFilters,
+  perPage: number,
+): { entered: ChangeList; left: ChangeList; from_total: number; to_total: number } {
   const a = cohortMatch(from, filters);
   const b = cohortMatch(to, filters);
   const idA = from.cohort.col.id;

@@ -53,7 +53,8 @@ class FileRanges {
     this.size = stat.size;
   }
   read(start: number, length: number): Buffer {
-    if (!(start >= 0 && length >= 0 && start + length <= this.size)) throw new BytesError(this.path, start, `${length} bytes asked for; the file has ${this.size}`);
+    if (!(start >= 0 && length >= 0 && start + length <= this.size))
+      throw new BytesError(this.path, start, `${length} bytes asked for; the file has ${this.size}`);
     const buf = Buffer.allocUnsafe(length);
     this.fd ??= openSync(this.path, 'r');
     let got = 0;
@@ -204,7 +205,7 @@ class WorkStore {
    */
   getMany(rows: readonly number[]): Buffer[] {
     const out = new Array<Buffer>(rows.length);
-    for (let k = 0; k < rows.length; ) {
+    for (let k = 0; k < rows.length;) {
       const first = k;
       const from = this.start[rows[k]!]!;
       let to = this.end(rows[k]!);
@@ -273,15 +274,18 @@ export class CohortIndex {
         return [c, a];
       }),
     ) as ColumnArrays;
-    const orders = Object.fromEntries(
-      (Object.keys(ORDERS) as SortName[]).map((s) => [s, readArray(join(dir, file.order(s)), 'u32')]),
-    ) as Record<SortName, Uint32Array>;
+    const orders = Object.fromEntries((Object.keys(ORDERS) as SortName[]).map((s) => [s, readArray(join(dir, file.order(s)), 'u32')])) as Record<
+      SortName,
+      Uint32Array
+    >;
     const dict = Object.fromEntries(
       DICTIONARIES.map((d) => {
         const entries = manifest.dictionaries[d];
         const values = entries.map((e) => e[0]);
         const works = entries.map((e) => e[1]);
-        const ranked = Uint32Array.from(values.keys(), (k) => k + 1).sort((a, b) => works[b - 1]! - works[a - 1]! || (values[a - 1]! < values[b - 1]! ? -1 : values[a - 1]! > values[b - 1]! ? 1 : 0));
+        const ranked = Uint32Array.from(values.keys(), (k) => k + 1).sort(
+          (a, b) => works[b - 1]! - works[a - 1]! || (values[a - 1]! < values[b - 1]! ? -1 : values[a - 1]! > values[b - 1]! ? 1 : 0),
+        );
         return [d, { values, works, code: new Map(values.map((v, k) => [v, k + 1])), lower: values.map((v) => v.toLowerCase()), ranked }];
       }),
     ) as Record<DictionaryName, Dictionary>;

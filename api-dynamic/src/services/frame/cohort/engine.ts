@@ -294,7 +294,6 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-
 /** Rows of the cohort, ascending. */
 function gather(index: CohortIndex, m: CohortMatch): Uint32Array {
   const out = new Uint32Array(m.total);
@@ -393,16 +392,25 @@ export function decodeCursor(cursor: string, hash: string, sort: Sort): number[]
   }
   const c = parsed as { h?: unknown; s?: unknown; k?: unknown } | null;
   const valid =
-    c !== null && typeof c === 'object' && typeof c.h === 'string' && typeof c.s === 'string' && Array.isArray(c.k) && c.k.every((x) => Number.isSafeInteger(x)) &&
+    c !== null &&
+    typeof c === 'object' &&
+    typeof c.h === 'string' &&
+    typeof c.s === 'string' &&
+    Array.isArray(c.k) &&
+    c.k.every((x) => Number.isSafeInteger(x)) &&
     c.k.length === KEY_LENGTH[(SORT_NAMES.has(c.s) ? c.s : 'cited') as Sort] &&
     // Only the exact text this service issued (base64url decoding forgives stray trailing characters).
     encodeCursor(c.h, c.s as Sort, c.k as number[]) === cursor;
   if (!valid)
-    throw new ApiError('INVALID_PARAMETER', 'Invalid value for "cursor": it is not a cursor this service issued; pass meta.next_cursor unchanged.', [{ parameter: 'cursor', message: 'not a cursor this service issued' }]);
-  if (c.h !== hash || c.s !== sort)
-    throw new ApiError('INVALID_PARAMETER', `Invalid value for "cursor": it was issued for another query (filters or sort differ, or another snapshot); a cursor only continues the query it came from.`, [
-      { parameter: 'cursor', message: 'issued for another query' },
+    throw new ApiError('INVALID_PARAMETER', 'Invalid value for "cursor": it is not a cursor this service issued; pass meta.next_cursor unchanged.', [
+      { parameter: 'cursor', message: 'not a cursor this service issued' },
     ]);
+  if (c.h !== hash || c.s !== sort)
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `Invalid value for "cursor": it was issued for another query (filters or sort differ, or another snapshot); a cursor only continues the query it came from.`,
+      [{ parameter: 'cursor', message: 'issued for another query' }],
+    );
   return c.k as number[];
 }
 

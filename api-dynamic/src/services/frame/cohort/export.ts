@@ -70,7 +70,15 @@ export function truncationLine(total: number, cohortUrl: string): string {
  * (snapshot, query, permalink, time of export, rows). Each line is one cell (quoted when it holds a comma or a
  * quote), so a spreadsheet shows it whole in column A whatever it contains.
  */
-export function provenanceLines(o: { snapshot: string; synthetic: boolean; api: string; permalink: string; exportedAt: string; exported: number; total: number }): string {
+export function provenanceLines(o: {
+  snapshot: string;
+  synthetic: boolean;
+  api: string;
+  permalink: string;
+  exportedAt: string;
+  exported: number;
+  total: number;
+}): string {
   const cell = (s: string) => `${csvField(s)}\n`;
   return [
     '# Research Cohort Query: cohort export',
@@ -147,7 +155,8 @@ export async function* exportChunks(
   }
   // For a spreadsheet: the byte order mark (Excel reads UTF-8 without it as a legacy code page) and provenance.
   if (q.format === 'csv-excel')
-    yield '\uFEFF' +
+    yield (
+      '\uFEFF' +
       provenanceLines({
         snapshot: build.snapshotId,
         synthetic: build.manifest.snapshot.synthetic,
@@ -156,7 +165,8 @@ export async function* exportChunks(
         exportedAt: new Date().toISOString(),
         exported: plan.exported,
         total: m.total,
-      });
+      })
+    );
   yield EXPORT_HEADER;
   for (let chunk = take(writeWorkCsvLine, noSeparator); chunk; chunk = take(writeWorkCsvLine, noSeparator)) {
     yield chunk;

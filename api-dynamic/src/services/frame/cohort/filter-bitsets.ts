@@ -190,7 +190,22 @@ export class FilterBitsets {
 
   /** Approximate memory held, for the logs. */
   get bytes(): number {
-    const sets = [[...this.frequentTitleTerms.values()], [...this.authorTermSets.values()], this.flag, this.nIn, this.predCand, this.predCons, this.directAny, this.directAll, this.predDesignCand, this.predDesignCons, this.directDesignAny, this.directDesignAll, this.yearAtLeast, ...Object.values(this.value).filter((v) => v !== null)];
+    const sets = [
+      [...this.frequentTitleTerms.values()],
+      [...this.authorTermSets.values()],
+      this.flag,
+      this.nIn,
+      this.predCand,
+      this.predCons,
+      this.directAny,
+      this.directAll,
+      this.predDesignCand,
+      this.predDesignCons,
+      this.directDesignAny,
+      this.directDesignAll,
+      this.yearAtLeast,
+      ...Object.values(this.value).filter((v) => v !== null),
+    ];
     const listBytes = Object.values(this.lists).reduce((s, l) => s + (l ? l.rows.byteLength + l.offsets.byteLength : 0), 0);
     return sets.flat().reduce((s, b) => s + b.byteLength, 0) + listBytes + this.all.byteLength;
   }

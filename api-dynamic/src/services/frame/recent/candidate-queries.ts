@@ -29,8 +29,14 @@ export function candidateQueries(
   const terms = ABOUT_CANADA_LEXICON.filter((e) => e.tier !== 'C').map((e) => (e.entry.includes(' ') ? `"${e.entry}"` : e.entry));
   return [
     `${window},authorships.countries:CA`,
-    ...batches(lists.sources.map((s) => s.id), IDS_PER_QUERY).map((ids) => `${window},primary_location.source.id:${ids.join('|')}`),
-    ...batches(lists.funders.map((f) => f.id), IDS_PER_QUERY).map((ids) => `${window},funders.id:${ids.join('|')}`),
+    ...batches(
+      lists.sources.map((s) => s.id),
+      IDS_PER_QUERY,
+    ).map((ids) => `${window},primary_location.source.id:${ids.join('|')}`),
+    ...batches(
+      lists.funders.map((f) => f.id),
+      IDS_PER_QUERY,
+    ).map((ids) => `${window},funders.id:${ids.join('|')}`),
     ...batches(terms, TERMS_PER_QUERY).map((t) => `${window},title_and_abstract.search:${t.join(' OR ')}`),
   ];
 }

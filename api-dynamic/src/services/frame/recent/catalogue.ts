@@ -138,7 +138,9 @@ export class CatalogueClient {
         if (err instanceof RetryableHttpError) retryAfterMs = err.retryAfterMs;
       }
       const retryable =
-        failure.kind === 'timeout' || failure.kind === 'network' || failure.kind === 'invalid' ||
+        failure.kind === 'timeout' ||
+        failure.kind === 'network' ||
+        failure.kind === 'invalid' ||
         (failure.kind === 'http' && (failure.status === 429 || (failure.status ?? 0) >= 500));
       if (!retryable || attempt >= this.o.retries) throw failure;
       const backoff = base * 2 ** attempt * (0.5 + Math.random() / 2);

@@ -16,15 +16,7 @@ import { z } from 'zod';
 import { pidIsAlive, writeFileAtomic } from '../../../../../contracts/common/local-files.ts';
 import { takeLockFile } from '../../state/dir-lock.ts';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
-import {
-  type Checkpoint,
-  checkpointSchema,
-  type LayerSnapshot,
-  type LockOwner,
-  type RecentLayerStore,
-  type Staged,
-  stagedSchema,
-} from './layer-store.ts';
+import { type Checkpoint, checkpointSchema, type LayerSnapshot, type LockOwner, type RecentLayerStore, type Staged, stagedSchema } from './layer-store.ts';
 
 const lockSchema = z.object({ id: z.string(), pid: z.number().int(), host: z.string(), acquired_at: z.string(), expires_at: z.number() }).strict();
 const headerSchema = z.object({ version: z.string(), count: z.number().int().min(0), committed_at: z.string() }).strict();

@@ -27,7 +27,9 @@ export const checkpointSchema = z
     window_end: z.string(),
     requested_days: z.number().int(),
     route_version: z.string(),
-    queries: z.array(z.object({ filter: z.string(), cursor: z.string(), done: z.boolean(), pages: z.number().int().min(0), count: z.number().int().nullable() }).strict()),
+    queries: z.array(
+      z.object({ filter: z.string(), cursor: z.string(), done: z.boolean(), pages: z.number().int().min(0), count: z.number().int().nullable() }).strict(),
+    ),
     api_requests: z.number().int().min(0),
     returned_rows: z.number().int().min(0),
   })

@@ -4,13 +4,7 @@
  * polled at most every `refreshMs`; a new version (a sync succeeded, maybe in another process or replica) is
  * loaded whole before it replaces the old one. A store that cannot be read keeps the last good copy and logs.
  */
-import {
-  onRoute,
-  type RecentQuery,
-  type RecentWork,
-  type SyncRun,
-  windowStart,
-} from '../../../../../contracts/frame/recent.ts';
+import { onRoute, type RecentQuery, type RecentWork, type SyncRun, windowStart } from '../../../../../contracts/frame/recent.ts';
 import { titleTerms } from '../../../../../contracts/frame/title-terms.ts';
 import { ApiError } from '../../../../../contracts/common/errors.ts';
 import type { RecentLayerStore } from './layer-store.ts';

@@ -12,15 +12,7 @@
 import { z } from 'zod';
 import { type RecentWork, recentWorkSchema, type SyncRun, syncRunSchema } from '../../../../../contracts/frame/recent.ts';
 import { type Client, closeRedis, connectRedis, type RedisStateStoreOptions } from '../../state/redis-store.ts';
-import {
-  type Checkpoint,
-  checkpointSchema,
-  type LayerSnapshot,
-  type LockOwner,
-  type RecentLayerStore,
-  type Staged,
-  stagedSchema,
-} from './layer-store.ts';
+import { type Checkpoint, checkpointSchema, type LayerSnapshot, type LockOwner, type RecentLayerStore, type Staged, stagedSchema } from './layer-store.ts';
 
 const ownerSchema = z.object({ id: z.string(), pid: z.number().int(), host: z.string(), acquired_at: z.string() }).strict();
 

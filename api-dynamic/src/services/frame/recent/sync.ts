@@ -17,13 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import pLimit from 'p-limit';
-import {
-  RECENT_MAX_DAYS,
-  type RecentWork,
-  type SyncRun,
-  utcDay,
-  windowStart,
-} from '../../../../../contracts/frame/recent.ts';
+import { RECENT_MAX_DAYS, type RecentWork, type SyncRun, utcDay, windowStart } from '../../../../../contracts/frame/recent.ts';
 import { CatalogueClient, type CatalogueClientOptions, CatalogueError, shortId } from './catalogue.ts';
 import { candidateQueries } from './candidate-queries.ts';
 import { classifyWork, type RouteRules } from './classify.ts';
@@ -75,23 +69,28 @@ export async function runSync(o: SyncOptions): Promise<SyncOutcome> {
   if (!lock.acquired) {
     const h = lock.holder;
     throw new SyncBusyError(
-      h ? `another sync is running (pid ${h.pid} on ${h.host}, since ${h.acquired_at}); only one runs at a time` : 'another sync holds the run lock; only one runs at a time',
+      h
+        ? `another sync is running (pid ${h.pid} on ${h.host}, since ${h.acquired_at}); only one runs at a time`
+        : 'another sync holds the run lock; only one runs at a time',
     );
   }
   const stop = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
   let lockLost = false;
-  const heartbeat = setInterval(() => {
-    o.store.renewLock(owner, ttl).then(
-      (ok) => {
-        if (!ok) {
-          lockLost = true;
-          stop.abort();
-        }
-      },
-      (err: Error) => o.log.warn(`could not renew the run lock: ${err.message}`),
-    );
-  }, Math.max(50, Math.floor(ttl / 3)));
+  const heartbeat = setInterval(
+    () => {
+      o.store.renewLock(owner, ttl).then(
+        (ok) => {
+          if (!ok) {
+            lockLost = true;
+            stop.abort();
+          }
+        },
+        (err: Error) => o.log.warn(`could not renew the run lock: ${err.message}`),
+      );
+    },
+    Math.max(50, Math.floor(ttl / 3)),
+  );
   try {
     return await locked(o, now, signal, () => lockLost);
   } finally {
@@ -106,7 +105,12 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
   // 1. Runs still marked running belong to a process that died (we hold the lock).
   let runs = await store.runs();
   for (const r of runs.filter((r) => r.status === 'running')) {
-    await store.putRun({ ...r, status: 'interrupted', completed_at: iso(now()), error: r.error ?? 'the sync process stopped before recording an end (crash or kill)' });
+    await store.putRun({
+      ...r,
+      status: 'interrupted',
+      completed_at: iso(now()),
+      error: r.error ?? 'the sync process stopped before recording an end (crash or kill)',
+    });
     o.log.warn(`run ${r.id} was left running by a process that is gone: marked interrupted`);
   }
   runs = await store.runs();
@@ -116,7 +120,11 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
   if (o.ifStaleHours !== undefined && lastOk?.completed_at) {
     const ageH = (now().getTime() - Date.parse(lastOk.completed_at)) / 3_600_000;
     if (ageH < o.ifStaleHours)
-      return { status: 'skipped', reason: `the last successful run (${lastOk.id}) finished ${ageH.toFixed(1)} h ago, less than --if-stale-hours ${o.ifStaleHours}`, run: lastOk };
+      return {
+        status: 'skipped',
+        reason: `the last successful run (${lastOk.id}) finished ${ageH.toFixed(1)} h ago, less than --if-stale-hours ${o.ifStaleHours}`,
+        run: lastOk,
+      };
   }
 
   // 3. Resume the newest unfinished run of the same window and rules, if any.

@@ -124,7 +124,13 @@ export async function harvestCodeFiles(ctx: HarvestContext, apiBase: string): Pr
   });
   const files = found.map(({ entry, kind }): CodeFile => {
     const text = texts.get(entry.path) ?? null;
-    return { kind, path: entry.path, name: entry.name, read: text !== null, keywords: keywordsIn(text === null ? [entry.name, entry.path] : [entry.name, entry.path, text]) };
+    return {
+      kind,
+      path: entry.path,
+      name: entry.name,
+      read: text !== null,
+      keywords: keywordsIn(text === null ? [entry.name, entry.path] : [entry.name, entry.path, text]),
+    };
   });
   return { files, truncated };
 }

@@ -100,7 +100,15 @@ export async function harvestCodeHost(
   return {
     evidence,
     harvested: {
-      source: { method: 'code_host', standard: 'github', format: 'json', url: repoResponse.url, contentType: repoResponse.headers['content-type'] ?? null, namespaces: [], fields: fieldsOf(record) },
+      source: {
+        method: 'code_host',
+        standard: 'github',
+        format: 'json',
+        url: repoResponse.url,
+        contentType: repoResponse.headers['content-type'] ?? null,
+        namespaces: [],
+        fields: fieldsOf(record),
+      },
       record,
     },
   };

@@ -27,7 +27,11 @@ function headerLength(response: FetchResponse, method: 'HEAD' | 'GET'): number |
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-async function probe(ctx: HarvestContext, link: ContentLink, base: Omit<DataLink, 'probed' | 'status' | 'headerType' | 'headerLength' | 'error'>): Promise<DataLink> {
+async function probe(
+  ctx: HarvestContext,
+  link: ContentLink,
+  base: Omit<DataLink, 'probed' | 'status' | 'headerType' | 'headerLength' | 'error'>,
+): Promise<DataLink> {
   const url = fetchableUrl(link.url, ctx.options.upstreams);
   let error: string | null = null;
   const remember = (e: { reason: string }) => (error = e.reason);
@@ -67,7 +71,14 @@ export async function probeDataLinks(ctx: HarvestContext, links: readonly Conten
       const count = perType.get(typeKey) ?? 0;
       const fetchable = scheme === 'http' || scheme === 'https';
       if (!fetchable || count >= ctx.options.dataLinksPerType || probed >= ctx.options.maxDataLinks) {
-        return Promise.resolve<DataLink>({ ...base, probed: false, status: null, headerType: null, headerLength: null, error: fetchable ? 'not probed (cap)' : null });
+        return Promise.resolve<DataLink>({
+          ...base,
+          probed: false,
+          status: null,
+          headerType: null,
+          headerLength: null,
+          error: fetchable ? 'not probed (cap)' : null,
+        });
       }
       perType.set(typeKey, count + 1);
       probed++;

@@ -22,7 +22,7 @@ export function dataciteAttributes(doc: unknown): Node | null {
 export function dataciteClient(doc: unknown): string | null {
   if (!isNode(doc)) return null;
   const rel = isNode(doc.data) && isNode(doc.data.relationships) ? doc.data.relationships : null;
-  const client = rel && isNode(rel.client) && isNode(rel.client.data) ? rel.client.data.id : doc.clientId ?? doc.client_id;
+  const client = rel && isNode(rel.client) && isNode(rel.client.data) ? rel.client.data.id : (doc.clientId ?? doc.client_id);
   return typeof client === 'string' ? client : null;
 }
 

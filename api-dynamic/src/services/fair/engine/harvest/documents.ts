@@ -35,7 +35,13 @@ export function isReadableMetadataType(type: string | null): boolean {
   return isJsonLdType(t) || isRdfType(t) || isXmlType(t) || t === 'application/vnd.datacite.datacite+json' || t === 'application/json';
 }
 
-function source(method: HarvestMethod, url: string, contentType: string | null, partial: Pick<MetadataSource, 'standard' | 'format' | 'namespaces'>, record: MetadataRecord): Harvested {
+function source(
+  method: HarvestMethod,
+  url: string,
+  contentType: string | null,
+  partial: Pick<MetadataSource, 'standard' | 'format' | 'namespaces'>,
+  record: MetadataRecord,
+): Harvested {
   return { source: { method, url, contentType, ...partial, fields: fieldsOf(record) }, record };
 }
 
@@ -53,7 +59,9 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
   if (type === 'application/vnd.datacite.datacite+json' || type === 'application/vnd.api+json') {
     const doc = bodyJson(ctx, response, what);
     const record = mapDataCite(doc);
-    return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
+    return fieldsOf(record).length
+      ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) }
+      : null;
   }
   if (isJsonLdType(type) || type === 'application/json') {
     const doc = bodyJson(ctx, response, what);
@@ -62,7 +70,9 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
     if (type === 'application/json' && namespaces.length === 0) {
       // plain JSON: DataCite JSON served without its own type, or nothing we know
       const record = mapDataCite(doc);
-      return fieldsOf(record).length ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) } : null;
+      return fieldsOf(record).length
+        ? { ...source(method, url, contentType, { standard: 'datacite', format: 'json', namespaces: [] }, record), dataciteClient: dataciteClient(doc) }
+        : null;
     }
     const reading = await readJsonLd(ctx.warnings, bodyText(response), doc, url, about, what);
     return source(method, url, contentType, { standard: reading.standard, format: 'json-ld', namespaces: reading.namespaces }, reading.record);
@@ -71,7 +81,13 @@ export async function readDocument(ctx: HarvestContext, response: FetchResponse,
     const text = bodyText(response);
     try {
       const graph = parseTurtle(text, url, type === 'application/n-triples' ? 'N-Triples' : type.includes('n3') ? 'N3' : 'Turtle');
-      return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: cleanList([...graph.prefixes, ...turtleNamespaces(text)]) }, mapGraph(graph, about));
+      return source(
+        method,
+        url,
+        contentType,
+        { standard: null, format: 'rdf', namespaces: cleanList([...graph.prefixes, ...turtleNamespaces(text)]) },
+        mapGraph(graph, about),
+      );
     } catch (error) {
       ctx.warnings.push(`${what}: the ${type} document does not parse (${(error as Error).message.slice(0, 120)})`);
       return source(method, url, contentType, { standard: null, format: 'rdf', namespaces: turtleNamespaces(text) }, {});

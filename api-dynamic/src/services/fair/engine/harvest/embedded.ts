@@ -36,7 +36,15 @@ export async function embeddedSources(ctx: HarvestContext, page: LandingPage, la
   for (const meta of mapMetaTags(page.metas, page.schemaLinks)) {
     const method = meta.standard === 'opengraph' ? 'rdfa' : 'meta_tag';
     out.push({
-      source: { method, standard: meta.standard, format: 'html-meta', url: landingUrl, contentType, namespaces: meta.namespaces, fields: fieldsOf(meta.record) },
+      source: {
+        method,
+        standard: meta.standard,
+        format: 'html-meta',
+        url: landingUrl,
+        contentType,
+        namespaces: meta.namespaces,
+        fields: fieldsOf(meta.record),
+      },
       record: meta.record,
     });
   }
@@ -47,7 +55,15 @@ export async function embeddedSources(ctx: HarvestContext, page: LandingPage, la
     const mapped = items.length ? mapSchemaOrg({ '@context': 'https://schema.org/', '@graph': items }) : {};
     const record = fieldsOf(mapped).length ? mapped : { object_type: cleanList(microdata.map((type) => type.replace(SCHEMA_ORG, ''))) };
     out.push({
-      source: { method: 'microdata', standard: 'schemaorg', format: 'html-meta', url: landingUrl, contentType, namespaces: ['http://schema.org/'], fields: fieldsOf(record) },
+      source: {
+        method: 'microdata',
+        standard: 'schemaorg',
+        format: 'html-meta',
+        url: landingUrl,
+        contentType,
+        namespaces: ['http://schema.org/'],
+        fields: fieldsOf(record),
+      },
       record,
     });
   }
@@ -58,7 +74,18 @@ export async function embeddedSources(ctx: HarvestContext, page: LandingPage, la
   if (page.rdfaAttributes > 0 || fieldsOf(rdfaRecord).length > 0) {
     const record = rdfaRecord;
     const standard = graphStandard(page.rdfa);
-    out.push({ source: { method: 'rdfa', standard, format: 'html-meta', url: landingUrl, contentType, namespaces: cleanList(page.rdfa.prefixes), fields: fieldsOf(record) }, record });
+    out.push({
+      source: {
+        method: 'rdfa',
+        standard,
+        format: 'html-meta',
+        url: landingUrl,
+        contentType,
+        namespaces: cleanList(page.rdfa.prefixes),
+        fields: fieldsOf(record),
+      },
+      record,
+    });
   }
   return out;
 }

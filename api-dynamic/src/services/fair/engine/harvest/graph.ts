@@ -53,7 +53,8 @@ export function schemaOrgMainNode(graph: RdfGraph): Node | null {
   // F-UJI's score: properties / most properties + (1 − references / most references) / 4; ties keep graph order.
   const maxProperties = Math.max(...typed.map(([, quads]) => quads.length));
   const maxIncoming = Math.max(...typed.map(([subject]) => incoming.get(subject) ?? 0));
-  const score = ([subject, quads]: [string, Quad[]]) => quads.length / maxProperties + (maxIncoming ? (0.5 * (1 - (incoming.get(subject) ?? 0) / maxIncoming)) / 2 : 0);
+  const score = ([subject, quads]: [string, Quad[]]) =>
+    quads.length / maxProperties + (maxIncoming ? (0.5 * (1 - (incoming.get(subject) ?? 0) / maxIncoming)) / 2 : 0);
   const ranked = typed.map((entry, index) => ({ entry, index, score: score(entry) })).sort((a, b) => b.score - a.score || a.index - b.index);
   const main = ranked.find(({ entry }) => isMainNode({ '@type': typesOf(entry[1]) })) ?? ranked[0]!;
 

@@ -45,12 +45,7 @@ function isAbort(error: unknown): boolean {
  * Fetch once, log, and return the response (any status), or null when the fetch failed. The failure reason
  * (a FetchFailure) is in the log; `onError` receives the error for callers that must report it (resolution).
  */
-export function fetchLogged(
-  ctx: HarvestContext,
-  purpose: string,
-  request: FetchRequest,
-  onError?: (error: FetchError) => void,
-): Promise<FetchResponse | null> {
+export function fetchLogged(ctx: HarvestContext, purpose: string, request: FetchRequest, onError?: (error: FetchError) => void): Promise<FetchResponse | null> {
   const method = request.method ?? 'GET';
   const key = `${method} ${request.url} ${request.accept ?? ''} ${JSON.stringify(request.headers ?? {})} ${request.followRedirects ?? true}`;
   const known = ctx.memo.get(key);

@@ -118,7 +118,7 @@ async function parseJsonLdUncached(text: string, baseIri: string): Promise<RdfGr
     parser.on('end', () => resolve());
   });
   done.catch(() => undefined); // observed below; a failure mid-way must not surface as an unhandled rejection
-  for (let offset = 0; offset < text.length && failure === null; ) {
+  for (let offset = 0; offset < text.length && failure === null;) {
     let end = Math.min(text.length, offset + SLICE);
     // never split a surrogate pair: each slice is encoded to UTF-8 on its own
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
@@ -143,7 +143,14 @@ export interface JsonLdReading {
  * does not parse as JSON-LD, or needs a remote context, gives an empty reading and a warning, never an error:
  * F-UJI likewise drops a JSON-LD document rdflib cannot parse.
  */
-export async function readJsonLd(warnings: string[], text: string, doc: unknown, baseIri: string, about: readonly string[], what: string): Promise<JsonLdReading> {
+export async function readJsonLd(
+  warnings: string[],
+  text: string,
+  doc: unknown,
+  baseIri: string,
+  about: readonly string[],
+  what: string,
+): Promise<JsonLdReading> {
   try {
     const graph = await parseJsonLd(text, baseIri);
     return { record: mapGraph(graph, about), standard: graphStandard(graph), namespaces: contextNamespaces(doc) };

@@ -66,7 +66,19 @@ interface MicrodataFrame {
 }
 
 /** Elements whose itemprop value is a URL attribute, and which attribute (HTML microdata "property value"). */
-const URL_VALUE: Record<string, string> = { a: 'href', area: 'href', link: 'href', img: 'src', audio: 'src', video: 'src', source: 'src', embed: 'src', iframe: 'src', track: 'src', object: 'data' };
+const URL_VALUE: Record<string, string> = {
+  a: 'href',
+  area: 'href',
+  link: 'href',
+  img: 'src',
+  audio: 'src',
+  video: 'src',
+  source: 'src',
+  embed: 'src',
+  iframe: 'src',
+  track: 'src',
+  object: 'data',
+};
 
 function addProperty(owner: MicrodataItem, names: readonly string[], value: unknown): void {
   if (value === '') return;
@@ -92,7 +104,16 @@ function openMicrodata(frames: readonly MicrodataFrame[], topLevel: MicrodataIte
   }
   if (!names.length || !owner) return { item: null, prop: null };
   const urlAttr = URL_VALUE[name];
-  const value = name === 'meta' ? attrs.content : urlAttr ? attrs[urlAttr] : name === 'time' ? (attrs.datetime ?? undefined) : name === 'data' || name === 'meter' ? attrs.value : undefined;
+  const value =
+    name === 'meta'
+      ? attrs.content
+      : urlAttr
+        ? attrs[urlAttr]
+        : name === 'time'
+          ? (attrs.datetime ?? undefined)
+          : name === 'data' || name === 'meter'
+            ? attrs.value
+            : undefined;
   if (value !== undefined) {
     addProperty(owner, names, value.trim());
     return { item: null, prop: null };

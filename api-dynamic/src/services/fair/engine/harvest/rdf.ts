@@ -41,16 +41,32 @@ const FIELDS = {
 } as const;
 
 /** Relation predicates of F-UJI's query; the local name is the relation type. */
-const RELATIONS = ['references', 'source', 'isVersionOf', 'isReferencedBy', 'isPartOf', 'hasVersion', 'replaces', 'hasPart', 'isReplacedBy', 'requires', 'isRequiredBy'].flatMap(
-  (t) => dc(t).map((p) => [p, t] as const),
-);
+const RELATIONS = [
+  'references',
+  'source',
+  'isVersionOf',
+  'isReferencedBy',
+  'isPartOf',
+  'hasVersion',
+  'replaces',
+  'hasPart',
+  'isReplacedBy',
+  'requires',
+  'isRequiredBy',
+].flatMap((t) => dc(t).map((p) => [p, t] as const));
 
 /** Predicates naming an agent node, and (for blank nodes) its URL. */
 const LABELS: ReadonlySet<string> = new Set([FOAF_NAME, RDFS_LABEL, VCARD_FN, ...schema('name')]);
 const NODE_NAMES: ReadonlySet<string> = new Set([...LABELS, ...schema('url')]);
 const MAPPED: ReadonlySet<string> = new Set<string>([...Object.values(FIELDS).flat(), ...RELATIONS.map(([p]) => p)]);
 
-const DATASET_TYPES = new Set([`${DCAT}Dataset`, ...schema('Dataset'), 'http://purl.org/dc/dcmitype/Dataset', ...schema('SoftwareSourceCode'), ...schema('CreativeWork')]);
+const DATASET_TYPES = new Set([
+  `${DCAT}Dataset`,
+  ...schema('Dataset'),
+  'http://purl.org/dc/dcmitype/Dataset',
+  ...schema('SoftwareSourceCode'),
+  ...schema('CreativeWork'),
+]);
 
 export interface RdfGraph {
   quads: Quad[];
@@ -114,13 +130,24 @@ export function mapRdf(graph: RdfGraph, about: readonly string[]): MetadataRecor
   };
   const values = (predicates: readonly string[]) => cleanList(quads.filter((q) => predicates.includes(q.predicate.value)).map((q) => text(q.object)));
   const first = (predicates: readonly string[]) => values(predicates)[0] ?? null;
-  const related: RelatedResource[] = RELATIONS.flatMap(([predicate, type]) => values([predicate]).map((value) => ({ related_resource: value, relation_type: type })));
+  const related: RelatedResource[] = RELATIONS.flatMap(([predicate, type]) =>
+    values([predicate]).map((value) => ({ related_resource: value, relation_type: type })),
+  );
   const distributions = quads.filter((q) => q.predicate.value === `${DCAT}distribution` || schema('distribution').includes(q.predicate.value));
   const links: ContentLink[] = distributions.flatMap((d) => {
     const node = bySubject.get(d.object.value) ?? [];
     const of = (predicates: readonly string[]) => node.find((q) => predicates.includes(q.predicate.value))?.object.value ?? null;
     const url = of([`${DCAT}downloadURL`, `${DCAT}accessURL`, ...schema('contentUrl')]);
-    return url ? [{ url, type: of([`${DCAT}mediaType`, ...dc('format'), ...schema('encodingFormat')]), size: of([`${DCAT}byteSize`, ...schema('contentSize')]), source: 'rdf:distribution' }] : [];
+    return url
+      ? [
+          {
+            url,
+            type: of([`${DCAT}mediaType`, ...dc('format'), ...schema('encodingFormat')]),
+            size: of([`${DCAT}byteSize`, ...schema('contentSize')]),
+            source: 'rdf:distribution',
+          },
+        ]
+      : [];
   });
   return {
     object_identifier: cleanList([subject.startsWith('http') ? subject : null, ...values(FIELDS.object_identifier)]),

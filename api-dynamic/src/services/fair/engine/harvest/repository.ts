@@ -51,7 +51,11 @@ function xmlElements(text: string): XmlElement[] {
   return out;
 }
 
-const texts = (elements: readonly XmlElement[], name: string) => elements.filter((e) => e.name === name).map((e) => clean(e.text)).filter((t): t is string => t !== null);
+const texts = (elements: readonly XmlElement[], name: string) =>
+  elements
+    .filter((e) => e.name === name)
+    .map((e) => clean(e.text))
+    .filter((t): t is string => t !== null);
 
 /** `10.17616/R3QP53` from `https://doi.org/10.17616/R3QP53`. */
 function shortDoi(doi: string): string {
@@ -63,8 +67,21 @@ export async function harvestRepository(ctx: HarvestContext, dataciteClient: str
   if (!ctx.options.useRegistry || !dataciteClient) return null;
   const re3dataDoi = CLIENTS[dataciteClient.toLowerCase()];
   if (!re3dataDoi) return null;
-  const query = await fetchLogged(ctx, 're3data:query', { url: `${ctx.options.upstreams.re3data}/api/beta/repositories?query=${shortDoi(re3dataDoi)}`, accept: ACCEPT.xml });
-  const evidence: RepositoryEvidence = { dataciteClient, re3dataDoi, re3dataId: null, name: null, url: null, domainVerified: false, apis: [], standards: [], oaiSchemas: [] };
+  const query = await fetchLogged(ctx, 're3data:query', {
+    url: `${ctx.options.upstreams.re3data}/api/beta/repositories?query=${shortDoi(re3dataDoi)}`,
+    accept: ACCEPT.xml,
+  });
+  const evidence: RepositoryEvidence = {
+    dataciteClient,
+    re3dataDoi,
+    re3dataId: null,
+    name: null,
+    url: null,
+    domainVerified: false,
+    apis: [],
+    standards: [],
+    oaiSchemas: [],
+  };
   if (!isOk(query)) return evidence;
   const self = xmlElements(bodyText(query)).find((e) => e.name === 'link' && e.attrs.href)?.attrs.href;
   if (!self) return evidence;
@@ -77,7 +94,9 @@ export async function harvestRepository(ctx: HarvestContext, dataciteClient: str
   // F-UJI ignores a record whose repository is on another site than the landing page (pangaea-data-publisher/fuji#592).
   evidence.domainVerified = evidence.url !== null && siteKey(evidence.url) !== null && siteKey(evidence.url) === siteKey(landingUrl);
   if (!evidence.domainVerified) {
-    ctx.warnings.push(`re3data: the record of ${dataciteClient} names ${evidence.url ?? 'no repository URL'}, not this landing page's site; its standards and APIs are not used`);
+    ctx.warnings.push(
+      `re3data: the record of ${dataciteClient} names ${evidence.url ?? 'no repository URL'}, not this landing page's site; its standards and APIs are not used`,
+    );
     return evidence;
   }
   evidence.apis = elements

@@ -84,7 +84,11 @@ export function codeHostRateLimit(response: FetchResponse, upstreams: Upstreams,
     wait = Number.isFinite(reset) && reset > 0 ? Math.ceil(reset - nowMs / 1000) : DEFAULT_RETRY_AFTER_SECONDS;
   }
   const seconds = Math.min(MAX_RATE_LIMIT_WAIT_SECONDS, Math.max(1, Math.ceil(wait)));
-  return new UpstreamUnavailableError(`the code host's API (${hostOf(upstreams.github)})`, `its request limit for this server is used up (${statusWords(status)})`, seconds);
+  return new UpstreamUnavailableError(
+    `the code host's API (${hostOf(upstreams.github)})`,
+    `its request limit for this server is used up (${statusWords(status)})`,
+    seconds,
+  );
 }
 
 /** A failed fetch in plain words, for a service that is ours to depend on. */
@@ -125,18 +129,26 @@ export async function nameServiceDown(fetcher: Fetcher, upstreams: Upstreams, si
  * The error for a landing fetch that failed without any answer. `identifier` is the caller's text, `parsed` its
  * recognised form; `dnsDown` whether this server could not look up the DOI resolver's name either.
  */
-export function landingFetchFailure(identifier: string, parsed: IdentifierEvidence & { url: string }, upstreams: Upstreams, failure: FetchError | null, dnsDown = false): Error {
+export function landingFetchFailure(
+  identifier: string,
+  parsed: IdentifierEvidence & { url: string },
+  upstreams: Upstreams,
+  failure: FetchError | null,
+  dnsDown = false,
+): Error {
   const at = failure?.at ?? parsed.url;
   const resolver = resolverOf(parsed.url, upstreams);
   // The resolver's own hop: it is a service we depend on, whatever went wrong.
-  if (resolver && at.startsWith(`${resolver.base}/`)) return new UpstreamUnavailableError(resolver.name, outageWords(failure?.reason ?? 'network', failure?.code));
+  if (resolver && at.startsWith(`${resolver.base}/`))
+    return new UpstreamUnavailableError(resolver.name, outageWords(failure?.reason ?? 'network', failure?.code));
   const host = hostOf(at);
   const code = failure?.code;
   if (failure?.reason === 'dns' && code && !NAME_NOT_FOUND.has(code))
     return new UpstreamUnavailableError('its name service (DNS)', `looking up ${host} failed (${code})`);
   if (failure?.reason === 'dns' && dnsDown)
     return new UpstreamUnavailableError('its name service (DNS)', `it cannot look up ${host}, nor ${hostOf(upstreams.doi)}, which exists`);
-  if (failure?.reason === 'network' && code && OUR_NETWORK.has(code)) return new UpstreamUnavailableError('the network', `connecting to ${host} failed (${code})`);
+  if (failure?.reason === 'network' && code && OUR_NETWORK.has(code))
+    return new UpstreamUnavailableError('the network', `connecting to ${host} failed (${code})`);
   const lead = resolver ? `${resolver.name} sends it to ${at}, but ` : at !== parsed.url ? `it redirects to ${at}, but ` : '';
   let what: string;
   switch (failure?.reason) {
@@ -168,7 +180,12 @@ export function landingFetchFailure(identifier: string, parsed: IdentifierEviden
 }
 
 /** The error for a landing fetch that ended in an HTTP error status, or null when the answer is usable. */
-export function landingStatusFailure(identifier: string, parsed: IdentifierEvidence & { url: string }, upstreams: Upstreams, landing: FetchResponse): Error | null {
+export function landingStatusFailure(
+  identifier: string,
+  parsed: IdentifierEvidence & { url: string },
+  upstreams: Upstreams,
+  landing: FetchResponse,
+): Error | null {
   const resolver = resolverOf(parsed.url, upstreams);
   // DataCite's resolver page for a DOI it does not know (doi.org redirects there for some prefixes).
   if (resolver && /datacite\.org\/invalid\.html/i.test(landing.url))
@@ -180,8 +197,17 @@ export function landingStatusFailure(identifier: string, parsed: IdentifierEvide
     const what = status === 404 ? 'does not know it' : 'refuses it';
     return new ResolutionFailedError(identifier, 'status', `${resolver.name} ${what} (${statusWords(status)}). Check the identifier for typos.`, 'resolver');
   }
-  const lead = resolver ? `${resolver.name} sends it to ${landing.url}, which` : landing.redirects.length > 0 ? `it redirects to ${landing.url}, which` : 'its landing page';
-  return new ResolutionFailedError(identifier, 'status', `${lead} answered ${statusWords(status)}. Check the identifier; if it is right, its landing page is offline or has moved.`, 'landing');
+  const lead = resolver
+    ? `${resolver.name} sends it to ${landing.url}, which`
+    : landing.redirects.length > 0
+      ? `it redirects to ${landing.url}, which`
+      : 'its landing page';
+  return new ResolutionFailedError(
+    identifier,
+    'status',
+    `${lead} answered ${statusWords(status)}. Check the identifier; if it is right, its landing page is offline or has moved.`,
+    'landing',
+  );
 }
 
 /**

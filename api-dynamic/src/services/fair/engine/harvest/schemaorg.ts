@@ -26,7 +26,8 @@ const RELATIONS: Readonly<Record<string, string>> = {
 };
 
 /** Types whose node is taken as the described object rather than a side node. */
-const MAIN_TYPES = /^(?:Dataset|DataCatalog|CreativeWork|SoftwareSourceCode|SoftwareApplication|ScholarlyArticle|Article|Collection|DigitalDocument|MediaObject|Book|Thesis|Report|Map|Movie|Photograph|ImageObject|Periodical)$/;
+const MAIN_TYPES =
+  /^(?:Dataset|DataCatalog|CreativeWork|SoftwareSourceCode|SoftwareApplication|ScholarlyArticle|Article|Collection|DigitalDocument|MediaObject|Book|Thesis|Report|Map|Movie|Photograph|ImageObject|Periodical)$/;
 
 function typesOf(node: Node): string[] {
   return asArray(node['@type'])
@@ -175,7 +176,14 @@ export function mapSchemaOrgNode(main: Node): MetadataRecord {
     keywords: splitKeywords(asArray(main.keywords).map((k) => (isNode(k) ? k.name : k))),
     license: licencesOf(main),
     access_level: cleanList(asArray(main.conditionsOfAccess)),
-    access_free: typeof main.isAccessibleForFree === 'boolean' ? main.isAccessibleForFree : main.isAccessibleForFree === 'true' ? true : main.isAccessibleForFree === 'false' ? false : null,
+    access_free:
+      typeof main.isAccessibleForFree === 'boolean'
+        ? main.isAccessibleForFree
+        : main.isAccessibleForFree === 'true'
+          ? true
+          : main.isAccessibleForFree === 'false'
+            ? false
+            : null,
     related_resources: related(main),
     object_content_identifier: contentLinks(main),
     measured_variable: cleanList(asArray(main.variableMeasured).map((v) => (isNode(v) ? (v.name ?? v.value ?? v['@id']) : v))),

@@ -40,10 +40,23 @@ const metadataRetrieved: TestEvaluator = ({ evidence: { sources } }) =>
 
 const dataRetrieved: TestEvaluator = ({ evidence: { dataLinks } }) => {
   const ok = dataLinks.filter((link) => link.status !== null && link.status >= 200 && link.status < 300);
-  if (ok.length) return pass(`data link ${listed(ok.map((l) => l.url), 1)} answered HTTP ${ok[0]!.status}`);
+  if (ok.length)
+    return pass(
+      `data link ${listed(
+        ok.map((l) => l.url),
+        1,
+      )} answered HTTP ${ok[0]!.status}`,
+    );
   if (dataLinks.length === 0) return fail('there is no data link to retrieve');
   const tried = dataLinks.filter((l) => l.probed);
-  return fail(tried.length ? `no data link answered 2xx (${listed(tried.map((l) => `${l.url}: ${l.status ?? l.error}`), 2)})` : 'no data link could be probed');
+  return fail(
+    tried.length
+      ? `no data link answered 2xx (${listed(
+          tried.map((l) => `${l.url}: ${l.status ?? l.error}`),
+          2,
+        )})`
+      : 'no data link could be probed',
+  );
 };
 
 /** URLs that lead to the metadata: the landing page, the URL asked for, and the identifier's resolver URL. */
@@ -52,7 +65,9 @@ function metadataUrls(evidence: Parameters<TestEvaluator>[0]['evidence']): strin
 }
 
 const metadataProtocol: TestEvaluator = ({ evidence }) => {
-  const protocol = metadataUrls(evidence).map(standardProtocol).find((p) => p !== null);
+  const protocol = metadataUrls(evidence)
+    .map(standardProtocol)
+    .find((p) => p !== null);
   return protocol ? pass(`metadata is reached over ${protocol.name} (${protocol.scheme})`) : fail('the metadata URL does not use a standard protocol');
 };
 
@@ -65,7 +80,9 @@ const dataProtocol: TestEvaluator = ({ evidence: { dataLinks } }) => {
 };
 
 const metadataAuth: TestEvaluator = ({ evidence }) => {
-  const protocol = metadataUrls(evidence).map(standardProtocol).find((p) => p !== null && p.auth.length > 0);
+  const protocol = metadataUrls(evidence)
+    .map(standardProtocol)
+    .find((p) => p !== null && p.auth.length > 0);
   return protocol ? pass(`${protocol.scheme} supports authentication (${protocol.auth.join(', ')})`) : fail('the metadata protocol supports no authentication');
 };
 

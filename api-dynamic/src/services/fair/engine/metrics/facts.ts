@@ -90,4 +90,3 @@ export function deriveFacts(evidence: Evidence): Facts {
     fileFormats: evidence.dataLinks.map(formatOf),
   };
 }
-

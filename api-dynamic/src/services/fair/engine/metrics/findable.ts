@@ -35,9 +35,28 @@ function metadataPids(facts: Facts): string[] {
 
 /** Metadata keys of F-UJI's reference schema (Mapper.REFERENCE_METADATA_LIST) that we merge. */
 const REFERENCE_KEYS = [
-  'object_identifier', 'creator', 'title', 'publisher', 'publication_date', 'summary', 'keywords', 'object_content_identifier', 'access_level', 'access_free',
-  'related_resources', 'provenance', 'measured_variable', 'contributor', 'license', 'object_type', 'modified_date', 'created_date', 'right_holder',
-  'object_size', 'object_format', 'language',
+  'object_identifier',
+  'creator',
+  'title',
+  'publisher',
+  'publication_date',
+  'summary',
+  'keywords',
+  'object_content_identifier',
+  'access_level',
+  'access_free',
+  'related_resources',
+  'provenance',
+  'measured_variable',
+  'contributor',
+  'license',
+  'object_type',
+  'modified_date',
+  'created_date',
+  'right_holder',
+  'object_size',
+  'object_format',
+  'language',
 ] as const;
 
 const uniqueIdentifier: TestEvaluator = ({ evidence: { identifier } }) =>
@@ -46,7 +65,12 @@ const uniqueIdentifier: TestEvaluator = ({ evidence: { identifier } }) =>
 const dataIdentifier: TestEvaluator = ({ evidence }) => {
   const unique = evidence.dataLinks.filter((link) => tryParseIdentifier(link.url) !== null);
   return unique.length
-    ? pass(`data link ${listed(unique.map((l) => l.url), 1)} has a unique identifier scheme`)
+    ? pass(
+        `data link ${listed(
+          unique.map((l) => l.url),
+          1,
+        )} has a unique identifier scheme`,
+      )
     : fail(evidence.dataLinks.length ? 'no data link has a URL or PID syntax' : 'the metadata gives no data (content) link');
 };
 
@@ -72,17 +96,33 @@ const pidRegistered: TestEvaluator = ({ evidence }) => {
 
 const dataPidSyntax: TestEvaluator = ({ evidence }) => {
   const pids = evidence.dataLinks.filter((link) => link.persistent);
-  return pids.length ? pass(`data link ${listed(pids.map((l) => l.url), 1)} is a PID`) : fail('no data link is a persistent identifier');
+  return pids.length
+    ? pass(
+        `data link ${listed(
+          pids.map((l) => l.url),
+          1,
+        )} is a PID`,
+      )
+    : fail('no data link is a persistent identifier');
 };
 
 const dataPidRegistered: TestEvaluator = ({ evidence }) => {
   const ok = evidence.dataLinks.filter((link) => link.persistent && link.status !== null && link.status < 400);
-  return ok.length ? pass(`data PID ${listed(ok.map((l) => l.url), 1)} resolves`) : fail('no data link is a PID that resolves');
+  return ok.length
+    ? pass(
+        `data PID ${listed(
+          ok.map((l) => l.url),
+          1,
+        )} resolves`,
+      )
+    : fail('no data link is a PID that resolves');
 };
 
 const citationCore: TestEvaluator = (facts) => {
   const absent = missing(facts, CITATION_ELEMENTS);
-  return absent.length ? fail(`citation metadata lacks ${absent.join(', ')}`) : pass(`creator, title, identifier, publication date, publisher and type are given`);
+  return absent.length
+    ? fail(`citation metadata lacks ${absent.join(', ')}`)
+    : pass(`creator, title, identifier, publication date, publisher and type are given`);
 };
 
 const descriptiveCore: TestEvaluator = (facts) => {
@@ -93,23 +133,36 @@ const descriptiveCore: TestEvaluator = (facts) => {
 /** v0.5 F2-01M-1 (F-UJI testMetadataCommonMethodsAvailable): any reference-schema element in the merged metadata, from any source. */
 const webMethods: TestEvaluator = (facts) => {
   const found = REFERENCE_KEYS.filter((key) => missing(facts, [key]).length === 0);
-  return found.length ? pass(`metadata elements found: ${listed([...found], 5)}`) : fail('no metadata element (title, creator, identifier …) was found in any source');
+  return found.length
+    ? pass(`metadata elements found: ${listed([...found], 5)}`)
+    : fail('no metadata element (title, creator, identifier …) was found in any source');
 };
 
 /** v0.5 F3-01M-1 (F-UJI testDataSizeTypeNameAvailable): a content link with a type, a size or a URL, i.e. any content link. */
 const contentInfo: TestEvaluator = ({ evidence: { metadata } }) => {
   const links = metadata.object_content_identifier;
-  return links.length ? pass(`content link ${listed(links.map((l) => l.url), 1)}${links[0]!.type ? ` (${links[0]!.type})` : ''}`) : fail('the metadata names no data file (no content link with a URL, size or type)');
+  return links.length
+    ? pass(
+        `content link ${listed(
+          links.map((l) => l.url),
+          1,
+        )}${links[0]!.type ? ` (${links[0]!.type})` : ''}`,
+      )
+    : fail('the metadata names no data file (no content link with a URL, size or type)');
 };
 
 const contentIdentifier: TestEvaluator = ({ evidence: { metadata } }) => {
   const links = metadata.object_content_identifier;
-  return links.length ? pass(`metadata links to the data: ${listed(links.map((l) => l.url))}`) : fail('the metadata gives no PID or URL of the downloadable data');
+  return links.length
+    ? pass(`metadata links to the data: ${listed(links.map((l) => l.url))}`)
+    : fail('the metadata gives no PID or URL of the downloadable data');
 };
 
 const searchable: TestEvaluator = ({ evidence }) => {
   // F-UJI skips records whose metadata is empty (or only {object_type: Other}): a source must have supplied fields.
-  const found = evidence.sources.filter((s) => SEARCHABLE_METHODS.has(s.method) && s.standard !== null && SEARCHABLE_STANDARDS.has(s.standard) && s.fields.length > 0);
+  const found = evidence.sources.filter(
+    (s) => SEARCHABLE_METHODS.has(s.method) && s.standard !== null && SEARCHABLE_STANDARDS.has(s.standard) && s.fields.length > 0,
+  );
   return found.length
     ? pass(`search engines can read ${listed([...new Set(found.map((s) => `${s.standard} (${s.method})`))])}`)
     : fail('the landing page embeds no schema.org, Dublin Core or DCAT metadata (JSON-LD, meta tags, microdata or RDFa)');
@@ -118,7 +171,9 @@ const searchable: TestEvaluator = ({ evidence }) => {
 const inRegistry: TestEvaluator = ({ evidence }) => {
   // F-UJI asks DataCite's REST API for the DOI; a DOI resolver's content negotiation does not count
   const registry = evidence.sources.find((s) => s.standard === 'datacite' && s.method === 'registry_rest');
-  return registry ? pass(`the DOI registry (DataCite) holds the metadata (${registry.url})`) : fail('the metadata was not found in a research data registry (DataCite)');
+  return registry
+    ? pass(`the DOI registry (DataCite) holds the metadata (${registry.url})`)
+    : fail('the metadata was not found in a research data registry (DataCite)');
 };
 
 /** F evaluators by test id. */
@@ -136,10 +191,14 @@ export const FINDABLE: Readonly<Record<string, TestEvaluator>> = {
   // v0.5
   'FsF-F1-01D-1': (facts) => {
     const { identifier } = facts.evidence;
-    return identifier.scheme === 'uuid' || identifier.scheme === 'hash' ? fail(`a ${identifier.scheme} is unique but not resolvable`) : pass(`the identifier resolves (${identifier.scheme})`);
+    return identifier.scheme === 'uuid' || identifier.scheme === 'hash'
+      ? fail(`a ${identifier.scheme} is unique but not resolvable`)
+      : pass(`the identifier resolves (${identifier.scheme})`);
   },
   'FsF-F1-01D-2': ({ evidence: { identifier } }) =>
-    identifier.scheme === 'uuid' || identifier.scheme === 'hash' ? pass(`the identifier is a ${identifier.scheme}`) : fail('the identifier is not a UUID or hash (test 1 covers resolvable identifiers)'),
+    identifier.scheme === 'uuid' || identifier.scheme === 'hash'
+      ? pass(`the identifier is a ${identifier.scheme}`)
+      : fail('the identifier is not a UUID or hash (test 1 covers resolvable identifiers)'),
   'FsF-F1-02D-1': pidSyntax,
   'FsF-F1-02D-2': pidRegistered,
   'FsF-F2-01M-1': webMethods,

@@ -25,7 +25,9 @@ const linkedGraph: TestEvaluator = ({ evidence: { sources } }) => {
 };
 
 const anyNamespace: TestEvaluator = ({ specificNamespaces }) =>
-  specificNamespaces.length ? pass(`namespaces in use: ${listed(specificNamespaces)}`) : fail('the metadata uses only default namespaces (schema.org, Dublin Core, RDF …)');
+  specificNamespaces.length
+    ? pass(`namespaces in use: ${listed(specificNamespaces)}`)
+    : fail('the metadata uses only default namespaces (schema.org, Dublin Core, RDF …)');
 
 const semanticResources: TestEvaluator = ({ semanticNamespaces, specificNamespaces }) => {
   if (semanticNamespaces.length) return pass(`registered vocabularies: ${listed(semanticNamespaces.map((n) => `${n.vocabulary} <${n.namespace}>`))}`);
@@ -38,7 +40,14 @@ const semanticResources: TestEvaluator = ({ semanticNamespaces, specificNamespac
 
 const relatedPresent: TestEvaluator = ({ evidence: { metadata } }) => {
   const related = metadata.related_resources;
-  return related.length ? pass(`${related.length} related resource(s), e.g. ${listed(related.map((r) => `${r.relation_type}: ${r.related_resource}`), 2)}`) : fail('the metadata names no related resources');
+  return related.length
+    ? pass(
+        `${related.length} related resource(s), e.g. ${listed(
+          related.map((r) => `${r.relation_type}: ${r.related_resource}`),
+          2,
+        )}`,
+      )
+    : fail('the metadata names no related resources');
 };
 
 const relatedLinked: TestEvaluator = (facts) => {
@@ -49,7 +58,14 @@ const relatedLinked: TestEvaluator = (facts) => {
     const parsed = tryParseIdentifier(r.related_resource);
     return parsed !== null && (parsed.persistent || parsed.schemes.includes('url'));
   });
-  return linked.length ? pass(`related resources are identified by URL or PID, e.g. ${listed(linked.map((r) => r.related_resource), 2)}`) : fail('related resources are named in text only, without a URL or PID');
+  return linked.length
+    ? pass(
+        `related resources are identified by URL or PID, e.g. ${listed(
+          linked.map((r) => r.related_resource),
+          2,
+        )}`,
+      )
+    : fail('related resources are named in text only, without a URL or PID');
 };
 
 /** I evaluators by test id. */

@@ -13,7 +13,17 @@ import { fail, listed, pass, type TestEvaluator } from './types.ts';
  * Merged metadata keys that map to PROV via PROV-DC (F-UJI Mapper.PROVENANCE_MAPPING). F-UJI lists relation types
  * in the same mapping but only reports them: a relation alone does not pass R1.2-01M-1.
  */
-const PROV_ELEMENTS = ['contributor', 'creator', 'publisher', 'right_holder', 'created_date', 'publication_date', 'accepted_date', 'submitted_date', 'modified_date'] as const;
+const PROV_ELEMENTS = [
+  'contributor',
+  'creator',
+  'publisher',
+  'right_holder',
+  'created_date',
+  'publication_date',
+  'accepted_date',
+  'submitted_date',
+  'modified_date',
+] as const;
 
 /** F-UJI compares namespaces exactly, after its I2 step stripped a trailing `/` or `#`. */
 const PROV_NAMESPACES = new Set(['http://www.w3.org/ns/prov', 'http://purl.org/pav']);
@@ -64,10 +74,20 @@ function descriptors(withVariables: boolean): TestEvaluator {
     const service = files.find((l) => isService(facts, l));
     if (service) return pass(`a service endpoint is given (${service.url})`);
     const described = files.filter((l) => l.claimedType && parseClaimedSize(l.claimedSize));
-    if (described.length) return pass(`data file ${listed(described.map((l) => l.url), 1)} has claimed type ${described[0]!.claimedType} and size ${described[0]!.claimedSize}`);
+    if (described.length)
+      return pass(
+        `data file ${listed(
+          described.map((l) => l.url),
+          1,
+        )} has claimed type ${described[0]!.claimedType} and size ${described[0]!.claimedSize}`,
+      );
     if (withVariables && metadata.measured_variable.length) return pass(`measured variables are given: ${listed(metadata.measured_variable)}`);
     const partial = files.filter((l) => l.claimedType || l.claimedSize);
-    return fail(partial.length ? `data files give ${partial[0]!.claimedType ? 'a type' : 'a size'} but not both type and size` : 'data files give neither file type nor size');
+    return fail(
+      partial.length
+        ? `data files give ${partial[0]!.claimedType ? 'a type' : 'a size'} but not both type and size`
+        : 'data files give neither file type nor size',
+    );
   };
 }
 
@@ -75,14 +95,18 @@ function descriptors(withVariables: boolean): TestEvaluator {
 const measuredVariables: TestEvaluator = (facts) => {
   const { metadata } = facts.evidence;
   if (!metadata.measured_variable.length) return fail('no measured variables or observation types are given');
-  return contentFiles(facts).length ? pass(`measured variables: ${listed(metadata.measured_variable)}`) : fail('measured variables are given, but F-UJI checks them only when there is a data file');
+  return contentFiles(facts).length
+    ? pass(`measured variables: ${listed(metadata.measured_variable)}`)
+    : fail('measured variables are given, but F-UJI checks them only when there is a data file');
 };
 
 /** v0.5 R1-01MD-1: a resource type F-UJI knows (its ResourceTypes list, or any type containing "dataset"). */
 const minimalContent: TestEvaluator = ({ evidence: { metadata } }) => {
   const valid = metadata.object_type.filter(isResourceType);
   if (valid.length) return pass(`resource type ${listed(valid)}`);
-  return fail(metadata.object_type.length ? `resource type ${listed(metadata.object_type)} is not one F-UJI recognises` : 'the metadata gives no resource type');
+  return fail(
+    metadata.object_type.length ? `resource type ${listed(metadata.object_type)} is not one F-UJI recognises` : 'the metadata gives no resource type',
+  );
 };
 
 /** v0.5's 0-point R1-01MD sub-tests: F-UJI records which content descriptors it found. */
@@ -90,7 +114,14 @@ const contentInfo: TestEvaluator = ({ evidence: { dataLinks } }) =>
   dataLinks.length ? pass(`data links are given: ${listed(dataLinks.map((l) => l.url))}`) : fail('the metadata gives no data links');
 const fileSizeAndType: TestEvaluator = (facts) => {
   const described = contentFiles(facts).filter((l) => l.claimedType && l.claimedSize);
-  return described.length ? pass(`data file ${listed(described.map((l) => l.url), 1)} has claimed type and size`) : fail('no data file has both a claimed type and size');
+  return described.length
+    ? pass(
+        `data file ${listed(
+          described.map((l) => l.url),
+          1,
+        )} has claimed type and size`,
+      )
+    : fail('no data file has both a claimed type and size');
 };
 const variablesGiven: TestEvaluator = ({ evidence: { metadata } }) =>
   metadata.measured_variable.length ? pass(`measured variables: ${listed(metadata.measured_variable)}`) : fail('the metadata names no measured variables');
@@ -108,7 +139,8 @@ const contentMatches: TestEvaluator = (facts) => {
   for (const link of contentFiles(facts)) {
     const header = link.headerType?.split(';')[0]!.trim() ?? null;
     if (isService(facts, link)) {
-      if (header && ['application/xml', 'text/xml', 'application/ld+json', 'application/json'].includes(header)) return pass(`${link.url}: the service answers ${header}`);
+      if (header && ['application/xml', 'text/xml', 'application/ld+json', 'application/json'].includes(header))
+        return pass(`${link.url}: the service answers ${header}`);
       continue;
     }
     const claimedType = link.claimedType?.split(';')[0]!.trim() ?? null;
@@ -120,14 +152,16 @@ const contentMatches: TestEvaluator = (facts) => {
   return fail('no data file is served with both the claimed type and the claimed size');
 };
 
-const variablesMatch: TestEvaluator = () => fail('checking data content against measured variables needs the file\'s text, which this engine does not download');
+const variablesMatch: TestEvaluator = () => fail("checking data content against measured variables needs the file's text, which this engine does not download");
 
 const licencePresent: TestEvaluator = ({ licences }) =>
   licences.length ? pass(`licence ${listed(licences.map((l) => (l.spdxId ? `${l.value} (${l.spdxId})` : l.value)))}`) : fail('the metadata gives no licence');
 
 const licenceSpdx: TestEvaluator = ({ licences }) => {
   const known = licences.filter((l) => l.spdxId);
-  return known.length ? pass(`recognised SPDX licence ${listed(known.map((l) => l.spdxId!))}`) : fail(licences.length ? `licence ${listed(licences.map((l) => l.value))} is not on the SPDX list` : 'the metadata gives no licence');
+  return known.length
+    ? pass(`recognised SPDX licence ${listed(known.map((l) => l.spdxId!))}`)
+    : fail(licences.length ? `licence ${listed(licences.map((l) => l.value))} is not on the SPDX list` : 'the metadata gives no licence');
 };
 
 const provenanceElements: TestEvaluator = ({ evidence: { metadata } }) => {
@@ -136,7 +170,9 @@ const provenanceElements: TestEvaluator = ({ evidence: { metadata } }) => {
     const value = record[key];
     return Array.isArray(value) ? value.length > 0 : value !== null && value !== undefined;
   });
-  return present.length ? pass(`PROV-mappable elements: ${listed([...present], 5)}`) : fail('no creator, contributor, publisher, right holder or dates are given');
+  return present.length
+    ? pass(`PROV-mappable elements: ${listed([...present], 5)}`)
+    : fail('no creator, contributor, publisher, right holder or dates are given');
 };
 
 const provenanceOntology: TestEvaluator = ({ evidence: { namespaces } }) => {
@@ -155,7 +191,9 @@ function standardTest(type: DetectedStandard['type'], accepts: (source: Detected
   return ({ standards }) => {
     const found = standards.filter((s) => s.type === type && accepts(s.source));
     if (found.length) return pass(`${type === 'generic' ? 'multidisciplinary' : 'community'} standard ${names(found)}`);
-    return fail(`no ${type === 'generic' ? 'listed multidisciplinary' : 'disciplinary'} metadata standard ${what}${standards.length ? ` (found: ${names(standards)})` : ''}`);
+    return fail(
+      `no ${type === 'generic' ? 'listed multidisciplinary' : 'disciplinary'} metadata standard ${what}${standards.length ? ` (found: ${names(standards)})` : ''}`,
+    );
   };
 }
 
@@ -173,9 +211,12 @@ const fileFormat: TestEvaluator = ({ fileFormats }) => {
   }
   if (fileFormats.length === 0) return fail('there is no data file to judge');
   const archives = fileFormats.filter((f) => f.verdict?.archive);
-  if (archives.length) return fail(`the data is only offered as archives (${listed([...new Set(archives.map((f) => f.verdict!.mime))])}), whose content is not inspected`);
+  if (archives.length)
+    return fail(`the data is only offered as archives (${listed([...new Set(archives.map((f) => f.verdict!.mime))])}), whose content is not inspected`);
   const known = fileFormats.filter((f) => f.verdict);
-  return fail(known.length ? `${listed([...new Set(known.map((f) => f.verdict!.mime))])} is not a scientific, long-term or open format` : 'no data file has a known type');
+  return fail(
+    known.length ? `${listed([...new Set(known.map((f) => f.verdict!.mime))])} is not a scientific, long-term or open format` : 'no data file has a known type',
+  );
 };
 
 /**
@@ -184,8 +225,12 @@ const fileFormat: TestEvaluator = ({ fileFormats }) => {
  */
 function formatReason(reason: 'open' | 'long_term' | 'scientific', label: string): TestEvaluator {
   return ({ fileFormats }) => {
-    const hit = fileFormats.find((f) => f.verdict?.accepted && (f.verdict.reasons.includes(reason) || (reason !== 'scientific' && f.verdict.reasons.includes('text'))));
-    return hit ? pass(`${hit.verdict!.mime} is ${label}${hit.verdict!.reasons.includes(reason) ? '' : ' (F-UJI\'s text rule)'}`) : fail(`no data file is ${label}`);
+    const hit = fileFormats.find(
+      (f) => f.verdict?.accepted && (f.verdict.reasons.includes(reason) || (reason !== 'scientific' && f.verdict.reasons.includes('text'))),
+    );
+    return hit
+      ? pass(`${hit.verdict!.mime} is ${label}${hit.verdict!.reasons.includes(reason) ? '' : " (F-UJI's text rule)"}`)
+      : fail(`no data file is ${label}`);
   };
 }
 

@@ -70,7 +70,8 @@ const dependencies: TestEvaluator = (facts) => {
   const declared = repo.files.filter((f) => f.kind === dependencyKind && (dependencyFiles as readonly string[]).includes(f.name));
   const automation = repo.files.filter((f) => automationLocations.includes(f.kind));
   const missing = automationKeywords.filter((k) => !automation.some((f) => f.keywords.includes(k)));
-  if (declared.length && !missing.length) return pass(`dependencies in ${paths(declared)}; automation (${automationKeywords.join(', ')}) in ${paths(automation)}`);
+  if (declared.length && !missing.length)
+    return pass(`dependencies in ${paths(declared)}; automation (${automationKeywords.join(', ')}) in ${paths(automation)}`);
   const why: string[] = [];
   if (!declared.length) why.push(`no ${dependencyFiles.join(' or ')} at the repository root`);
   if (!automation.length) why.push('no Jenkinsfile or GitHub Actions workflow');
@@ -99,7 +100,9 @@ const licenceFileSpdx: TestEvaluator = (facts) => {
   if (!repo.files.some((f) => f.kind === 'license_file' && f.path === licensePath))
     return fail(`GitHub's licence (${licenseName}) comes from ${licensePath}, which is not one of the repository's licence files`);
   const match = detectLicence(licenseName);
-  return match.spdxId ? pass(`${licensePath} holds ${licenseName} (SPDX ${match.spdxId})`) : fail(`the licence in ${licensePath}, "${licenseName}", is not on the SPDX list`);
+  return match.spdxId
+    ? pass(`${licensePath} holds ${licenseName} (SPDX ${match.spdxId})`)
+    : fail(`the licence in ${licensePath}, "${licenseName}", is not on the SPDX list`);
 };
 
 /** F-UJI's licence evaluator reads the metadata's licences and, for FRSM only when there are none, GitHub's licence name. */
@@ -112,7 +115,9 @@ const licenceSpdx = sameAs(REUSABLE, 'FsF-R1.1-01M-2');
 
 /** FRSM-08-F4-1 (F-UJI testPreservationGuaranteed): the identifier's PID scheme is registry-bound (a DOI). */
 const registryBound: TestEvaluator = ({ evidence: { identifier } }) =>
-  identifier.scheme === 'doi' ? pass('a DOI: its metadata record is kept by the DOI registry') : fail(`the identifier is ${identifier.scheme === 'url' ? 'a URL' : `a ${identifier.scheme}`}, not a DOI, whose registry keeps the metadata record`);
+  identifier.scheme === 'doi'
+    ? pass('a DOI: its metadata record is kept by the DOI registry')
+    : fail(`the identifier is ${identifier.scheme === 'url' ? 'a URL' : `a ${identifier.scheme}`}, not a DOI, whose registry keeps the metadata record`);
 
 export const SOFTWARE: Readonly<Record<string, TestEvaluator>> = {
   'FRSM-01-F1-1': notImplemented('a unique, resolvable identifier'),

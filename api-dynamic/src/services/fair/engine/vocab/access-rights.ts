@@ -28,7 +28,12 @@ export interface AccessTerm {
   machineReadable: boolean;
 }
 
-const norm = (value: string) => value.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, '');
+const norm = (value: string) =>
+  value
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/+$/, '');
 
 /** The standard term an access value names, or null. */
 export function accessTerm(value: string): AccessTerm | null {

@@ -136,7 +136,10 @@ function detectUncached(value: string): LicenceMatch {
     if (CC_ZERO.test(text)) return match(value, BY_ID.get('cc0-1.0')!);
     const byUrl = BY_URL.get(urlKey(text));
     if (byUrl) return match(value, byUrl);
-    const lastSegment = urlKey(text).split('/').at(-1)!.replace(/\.(html?|php|txt|json)$/, '');
+    const lastSegment = urlKey(text)
+      .split('/')
+      .at(-1)!
+      .replace(/\.(html?|php|txt|json)$/, '');
     const byPath = BY_ID.get(lastSegment);
     if (byPath && /licen[cs]e/i.test(text)) return match(value, byPath);
     return NO_MATCH(value);
@@ -167,4 +170,3 @@ export function looksLikeLicence(value: string): boolean {
   if (/licen[cs]e|creativecommons\.org|opensource\.org|spdx\.org/i.test(value)) return true;
   return detectLicence(value).spdxId !== null;
 }
-

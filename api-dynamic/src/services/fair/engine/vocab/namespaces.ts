@@ -12,9 +12,7 @@ import standardsFile from '../../data/metadata_standards.json' with { type: 'jso
 const defaultsSchema = z.object({ namespaces: z.array(z.string().min(1)) });
 const vocabulariesSchema = z.object({ vocabularies: z.array(z.object({ prefix: z.string().min(1), name: z.string().min(1) })) });
 const standardsSchema = z.object({
-  standards: z.array(
-    z.object({ name: z.string().min(1), type: z.enum(['disciplinary', 'generic']), prefixes: z.array(z.string().min(1)).min(1) }),
-  ),
+  standards: z.array(z.object({ name: z.string().min(1), type: z.enum(['disciplinary', 'generic']), prefixes: z.array(z.string().min(1)).min(1) })),
 });
 
 export type StandardType = 'disciplinary' | 'generic';
@@ -31,7 +29,12 @@ export interface DetectedStandard {
 
 /** Comparable form: lower-case, no scheme, no trailing `#` or `/`. */
 export function namespaceKey(namespace: string): string {
-  return namespace.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/[#/]+$/, '');
+  return namespace
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/^www\./, '')
+    .replace(/[#/]+$/, '');
 }
 
 const DEFAULTS = defaultsSchema.parse(defaultNamespacesFile).namespaces.map(namespaceKey);

@@ -5,7 +5,12 @@
 import { z } from 'zod';
 import resourceTypesFile from '../../data/resource_types.json' with { type: 'json' };
 
-const TYPES: ReadonlySet<string> = new Set(z.object({ types: z.array(z.string().min(1)) }).parse(resourceTypesFile).types.map((t) => t.toLowerCase()));
+const TYPES: ReadonlySet<string> = new Set(
+  z
+    .object({ types: z.array(z.string().min(1)) })
+    .parse(resourceTypesFile)
+    .types.map((t) => t.toLowerCase()),
+);
 
 export function isResourceType(value: string): boolean {
   let type = value.toLowerCase();

@@ -26,7 +26,9 @@ interface Kind {
   patterns: RegExp[];
 }
 
-const KINDS: Kind[] = kindsSchema.parse(filesFile).kinds.map((k) => ({ kind: k.kind, parse: k.parse, patterns: k.patterns.map((p) => new RegExp(`^(?:${p})$`)) }));
+const KINDS: Kind[] = kindsSchema
+  .parse(filesFile)
+  .kinds.map((k) => ({ kind: k.kind, parse: k.parse, patterns: k.patterns.map((p) => new RegExp(`^(?:${p})$`)) }));
 
 /**
  * The kind of a repository path, or null. F-UJI joins every pattern into one alternation of named groups in the
