@@ -81,16 +81,21 @@ export async function forEachChunk(duck: Duck, sql: string, each: (cols: ArrayLi
  * spaces, so SQL builds term tables with exactly the function queries are parsed with.
  */
 export function registerTermsFunction(duck: Duck): void {
+  registerTextFunction(duck, 'ori_terms', (text) => titleTerms(text).join(' '));
+}
+
+/** Registers the SQL scalar function `name(text)`, computed by `fn` in JavaScript (NULL stays NULL). */
+export function registerTextFunction(duck: Duck, name: string, fn: (text: string) => string): void {
   duck.connection.registerScalarFunction(
     DuckDBScalarFunction.create({
-      name: 'ori_terms',
+      name,
       returnType: VARCHAR,
       parameterTypes: [VARCHAR],
       mainFunction: (_info, input, output) => {
         const column = input.getColumnVector(0);
         for (let i = 0; i < input.rowCount; i++) {
           const text = column.getItem(i) as string | null;
-          output.setItem(i, text === null ? null : titleTerms(text).join(' '));
+          output.setItem(i, text === null ? null : fn(text));
         }
         output.flush();
       },

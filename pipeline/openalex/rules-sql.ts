@@ -16,13 +16,12 @@
  * test/pipeline/openalex/rules-sql.test.ts compares every record's decision and cells with the JavaScript
  * rules (test/helpers/frame-rules-js.ts).
  */
-import { DuckDBScalarFunction, VARCHAR } from '@duckdb/node-api';
 import { ABOUT_CANADA_LEXICON } from '../../contracts/frame/about-canada.ts';
 import { FRAME_YEARS } from '../../contracts/frame/route-rules.ts';
 import { textTerms } from '../../contracts/frame/title-terms.ts';
 import { TABLES } from '../../contracts/frame/snapshot.ts';
 import type { Duck } from '../lib/duckdb.ts';
-import { lit } from '../lib/duckdb.ts';
+import { lit, registerTextFunction } from '../lib/duckdb.ts';
 
 /** The record's fields as the rules read them. Top-level scalars stay JSON, so a value of the wrong type is seen. */
 export const RECORD_COLUMNS: Record<string, string> = {
@@ -126,21 +125,7 @@ CREATE OR REPLACE MACRO about_text(t) AS t IS NOT NULL AND regexp_matches(fold_t
 
 /** Registers `ori_fold(text)`: the text's folded terms (contracts/frame/title-terms.ts) joined by spaces, and the rules' macros. */
 export async function registerRules(duck: Duck): Promise<void> {
-  duck.connection.registerScalarFunction(
-    DuckDBScalarFunction.create({
-      name: 'ori_fold',
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const column = input.getColumnVector(0);
-        for (let i = 0; i < input.rowCount; i++) {
-          const text = column.getItem(i) as string | null;
-          output.setItem(i, text === null ? null : textTerms(text).join(' '));
-        }
-        output.flush();
-      },
-    }),
-  );
+  registerTextFunction(duck, 'ori_fold', (text) => textTerms(text).join(' '));
   await duck.run(MACROS);
 }
 
