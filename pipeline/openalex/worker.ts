@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { PartitionFile } from './layout.ts';
 import { readPartition } from './partition.ts';
-import type { RuleLists } from './rules-sql.ts';
+import type { RuleLists } from '../../contracts/frame/rules-sql.ts';
 
 export interface PartitionTask {
   file: PartitionFile;

@@ -1,6 +1,6 @@
 /**
  * The frame rules as one DuckDB SQL pass over a partition file of the works snapshot: the window and type
- * checks, the four routes (contracts/frame/route-rules.ts), the cells and the authorships that pass the
+ * checks, the four routes (aff, fund, venue, about), the cells and the authorships that pass the
  * snapshot's cell parsers. One row per record, in file order:
  *   line      the record's ordinal among the file's non-blank lines (orders versions inside one file)
  *   id        the bare work id (`W…`), null for a bad record
@@ -15,13 +15,15 @@
  * so compatibility characters (`ＣＡＮＡＤＡ`, `ﬁrst`) fold exactly as everywhere else.
  * test/pipeline/openalex/rules-sql.test.ts compares every record's decision and cells with the JavaScript
  * rules (test/helpers/frame-rules-js.ts).
+ * The snapshot builder (pipeline/openalex) and the recent layer's sync (api-dynamic, with no window and its own
+ * last SELECT) both run it, so it sits in contracts: neither imports the other.
  */
-import { ABOUT_CANADA_LEXICON } from '../../contracts/frame/about-canada.ts';
-import { FRAME_YEARS } from '../../contracts/frame/route-rules.ts';
-import { textTerms } from '../../contracts/frame/title-terms.ts';
-import { TABLES } from '../../contracts/frame/snapshot.ts';
-import type { Duck } from '../lib/duckdb.ts';
-import { lit, registerTextFunction } from '../lib/duckdb.ts';
+import { ABOUT_CANADA_LEXICON } from './about-canada.ts';
+import { FRAME_YEARS } from './route-rules.ts';
+import { textTerms } from './title-terms.ts';
+import { TABLES } from './snapshot.ts';
+import { type DuckHolder, registerTextFunction } from '../common/duckdb.ts';
+import { lit } from '../common/sql.ts';
 
 /** The record's fields as the rules read them. Top-level scalars stay JSON, so a value of the wrong type is seen. */
 export const RECORD_COLUMNS: Record<string, string> = {
@@ -128,9 +130,9 @@ CREATE OR REPLACE MACRO abstract_words(idx) AS fold_mixed(array_to_string(list_s
 `;
 
 /** Registers `ori_fold(text)`: the text's folded terms (contracts/frame/title-terms.ts) joined by spaces, and the rules' macros. */
-export async function registerRules(duck: Duck): Promise<void> {
+export async function registerRules(duck: DuckHolder): Promise<void> {
   registerTextFunction(duck, 'ori_fold', (text) => textTerms(text).join(' '));
-  await duck.run(MACROS);
+  await duck.connection.run(MACROS);
 }
 
 const quoted = (c: string) => `"${c.replaceAll('"', '""')}"`;
