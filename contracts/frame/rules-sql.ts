@@ -124,7 +124,9 @@ CREATE OR REPLACE MACRO fold_terms(t) AS CASE WHEN strlen(t) = length(t) THEN re
 CREATE OR REPLACE MACRO fold_mixed(t) AS regexp_replace(lower(t), '[^a-z0-9\\x{80}-\\x{10ffff}]+', ' ', 'g');
 CREATE OR REPLACE MACRO about_text(t) AS t IS NOT NULL AND regexp_matches(fold_terms(t), ${lit(ABOUT_PATTERNS.all)});
 CREATE OR REPLACE MACRO ca_names(au) AS js_distinct(flatten(list_transform(au, x -> list_transform(list_filter(x.institutions, i -> upper(i.country_code) = 'CA'), i -> coalesce(i.display_name, '')))));
+CREATE OR REPLACE MACRO funder_names(fs, aw, gr) AS js_distinct(flatten([list_transform(fs, f -> f.display_name), list_transform(aw, f -> f.funder_display_name), list_transform(gr, f -> f.funder_display_name)]));
 CREATE OR REPLACE MACRO funder_ids(fs, aw, gr) AS flatten([list_transform(fs, f -> short_id(f.id)), list_transform(aw, f -> short_id(f.funder_id)), list_transform(gr, f -> short_id(f.funder))]);
+-- The abstract's folded terms in word order (positions ascending, a tie in index order).
 CREATE OR REPLACE MACRO abstract_words(idx) AS fold_mixed(array_to_string(list_select(list_transform(map_keys(idx), k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END),
   list_transform(list_sort(flatten(list_transform(map_values(idx), (v, i) -> list_transform(v, p -> p * 1000000 + i)))), k -> k % 1000000)), ' '));
 `;
@@ -243,8 +245,7 @@ WITH h AS (
     CASE WHEN NOT routed THEN NULL WHEN about_text(js_trim(t0)) OR any_true(list_transform(kws, k -> about_text(k))) THEN true
       WHEN NOT has_abstract THEN false WHEN regexp_matches(tokens, ${lit(ABOUT_PATTERNS.single)}) THEN true
       WHEN NOT regexp_matches(tokens, ${lit(ABOUT_PATTERNS.key)}) THEN false
-      ELSE regexp_matches(fold_mixed(array_to_string(list_select(list_transform(map_keys(abstract_inverted_index), k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END),
-        list_transform(list_sort(flatten(list_transform(map_values(abstract_inverted_index), (v, i) -> list_transform(v, p -> p * 1000000 + i)))), k -> k % 1000000)), ' ')), ${lit(ABOUT_PATTERNS.all)}) END AS about
+      ELSE regexp_matches(abstract_words(abstract_inverted_index), ${lit(ABOUT_PATTERNS.all)}) END AS about
   FROM e2
 ), g AS (
   SELECT *, coalesce(routed AND (aff OR fund OR venue OR about), false) AS admitted,
@@ -261,7 +262,9 @@ WITH h AS (
     CASE WHEN admitted THEN list_filter(auths0, x -> regexp_matches(coalesce(x.author_id, ''), '^A[1-9][0-9]{0,14}$') AND x.name <> '') END AS auths
   FROM g
 )
-${select ?? `SELECT row_number() OVER () AS line,
+${
+  select ??
+  `SELECT row_number() OVER () AS line,
   wid AS id,
   coalesce(js_str(updated_date), '') AS updated,
   CASE WHEN NOT id_ok THEN 'bad' WHEN xpac THEN 'xpac' WHEN NOT live THEN 'window' WHEN schema_bad THEN 'bad'
@@ -275,7 +278,8 @@ ${select ?? `SELECT row_number() OVER () AS line,
     CASE WHEN NOT regexp_matches(type0, '^[a-z][a-z-]{0,31}$') THEN 'type-unusable' END,
     CASE WHEN length(clean(js_trim(t0), 2000)) < length(squash(js_trim(t0))) THEN 'title-clipped' END], x -> x IS NOT NULL),
     list_transform(range(coalesce(len(auths0), 0) - coalesce(len(auths), 0)), x -> 'authorship-without-author')) END AS notes
-FROM w`}`;
+FROM w`
+}`;
 }
 
 /** Each works.csv cell of an admitted record (rows of CTE `w`). */
@@ -297,6 +301,6 @@ const CELLS: Record<string, string> = {
   route_ca_venue: 'venue::VARCHAR',
   route_about_ca: 'about::VARCHAR',
   ca_institutions: 'joined(ca_names(authorships), 20000)',
-  funders: `joined(js_distinct(flatten([list_transform(funders, f -> f.display_name), list_transform(awards, f -> f.funder_display_name), list_transform(grants, f -> f.funder_display_name)])), 20000)`,
+  funders: 'joined(funder_names(funders, awards, grants), 20000)',
   keywords: 'joined(kws, 20000)',
 };
