@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aboutCanada } from '../../../contracts/frame/about-canada.ts';
+import { aboutCanada } from '../../helpers/frame-rules-js.ts';
 import { silentProgress } from '../../../pipeline/lib/progress.ts';
 import { buildFromOpenAlex } from '../../../pipeline/openalex/build.ts';
 import { TABLES } from '../../../contracts/frame/snapshot.ts';
