@@ -1,11 +1,9 @@
 /**
- * Classifies catalogue works into the frame's four routes with the frame's own rules: the snapshot builder's
- * DuckDB SQL (contracts/frame/rules-sql.ts) without its harvest window, run over each page the sync fetches
- * (written as JSON Lines to a temporary file). Everything that is a rule comes from the SQL: the routes, each
- * author's Canadian affiliation, and the evidence (Canadian institutions, the pinned funders that matched, the
- * about-Canada terms found); the record's plain fields are projected here. An item is the recent layer's
- * record without provenance (the sync adds it), or null when no route matches.
- * test/api-dynamic/recent-classify.test.ts compares every item with the JavaScript rules (test/helpers/frame-rules-js.ts).
+ * Classifies catalogue works with the frame's own rules: the snapshot builder's DuckDB SQL
+ * (contracts/frame/rules-sql.ts) without its harvest window, over each page the sync fetches (written as JSON
+ * Lines to a temporary file). The rules' results come from the SQL (routes, each author's Canadian affiliation,
+ * the evidence); the record's plain fields are projected here. test/api-dynamic/recent-classify.test.ts holds
+ * every item to the JavaScript rules (test/helpers/frame-rules-js.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,44 +50,45 @@ type Routed = Omit<ClassifiedWork['route_flags'], 'invisible_to_affiliation'> &
   ClassifiedWork['route_evidence'] &
   Pick<ClassifiedWork, 'has_abstract' | 'keywords' | 'ca_institutions' | 'funders'> & { line: number; is_ca: boolean[] };
 
-export interface Classifier {
-  /** Each work's item, or null when no route matches; one page at a time (calls queue). */
-  classify(works: readonly CatalogueWork[]): Promise<(ClassifiedWork | null)[]>;
-  /** After the pages queued so far; a later call is refused. */
-  close(): Promise<void>;
-}
+export type Classifier = Awaited<ReturnType<typeof openClassifier>>;
 
 /** A classifier for one sync: one in-memory DuckDB with the rules registered, and a temporary folder for the pages. */
-export async function openClassifier(rules: RouteRules): Promise<Classifier> {
+export async function openClassifier(rules: RouteRules) {
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const connection = await instance.connect();
   await registerRules({ connection });
   await connection.run(TERM_HITS);
   const dir = mkdtempSync(join(tmpdir(), 'recent-classify-'));
   const page = join(dir, 'page.jsonl');
-  const sql = rulesSql(
-    jsonSource(page),
-    { funderIds: [...rules.funderIds], sourceIds: [...rules.sourceIds], excludeXpac: false, window: null },
-    false,
-    select([...rules.funderIds]),
+  // Prepared once (DuckDB binds the file, which must exist, and compiles the patterns), run once a page.
+  writeFileSync(page, '');
+  const query = await connection.prepare(
+    rulesSql(
+      jsonSource(page),
+      { funderIds: [...rules.funderIds], sourceIds: [...rules.sourceIds], excludeXpac: false, window: null },
+      false,
+      select([...rules.funderIds]),
+    ),
   );
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const run = async (works: readonly CatalogueWork[]) => {
+  const run = async (works: readonly CatalogueWork[]): Promise<(ClassifiedWork | null)[]> => {
     if (works.length === 0) return [];
     writeFileSync(page, `${works.map((w) => JSON.stringify(w)).join('\n')}\n`);
-    const rows = (await connection.runAndReadAll(sql)).getRowObjectsJS() as unknown as Routed[];
+    const rows = (await query.runAndReadAll()).getRowObjectsJS() as unknown as Routed[];
     const out: (ClassifiedWork | null)[] = works.map(() => null);
     for (const r of rows) out[r.line - 1] = item(works[r.line - 1]!, r);
     return out;
   };
   return {
-    classify(works) {
+    /** Each work's item, or null when no route matches; one page at a time (calls queue). */
+    classify(works: readonly CatalogueWork[]) {
       if (closed) return Promise.reject(new Error('the classifier is closed'));
       const next = queue.then(() => run(works));
       queue = next.catch(() => undefined);
       return next;
     },
+    /** After the pages queued so far; a later call is refused. */
     async close() {
       closed = true;
       await queue;
