@@ -190,11 +190,11 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
     },
     onRetry: (m) => o.log.warn(m),
   });
-  // Page commits (stage, then checkpoint) run one at a time, in the order pages came; after a failed one, none.
   let commits: Promise<unknown> = Promise.resolve();
   const commit = (fn: () => Promise<void>) => {
-    commits = commits.then(fn);
-    commits.catch(() => undefined);
+    const next = commits.then(fn);
+    commits = next.catch(() => undefined);
+    return next;
   };
   const updateTotal = () => o.progress?.setTotal(checkpoint.queries.reduce((s, q) => s + (q.count ?? 0), 0));
   updateTotal();
@@ -203,50 +203,44 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
   const limit = pLimit(Math.max(1, o.concurrency));
   const classifier = await openClassifier(o.rules);
   let stopped = false;
-  // A query fetches its next page while the last ones are classified (the classifier takes the pages waiting
-  // together) and committed; the checkpoint moves on only once a page is staged.
   const pageQuery = async (q: Checkpoint['queries'][number]) => {
-    let cursor = q.cursor;
-    let more = !q.done;
-    while (more && !stopped) {
+    while (!q.done && !stopped) {
       if (signal.aborted) throw new CatalogueError('aborted', 'stopped');
-      let page: Awaited<ReturnType<typeof client.listWorks>>;
+      let page;
       try {
-        page = await client.listWorks(q.filter, cursor, o.perPage, signal);
+        page = await client.listWorks(q.filter, q.cursor, o.perPage, signal);
       } catch (err) {
         // A cursor kept across a crash may have expired upstream: start that query again once.
-        if (err instanceof CatalogueError && err.kind === 'http' && err.status === 400 && cursor !== '*') {
+        if (err instanceof CatalogueError && err.kind === 'http' && err.status === 400 && q.cursor !== '*') {
           o.log.warn(`the catalogue refused a saved cursor (${err.message}); restarting that query`);
-          cursor = '*';
+          q.cursor = '*';
           continue;
         }
         throw err;
       }
       for (const bad of page.invalid) o.log.warn(`skipped a result that is not a valid work: ${bad}`);
-      const classified = classifier.classify(page.works);
-      classified.catch(() => undefined); // awaited by the commit, which fails the run
-      const staged = async (): Promise<Staged[]> =>
-        (await classified).map((c, k) => {
-          const w = page.works[k]!;
-          return {
-            id: c?.id ?? shortId(w.id)!,
-            work: c && {
-              ...c,
-              provenance: {
-                route_version: o.rules.routeVersion,
-                catalogue_updated_date: w.updated_date ?? null,
-                source_window_start: start,
-                source_window_end: today,
-                first_seen_at: syncedAt,
-                last_seen_at: syncedAt,
-                synced_at: syncedAt,
-                sync_run: id,
-              },
+      const classified = await classifier.classify(page.works);
+      const entries: Staged[] = page.works.map((w, k) => {
+        const c = classified[k] ?? null;
+        return {
+          id: c?.id ?? shortId(w.id)!,
+          work: c && {
+            ...c,
+            provenance: {
+              route_version: o.rules.routeVersion,
+              catalogue_updated_date: w.updated_date ?? null,
+              source_window_start: start,
+              source_window_end: today,
+              first_seen_at: syncedAt,
+              last_seen_at: syncedAt,
+              synced_at: syncedAt,
+              sync_run: id,
             },
-          };
-        });
-      commit(async () => {
-        await store.stage(id, await staged());
+          },
+        };
+      });
+      await commit(async () => {
+        await store.stage(id, entries);
         q.cursor = page.nextCursor ?? q.cursor;
         q.done = page.nextCursor === null;
         q.pages++;
@@ -257,14 +251,11 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
         checkpoint.returned_rows += page.returned;
         await store.putCheckpoint(checkpoint);
       });
-      cursor = page.nextCursor ?? cursor;
-      more = page.nextCursor !== null;
       o.progress?.increment(page.returned);
     }
-    await commits;
   };
   const finish = async (status: 'failed' | 'interrupted', error: string): Promise<SyncOutcome> => {
-    await commits.catch(() => undefined);
+    await commits;
     const ended: SyncRun = { ...run, status, completed_at: iso(now()), api_requests: checkpoint.api_requests, returned_rows: checkpoint.returned_rows, error };
     await store.putRun(ended);
     return { status, run: ended };
