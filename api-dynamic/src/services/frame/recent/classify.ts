@@ -63,7 +63,7 @@ export async function openClassifier(rules: RouteRules) {
   await connection.run(TERM_HITS);
   const dir = mkdtempSync(join(tmpdir(), 'recent-classify-'));
   const page = join(dir, 'page.jsonl');
-  // Prepared once (DuckDB binds the file, which must exist, and compiles the patterns), run once a page.
+  // Prepared once (DuckDB binds the file, which must exist), run once a batch of pages.
   writeFileSync(page, '');
   const query = await connection.prepare(
     rulesSql(
@@ -80,8 +80,8 @@ export async function openClassifier(rules: RouteRules) {
     for (const r of rows) out[r.line - 1] = item(works[r.line - 1]!, r);
     return out;
   };
-  // DuckDB compiles the query's regular expressions again at each run (some 70 ms), so the pages that wait
-  // while one runs go together in the next.
+  // DuckDB compiles the query's regular expressions again at each run, a cost that does not depend on how many
+  // works it classifies: the pages that wait while one runs go together in the next.
   const waiting: { works: readonly CatalogueWork[]; done: (items: (ClassifiedWork | null)[]) => void; fail: (err: unknown) => void }[] = [];
   let running: Promise<void> | null = null;
   let closed = false;
