@@ -19,8 +19,6 @@ export interface RedisStateStoreOptions {
   prefix?: string;
   /** Receives connection problems after open (rate-limited to one line per outage); default `console`. */
   logger?: StateLogger;
-  /** Milliseconds to establish a connection, at open and on each reconnect. Default 5000. */
-  connectTimeoutMs?: number;
   /** Milliseconds a command may take before it rejects. Default 5000. */
   commandTimeoutMs?: number;
   /**
@@ -50,7 +48,7 @@ function newClient(url: string, options: RedisStateStoreOptions, isOpened: () =>
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
     socket: {
-      connectTimeout: options.connectTimeoutMs ?? 5000,
+      connectTimeout: 5000, // at open and on each reconnect
       reconnectStrategy: (retries, cause) => {
         // At open, give up after a few quick tries so a wrong URL is reported instead of retried forever
         // (unless patient: then keep trying, the server runs meanwhile).
