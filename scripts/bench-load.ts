@@ -19,7 +19,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import autocannon from 'autocannon';
 import { Rng } from '../pipeline/generate/prng.ts';
 import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
@@ -53,8 +53,9 @@ Options:
   -h, --help            show this help
 `;
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  HELP,
+  {
     build: { type: 'string' },
     phases: { type: 'string', default: 'static,mixed,soak' },
     duration: { type: 'string', default: '30' },
@@ -64,13 +65,9 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     seed: { type: 'string', default: '20261121' },
     'cpu-profile': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help || !values.build) {
-  process.stdout.write(HELP);
-  process.exit(values.help ? 0 : 2);
-}
+  ['build'],
+);
 const phases = new Set(values.phases!.split(','));
 for (const p of phases) if (!['static', 'mixed', 'soak'].includes(p)) throw new Error(`--phases: unknown phase "${p}" (static, mixed, soak)`);
 const buildOut = resolve(values.build);
