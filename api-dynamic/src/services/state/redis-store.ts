@@ -113,17 +113,24 @@ export async function connectRedis(options: RedisStateStoreOptions, what: string
   return { client, prefix, safeUrl };
 }
 
-export class RedisStateStore implements StateStore {
+/** A store on one Redis connection made by connectRedis: its description and its close. */
+export abstract class RedisBacked {
   readonly description: string;
 
-  private constructor(
-    private readonly client: Client,
-    private readonly prefix: string,
-    private readonly safeUrl: string,
+  protected constructor(
+    protected readonly client: Client,
+    protected readonly prefix: string,
+    protected readonly safeUrl: string,
   ) {
     this.description = `redis ${safeUrl}`;
   }
 
+  async close(): Promise<void> {
+    await closeRedis(this.client);
+  }
+}
+
+export class RedisStateStore extends RedisBacked implements StateStore {
   /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
   static async open(options: RedisStateStoreOptions): Promise<RedisStateStore> {
     const { client, prefix, safeUrl } = await connectRedis(options, 'state');
@@ -147,10 +154,6 @@ export class RedisStateStore implements StateStore {
       if (existing !== null) return { value: existing, created: false };
     }
     throw new Error(`state: Redis key ${redisKey} exists and vanishes again: is something deleting keys?`);
-  }
-
-  async close(): Promise<void> {
-    await closeRedis(this.client);
   }
 
   private redisKey(namespace: string, key: string): string {
