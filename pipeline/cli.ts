@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { commandLine } from './lib/command-line.ts';
+import { commandLine, usageError } from './lib/command-line.ts';
 import { isUpToDate, runPipeline } from './build.ts';
 import { terminalProgress } from './lib/progress.ts';
 import { InvalidSnapshotError } from './steps/frame/validate.ts';
@@ -42,10 +42,7 @@ const values = commandLine(HELP, {
   keep: { type: 'string', default: '2' },
   lexicon: { type: 'string' },
 });
-const fail = (msg: string): never => {
-  process.stderr.write(`pipeline: ${msg}\n\n${HELP}`);
-  process.exit(2);
-};
+const fail: (message: string) => never = usageError('pipeline', HELP);
 const keep = Number(values.keep);
 if (!Number.isInteger(keep) || keep < 1) fail('--keep must be a whole number of at least 1');
 const threads = values.threads === undefined ? undefined : Number(values.threads);

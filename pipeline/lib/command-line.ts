@@ -17,3 +17,11 @@ export function commandLine<T extends Options, R extends keyof T & string = neve
   }
   return values as typeof values & { [K in R]: string };
 }
+
+/** A command's usage error: `command: message`, a blank line and the help on stderr, then exit code 2. */
+export function usageError(command: string, help: string): (message: string) => never {
+  return (message) => {
+    process.stderr.write(`${command}: ${message}\n\n${help}`);
+    process.exit(2);
+  };
+}
