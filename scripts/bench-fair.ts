@@ -28,8 +28,8 @@ import { commandLine } from '../pipeline/lib/command-line.ts';
 import { buildApp } from '../api-dynamic/src/app.ts';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import type { BuildStore } from '../api-dynamic/src/services/build-store.ts';
-import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+import { fairMockEnv, pangaeaBenchMock } from '../test/helpers/fair-app.ts';
+import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes } from '../test/helpers/fair-mock-resolver.ts';
 
 const values = commandLine(
   'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5] [--software]\n\n' +
@@ -55,13 +55,7 @@ const rounds = Number(values.rounds);
 const total = runs + concurrency * rounds + 3;
 
 // The mock: the PANGAEA cassette, and the resolver and registry routes again for every benchmark DOI.
-const mock = await startFairMock();
-const replay = replayRoutes('pangaea', mock.base);
-mock.route(...replay, PANGAEA_ZIP);
-const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
-const routes: MockRoute[] = [];
-for (let n = 0; n < total; n++) routes.push(...perDoi.map((r) => ({ ...r, path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`) })));
-mock.route(...routes);
+const mock = await pangaeaBenchMock(total);
 const software = values.software === true;
 const REPO_PAGE = '/github.com/pangaea-data-publisher/fuji';
 if (software) {
