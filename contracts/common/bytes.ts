@@ -333,27 +333,6 @@ export type TypedName = keyof typeof TYPED_ARRAYS;
 export type TypedArrayOf<T extends TypedName> = InstanceType<(typeof TYPED_ARRAYS)[T]>;
 export type TypedColumn = TypedArrayOf<TypedName>;
 
-/** A typed column appended to a value at a time, its array doubled when full; `array` and `length` are open to readers. */
-export class GrowableColumn<T extends TypedColumn> {
-  length = 0;
-  constructor(public array: T) {}
-  push(v: number): void {
-    if (this.length === this.array.length) {
-      const grown = new (this.array.constructor as new (n: number) => T)(this.array.length * 2);
-      grown.set(this.array);
-      this.array = grown;
-    }
-    this.array[this.length++] = v;
-  }
-  /** The values appended, as a view of the array (no copy), and the column emptied. */
-  done(): T {
-    const values = this.array.subarray(0, this.length) as T;
-    this.array = new (this.array.constructor as new (n: number) => T)(0);
-    this.length = 0;
-    return values;
-  }
-}
-
 /** True on a little-endian platform, the byte order typed columns are stored in. */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

@@ -6,20 +6,43 @@
  * test/pipeline/corpus/).
  */
 import { completeExcerptIndex, type ExcerptIndexData, type ExcerptIndexRows, occurrenceCodes } from '../../../contracts/corpus/excerpt-index-data.ts';
-import { GrowableColumn } from '../../../contracts/common/bytes.ts';
 import type { ExtractedArticle } from '../../corpus/extract.ts';
+
+/** A typed array that grows as it is appended to. */
+class Column<T extends Int32Array | Uint16Array | Uint8Array | Float64Array | Int16Array> {
+  length = 0;
+  constructor(private array: T) {}
+  push(v: number): void {
+    if (this.length === this.array.length) {
+      const grown = new (this.array.constructor as new (n: number) => T)(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = v;
+  }
+  /**
+   * The values appended (a view of the column's array: the index is written and let go at once, so a copy would
+   * only add its size to the step's peak, ~28 MB at 200,000 articles); the column is emptied.
+   */
+  done(): T {
+    const values = this.array.subarray(0, this.length) as T;
+    this.array = new (this.array.constructor as new (n: number) => T)(0);
+    this.length = 0;
+    return values;
+  }
+}
 
 export class ExcerptIndexBuilder {
   private readonly codes: ReturnType<typeof occurrenceCodes>;
   /** occStart without its closing entry. */
-  private readonly occStart = new GrowableColumn(new Int32Array(1024));
-  private readonly occPhrase = new GrowableColumn(new Uint16Array(1024));
-  private readonly occBand = new GrowableColumn(new Uint8Array(1024));
-  private readonly occStatus = new GrowableColumn(new Uint8Array(1024));
-  private readonly occP = new GrowableColumn(new Float64Array(1024));
-  private readonly occPAny = new GrowableColumn(new Float64Array(1024));
-  private readonly articleOf = new GrowableColumn(new Int32Array(1024));
-  private readonly yearOf = new GrowableColumn(new Int16Array(1024));
+  private readonly occStart = new Column(new Int32Array(1024));
+  private readonly occPhrase = new Column(new Uint16Array(1024));
+  private readonly occBand = new Column(new Uint8Array(1024));
+  private readonly occStatus = new Column(new Uint8Array(1024));
+  private readonly occP = new Column(new Float64Array(1024));
+  private readonly occPAny = new Column(new Float64Array(1024));
+  private readonly articleOf = new Column(new Int32Array(1024));
+  private readonly yearOf = new Column(new Int16Array(1024));
 
   constructor(private readonly phrases: readonly string[]) {
     this.codes = occurrenceCodes(phrases);

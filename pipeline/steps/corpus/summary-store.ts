@@ -6,7 +6,6 @@
  * article's summary is rebuilt as objects when it is visited.
  */
 import { BANDS, type Band, OCCURRENCE_STATUSES, type OccurrenceStatus } from '../../../contracts/corpus/vocab.ts';
-import { GrowableColumn } from '../../../contracts/common/bytes.ts';
 import type { ArticleSummary } from './article-summary.ts';
 
 /** What documents.ts counts of an article: its summary without pmid and licence, and of its status counts only `verified`. */
@@ -16,8 +15,24 @@ export type CountedSummary = Pick<ArticleSummary, 'pmcid' | 'id_kind' | 'year' |
 
 type Occurrence = ArticleSummary['excerpts'][number]['occurrences'][number];
 
-const ints = () => new GrowableColumn(new Int32Array(1024));
-const bytes = () => new GrowableColumn(new Uint8Array(1024));
+/** An Int32/Float64/Uint8 array that grows by doubling. */
+class Grow<T extends Int32Array | Float64Array | Uint8Array> {
+  length = 0;
+  constructor(
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+}
+const ints = () => new Grow(new Int32Array(1024), (n) => new Int32Array(n));
+const bytes = () => new Grow(new Uint8Array(1024), (n) => new Uint8Array(n));
 
 /** `year` null. */
 const NO_YEAR = -2147483648;
@@ -43,7 +58,7 @@ export class SummaryStore {
   private readonly status = bytes();
   private readonly band = bytes();
   private readonly pKind = bytes();
-  private pValue = new GrowableColumn(new Float64Array(1024));
+  private pValue = new Grow(new Float64Array(1024), (n) => new Float64Array(n));
 
   get size(): number {
     return this.pmcid.length;
@@ -85,31 +100,31 @@ export class SummaryStore {
 
   /** The summary of `handle`, rebuilt as objects. */
   get(handle: number): CountedSummary {
-    const endExcerpt = handle + 1 < this.firstExcerpt.length ? this.firstExcerpt.array[handle + 1]! : this.firstOccurrence.length;
+    const endExcerpt = handle + 1 < this.firstExcerpt.length ? this.firstExcerpt.data[handle + 1]! : this.firstOccurrence.length;
     const excerpts: { occurrences: Occurrence[] }[] = [];
-    for (let e = this.firstExcerpt.array[handle]!; e < endExcerpt; e++) {
-      const endOcc = e + 1 < this.firstOccurrence.length ? this.firstOccurrence.array[e + 1]! : this.phrase.length;
+    for (let e = this.firstExcerpt.data[handle]!; e < endExcerpt; e++) {
+      const endOcc = e + 1 < this.firstOccurrence.length ? this.firstOccurrence.data[e + 1]! : this.phrase.length;
       const occurrences: Occurrence[] = [];
-      for (let o = this.firstOccurrence.array[e]!; o < endOcc; o++) {
-        const kind = this.pKind.array[o]!;
-        const value = this.pValue.array[o]!;
-        const band = this.band.array[o]!;
+      for (let o = this.firstOccurrence.data[e]!; o < endOcc; o++) {
+        const kind = this.pKind.data[o]!;
+        const value = this.pValue.data[o]!;
+        const band = this.band.data[o]!;
         occurrences.push({
-          phrase: this.strings[this.phrase.array[o]!]!,
-          status: OCCURRENCE_STATUSES[this.status.array[o]!] as OccurrenceStatus,
+          phrase: this.strings[this.phrase.data[o]!]!,
+          status: OCCURRENCE_STATUSES[this.status.data[o]!] as OccurrenceStatus,
           band: band === 255 ? null : (BANDS[band] as Band),
           p: kind === P_NULL ? null : { exact: kind === P_EXACT, value: Number.isNaN(value) ? null : value },
         });
       }
       excerpts.push({ occurrences });
     }
-    const year = this.year.array[handle]!;
+    const year = this.year.data[handle]!;
     return {
       pmcid: this.pmcid[handle]!,
-      id_kind: this.strings[this.idKind.array[handle]!] as CountedSummary['id_kind'],
+      id_kind: this.strings[this.idKind.data[handle]!] as CountedSummary['id_kind'],
       year: year === NO_YEAR ? null : year,
-      sentences_scanned: this.sentences.array[handle]!,
-      occurrences: { verified: this.verified.array[handle]! },
+      sentences_scanned: this.sentences.data[handle]!,
+      occurrences: { verified: this.verified.data[handle]! },
       excerpts,
     };
   }
