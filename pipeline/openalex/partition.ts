@@ -100,15 +100,15 @@ async function runRules(duck: Duck, source: string, lists: RuleLists, lazyIndex:
         if (p > 0) onShare(Math.min(1, p / 100));
       }, 200)
     : undefined;
-  try {
-    await duck.run(`CREATE OR REPLACE TABLE v AS ${rulesSql(source, lists, lazyIndex)}`);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    clearInterval(timer);
-  }
+  return failure(duck.run(`CREATE OR REPLACE TABLE v AS ${rulesSql(source, lists, lazyIndex)}`)).finally(() => clearInterval(timer));
 }
+
+/** The message of the error `work` fails with, else null. */
+const failure = (work: Promise<unknown>) =>
+  work.then(
+    () => null,
+    (err: Error) => err.message,
+  );
 
 /**
  * A DuckDB instance (one thread) with the rules registered, to map partitions one after another: an instance
@@ -164,10 +164,7 @@ export async function readPartition(
         );
         const present = new Map(described.map((r) => [r.column_name, r.column_type]));
         // Nested columns are cast by name; a file whose types do not cast goes through JSON.
-        const viaJson = await duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`).then(
-          () => false,
-          () => true,
-        );
+        const viaJson = (await failure(duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`))) !== null;
         failed = await runRules(duck, parquetSource(file.path, present, viaJson), o, true, onShare);
       } catch (err) {
         failed = (err as Error).message;

@@ -1,10 +1,10 @@
 /**
- * textTerms/titleTerms take fast paths for the common case (issue 17, session 20): lower case instead of NFKD
- * for ASCII texts, and an ASCII term expression. Each must give exactly what the plain definitions give,
- * checked here against oracles written from those definitions (NFKD, marks removed, lower case, split at every
- * character that is neither letter nor digit) on generated texts of every kind. restoreAbstract, which had a
- * fast path of its own, is held to its definition the same way (a stable sort of (position, token) pairs
- * joined and collapsed) on generated indexes.
+ * restoreAbstract and textTerms/titleTerms take fast paths for the common case (issue 17, session 20): slots
+ * instead of a sort when each position is used once, no whitespace collapsing when there is nothing to
+ * collapse, lower case instead of NFKD for ASCII texts, and an ASCII term expression. Each must give exactly
+ * what the plain definitions give, checked here against oracles written from those definitions (a stable
+ * sort of (position, token) pairs joined and collapsed; NFKD, marks removed, lower case, split at every
+ * character that is neither letter nor digit) on generated indexes and texts of every kind.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
