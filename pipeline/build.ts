@@ -12,9 +12,9 @@
  *      every output, then publish
  * Everything is written into a temporary directory; `current` only moves once the build is complete.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { type BuildManifest, buildManifestSchema, PIPELINE_VERSION } from '../contracts/common/build-manifest.ts';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BuildManifest, buildManifestSchema, manifestFiles, PIPELINE_VERSION } from '../contracts/common/build-manifest.ts';
 import { stablePretty } from '../contracts/common/stable-json.ts';
 import { CANADIAN_LISTS_FILE } from '../contracts/frame/canadian-lists.ts';
 import type { SnapshotRef } from '../contracts/frame/snapshot-ref.ts';
@@ -92,20 +92,6 @@ export function isUpToDate(snapshot: string, out: string, lexicon?: string): boo
   if (m.snapshot.manifest_sha256 !== sha256Text(readFileSync(join(snapshot, 'manifest.json')))) return false;
   const corpus = corpusIdentity(snapshot, lexicon);
   return m.corpus.fingerprint === corpus.fingerprint && m.corpus.lexicon.sha256 === corpus.lexiconSha256;
-}
-
-function listFiles(dir: string, skip: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) {
-        if (relative(dir, p) !== skip) walk(p);
-      } else out.push(relative(dir, p));
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 /**
@@ -218,7 +204,7 @@ export async function runPipeline(o: PipelineOptions): Promise<PipelineResult> {
     // Phase 5: manifest, then publish.
     return await timer.time('manifest and publish', async () => {
       const files: BuildManifest['files'] = {};
-      for (const rel of listFiles(tmp, WORKS_DIR)) {
+      for (const rel of manifestFiles(tmp, WORKS_DIR)) {
         files[rel] = { bytes: statSync(join(tmp, rel)).size, sha256: await sha256File(join(tmp, rel)) };
       }
       const buildManifest: BuildManifest = {

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from './lib/command-line.ts';
 import { isUpToDate, runPipeline } from './build.ts';
 import { terminalProgress } from './lib/progress.ts';
 import { InvalidSnapshotError } from './steps/frame/validate.ts';
@@ -32,27 +32,17 @@ Options:
   -h, --help         show this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    snapshot: { type: 'string', default: 'snapshots/sample' },
-    out: { type: 'string', default: 'build-output' },
-    'work-files': { type: 'boolean', default: false },
-    'no-work-files': { type: 'boolean', default: false },
-    'if-stale': { type: 'boolean', default: false },
-    threads: { type: 'string' },
-    keep: { type: 'string', default: '2' },
-    lexicon: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  snapshot: { type: 'string', default: 'snapshots/sample' },
+  out: { type: 'string', default: 'build-output' },
+  'work-files': { type: 'boolean', default: false },
+  'no-work-files': { type: 'boolean', default: false },
+  'if-stale': { type: 'boolean', default: false },
+  threads: { type: 'string' },
+  keep: { type: 'string', default: '2' },
+  lexicon: { type: 'string' },
 });
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-const fail = (msg: string): never => {
-  process.stderr.write(`pipeline: ${msg}\n\n${HELP}`);
-  process.exit(2);
-};
+const fail: (message: string) => never = usageError('pipeline', HELP);
 const keep = Number(values.keep);
 if (!Number.isInteger(keep) || keep < 1) fail('--keep must be a whole number of at least 1');
 const threads = values.threads === undefined ? undefined : Number(values.threads);

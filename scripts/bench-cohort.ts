@@ -15,30 +15,27 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import autocannon from 'autocannon';
 import { cohortIndexManifestSchema, COHORT_DIR, type CsrName, file, isPackedCsr } from '../contracts/frame/cohort-index.ts';
 import { rssMiB, startBenchServer } from './lib/bench-server.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run bench:cohort -- --build <build-output dir> [--snapshot ID] [--runs 30] [--duration 15] [--connections 16] [--starts 1]\n\n' +
+    'Starts a server on the build and measures cohort latency (p50/p95), a 100,000-row CSV export, and\n' +
+    'throughput under concurrent load. Prints Markdown tables for docs/benchmarks.md.\n' +
+    '--snapshot ID: ask every cohort request for that retained (older, published) snapshot, and time its first use.\n' +
+    '--starts N: start and stop the server N times first, timing each start (spawn to the first 200 from /readyz).\n',
+  {
     build: { type: 'string' },
     runs: { type: 'string', default: '30' },
     duration: { type: 'string', default: '15' },
     connections: { type: 'string', default: '16' },
     snapshot: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
+    starts: { type: 'string', default: '1' },
   },
-});
-if (values.help || !values.build) {
-  process.stdout.write(
-    'Usage: npm run bench:cohort -- --build <build-output dir> [--snapshot ID] [--runs 30] [--duration 15] [--connections 16]\n\n' +
-      'Starts a server on the build and measures cohort latency (p50/p95), a 100,000-row CSV export, and\n' +
-      'throughput under concurrent load. Prints Markdown tables for docs/benchmarks.md.\n' +
-      '--snapshot ID: ask every cohort request for that retained (older, published) snapshot, and time its first use.\n',
-  );
-  process.exit(values.help ? 0 : 2);
-}
+  ['build'],
+);
 const buildOut = resolve(values.build);
 const runs = Number(values.runs);
 const snapshot = values.snapshot ?? null;
@@ -175,6 +172,18 @@ process.stdout.write(
   `values: field=${field}, topic=${topic}, venue=${venue}, terms=${common.join(',')}/${top.join(',')}/${mid}/${rare}, author_id=${authorId}, author=${nameTerm}\n\n`,
 );
 
+if (Number(values.starts) > 1) {
+  const seconds: number[] = [];
+  for (let i = 0; i < Number(values.starts); i++) {
+    const s = await startServer({ COHORT_CACHE: 'off' });
+    seconds.push(s.readySeconds);
+    await s.stop();
+  }
+  seconds.sort((a, b) => a - b);
+  process.stdout.write(
+    `server start over ${seconds.length} runs: median ${seconds[seconds.length >> 1]!.toFixed(2)} s, range ${seconds[0]!.toFixed(2)}–${seconds.at(-1)!.toFixed(2)} s\n`,
+  );
+}
 const cold = await startServer({ COHORT_CACHE: 'off' });
 const startRss = rssMiB(cold.child.pid!);
 if (snapshot !== null) {

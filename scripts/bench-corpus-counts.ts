@@ -6,24 +6,19 @@
  * one plain pass over every excerpt's (status, band) mask (what a count without phrase would cost without the mask
  * histograms), in the same process so the two are comparable on a busy machine. Prints a Markdown table.
  */
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { CorpusData } from '../api-dynamic/src/services/corpus/corpus-data.ts';
 import { parseExcerptQuery } from '../contracts/corpus/excerpts-query.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run bench:corpus-counts -- --build DIR [--rounds 5] [--calls 20]\n\nTimes /excerpts totals on DIR/corpus/corpus.sqlite against one pass over every excerpt (Markdown table).\n',
+  {
     build: { type: 'string' },
     rounds: { type: 'string', default: '5' },
     calls: { type: 'string', default: '20' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help || !values.build) {
-  process.stdout.write(
-    'Usage: npm run bench:corpus-counts -- --build DIR [--rounds 5] [--calls 20]\n\nTimes /excerpts totals on DIR/corpus/corpus.sqlite against one pass over every excerpt (Markdown table).\n',
-  );
-  process.exit(values.help ? 0 : 2);
-}
+  ['build'],
+);
 const rounds = Math.max(1, Number(values.rounds));
 const calls = Math.max(1, Number(values.calls));
 const corpus = await CorpusData.open(values.build);

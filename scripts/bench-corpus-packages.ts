@@ -14,27 +14,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { generateBaselinePackages, generateIncrementPackage } from '../pipeline/generate/corpus/packages.ts';
 import { type Progress, terminalProgress } from '../pipeline/lib/progress.ts';
 import { buildCorpus } from '../pipeline/steps/corpus/corpus.ts';
 import { wholeArg } from './lib/whole-arg.ts';
-
-const { values } = parseArgs({
-  options: {
-    packages: { type: 'boolean' },
-    articles: { type: 'string', default: '100000' },
-    small: { type: 'string', default: '25000' },
-    'per-package': { type: 'string', default: '10000' },
-    changed: { type: 'string', default: '0.01' },
-    seed: { type: 'string', default: '1' },
-    keep: { type: 'string' },
-    'child-build': { type: 'string' },
-    out: { type: 'string' },
-    cache: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
 
 const HELP = `Usage: npm run bench:corpus -- --packages [--articles 100000] [--small 25000] [--per-package 10000] [--changed 0.01] [--seed 1] [--keep DIR]
 
@@ -44,6 +28,19 @@ then adds a daily incremental package revising --changed of the articles and tim
 extraction cache of the full build. Work files go under the system temp directory and are removed, unless
 --keep DIR names where to put and keep them. Prints Markdown for docs/benchmarks.md; progress goes to stderr.
 `;
+
+const values = commandLine(HELP, {
+  packages: { type: 'boolean' },
+  articles: { type: 'string', default: '100000' },
+  small: { type: 'string', default: '25000' },
+  'per-package': { type: 'string', default: '10000' },
+  changed: { type: 'string', default: '0.01' },
+  seed: { type: 'string', default: '1' },
+  keep: { type: 'string' },
+  'child-build': { type: 'string' },
+  out: { type: 'string' },
+  cache: { type: 'string' },
+});
 
 interface ChildResult {
   wall: number;
@@ -78,10 +75,6 @@ if (values['child-build']) {
   process.exit(0);
 }
 
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
 const int = wholeArg;
 const large = int('articles', values.articles);
 const small = int('small', values.small);

@@ -9,19 +9,17 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { CORPUS_DB_FILE } from '../contracts/corpus/database.ts';
 import { ExcerptIndex } from '../api-dynamic/src/services/corpus/excerpt-index.ts';
 import { SearchIndex } from '../api-dynamic/src/services/corpus/search-index.ts';
 import { openReadOnly, sqlite3 } from '../api-dynamic/src/services/corpus/sqlite.ts';
 
-const { values } = parseArgs({ options: { build: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-if (values.help || !values.build) {
-  process.stdout.write(
-    'Usage: npm run bench:corpus-startup -- --build DIR\n\nTimes and measures each phase of opening DIR/corpus/corpus.sqlite as the server does.\n',
-  );
-  process.exit(values.help ? 0 : 2);
-}
+const values = commandLine(
+  'Usage: npm run bench:corpus-startup -- --build DIR\n\nTimes and measures each phase of opening DIR/corpus/corpus.sqlite as the server does.\n',
+  { build: { type: 'string' } },
+  ['build'],
+);
 const path = join(values.build, CORPUS_DB_FILE);
 const mib = (n: number) => (n / 2 ** 20).toFixed(0);
 const s = await sqlite3();

@@ -11,7 +11,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { type ExtractedArticle, extractArticle } from '../pipeline/corpus/extract.ts';
 import { readArticleFile } from '../pipeline/corpus/jats.ts';
 import { compileLexicon } from '../pipeline/corpus/lexicon.ts';
@@ -22,18 +22,14 @@ import { writeCorpusDatabase } from '../pipeline/steps/corpus/corpus.sqlite.ts';
 import { compareArticleIds } from '../pipeline/steps/corpus/extract-corpus.ts';
 import { corpusInput } from '../pipeline/steps/corpus/inputs.ts';
 
-const { values } = parseArgs({
-  options: { snapshot: { type: 'string' }, copies: { type: 'string', default: '200' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-});
-if (values.help || !values.snapshot) {
-  process.stdout.write(
-    'Usage: npm run bench:corpus-writer -- --snapshot DIR --copies N [--out FILE]\n\n' +
-      "Writes a corpus database of N copies of DIR/corpus's articles with writeCorpusDatabase alone (copies made as\n" +
-      'they are loaded) and prints its time, wasm heap and peak RSS as a Markdown row. FILE (default: a temporary\n' +
-      'file) is removed afterwards.\n',
-  );
-  process.exit(values.help ? 0 : 2);
-}
+const values = commandLine(
+  'Usage: npm run bench:corpus-writer -- --snapshot DIR --copies N [--out FILE]\n\n' +
+    "Writes a corpus database of N copies of DIR/corpus's articles with writeCorpusDatabase alone (copies made as\n" +
+    'they are loaded) and prints its time, wasm heap and peak RSS as a Markdown row. FILE (default: a temporary\n' +
+    'file) is removed afterwards.\n',
+  { snapshot: { type: 'string' }, copies: { type: 'string', default: '200' }, out: { type: 'string' } },
+  ['snapshot'],
+);
 const copies = Math.max(1, Number(values.copies));
 const input = corpusInput(values.snapshot);
 if (input.kind !== 'jats') throw new Error(`${values.snapshot}/corpus holds no JATS articles`);

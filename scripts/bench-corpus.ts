@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { gunzipSync } from 'node:zlib';
 import { CORPUS_DB_FILE } from '../contracts/corpus/database.ts';
 import { ftsExpression, parseExcerptQuery } from '../contracts/corpus/excerpts-query.ts';
@@ -49,8 +49,18 @@ if (process.argv.includes('--packages')) {
   process.exit(process.exitCode ?? 0);
 }
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run bench:corpus -- [--articles 10000] [--sentences 1000000] [--requests 400] [--warmup 2] [--seed 1] [--keep DIR]\n' +
+    '       npm run bench:corpus -- --build DIR [--requests 400] [--warmup 2] [--seed 1]\n' +
+    '       npm run bench:corpus -- --packages --help   (bulk packages end to end, incremental rebuilds)\n\n' +
+    'Generates N synthetic JATS articles and measures extraction throughput (single thread: articles/s, MB/s),\n' +
+    'times the rest of the corpus step, replicates the extracted articles under new ids into a corpus database\n' +
+    'of at least --sentences excerpts, and times /excerpts in-process (parse + listExcerpts + JSON) in a fresh\n' +
+    'process: --requests timed requests per group (without q, with q) after --warmup rounds of every kind.\n' +
+    'With --build, only the /excerpts part runs, on DIR/corpus/corpus.sqlite. Temporary files go under the\n' +
+    'system temp directory and are removed, unless --keep DIR names where to put and keep them.\n' +
+    'Prints Markdown tables for docs/benchmarks.md; progress goes to stderr.\n',
+  {
     articles: { type: 'string', default: '10000' },
     sentences: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '400' },
@@ -58,24 +68,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     keep: { type: 'string' },
     build: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help) {
-  process.stdout.write(
-    'Usage: npm run bench:corpus -- [--articles 10000] [--sentences 1000000] [--requests 400] [--warmup 2] [--seed 1] [--keep DIR]\n' +
-      '       npm run bench:corpus -- --build DIR [--requests 400] [--warmup 2] [--seed 1]\n' +
-      '       npm run bench:corpus -- --packages --help   (bulk packages end to end, incremental rebuilds)\n\n' +
-      'Generates N synthetic JATS articles and measures extraction throughput (single thread: articles/s, MB/s),\n' +
-      'times the rest of the corpus step, replicates the extracted articles under new ids into a corpus database\n' +
-      'of at least --sentences excerpts, and times /excerpts in-process (parse + listExcerpts + JSON) in a fresh\n' +
-      'process: --requests timed requests per group (without q, with q) after --warmup rounds of every kind.\n' +
-      'With --build, only the /excerpts part runs, on DIR/corpus/corpus.sqlite. Temporary files go under the\n' +
-      'system temp directory and are removed, unless --keep DIR names where to put and keep them.\n' +
-      'Prints Markdown tables for docs/benchmarks.md; progress goes to stderr.\n',
-  );
-  process.exit(0);
-}
+);
 
 const out = (s: string) => process.stdout.write(s);
 const err = (s: string) => process.stderr.write(s);

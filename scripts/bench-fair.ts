@@ -24,33 +24,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { buildApp } from '../api-dynamic/src/app.ts';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import type { BuildStore } from '../api-dynamic/src/services/build-store.ts';
-import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
-import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+import { fairMockEnv, pangaeaBenchMock } from '../test/helpers/fair-app.ts';
+import { FAIR_FIXTURES, fairFixturesAvailable, fujiRepositoryRoutes } from '../test/helpers/fair-mock-resolver.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5] [--software]\n\n' +
+    'Serves the FAIR API on loopback against a mock replaying the recorded PANGAEA responses (cache off) and\n' +
+    'measures: RUNS sequential assessments (p50/p95 latency), then ROUNDS batches of CONCURRENCY assessments at\n' +
+    'once (assessments/s, p50/p95, longest event-loop stall). Needs ../shared/reference/fair-fixtures.\n' +
+    '--software assesses the recorded GitHub repository (F-UJI) with metrics_v0.7_software instead.\n' +
+    'Prints Markdown tables for docs/benchmarks.md.\n',
+  {
     runs: { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '5' },
     software: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help) {
-  process.stdout.write(
-    'Usage: npm run bench:fair -- [--runs 50] [--concurrency 20] [--rounds 5] [--software]\n\n' +
-      'Serves the FAIR API on loopback against a mock replaying the recorded PANGAEA responses (cache off) and\n' +
-      'measures: RUNS sequential assessments (p50/p95 latency), then ROUNDS batches of CONCURRENCY assessments at\n' +
-      'once (assessments/s, p50/p95, longest event-loop stall). Needs ../shared/reference/fair-fixtures.\n' +
-      '--software assesses the recorded GitHub repository (F-UJI) with metrics_v0.7_software instead.\n' +
-      'Prints Markdown tables for docs/benchmarks.md.\n',
-  );
-  process.exit(0);
-}
+);
 if (!fairFixturesAvailable()) {
   process.stderr.write(`bench:fair: the recorded fixtures are missing (${FAIR_FIXTURES}); nothing to measure\n`);
   process.exit(1);
@@ -61,13 +55,7 @@ const rounds = Number(values.rounds);
 const total = runs + concurrency * rounds + 3;
 
 // The mock: the PANGAEA cassette, and the resolver and registry routes again for every benchmark DOI.
-const mock = await startFairMock();
-const replay = replayRoutes('pangaea', mock.base);
-mock.route(...replay, PANGAEA_ZIP);
-const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
-const routes: MockRoute[] = [];
-for (let n = 0; n < total; n++) routes.push(...perDoi.map((r) => ({ ...r, path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`) })));
-mock.route(...routes);
+const mock = await pangaeaBenchMock(total);
 const software = values.software === true;
 const REPO_PAGE = '/github.com/pangaea-data-publisher/fuji';
 if (software) {

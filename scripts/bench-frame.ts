@@ -4,16 +4,14 @@
  * the cohort index or DuckDB, serialization; `inject`, no socket), on a real build. Prints p50/p95/max.
  */
 import { cpus } from 'node:os';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { appFor } from '../test/helpers/app.ts';
 
-const { values } = parseArgs({ options: { build: { type: 'string' }, n: { type: 'string', default: '500' }, help: { type: 'boolean', short: 'h' } } });
-if (values.help || !values.build) {
-  process.stdout.write(
-    'Usage: npm run bench:frame -- --build <build-output dir> [--n 500]\n\nMeasures /works/{id} and /network?author_id= latency (p50, p95, max) on a build.\n',
-  );
-  process.exit(values.help ? 0 : 2);
-}
+const values = commandLine(
+  'Usage: npm run bench:frame -- --build <build-output dir> [--n 500]\n\nMeasures /works/{id} and /network?author_id= latency (p50, p95, max) on a build.\n',
+  { build: { type: 'string' }, n: { type: 'string', default: '500' } },
+  ['build'],
+);
 const n = Number(values.n);
 const h = await appFor(values.build);
 // Ids drawn from the cohort index (the served database holds only the screening sample and the network

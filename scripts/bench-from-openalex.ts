@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { createGzip } from 'node:zlib';
 import { openDuck } from '../pipeline/lib/duckdb.ts';
 import { referenceTemplates, SyntheticWorks } from '../pipeline/openalex/synthetic-works.ts';
@@ -26,22 +26,15 @@ Options:
   --reuse           time the builder on the snapshot already generated in --dir (same --records), without generating it again
   -h, --help        show this help
 `;
-const { values } = parseArgs({
-  options: {
-    records: { type: 'string', default: '1000000' },
-    partitions: { type: 'string', default: '10' },
-    threads: { type: 'string' },
-    formats: { type: 'string', default: 'jsonl,parquet' },
-    dir: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    reuse: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  records: { type: 'string', default: '1000000' },
+  partitions: { type: 'string', default: '10' },
+  threads: { type: 'string' },
+  formats: { type: 'string', default: 'jsonl,parquet' },
+  dir: { type: 'string' },
+  keep: { type: 'boolean', default: false },
+  reuse: { type: 'boolean', default: false },
 });
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
 const records = Number(values.records);
 const partitions = Number(values.partitions);
 const threads = values.threads ? Number(values.threads) : availableParallelism();

@@ -19,11 +19,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import autocannon from 'autocannon';
 import { Rng } from '../pipeline/generate/prng.ts';
-import { fairMockEnv, PANGAEA_ZIP } from '../test/helpers/fair-app.ts';
-import { fairFixturesAvailable, type MockRoute, replayRoutes, startFairMock } from '../test/helpers/fair-mock-resolver.ts';
+import { fairMockEnv, pangaeaBenchMock } from '../test/helpers/fair-app.ts';
+import { type FairMock, fairFixturesAvailable } from '../test/helpers/fair-mock-resolver.ts';
 import { freePort } from '../test/helpers/net.ts';
 import { type BenchServer, rssMiB, startBenchServer } from './lib/bench-server.ts';
 import { haveRedisServer, startRedis } from '../test/helpers/redis-server.ts';
@@ -53,8 +53,9 @@ Options:
   -h, --help            show this help
 `;
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  HELP,
+  {
     build: { type: 'string' },
     phases: { type: 'string', default: 'static,mixed,soak' },
     duration: { type: 'string', default: '30' },
@@ -64,13 +65,9 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     seed: { type: 'string', default: '20261121' },
     'cpu-profile': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help || !values.build) {
-  process.stdout.write(HELP);
-  process.exit(values.help ? 0 : 2);
-}
+  ['build'],
+);
 const phases = new Set(values.phases!.split(','));
 for (const p of phases) if (!['static', 'mixed', 'soak'].includes(p)) throw new Error(`--phases: unknown phase "${p}" (static, mixed, soak)`);
 const buildOut = resolve(values.build);
@@ -84,21 +81,9 @@ const work = mkdtempSync(join(tmpdir(), 'bench-load-'));
 // ---- the FAIR upstream mock: the recorded PANGAEA answers, for DOIs .b0 … .b<FAIR_DOIS-1> ----
 const FAIR_DOIS = 300;
 let fairEnv: Record<string, string> = {};
-let mock: Awaited<ReturnType<typeof startFairMock>> | null = null;
+let mock: FairMock | null = null;
 if (fairFixturesAvailable()) {
-  mock = await startFairMock();
-  const replay = replayRoutes('pangaea', mock.base);
-  mock.route(...replay, PANGAEA_ZIP);
-  const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
-  const routes: MockRoute[] = [];
-  for (let n = 0; n < FAIR_DOIS; n++)
-    routes.push(
-      ...perDoi.map((r) => ({
-        ...r,
-        path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`),
-      })),
-    );
-  mock.route(...routes);
+  mock = await pangaeaBenchMock(FAIR_DOIS);
   fairEnv = fairMockEnv(mock);
 } else progress('the recorded FAIR fixtures are missing: the soak runs without assessments');
 

@@ -6,27 +6,23 @@
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { type PhaseTiming, phaseTable } from '../pipeline/lib/phase-timer.ts';
 import { marginalsTable } from './marginals.ts';
 
-const { values } = parseArgs({
-  options: {
-    works: { type: 'string', default: '20000,4300000' },
-    dir: { type: 'string', default: '/tmp/bench-pipeline' },
-    'work-files': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-if (values.help) {
-  process.stdout.write(`Usage: npm run bench:pipeline -- [--works 20000,4300000] [--dir /tmp/bench-pipeline] [--work-files]
+const values = commandLine(
+  `Usage: npm run bench:pipeline -- [--works 20000,4300000] [--dir /tmp/bench-pipeline] [--work-files]
 
 Measures generator + pipeline wall time and peak RSS per frame size (each step in its own process), then
 the pipeline's wall time and peak RSS per phase (validate, frame database load, derived tables, ...).
 --work-files also writes one JSON document per work (off by default, as in the target).
-`);
-  process.exit(0);
-}
+`,
+  {
+    works: { type: 'string', default: '20000,4300000' },
+    dir: { type: 'string', default: '/tmp/bench-pipeline' },
+    'work-files': { type: 'boolean', default: false },
+  },
+);
 const sizes = values.works!.split(',').map(Number);
 const dir = resolve(values.dir!);
 const marginals: string[] = [];

@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../contracts/frame/canadian-lists.ts';
 import { utcDay } from '../contracts/frame/recent.ts';
 import { buildApp } from '../api-dynamic/src/app.ts';
@@ -21,22 +21,16 @@ import { runSync } from '../api-dynamic/src/services/frame/recent/sync.ts';
 import { designedWorks } from '../test/helpers/catalogue-fixtures.ts';
 import { startMockCatalogue } from '../test/helpers/mock-catalogue.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run bench:recent -- [--build build-output] [--works 30000] [--runs 200]\n\n' +
+    'Syncs N designed works from a mock catalogue on loopback into a temporary state directory, then measures\n' +
+    '/frame/api/v1/recent latency (p50/p95) over HTTP. Prints Markdown tables for docs/benchmarks.md.\n',
+  {
     build: { type: 'string', default: 'build-output' },
     works: { type: 'string', default: '30000' },
     runs: { type: 'string', default: '200' },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help) {
-  process.stdout.write(
-    'Usage: npm run bench:recent -- [--build build-output] [--works 30000] [--runs 200]\n\n' +
-      'Syncs N designed works from a mock catalogue on loopback into a temporary state directory, then measures\n' +
-      '/frame/api/v1/recent latency (p50/p95) over HTTP. Prints Markdown tables for docs/benchmarks.md.\n',
-  );
-  process.exit(0);
-}
+);
 const buildOut = resolve(values.build);
 const n = Number(values.works);
 const runs = Number(values.runs);

@@ -6,7 +6,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { buildApp } from '../api-dynamic/src/app.ts';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import { BuildStore } from '../api-dynamic/src/services/build-store.ts';
@@ -20,18 +20,11 @@ for each server-rendered page kind and a few static pages: p50, p95, max (ms). R
   --n N                requests per page kind (default 50)
   -h, --help           show this help
 `;
-const { values } = parseArgs({
-  options: {
-    'build-output': { type: 'string', default: 'build-output' },
-    site: { type: 'string' },
-    n: { type: 'string', default: '50' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  'build-output': { type: 'string', default: 'build-output' },
+  site: { type: 'string' },
+  n: { type: 'string', default: '50' },
 });
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
 const n = Number(values.n);
 const buildOutput = resolve(values['build-output']!);
 const config = loadConfig({

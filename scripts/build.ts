@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { BUILD_OUTPUT, buildSite, siteIsFresh } from './build-site.ts';
 
 const HELP = `Usage: npm run build -- [--snapshot DIR] [--if-stale] [--work-files]
@@ -18,18 +18,11 @@ Runs the pipeline (snapshot → $BUILD_OUTPUT/current, default build-output) and
   -h, --help        show this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    snapshot: { type: 'string', default: 'snapshots/sample' },
-    'if-stale': { type: 'boolean', default: false },
-    'work-files': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  snapshot: { type: 'string', default: 'snapshots/sample' },
+  'if-stale': { type: 'boolean', default: false },
+  'work-files': { type: 'boolean', default: false },
 });
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
 
 export function build(): void {
   const args = [resolve('node_modules/tsx/dist/cli.mjs'), resolve('pipeline/cli.ts'), '--snapshot', values.snapshot!, '--out', BUILD_OUTPUT];

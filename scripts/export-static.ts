@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../api-dynamic/src/config.ts';
+import { usageError } from '../pipeline/lib/command-line.ts';
 import { terminalProgress } from '../pipeline/lib/progress.ts';
 import { exportStatic, parseOrigin } from './static-export/export-static.ts';
 
@@ -27,10 +28,7 @@ only when the export is complete. See docs/static-hosting.md.
   -h, --help           show this help
 `;
 
-function fail(message: string): never {
-  process.stderr.write(`export:static: ${message}\n\n${HELP}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageError('export:static', HELP);
 
 let values;
 try {

@@ -3,7 +3,7 @@
  * service. Prints what was sent and answered per service; exits 1 at the first violation (its seed and
  * counterexample are printed; FUZZ_SEED=<seed> in the test or --seed here replays it).
  */
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { fuzzRoutes } from '../test/fuzz/check.ts';
 import { FAIR_IDENTIFIERS, fuzzTarget } from '../test/fuzz/apps.ts';
 
@@ -18,18 +18,11 @@ not the shared one.
   -h, --help     show this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '10000' },
-    seed: { type: 'string' },
-    service: { type: 'string', multiple: true },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  runs: { type: 'string', default: '10000' },
+  seed: { type: 'string' },
+  service: { type: 'string', multiple: true },
 });
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   process.stderr.write(`--runs must be a whole number above 0, not ${values.runs}\n`);

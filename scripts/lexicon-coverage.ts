@@ -11,27 +11,21 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { parse } from 'csv-parse/sync';
 import { compileLexicon, DEFAULT_LEXICON_PATH, lexiconFileSchema } from '../pipeline/corpus/lexicon.ts';
 import { readLexicon } from '../pipeline/steps/corpus/corpus.ts';
 
-const { values } = parseArgs({
-  options: {
+const values = commandLine(
+  'Usage: npm run lexicon:coverage -- [--lexicon FILE] [--reference DIR]\n\n' +
+    "Measures a lexicon (default: the pipeline's) against Otte et al. 2022's phrases weighted by occurrences and\n" +
+    "Hankins' list: covered share, and every phrase not covered with its weight, its share of p < 0.05 and the\n" +
+    'reason. DIR is the otte2022 reference folder (default ../shared/reference/hedged/otte2022).\n',
+  {
     lexicon: { type: 'string' },
     reference: { type: 'string', default: resolve(import.meta.dirname, '..', '..', 'shared', 'reference', 'hedged', 'otte2022') },
-    help: { type: 'boolean', short: 'h' },
   },
-});
-if (values.help) {
-  process.stdout.write(
-    'Usage: npm run lexicon:coverage -- [--lexicon FILE] [--reference DIR]\n\n' +
-      "Measures a lexicon (default: the pipeline's) against Otte et al. 2022's phrases weighted by occurrences and\n" +
-      "Hankins' list: covered share, and every phrase not covered with its weight, its share of p < 0.05 and the\n" +
-      'reason. DIR is the otte2022 reference folder (default ../shared/reference/hedged/otte2022).\n',
-  );
-  process.exit(0);
-}
+);
 const dir = values.reference!;
 const sumPath = join(dir, 'out.01.process', 'sum_phrases.csv');
 if (!existsSync(sumPath)) {

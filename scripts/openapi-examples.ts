@@ -7,12 +7,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildApp } from '../api-dynamic/src/app.ts';
 import { loadConfig } from '../api-dynamic/src/config.ts';
 import { BuildStore } from '../api-dynamic/src/services/build-store.ts';
 import type { RecordedExamples } from '../contracts/common/openapi-examples.ts';
 import { runPipeline } from '../pipeline/build.ts';
+import { commandLine } from '../pipeline/lib/command-line.ts';
 import { terminalProgress } from '../pipeline/lib/progress.ts';
 import { exampleAnswer, exampleEnv, type ExampleRequest, serviceExampleRequests, SERVICES, type Send } from './lib/openapi-example-requests.ts';
 
@@ -31,11 +31,7 @@ Options:
 const ROOT = join(import.meta.dirname, '..');
 
 async function main() {
-  const { values } = parseArgs({ options: { build: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+  const values = commandLine(HELP, { build: { type: 'string' } });
   const scratch = mkdtempSync(join(tmpdir(), 'openapi-examples-'));
   try {
     let buildOutput = values.build;

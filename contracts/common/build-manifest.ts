@@ -2,8 +2,11 @@
  * `build-output/current/manifest.json`: what a build contains and what it was built from. The server checks
  * it at start and on reload; `npm start` compares it with the snapshot to decide whether to rebuild.
  */
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { snapshotRefSchema } from '../frame/snapshot-ref.ts';
+import { markerPid } from './build-markers.ts';
 
 /** Bump when the pipeline's output format changes, so old builds are rebuilt. */
 export const PIPELINE_VERSION = '8';
@@ -46,3 +49,21 @@ export const buildManifestSchema = z
   })
   .strict();
 export type BuildManifest = z.infer<typeof buildManifestSchema>;
+
+/**
+ * Paths of the files below the build directory `dir` that its manifest lists, relative to it: every file but the
+ * manifest itself, the servers' marker files and those below `skip` (the per-work documents, hashed by their index).
+ */
+export function manifestFiles(dir: string, skip: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const rel = relative(dir, join(d, e.name));
+      if (e.isDirectory()) {
+        if (rel !== skip) walk(join(d, e.name));
+      } else if (rel !== 'manifest.json' && !(d === dir && markerPid(e.name) !== null)) out.push(rel);
+    }
+  };
+  walk(dir);
+  return out;
+}

@@ -7,7 +7,8 @@
  * page cache (bounded by `PRAGMA cache_size`) and the operating system's file cache holds the rest, shared and
  * outside the process's RSS.
  *
- * One module for the server (read-only) and the pipeline (read-write); both import it, neither imports the other.
+ * One module for the server (read-only) and the pipeline (read-write), with the sqlite3 module they share; both
+ * import it, neither imports the other.
  *
  * What it does not do, on purpose: locking (one writer, the pipeline, writes a new file that no reader has open;
  * readers only read a finished file), shared memory (no WAL), and temporary files: sqlite-wasm is compiled with
@@ -16,10 +17,30 @@
  */
 import { closeSync, constants, existsSync, fstatSync, ftruncateSync, fsyncSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 
-type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
-type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
+export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
+export type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
+/** The module's init accepts Emscripten options at run time; its type declaration omits them. */
+const init = sqlite3InitModule as unknown as (options: { print: (...a: unknown[]) => void; printErr: (...a: unknown[]) => void }) => Promise<Sqlite3>;
+
+let module: Promise<Sqlite3> | null = null;
+let loaded: Sqlite3 | null = null;
+
+/**
+ * The sqlite3 module, initialised once per process (which compiles the wasm, ~20 ms); its diagnostics go to
+ * stderr only when they are errors.
+ */
+export function sqlite3(): Promise<Sqlite3> {
+  module ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.error('sqlite3:', ...args) }).then((s) => (loaded = s));
+  return module;
+}
+
+/** The module `sqlite3()` initialised, for code handed one of its databases (which it needs to call C functions on). */
+export function loadedSqlite3(): Sqlite3 {
+  if (!loaded) throw new Error('sqlite3 is not initialised');
+  return loaded;
+}
 type Pointer = number;
 
 /** The VFS's registered name (what `new DB({ vfs })` takes). */

@@ -95,6 +95,3 @@ CREATE TABLE search_bigrams (
 ) WITHOUT ROWID;
 CREATE TABLE excerpt_index (id INTEGER PRIMARY KEY, name TEXT NOT NULL, data BLOB NOT NULL);
 `;
-
-/** Keys of the `info` table. `phrases` is the JSON list of every canonical phrase of the lexicon. */
-export const CORPUS_INFO_KEYS = ['schema_version', 'snapshot', 'lexicon_version', 'lexicon_source', 'phrases'] as const;

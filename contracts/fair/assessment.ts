@@ -149,7 +149,6 @@ export const assessmentDetailsSchema = z.object(
     },
   ),
 );
-export type AssessmentDetails = z.infer<typeof assessmentDetailsSchema>;
 
 export const assessmentResultSchema = z.object(
   described(

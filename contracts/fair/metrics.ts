@@ -34,7 +34,6 @@ export const metricTestDefinitionSchema = z.object({
   /** Maturity the metric reaches when this test passes. */
   maturity: maturitySchema,
 });
-export type MetricTestDefinition = z.infer<typeof metricTestDefinitionSchema>;
 
 export const metricDefinitionSchema = z
   .object({

@@ -34,4 +34,3 @@ export const predictionsReportSchema = z
     model: z.object({ model_version: z.string().min(1), evaluation: z.record(z.string(), z.unknown()) }).loose(),
   })
   .strict();
-export type PredictionsReport = z.infer<typeof predictionsReportSchema>;

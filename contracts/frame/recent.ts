@@ -261,7 +261,6 @@ export const recentWorkSchema = z
 export type RecentWork = z.infer<typeof recentWorkSchema>;
 
 export const SYNC_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
-export type SyncStatus = (typeof SYNC_STATUSES)[number];
 
 /** One run of the sync command, as recorded in the state store. */
 export const syncRunSchema = z

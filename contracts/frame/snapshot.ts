@@ -448,8 +448,6 @@ export function rowAcceptor(table: TableSpec): ((cells: readonly string[]) => bo
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256');
 const fileEntry = z.object({ file: z.string().min(1), bytes: z.number().int().min(0), sha256 }).strict();
 
-export const DOCUMENT_NAMES = ['findings', 'predictions_report'] as const;
-
 /**
  * Where a snapshot built from a real upstream came from (pipeline/openalex): the catalogue release and the
  * partitions read (with their sha256 and record counts), deletions applied, the Retraction Watch file, the

@@ -37,7 +37,6 @@ export type Category = (typeof CATEGORIES)[number];
 
 /** Prediction heads in score-array order: the eight categories, then `insufficient_payload`. */
 export const CATEGORY_ORDER = [...CATEGORIES, 'insufficient_payload'] as const;
-export type CategoryHead = (typeof CATEGORY_ORDER)[number];
 
 export const DESIGNS = [
   'randomized_trial',
@@ -75,9 +74,6 @@ export type Stratum = (typeof STRATA)[number];
 
 /** The four-state retraction record (Retraction Watch `nature`). */
 export const RETRACTION_STATES = ['Retraction', 'Expression of concern', 'Correction', 'Reinstatement'] as const;
-
-/** The two distillation teachers whose scores every prediction carries. */
-export const TEACHERS = ['codex', 'gemma'] as const;
 
 export const PREDICTION_STATUS = 'machine_predicted_unvalidated';
 export const LEGACY_VALIDATION_STATUS = 'score_only:v0-immature-baseline';

@@ -16,7 +16,7 @@
 import { ByteBuffer, ByteReader } from '../common/bytes.ts';
 import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { SCREEN_MODELS } from './vocab.ts';
-import { type LabelRow, list, type WorkRow } from './work-record.ts';
+import { type LabelRow, list } from './work-record.ts';
 
 /**
  * How a field is stored:
@@ -614,10 +614,10 @@ export interface StoredAuthorship {
 }
 
 /**
- * Appends a work's packed row. `values` holds the work's WorkRow values in stored order (WORK_FIELDS; rowValues
- * gives them from a WorkRow), `authors` the authorships in position order, `labels` the direct labels in model
- * order. Values by position rather than a WorkRow: an object with ~100 keyed properties is a dictionary in V8,
- * and the build encodes millions of them.
+ * Appends a work's packed row. `values` holds the work's WorkRow values in stored order (WORK_FIELDS),
+ * `authors` the authorships in position order, `labels` the direct labels in model order. Values by position
+ * rather than a WorkRow: an object with ~100 keyed properties is a dictionary in V8, and the build encodes
+ * millions of them.
  */
 export function encodeWork(
   w: ByteBuffer,
@@ -677,9 +677,6 @@ function encodePlan(codes: SymbolCodes): EncodePlan {
   plans.set(codes, plan);
   return plan;
 }
-
-/** A WorkRow's values in stored order, as encodeWork takes them. */
-export const rowValues = (row: WorkRow): unknown[] => WORK_FIELDS.map((f) => row[f.field]);
 
 /** Where an authorship's author comes from when decoding: by numeric author id. */
 export interface AuthorLookup {

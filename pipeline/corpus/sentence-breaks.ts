@@ -68,11 +68,6 @@ assign(LOWER, '\u00b5');
 assign(SCONTINUE, '\u2013\u2014');
 assign(CLOSE, '\u2018\u2019\u201c\u201d\u00ab\u00bb');
 
-/** True when every character of `text` has a listed class. */
-export function breaksInJs(text: string): boolean {
-  return sentenceBreaks(text) !== null;
-}
-
 /**
  * The inner sentence boundaries of `text` (offsets where a sentence starts, excluding 0 and `text.length`),
  * in order; null when a character of `text` has no listed class (ICU must split it). One pass: every character

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '../lib/command-line.ts';
 import { terminalProgress } from '../lib/progress.ts';
 import { generateSnapshot } from './snapshot.ts';
 
@@ -24,27 +24,16 @@ Options:
   -h, --help       show this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    works: { type: 'string' },
-    out: { type: 'string' },
-    seed: { type: 'string', default: '20260624' },
-    name: { type: 'string' },
-    release: { type: 'string', default: '2026-06-24' },
-    built: { type: 'string', default: '2026-07-12' },
-    threads: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  works: { type: 'string' },
+  out: { type: 'string' },
+  seed: { type: 'string', default: '20260624' },
+  name: { type: 'string' },
+  release: { type: 'string', default: '2026-06-24' },
+  built: { type: 'string', default: '2026-07-12' },
+  threads: { type: 'string' },
 });
-
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-const fail = (msg: string): never => {
-  process.stderr.write(`snapshot:generate: ${msg}\n\n${HELP}`);
-  process.exit(2);
-};
+const fail: (message: string) => never = usageError('snapshot:generate', HELP);
 const works = Number(values.works);
 if (!values.works || !Number.isInteger(works) || works < 100 || works > 50_000_000) fail('--works must be a whole number from 100 through 50000000');
 if (!values.out) fail('--out DIR is required');

@@ -2,9 +2,14 @@
 import { createHash, hash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 
-export async function sha256File(path: string): Promise<string> {
+/** `onBytes` hears how many bytes are hashed so far. */
+export async function sha256File(path: string, onBytes?: (bytes: number) => void): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
+  let read = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 << 20 })) {
+    hash.update(chunk as Buffer);
+    onBytes?.((read += (chunk as Buffer).length));
+  }
   return hash.digest('hex');
 }
 

@@ -1,32 +1,12 @@
 /**
- * sqlite-wasm for the pipeline: one module instance per process (initialising it compiles the wasm, ~20 ms),
- * databases written to and read from real files page by page through the file VFS
+ * sqlite-wasm for the pipeline: databases written to and read from real files page by page through the file VFS
  * (contracts/common/sqlite-file-vfs.ts): a database being built lives on disk as it grows, not in the wasm heap
  * (built in `:memory:` and exported, a database needs two to three times its size in wasm memory).
  */
 import { existsSync, unlinkSync } from 'node:fs';
-import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import { openDatabaseFile } from '../../contracts/common/sqlite-file-vfs.ts';
+import { openDatabaseFile, type Sqlite3, type SqliteDb } from '../../contracts/common/sqlite-file-vfs.ts';
 
-export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
-/** The module's init accepts Emscripten options at run time; its type declaration omits them. */
-const init = sqlite3InitModule as unknown as (options: { print: (...a: unknown[]) => void; printErr: (...a: unknown[]) => void }) => Promise<Sqlite3>;
-export type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
-
-let module: Promise<Sqlite3> | null = null;
-let loaded: Sqlite3 | null = null;
-
-/** The sqlite3 module (initialised once); its diagnostics go to stderr only when they are errors. */
-export function sqlite3(): Promise<Sqlite3> {
-  module ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.error('sqlite3:', ...args) }).then((s) => (loaded = s));
-  return module;
-}
-
-/** The module `sqlite3()` initialised, for code handed one of its databases (which it needs to call C functions on). */
-export function loadedSqlite3(): Sqlite3 {
-  if (!loaded) throw new Error('sqlite3 is not initialised');
-  return loaded;
-}
+export { loadedSqlite3, sqlite3, type Sqlite3, type SqliteDb } from '../../contracts/common/sqlite-file-vfs.ts';
 
 /**
  * The page cache of a database while it is built, in KiB: 4 MiB. Pages beyond it are written to the file (no

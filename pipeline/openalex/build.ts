@@ -1,38 +1,38 @@
 /**
  * Builds a frame snapshot in the project's own format (snapshots/README.md) from an OpenAlex works snapshot:
  *   1. find the partition files (layout.ts; an incomplete download is refused),
- *   2. read every partition in worker threads, each into a checkpoint directory (partition.ts): a rerun after
+ *   2. map every partition, several at once, each into a checkpoint directory (partition.ts): a rerun after
  *      a crash or kill skips the partitions already done,
  *   3. merge: latest version of each work wins, deletions and merges applied (merge.ts),
  *   4. write the tables, the pinned Canadian lists, the two documents, report.json and the manifest
  *      (`synthetic: false`, with provenance), into a temporary directory renamed over `out` only when complete.
  */
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { stablePretty } from '../../contracts/common/stable-json.ts';
 import { ABOUT_CANADA_VERSION } from '../../contracts/frame/about-canada.ts';
 import { canadianListsDocument, type CanadianListEntry } from '../../contracts/frame/canadian-lists.ts';
 import { FRAME_YEARS, ROUTE_RULES_VERSION } from '../../contracts/frame/route-rules.ts';
-import { type SnapshotManifest, type SnapshotProvenance, TABLES, type TableName } from '../../contracts/frame/snapshot.ts';
+import { type SnapshotManifest, type SnapshotProvenance, TABLES } from '../../contracts/frame/snapshot.ts';
 import { CATEGORY_ORDER } from '../../contracts/frame/vocab.ts';
-import { CsvFileWriter, csvCell } from '../lib/csv-writer.ts';
-import { sha256File } from '../lib/hash.ts';
+import { csvCell } from '../lib/csv-writer.ts';
+import { sha256File, sha256Text } from '../lib/hash.ts';
 import type { Progress } from '../lib/progress.ts';
-import { WorkerPool } from '../lib/worker-pool.ts';
-import { canadianEntities, listFromCsv, ListError } from './canadian-lists.ts';
-import { findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
-import { mergeParts, type MergeResult } from './merge.ts';
-import { BAD_SAMPLES, type BadLine, type PartitionStats, readPartition } from './partition.ts';
+import { canadianEntities, listFromCsv } from './canadian-lists.ts';
+import { BuildError, findWorks, type PartitionFile, readDeletedIds } from './layout.ts';
+import { header, mergeParts, type MergeResult, writeTable } from './merge.ts';
+import { BAD_SAMPLES, openRulesDuck, type PartitionStats, readPartition } from './partition.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
-import type { PartitionTask } from './worker.ts';
+import type { RuleLists } from '../../contracts/frame/rules-sql.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
+
+export { BuildError };
 
 /** 1: first release; 2: the rules run by DuckDB, checkpoints in Parquet. */
 export const BUILDER_VERSION = '2';
 
 export const LABEL_TABLES = ['direct_labels', 'predictions', 'screened', 'legacy_scores'] as const;
-export type LabelTable = (typeof LABEL_TABLES)[number];
+type LabelTable = (typeof LABEL_TABLES)[number];
 
 export interface BuildOptions {
   works: string;
@@ -44,7 +44,7 @@ export interface BuildOptions {
   funders?: { dir: string } | { csv: string } | undefined;
   sources?: { dir: string } | { csv: string } | undefined;
   retractionWatch?: string | undefined;
-  labels: Partial<Record<LabelTable, string>>;
+  labels: Partial<Record<LabelTable, string | undefined>>;
   predictionsReport?: string | undefined;
   /** Largest share of bad records tolerated (0.001 = 0.1%). */
   maxBadFraction: number;
@@ -63,46 +63,22 @@ export interface BuildOptions {
   step?: { map: number } | 'merge' | undefined;
 }
 
-export class BuildError extends Error {
-  override name = 'BuildError';
-}
-
-export interface BuildReport {
-  records: number;
-  bad: number;
-  bad_fraction: number;
-  max_bad_fraction: number;
-  /** The first 50 bad records: file (below the works directory), line, reason. */
-  first_bad: BadLine[];
-  bad_by_file: Record<string, number>;
-  cells_adjusted: Record<string, number>;
-  skipped: Record<string, number>;
-  admitted_versions: number;
-  superseded_versions: number;
-  deleted_works: number;
-  works: number;
-}
-
-const header = (t: TableName) => TABLES[t].columns.map((c) => c.name);
-
 async function listOf(spec: BuildOptions['funders'], letter: 'F' | 'S'): Promise<{ entries: CanadianListEntry[]; from: string }> {
   if (!spec) return { entries: [], from: 'none given: the route admits no work' };
   if ('dir' in spec) return { entries: await canadianEntities(spec.dir, letter), from: `entities with country_code CA in ${basename(spec.dir)}` };
   return { entries: listFromCsv(spec.csv, letter), from: `pinned CSV ${basename(spec.csv)}` };
 }
 
-const partDirName = (rel: string) => rel.replace(/[^A-Za-z0-9._=-]+/g, '_');
-
-/** Reads every partition (skipping finished checkpoints), in worker threads when threads > 1. */
+/** Maps every partition without a checkpoint, `threads` at once (one DuckDB instance each); `mergeOnly`: refuses instead. */
 async function readAll(
   files: PartitionFile[],
   workDir: string,
-  rules: PartitionTask['rules'],
+  rules: RuleLists & { fingerprint: string },
   threads: number,
   progress: Progress,
   mergeOnly = false,
 ): Promise<{ dir: string; stats: PartitionStats }[]> {
-  const dirs = files.map((f) => join(workDir, 'parts', partDirName(f.rel)));
+  const dirs = files.map((f) => join(workDir, 'parts', f.rel.replace(/[^A-Za-z0-9._=-]+/g, '_')));
   const results: ({ dir: string; stats: PartitionStats } | null)[] = files.map((f, k) => {
     const statsFile = join(dirs[k]!, 'stats.json');
     if (!existsSync(statsFile)) return null;
@@ -111,59 +87,47 @@ async function readAll(
   });
   const resumed = results.filter((r) => r !== null).length;
   if (resumed > 0) progress.log(`resuming: ${resumed} of ${files.length} partitions already read (checkpoints in ${workDir})`);
-  const total = files.reduce((s, f) => s + f.bytes, 0);
+  const todo = files.map((f, k) => k).filter((k) => results[k] === null);
+  const unmapped = todo.map((k) => files[k]!.rel);
+  if (mergeOnly && todo.length > 0)
+    throw new BuildError(
+      `${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${unmapped.slice(0, 10).join(', ')}`,
+    );
   let done = files.reduce((s, f, k) => s + (results[k] ? f.bytes : 0), 0);
   // Bytes read of the partitions under way, so the bar moves within a long partition (not only between).
   const partial = new Map<number, number>();
-  const show = () => {
-    let under = 0;
-    for (const b of partial.values()) under += b;
-    progress.update(done + under);
-  };
+  const show = () => progress.update([...partial.values()].reduce((s, b) => s + b, done));
+  const total = files.reduce((s, f) => s + f.bytes, 0);
   progress.start('read partitions (bytes)', total);
   progress.update(done);
-  const todo = files.map((f, k) => k).filter((k) => results[k] === null);
-  if (mergeOnly && todo.length > 0)
-    throw new BuildError(
-      `${todo.length} of ${files.length} partitions have no checkpoint in ${workDir} (map them first, with the same lists and options): ${todo
-        .slice(0, 10)
-        .map((k) => files[k]!.rel)
-        .join(', ')}`,
-    );
-  const pool =
-    threads > 1 && todo.length > 1
-      ? new WorkerPool<PartitionTask, PartitionStats>(new URL('./worker.ts', import.meta.url), Math.min(threads, todo.length))
-      : null;
-  try {
-    // Inline (one thread), one partition after another: all at once would run as many DuckDB threads.
-    let queue: Promise<unknown> = Promise.resolve();
-    const inline = (file: PartitionFile, dir: string, onBytes: (bytes: number) => void) => {
-      const run = queue.then(() => readPartition(file, dir, rules, onBytes));
-      queue = run.catch(() => undefined);
-      return run;
-    };
-    await Promise.all(
-      todo.map(async (k) => {
-        const file = files[k]!;
-        const onBytes = (bytes: unknown) => {
-          partial.set(k, Math.min(file.bytes, Number(bytes)));
-          show();
-        };
-        const stats = pool ? await pool.run({ rules, file, dir: dirs[k]! }, onBytes) : await inline(file, dirs[k]!, onBytes);
-        results[k] = { dir: dirs[k]!, stats };
-        partial.delete(k);
-        done += file.bytes;
+  // One DuckDB instance (one thread) per partition under way, each mapping one partition after another.
+  const ducks = await Promise.all(Array.from({ length: Math.min(threads, todo.length) }, openRulesDuck));
+  const slots = ducks.map(async (duck) => {
+    for (let k = todo.shift(); k !== undefined; k = todo.shift()) {
+      const file = files[k]!;
+      const onBytes = (bytes: number) => {
+        partial.set(k, Math.min(file.bytes, bytes));
         show();
-      }),
-    );
+      };
+      results[k] = { dir: dirs[k]!, stats: await readPartition(file, dirs[k]!, rules, duck, onBytes).finally(() => partial.delete(k)) };
+      done += file.bytes;
+      show();
+    }
+  });
+  try {
+    // After a failure the other slots map on (their checkpoints serve the rerun); the first failure is thrown.
+    await Promise.allSettled(slots);
+    await Promise.all(slots);
   } finally {
     progress.stop();
-    await pool?.close();
+    for (const duck of ducks) duck.close();
   }
   return results as { dir: string; stats: PartitionStats }[];
 }
 
-function reportOf(parts: PartitionStats[], maxBad: number, merge: MergeResult | null): BuildReport {
+export type BuildReport = ReturnType<typeof reportOf>;
+
+function reportOf(parts: PartitionStats[], maxBad: number, merge: MergeResult | null) {
   const records = parts.reduce((s, p) => s + p.records, 0);
   const bad = parts.reduce((s, p) => s + p.bad, 0);
   const sum = (pick: (p: PartitionStats) => Record<string, number>) => {
@@ -174,8 +138,9 @@ function reportOf(parts: PartitionStats[], maxBad: number, merge: MergeResult | 
   return {
     records,
     bad,
-    bad_fraction: records + bad === 0 ? 0 : bad / Math.max(1, records),
+    bad_fraction: bad / Math.max(1, records),
     max_bad_fraction: maxBad,
+    /** The first 50 bad records: file (below the works directory), line, reason. */
     first_bad: parts.flatMap((p) => p.badSamples).slice(0, BAD_SAMPLES),
     bad_by_file: Object.fromEntries(parts.filter((p) => p.bad > 0).map((p) => [p.rel, p.bad])),
     cells_adjusted: sum((p) => p.notes),
@@ -190,16 +155,13 @@ function reportOf(parts: PartitionStats[], maxBad: number, merge: MergeResult | 
 function writeJson(dir: string, file: string, value: unknown) {
   const text = stablePretty(value);
   writeFileSync(join(dir, file), text);
-  return { file, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
+  return { file, bytes: Buffer.byteLength(text), sha256: sha256Text(text) };
 }
 
 /** An operator's label table: copied when its header is the table's; the pipeline validates its rows. */
 async function labelTable(dir: string, t: LabelTable, source: string | undefined) {
   const file = TABLES[t].file;
-  if (!source) {
-    const w = new CsvFileWriter(join(dir, file), header(t));
-    return { file, rows: 0, ...w.close() };
-  }
+  if (!source) return writeTable(dir, t);
   if (!existsSync(source)) throw new BuildError(`--${t.replace('_', '-')} ${source}: no such file`);
   const text = readFileSync(source, 'utf8');
   const first = text.slice(0, text.indexOf('\n') >>> 0);
@@ -271,24 +233,15 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   o.progress.log(
     `${layout.layout} layout: ${layout.files.length} works files in ${layout.worksDir}${layout.missing.length ? ` (${layout.missing.length} listed files not read)` : ''}`,
   );
-  let funders, sources;
-  try {
-    funders = await listOf(o.funders, 'F');
-    sources = await listOf(o.sources, 'S');
-  } catch (err) {
-    if (err instanceof ListError) throw new BuildError(err.message);
-    throw err;
-  }
+  const funders = await listOf(o.funders, 'F');
+  const sources = await listOf(o.sources, 'S');
   const lists = canadianListsDocument(funders.entries, sources.entries);
   o.progress.log(`pinned lists: ${lists.funders.length} Canadian funders, ${lists.sources.length} Canadian sources (route version ${lists.route_version})`);
   const step = o.step;
   if (step !== undefined && step !== 'merge' && !(Number.isInteger(step.map) && step.map >= 0 && step.map < layout.files.length))
     throw new BuildError(`--map-partition ${step.map}: the snapshot has ${layout.files.length} partition files (0 through ${layout.files.length - 1})`);
 
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac]))
-    .digest('hex')
-    .slice(0, 16);
+  const fingerprint = sha256Text(JSON.stringify([BUILDER_VERSION, ROUTE_RULES_VERSION, ABOUT_CANADA_VERSION, lists.route_version, o.excludeXpac])).slice(0, 16);
   const workDir = o.workDir ?? `${o.out}.work`;
   mkdirSync(workDir, { recursive: true });
   const rules = { funderIds: lists.funders.map((f) => f.id), sourceIds: lists.sources.map((s) => s.id), excludeXpac: o.excludeXpac, fingerprint };
@@ -301,19 +254,16 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
   }
   const parts = await readAll(layout.files, workDir, rules, o.threads, o.progress, step === 'merge');
   const rw = o.retractionWatch ? await readRetractionWatch(o.retractionWatch) : null;
-  const deleted = new Set<string>();
-  for (const f of layout.deletionFiles) for (const id of readDeletedIds(f)) deleted.add(id);
+  const deleted = new Set(layout.deletionFiles.flatMap((f) => readDeletedIds(f)));
   const stats = parts.map((p) => p.stats);
 
   const pre = reportOf(stats, o.maxBadFraction, null);
   if (pre.bad_fraction > o.maxBadFraction) {
+    const first = pre.first_bad.slice(0, 3).map((b) => `${b.file}:${b.line} ${b.reason}`);
     writeFileSync(join(workDir, 'report.json'), stablePretty(pre));
     throw new BuildError(
       `${pre.bad} of ${pre.records} records are bad (${(pre.bad_fraction * 100).toFixed(3)}%, more than --max-bad-lines ${(o.maxBadFraction * 100).toFixed(3)}%); ` +
-        `see ${join(workDir, 'report.json')}. First: ${pre.first_bad
-          .slice(0, 3)
-          .map((b) => `${b.file}:${b.line} ${b.reason}`)
-          .join('; ')}`,
+        `see ${join(workDir, 'report.json')}. First: ${first.join('; ')}`,
     );
   }
 
@@ -331,32 +281,17 @@ export async function buildFromOpenAlex(o: BuildOptions): Promise<{ manifest: Sn
       memoryLimit: o.memoryLimit,
       threads: Math.max(1, o.threads),
     });
-    const tables: Partial<SnapshotManifest['tables']> = { ...merged.tables };
-    for (const [t, entries] of [
-      ['canadian_funders', lists.funders],
-      ['canadian_sources', lists.sources],
-    ] as const) {
-      const w = new CsvFileWriter(join(tmp, TABLES[t].file), header(t));
-      for (const e of entries) w.line(`${e.id},${csvCell(e.name)}`);
-      tables[t] = { file: TABLES[t].file, rows: w.rows, ...w.close() };
-    }
-    for (const t of LABEL_TABLES) tables[t] = await labelTable(tmp, t, o.labels[t]);
-    tables.recent_works = {
-      file: TABLES.recent_works.file,
-      rows: 0,
-      ...new CsvFileWriter(join(tmp, TABLES.recent_works.file), header('recent_works')).close(),
+    const tables: Partial<SnapshotManifest['tables']> = {
+      ...merged.tables,
+      canadian_funders: await writeTable(tmp, 'canadian_funders', (w) => lists.funders.forEach((e) => w.line(`${e.id},${csvCell(e.name)}`))),
+      canadian_sources: await writeTable(tmp, 'canadian_sources', (w) => lists.sources.forEach((e) => w.line(`${e.id},${csvCell(e.name)}`))),
+      recent_works: await writeTable(tmp, 'recent_works'),
     };
+    for (const t of LABEL_TABLES) tables[t] = await labelTable(tmp, t, o.labels[t]);
 
     const at = `${o.buildDate}T00:00:00Z`;
-    const release =
-      o.releaseDate ??
-      layout.manifestDate ??
-      layout.files
-        .map((f) => f.updatedDate)
-        .filter((d): d is string => d !== null)
-        .sort()
-        .at(-1) ??
-      null;
+    const dates = layout.files.flatMap((f) => f.updatedDate ?? []).sort();
+    const release = o.releaseDate ?? layout.manifestDate ?? dates.at(-1) ?? null;
     const predictionsReport = o.predictionsReport
       ? JSON.parse(readFileSync(o.predictionsReport, 'utf8'))
       : emptyPredictionsReport(tables.predictions!.rows, at);

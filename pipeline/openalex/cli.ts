@@ -6,9 +6,7 @@ import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { terminalProgress } from '../lib/progress.ts';
-import { BuildError, buildFromOpenAlex, type LabelTable } from './build.ts';
-import { LayoutError } from './layout.ts';
-import { RetractionWatchError } from './retraction-watch.ts';
+import { BuildError, buildFromOpenAlex } from './build.ts';
 
 const HELP = `Usage: npm run snapshot:from-openalex -- --works DIR --out DIR [options]
 
@@ -39,7 +37,7 @@ Options:
   --screened FILE            screened.csv in the snapshot format (default: an empty table)
   --legacy-scores FILE       legacy_scores.csv in the snapshot format (default: an empty table)
   --max-bad-lines P          largest share of bad records tolerated, in percent (default 0.1)
-  --threads N                worker threads reading partitions (default: cores, at most 8)
+  --threads N                partitions mapped at once, one DuckDB thread each (default: cores, at most 8)
   --work-dir DIR             checkpoints (default OUT.work); a rerun resumes from them
   --release DATE             OpenAlex release date YYYY-MM-DD (default: the manifest's date, else the
                              latest updated_date partition)
@@ -51,6 +49,11 @@ Options:
                              one is missing); give the same lists and options as the map tasks
   -h, --help                 show this help
 `;
+
+function fail(msg: string): never {
+  process.stderr.write(`snapshot:from-openalex: ${msg}\n\n${HELP}`);
+  process.exit(2);
+}
 
 let values;
 try {
@@ -84,17 +87,12 @@ try {
     },
   }));
 } catch (err) {
-  process.stderr.write(`snapshot:from-openalex: ${(err as Error).message}\n\n${HELP}`);
-  process.exit(2);
+  fail((err as Error).message);
 }
 if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const fail = (msg: string): never => {
-  process.stderr.write(`snapshot:from-openalex: ${msg}\n\n${HELP}`);
-  process.exit(2);
-};
 if (!values.works) fail('--works DIR is required');
 if (!values.out) fail('--out DIR is required');
 if (values.format !== undefined && values.format !== 'jsonl' && values.format !== 'parquet') fail(`--format must be jsonl or parquet, got ${values.format}`);
@@ -104,7 +102,6 @@ const maxBad = Number(values['max-bad-lines']);
 if (!Number.isFinite(maxBad) || maxBad < 0 || maxBad > 100) fail('--max-bad-lines must be a percentage from 0 through 100');
 const threads = values.threads ? Number(values.threads) : Math.min(8, availableParallelism());
 if (!Number.isInteger(threads) || threads < 1 || threads > 64) fail('--threads must be a whole number from 1 through 64');
-const today = new Date().toISOString().slice(0, 10);
 for (const d of [values.release, values.built]) if (d !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(d)) fail(`dates must be YYYY-MM-DD, got ${d}`);
 if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(values['memory-limit']!)) fail('--memory-limit must be a size such as 512MB or 2GB');
 const mapPartition = values['map-partition'] === undefined ? undefined : Number(values['map-partition']);
@@ -116,14 +113,6 @@ const name = values.name ?? basename(out);
 if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)) fail(`--name must be a lower-case slug, got ${name}`);
 const abs = (p: string | undefined) => (p === undefined ? undefined : resolve(p));
 const listSpec = (dir: string | undefined, csv: string | undefined) => (dir ? { dir: resolve(dir) } : csv ? { csv: resolve(csv) } : undefined);
-const labels: Partial<Record<LabelTable, string>> = {};
-for (const [t, v] of [
-  ['direct_labels', values.labels],
-  ['predictions', values.predictions],
-  ['screened', values.screened],
-  ['legacy_scores', values['legacy-scores']],
-] as const)
-  if (v) labels[t] = resolve(v);
 
 try {
   await buildFromOpenAlex({
@@ -136,19 +125,24 @@ try {
     funders: listSpec(values.funders, values['canadian-funders']),
     sources: listSpec(values.sources, values['canadian-sources']),
     retractionWatch: abs(values['retraction-watch']),
-    labels,
+    labels: {
+      direct_labels: abs(values.labels),
+      predictions: abs(values.predictions),
+      screened: abs(values.screened),
+      legacy_scores: abs(values['legacy-scores']),
+    },
     predictionsReport: abs(values['predictions-report']),
     maxBadFraction: maxBad / 100,
     threads,
     workDir: abs(values['work-dir']),
     releaseDate: values.release,
-    buildDate: values.built ?? today,
+    buildDate: values.built ?? new Date().toISOString().slice(0, 10),
     memoryLimit: values['memory-limit']!,
     progress: terminalProgress(),
     step: mapPartition !== undefined ? { map: mapPartition } : values['merge-only'] ? 'merge' : undefined,
   });
 } catch (err) {
-  if (err instanceof BuildError || err instanceof LayoutError || err instanceof RetractionWatchError) {
+  if (err instanceof BuildError) {
     process.stderr.write(`snapshot:from-openalex: ${err.message}\n`);
     process.exit(1);
   }

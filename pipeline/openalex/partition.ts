@@ -10,29 +10,18 @@
  * snapshot manifest's record count. A file that fails, comes up short, or holds records the rules call bad
  * is re-read line by line in JavaScript (badLine), which names each bad line with its reason; the rules then
  * run on a copy with those lines blanked.
- * Runs in a worker thread (worker.ts) or inline.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
 import { inHarvestWindow } from '../../contracts/frame/route-rules.ts';
 import { writeFileAtomicSync } from '../../contracts/common/local-files.ts';
 import { lit, openDuck, type Duck } from '../lib/duckdb.ts';
-import type { PartitionFile } from './layout.ts';
+import { sha256File } from '../lib/hash.ts';
+import { linesOf, type PartitionFile } from './layout.ts';
 import { jsonSource, parquetSource, registerRules, type RuleLists, rulesSql } from '../../contracts/frame/rules-sql.ts';
 
 export const BAD_SAMPLES = 50;
-
-export interface BadLine {
-  file: string;
-  line: number;
-  reason: string;
-}
-
-/** Why a record was not admitted, counted per partition. */
-export type SkipReason = 'window' | 'xpac' | 'not-publication' | 'no-route';
 
 export interface PartitionStats {
   rel: string;
@@ -41,18 +30,18 @@ export interface PartitionStats {
   /** Records (non-empty lines or Parquet rows) read. */
   records: number;
   admitted: number;
-  skipped: Record<SkipReason, number>;
+  /** Why records were not admitted. */
+  skipped: Record<'window' | 'xpac' | 'not-publication' | 'no-route', number>;
   bad: number;
-  badSamples: BadLine[];
+  badSamples: { file: string; line: number; reason: string }[];
   /** Cells the format could not hold, left empty or clipped (counted per kind). */
   notes: Record<string, number>;
-  manifestRecords: number | null;
   /** The fingerprint of the options the partition was read with (a checkpoint is reused only under the same). */
   fingerprint: string;
 }
 
 /** Why a JSON Lines record is bad (the rules cannot read it), else null: the reader behind report.json's lines. */
-export function badLine(text: string, excludeXpac: boolean): string | null {
+function badLine(text: string, excludeXpac: boolean): string | null {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -71,29 +60,6 @@ export function badLine(text: string, excludeXpac: boolean): string | null {
   return `${shortId(rec.id)}: ${issue.path.join('.') || 'record'}: ${issue.message}`;
 }
 
-/**
- * Calls `onLine` for each line of a text stream, split as readline splits (\n, \r\n or a lone \r), without
- * readline's per-line events.
- */
-export async function eachLine(text: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
-  const emit = (piece: string) => {
-    const t = piece.endsWith('\r') ? piece.slice(0, -1) : piece;
-    if (!t.includes('\r')) onLine(t);
-    else for (const part of t.split('\r')) onLine(part);
-  };
-  let rest = '';
-  for await (const chunk of text) {
-    const buf = rest === '' ? chunk : rest + chunk;
-    let start = 0;
-    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n', start)) {
-      emit(buf.slice(start, nl));
-      start = nl + 1;
-    }
-    rest = buf.slice(start);
-  }
-  if (rest !== '') emit(rest);
-}
-
 interface Scan {
   records: number;
   bad: { ordinal: number | null; line: number; reason: string }[];
@@ -107,45 +73,23 @@ interface Scan {
  */
 async function scanLines(path: string, excludeXpac: boolean, copy: string | null): Promise<Scan> {
   const scan: Scan = { records: 0, bad: [] };
-  const input = createReadStream(path, { highWaterMark: 1 << 20 });
-  const gz = /\.gz$/.test(path);
-  const text = gz ? input.pipe(createGunzip()) : input;
-  if (gz) input.on('error', (err) => text.destroy(err));
-  text.setEncoding('utf8');
   const out = copy ? openSync(copy, 'w') : null;
-  let pending: string[] = [];
-  const flush = () => {
-    if (out !== null && pending.length > 0) writeSync(out, pending.join(''));
-    pending = [];
-  };
   let line = 0;
   try {
-    await eachLine(text, (l) => {
+    for await (const l of linesOf(path)) {
       line++;
-      if (l.trim() === '') return;
+      if (l.trim() === '') continue;
       scan.records++;
       const reason = badLine(l, excludeXpac);
       if (reason !== null) scan.bad.push({ ordinal: scan.records, line, reason });
-      if (out !== null) pending.push(reason === null ? `${JSON.stringify(JSON.parse(l))}\n` : '{}\n');
-      if (pending.length >= 1000) flush();
-    });
+      if (out !== null) writeSync(out, reason === null ? `${JSON.stringify(JSON.parse(l))}\n` : '{}\n');
+    }
   } catch (err) {
-    scan.bad.push({ ordinal: null, line: line + 1, reason: `unreadable ${gz ? 'gzip' : 'file'}: ${(err as Error).message.slice(0, 200)}` });
+    scan.bad.push({ ordinal: null, line: line + 1, reason: `unreadable ${path.endsWith('.gz') ? 'gzip' : 'file'}: ${(err as Error).message.slice(0, 200)}` });
+  } finally {
+    if (out !== null) closeSync(out);
   }
-  flush();
-  if (out !== null) closeSync(out);
   return scan;
-}
-
-async function sha256Of(path: string, onBytes?: (bytes: number) => void): Promise<string> {
-  const hash = createHash('sha256');
-  let read = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 << 20 })) {
-    hash.update(chunk as Buffer);
-    read += (chunk as Buffer).length;
-    onBytes?.(read);
-  }
-  return hash.digest('hex');
 }
 
 /** Runs the rules over `source` into table v; the error message when DuckDB cannot read it. */
@@ -155,46 +99,44 @@ async function runRules(duck: Duck, source: string, lists: RuleLists, lazyIndex:
         const p = duck.connection.progress.percentage;
         if (p > 0) onShare(Math.min(1, p / 100));
       }, 200)
-    : null;
-  try {
-    await duck.run(`CREATE OR REPLACE TABLE v AS ${rulesSql(source, lists, lazyIndex)}`);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  } finally {
-    if (timer) clearInterval(timer);
-  }
+    : undefined;
+  return failure(duck.run(`CREATE OR REPLACE TABLE v AS ${rulesSql(source, lists, lazyIndex)}`)).finally(() => clearInterval(timer));
 }
 
+/** The message of the error `work` fails with, else null. */
+const failure = (work: Promise<unknown>) =>
+  work.then(
+    () => null,
+    (err: Error) => err.message,
+  );
+
 /**
- * One DuckDB instance (one thread) per JavaScript thread, for every partition it maps: an instance opened and
- * closed per partition left the resident memory growing with the partitions read.
+ * A DuckDB instance (one thread) with the rules registered, to map partitions one after another: an instance
+ * opened and closed per partition left the resident memory growing with the partitions read.
  */
-let instance: Promise<Duck> | null = null;
-function thisThreadsDuck(): Promise<Duck> {
-  instance ??= openDuck(':memory:', { threads: '1', memory_limit: '512MB', preserve_insertion_order: 'true' }).then(async (duck) => {
-    await registerRules(duck);
-    return duck;
-  });
-  return instance;
+export async function openRulesDuck(): Promise<Duck> {
+  const duck = await openDuck(':memory:', { threads: '1', memory_limit: '512MB', preserve_insertion_order: 'true' });
+  await registerRules(duck);
+  return duck;
 }
 
 /**
- * Maps a partition into `dir` (replacing what was there) and returns its stats (also written as stats.json).
- * `onBytes` hears how far the partition is (bytes of the file: hashed, then the share DuckDB reports done).
+ * Maps a partition into `dir` (replacing what was there) with `duck` (openRulesDuck) and returns its stats (also
+ * written as stats.json). `onBytes` hears how far the partition is (bytes of the file: hashed, then the share
+ * DuckDB reports done).
  */
 export async function readPartition(
   file: PartitionFile,
   dir: string,
   o: RuleLists & { fingerprint: string },
+  duck: Duck,
   onBytes?: (bytes: number) => void,
 ): Promise<PartitionStats> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   // Hashing reads the whole file: the first tenth of the bar, the rules the rest.
-  const sha256 = await sha256Of(file.path, (b) => onBytes?.(Math.round((b / Math.max(1, file.bytes)) * file.bytes * 0.1)));
+  const sha256 = await sha256File(file.path, (b) => onBytes?.(Math.round(b * 0.1)));
   const onShare = (share: number) => onBytes?.(Math.round(file.bytes * (0.1 + 0.9 * share)));
-  const duck = await thisThreadsDuck();
   await duck.run(`SET temp_directory = ${lit(join(dir, 'duckdb-tmp'))}`);
   try {
     const stats: PartitionStats = {
@@ -207,15 +149,12 @@ export async function readPartition(
       bad: 0,
       badSamples: [],
       notes: {},
-      manifestRecords: file.manifestRecords,
       fingerprint: o.fingerprint,
     };
     const bad = (line: number, reason: string) => {
       stats.bad++;
       if (stats.badSamples.length < BAD_SAMPLES) stats.badSamples.push({ file: file.rel, line, reason });
     };
-    const empty = join(dir, 'empty.jsonl');
-    writeFileSync(empty, '');
     let scan: Scan | null = null;
     if (file.format === 'parquet') {
       let failed: string | null;
@@ -225,17 +164,15 @@ export async function readPartition(
         );
         const present = new Map(described.map((r) => [r.column_name, r.column_type]));
         // Nested columns are cast by name; a file whose types do not cast goes through JSON.
-        const viaJson = await duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`).then(
-          () => false,
-          () => true,
-        );
+        const viaJson = (await failure(duck.run(`SELECT * FROM ${parquetSource(file.path, present)} LIMIT 0`))) !== null;
         failed = await runRules(duck, parquetSource(file.path, present, viaJson), o, true, onShare);
       } catch (err) {
         failed = (err as Error).message;
       }
       if (failed !== null) {
         bad(1, `unreadable Parquet: ${failed.slice(0, 200)}`);
-        await runRules(duck, jsonSource(empty), o, false);
+        writeFileSync(join(dir, 'empty.jsonl'), '');
+        await runRules(duck, jsonSource(join(dir, 'empty.jsonl')), o, false);
       }
     } else {
       const failed = await runRules(duck, jsonSource(file.path), o, false, onShare);
@@ -248,7 +185,6 @@ export async function readPartition(
         rmSync(copy);
       }
     }
-    rmSync(empty);
     const [count] = await duck.all<{ rows: number; bad: number }>(`SELECT count(*)::INTEGER AS rows, count(*) FILTER (why = 'bad')::INTEGER AS bad FROM v`);
     stats.records = count!.rows;
     // Rows the rules call bad, or fewer rows than the manifest lists: the JavaScript reader names the lines.
@@ -256,20 +192,18 @@ export async function readPartition(
       scan = await scanLines(file.path, o.excludeXpac, null);
       if (scan.records !== count!.rows) throw new Error(`${file.rel}: DuckDB read ${count!.rows} records, the file holds ${scan.records}`);
     }
-    if (scan !== null) {
-      const ordinals = scan.bad.filter((b) => b.ordinal !== null).map((b) => b.ordinal);
-      if (ordinals.length > 0)
-        await duck.run(`UPDATE v SET why = 'bad', work = NULL, auths = NULL, notes = NULL WHERE line IN (SELECT unnest([${ordinals.join(', ')}]))`);
-      for (const b of scan.bad) bad(b.line, b.reason);
-      // A record the SQL type checks reject that the JavaScript reader takes is still never admitted.
-      const [left] = await duck.all<{ n: number }>(
-        `SELECT count(*)::INTEGER AS n FROM v WHERE why = 'bad' AND line NOT IN (SELECT unnest([${ordinals.join(', ') || 'NULL'}]::BIGINT[]))`,
-      );
-      for (let k = 0; k < left!.n; k++) bad(0, 'a value of the wrong type');
-    } else {
-      for (const r of await duck.all<{ line: number }>(`SELECT line::INTEGER AS line FROM v WHERE why = 'bad' ORDER BY line`)) bad(r.line, 'unreadable record');
-    }
-    for (const r of await duck.all<{ why: SkipReason | 'in'; n: number }>(`SELECT why, count(*)::INTEGER AS n FROM v WHERE why <> 'bad' GROUP BY why`)) {
+    const ordinals = scan?.bad.flatMap((b) => b.ordinal ?? []) ?? [];
+    if (ordinals.length > 0)
+      await duck.run(`UPDATE v SET why = 'bad', work = NULL, auths = NULL, notes = NULL WHERE line IN (SELECT unnest([${ordinals.join(', ')}]))`);
+    for (const b of scan?.bad ?? []) bad(b.line, b.reason);
+    // Rows the SQL calls bad that the JavaScript reader took (a value of the wrong type) are bad too, never admitted.
+    for (const r of await duck.all<{ line: number }>(
+      `SELECT line::INTEGER AS line FROM v WHERE why = 'bad' AND NOT list_contains([${ordinals.join(', ')}]::BIGINT[], line) ORDER BY line`,
+    ))
+      bad(scan ? 0 : r.line, scan ? 'a value of the wrong type' : 'unreadable record');
+    for (const r of await duck.all<{ why: keyof PartitionStats['skipped'] | 'in'; n: number }>(
+      `SELECT why, count(*)::INTEGER AS n FROM v WHERE why <> 'bad' GROUP BY why`,
+    )) {
       if (r.why === 'in') stats.admitted = r.n;
       else stats.skipped[r.why] = r.n;
     }

@@ -7,19 +7,9 @@
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
+import { bareDoi } from '../../contracts/frame/catalogue-work.ts';
 import { RETRACTION_STATES } from '../../contracts/frame/vocab.ts';
-
-export interface RetractionNotice {
-  nature: string;
-  reason: string;
-  date: string;
-  /** Sortable form of the date (YYYY-MM-DD) and the record id, to pick the latest notice. */
-  order: string;
-}
-
-export class RetractionWatchError extends Error {
-  override name = 'RetractionWatchError';
-}
+import { BuildError } from './layout.ts';
 
 const NEEDED = ['OriginalPaperDOI', 'RetractionNature', 'Reason', 'RetractionDate'];
 const STATES = new Map(RETRACTION_STATES.map((s) => [s.toLowerCase(), s]));
@@ -34,33 +24,21 @@ function sortableDate(raw: string): string {
 
 const clean = (s: string | undefined, max: number) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, max).trim();
 
-export function bareDoiKey(doi: string): string {
-  return doi
-    .trim()
-    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
-    .replace(/^doi:/i, '')
-    .toLowerCase();
-}
-
-export async function readRetractionWatch(path: string): Promise<{ notices: Map<string, RetractionNotice>; rows: number }> {
-  const notices = new Map<string, RetractionNotice>();
+export async function readRetractionWatch(path: string) {
+  const notices = new Map<string, { nature: string; reason: string; date: string; order: string }>();
   let rows = 0;
   const parser = createReadStream(path).pipe(parse({ columns: true, bom: true, relax_quotes: true, skip_empty_lines: true }));
-  let checked = false;
   for await (const row of parser as AsyncIterable<Record<string, string>>) {
-    if (!checked) {
-      const missing = NEEDED.filter((c) => !(c in row));
-      if (missing.length > 0) throw new RetractionWatchError(`${path}: not the Retraction Watch CSV (columns ${missing.join(', ')} missing)`);
-      checked = true;
-    }
-    rows++;
-    const doi = bareDoiKey(row.OriginalPaperDOI ?? '');
+    const missing = rows++ === 0 ? NEEDED.filter((c) => !(c in row)) : [];
+    if (missing.length > 0) throw new BuildError(`${path}: not the Retraction Watch CSV (columns ${missing.join(', ')} missing)`);
+    const doi = (bareDoi(row.OriginalPaperDOI) ?? '').toLowerCase();
     if (!/^10\.\S+\/\S+$/.test(doi)) continue;
     const nature = STATES.get(clean(row.RetractionNature, 64).toLowerCase()) ?? '';
-    const notice: RetractionNotice = {
+    const notice = {
       nature,
       reason: clean(row.Reason, 4000),
       date: clean(row.RetractionDate, 32),
+      // The latest notice wins: by date, then record id.
       order: `${sortableDate(row.RetractionDate ?? '')}|${(row['Record ID'] ?? '').padStart(10, '0')}`,
     };
     const prev = notices.get(doi);

@@ -211,7 +211,7 @@ function randomFilters(rng: Rng, p: Pools): string[] {
 }
 
 /** A page of a random cohort: filters, sometimes a sort, a page mostly near the start. */
-function cohortPage(rng: Rng, p: Pools, filters: string[]): string[] {
+function cohortPage(rng: Rng, filters: string[]): string[] {
   const extra: string[] = [];
   const hasQ = filters.some((f) => f.startsWith('q='));
   if (rng.chance(0.4)) extra.push(`sort=${rng.pick(hasQ ? ['cited', 'year_desc', 'year_asc', 'relevance'] : ['cited', 'year_desc', 'year_asc'])}`);
@@ -229,7 +229,7 @@ export function cohortRequest(rng: Rng, p: Pools): LoadRequest {
     return {
       kind: 'cohort',
       method: 'GET',
-      path: `/frame/api/v1/cohort${qs(cohortPage(rng, p, randomFilters(rng, p)))}`,
+      path: `/frame/api/v1/cohort${qs(cohortPage(rng, randomFilters(rng, p)))}`,
     };
   if (r < 0.8) {
     const search = rng.chance(0.7) ? `q=${rng.pick(p.titleTerms)}` : `author=${enc(rng.pick(p.nameTerms))}`;

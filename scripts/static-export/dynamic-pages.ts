@@ -19,7 +19,8 @@ export interface DynamicPage {
 
 const PRERENDER_FALSE = /export\s+const\s+prerender\s*=\s*false/;
 
-function walk(dir: string): string[] {
+/** Every file below `dir`, by its path. */
+export function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 }
 

@@ -6,7 +6,7 @@
  * `out` and renamed into place when complete, so a failed export leaves the previous bundle as it was.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { buildApp } from '../../api-dynamic/src/app.ts';
@@ -15,7 +15,7 @@ import { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
 import { workRecordText } from '../../api-dynamic/src/services/frame/work-records.ts';
 import type { Progress } from '../../pipeline/lib/progress.ts';
 import { apiDocumentFile, pageFile, pageUrl } from './bundle-paths.ts';
-import { type DynamicPage, dynamicPages } from './dynamic-pages.ts';
+import { type DynamicPage, dynamicPages, walk } from './dynamic-pages.ts';
 import { hostConfigs, type ServedHeaders } from './host-config.ts';
 import { dynamicPageNotice, notFoundPage, staticApiBody } from './notice-page.ts';
 import { swapIntoPlace } from '../../pipeline/lib/swap-dir.ts';
@@ -52,10 +52,6 @@ export const BUNDLE_MANIFEST = 'bundle-manifest.json';
 export const BUNDLE_FILES = 'bundle-files.tsv';
 
 const PAGES_DIR = resolve(import.meta.dirname, '../../site/src/pages');
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
 
 /** An origin as `--api-origin` takes it: http(s), a host, no path, no trailing slash. */
 export function parseOrigin(value: string): string {

@@ -10,7 +10,7 @@ import { buildApp } from '../../api-dynamic/src/app.ts';
 import { type Config, loadConfig } from '../../api-dynamic/src/config.ts';
 import type { BuildStore } from '../../api-dynamic/src/services/build-store.ts';
 import type { Fetcher } from '../../api-dynamic/src/services/fair/fetcher.ts';
-import type { FairMock, MockRoute } from './fair-mock-resolver.ts';
+import { type FairMock, type MockRoute, replayRoutes, startFairMock } from './fair-mock-resolver.ts';
 
 /** The FAIR service needs no build; the shared HTTP conventions only read a snapshot id from the store. */
 const NO_BUILD = { current: { snapshotId: 'none' } } as unknown as BuildStore;
@@ -52,6 +52,21 @@ export const PANGAEA_ZIP: MockRoute = {
   headers: { 'content-type': 'application/zip' },
   body: 'PK\u0003\u0004',
 };
+
+/**
+ * A mock replaying the recorded PANGAEA answers, also for `dois` copies of its DOI (10.1594/PANGAEA.902845.b0,
+ * .b1 …): the benchmarks assess each afresh.
+ */
+export async function pangaeaBenchMock(dois: number): Promise<FairMock> {
+  const mock = await startFairMock();
+  const replay = replayRoutes('pangaea', mock.base);
+  mock.route(...replay, PANGAEA_ZIP);
+  const perDoi = replay.filter((r) => /^\/(doi\.org|api\.datacite\.org|data\.crosscite\.org)\//.test(r.path) && r.path.includes('PANGAEA.902845'));
+  const routes: MockRoute[] = [];
+  for (let n = 0; n < dois; n++) routes.push(...perDoi.map((r) => ({ ...r, path: r.path.replace('PANGAEA.902845', `PANGAEA.902845.b${n}`) })));
+  mock.route(...routes);
+  return mock;
+}
 
 /** The request body of an /assess call, as JSON. */
 export const assessBody = (identifier: unknown, options?: unknown) => JSON.stringify(options === undefined ? { identifier } : { identifier, options });

@@ -15,16 +15,25 @@ import { CohortIndex } from '../../api-dynamic/src/services/frame/cohort/cohort-
 import { Texts } from '../../contracts/frame/author-table.ts';
 import { COHORT_DIR, file } from '../../contracts/frame/cohort-index.ts';
 import { exportRow } from '../../contracts/frame/export-columns.ts';
-import { type AuthorshipRow, type LabelRow, type WorkRow, workItem } from '../../contracts/frame/work-record.ts';
+import { type AuthorshipRow, type LabelRow, type WorkRow, workItem, workRowSql } from '../../contracts/frame/work-record.ts';
 import { workCsvLine, workItemJson } from '../../contracts/frame/work-serialize.ts';
-import { decodeWork, LABEL_FIELDS, symbolCodes, type SymbolTables, WORK_GROUPS } from '../../contracts/frame/work-store.ts';
+import {
+  decodeWork,
+  encodeWork,
+  LABEL_FIELDS,
+  type SymbolCodes,
+  symbolCodes,
+  type SymbolTables,
+  WORK_FIELDS,
+  WORK_GROUPS,
+} from '../../contracts/frame/work-store.ts';
 import { ByteBuffer } from '../../contracts/common/bytes.ts';
 import { snapshotRef } from '../../pipeline/build.ts';
-import { openDuck } from '../../pipeline/lib/duckdb.ts';
+import { type Duck, openDuck } from '../../pipeline/lib/duckdb.ts';
 import { silentProgress } from '../../pipeline/lib/progress.ts';
 import { writeCohortIndex } from '../../pipeline/steps/frame/cohort-index.ts';
 import { buildFrameDatabase } from '../../pipeline/steps/frame/frame.duckdb.ts';
-import { packWork, readWorks } from '../../pipeline/steps/frame/records-encode.ts';
+import { byWork, storedId } from '../../pipeline/steps/frame/records-encode.ts';
 import { validateSnapshot } from '../../pipeline/steps/frame/validate.ts';
 import { writeWorkRecords } from '../../pipeline/steps/frame/works.json.ts';
 import { fixtureSnapshot, tempDir } from '../helpers/fixture-build.ts';
@@ -33,6 +42,42 @@ import { mulberry32 } from '../helpers/random.ts';
 const tmp = tempDir('work-store');
 const VERSION_8_DIGEST = '5ab8c71d53c086fd6f1f5d27616624264ef7d9d068822296f853b8dc9a3077f5';
 afterAll(() => tmp.remove());
+
+interface WorkParts {
+  row: WorkRow;
+  authors: AuthorshipRow[];
+  labels: LabelRow[];
+}
+
+/** The works matched by `where(column)` with their authorships and direct labels, in id order: the database's own rows. */
+async function readWorks(duck: Duck, where: (column: string) => string): Promise<WorkParts[]> {
+  const rows = await duck.all(workRowSql(where));
+  const authors = await duck.all<AuthorshipRow & { work_id: string }>(
+    `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
+     FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
+  );
+  const labels = await duck.all<LabelRow & { work_id: string }>(`SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`);
+  const authorsOf = byWork(authors);
+  const labelsOf = byWork(labels);
+  return rows.map((row) => ({
+    row,
+    authors: (authorsOf.get(row.id as string) ?? []) as AuthorshipRow[],
+    labels: (labelsOf.get(row.id as string) ?? []) as LabelRow[],
+  }));
+}
+
+/** Packs one work from its row values, as the pipeline's encoder does from the values it reads. */
+function packWork(w: ByteBuffer, parts: WorkParts, codes: SymbolCodes): void {
+  storedId(parts.row.id as string, 'W');
+  encodeWork(
+    w,
+    parts.row.id as string,
+    WORK_FIELDS.map((f) => parts.row[f.field]),
+    parts.authors.map((a) => ({ author: storedId(a.id, 'A'), position: a.position, is_ca: a.is_ca })),
+    parts.labels,
+    codes,
+  );
+}
 
 describe('the work store on a fixture frame', () => {
   let out: string;

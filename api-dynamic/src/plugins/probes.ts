@@ -9,21 +9,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../contracts/common/errors.ts';
 import type { BuildStore } from '../services/build-store.ts';
-import type { StateStore } from '../services/state/store.ts';
+import { type StateStore, withTimeout } from '../services/state/store.ts';
 
 const STATE_TIMEOUT_MS = 1_000;
-
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export default async function probes(app: FastifyInstance, opts: { store: BuildStore; state: StateStore }) {
   const started = Date.now();
@@ -42,7 +30,7 @@ export default async function probes(app: FastifyInstance, opts: { store: BuildS
       failures.push(`build: ${(err as Error).message}`);
     }
     try {
-      await withTimeout(opts.state.get('probe', 'readyz'), STATE_TIMEOUT_MS, 'the state store');
+      await withTimeout(opts.state.get('probe', 'readyz'), STATE_TIMEOUT_MS, `the state store did not answer within ${STATE_TIMEOUT_MS} ms`);
     } catch (err) {
       failures.push(`state store (${opts.state.description}): ${(err as Error).message}`);
     }

@@ -7,12 +7,11 @@
  * largest file's hash or the total over the threads, whichever is longer (docs/decisions.md).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { BuildManifest } from '../../../contracts/common/build-manifest.ts';
-import { markerPid } from '../../../contracts/common/build-markers.ts';
+import { type BuildManifest, manifestFiles } from '../../../contracts/common/build-manifest.ts';
 
 /** A build that differs from its manifest, or cannot be read. */
 export class BuildLoadError extends Error {}
@@ -35,7 +34,7 @@ const mismatch = (path: string, expected: string, found: string) =>
  * build in this thread while they run.
  */
 export async function verifyBuild(dir: string, manifest: BuildManifest): Promise<Map<string, Buffer>> {
-  const unlisted = listFiles(dir, manifest.work_documents.directory).find((rel) => !(rel in manifest.files));
+  const unlisted = manifestFiles(dir, manifest.work_documents.directory).find((rel) => !(rel in manifest.files));
   if (unlisted !== undefined)
     throw new BuildLoadError(`${join(dir, unlisted)} is not listed in the manifest: the build was changed after it was made; rebuild with npm run pipeline`);
   const json: Listed[] = [];
@@ -95,19 +94,4 @@ async function hashInWorkers(dir: string, files: Listed[]): Promise<void> {
       }
     }),
   );
-}
-
-/** Paths of the files under `dir`, relative to it, except the manifest, the servers' markers and `skip`. */
-function listFiles(dir: string, skip: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const rel = relative(dir, join(d, e.name));
-      if (e.isDirectory()) {
-        if (rel !== skip) walk(join(d, e.name));
-      } else if (rel !== 'manifest.json' && !(d === dir && markerPid(e.name) !== null)) out.push(rel);
-    }
-  };
-  walk(dir);
-  return out;
 }

@@ -245,11 +245,6 @@ export class RetainedBuilds {
     this.options.logger?.info(`snapshots: unloaded retained ${e.id} (${why})`);
   }
 
-  /** Unloads every idle retained build at once (tests, and an operator's memory check). */
-  unloadAllIdle(): void {
-    for (const e of this.entries.values()) if (e.build && e.build.inFlight === 0) this.unload(e, 'asked');
-  }
-
   private drop(id: string): void {
     const e = this.entries.get(id);
     if (!e) return;

@@ -3,7 +3,7 @@
  * Writes a deterministic synthetic JATS corpus with its ground truth (generate.ts).
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, usageError } from '../../lib/command-line.ts';
 import { terminalProgress } from '../../lib/progress.ts';
 import { generateCorpus, GROUND_TRUTH_FILE } from './generate.ts';
 
@@ -21,24 +21,13 @@ Options:
   -h, --help        show this help
 `;
 
-const { values } = parseArgs({
-  options: {
-    articles: { type: 'string' },
-    out: { type: 'string' },
-    seed: { type: 'string', default: '20260701' },
-    'gzip-share': { type: 'string', default: '0.1' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = commandLine(HELP, {
+  articles: { type: 'string' },
+  out: { type: 'string' },
+  seed: { type: 'string', default: '20260701' },
+  'gzip-share': { type: 'string', default: '0.1' },
 });
-
-if (values.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-const fail = (msg: string): never => {
-  process.stderr.write(`corpus generator: ${msg}\n\n${HELP}`);
-  process.exit(2);
-};
+const fail: (message: string) => never = usageError('corpus generator', HELP);
 const articles = Number(values.articles);
 if (!values.articles || !Number.isInteger(articles) || articles < 1 || articles > 2_000_000) fail('--articles must be a whole number from 1 through 2000000');
 if (!values.out) fail('--out DIR is required');

@@ -18,21 +18,18 @@ type Occurrence = ArticleSummary['excerpts'][number]['occurrences'][number];
 /** An Int32/Float64/Uint8 array that grows by doubling. */
 class Grow<T extends Int32Array | Float64Array | Uint8Array> {
   length = 0;
-  constructor(
-    public data: T,
-    private readonly make: (n: number) => T,
-  ) {}
+  constructor(public data: T) {}
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = this.make(this.data.length * 2);
+      const next = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
       next.set(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
 }
-const ints = () => new Grow(new Int32Array(1024), (n) => new Int32Array(n));
-const bytes = () => new Grow(new Uint8Array(1024), (n) => new Uint8Array(n));
+const ints = () => new Grow(new Int32Array(1024));
+const bytes = () => new Grow(new Uint8Array(1024));
 
 /** `year` null. */
 const NO_YEAR = -2147483648;
@@ -58,7 +55,7 @@ export class SummaryStore {
   private readonly status = bytes();
   private readonly band = bytes();
   private readonly pKind = bytes();
-  private pValue = new Grow(new Float64Array(1024), (n) => new Float64Array(n));
+  private pValue = new Grow(new Float64Array(1024));
 
   get size(): number {
     return this.pmcid.length;

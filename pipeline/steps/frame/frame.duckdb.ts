@@ -14,7 +14,7 @@ import { CATEGORY_ORDER } from '../../../contracts/frame/vocab.ts';
 import { type Duck, lit, openDuck, registerTermsFunction, termsListSql } from '../../lib/duckdb.ts';
 import { PhaseTimer } from '../../lib/phase-timer.ts';
 import type { Progress } from '../../lib/progress.ts';
-import { type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
+import { fileError, fileProblem, type InputProblem, InvalidSnapshotError, MAX_REPORTED } from './validate.ts';
 
 /** Bit k of a category mask is CATEGORY_ORDER[k]. */
 export const maskSql = (column: string) =>
@@ -129,7 +129,7 @@ async function locate(dir: string, check: CrossCheck, values: string[][]): Promi
     found.push({ file: spec.file, line: info.lines, column, message: check.message(vals) });
     if (found.length >= MAX_REPORTED) break;
   }
-  if (found.length === 0) for (const vals of values) found.push({ file: spec.file, line: 0, column: 0, message: check.message(vals) });
+  if (found.length === 0) for (const vals of values) found.push(fileProblem(spec.file, check.message(vals)));
   return found;
 }
 
@@ -164,35 +164,14 @@ async function loadAndCheck(duck: Duck, dir: string, manifest: SnapshotManifest,
     } catch (err) {
       // The row checks passed, so this is something they do not look at (an encoding problem, say):
       // still a problem with the input, reported as such rather than as a crash.
-      throw new InvalidSnapshotError(
-        [
-          {
-            file: TABLES[t].file,
-            line: 0,
-            column: 0,
-            message: `could not be loaded: ${(err as Error).message.split('\n')[0]}`,
-          },
-        ],
-        1,
-      );
+      throw fileError(TABLES[t].file, `could not be loaded: ${(err as Error).message.split('\n')[0]}`);
     }
     progress.update(k + 1);
   }
   progress.stop();
   for (const t of TABLE_NAMES) {
     const [row] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM s_${t}`);
-    if (row!.n !== manifest.tables[t].rows)
-      throw new InvalidSnapshotError(
-        [
-          {
-            file: TABLES[t].file,
-            line: 0,
-            column: 0,
-            message: `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}`,
-          },
-        ],
-        1,
-      );
+    if (row!.n !== manifest.tables[t].rows) throw fileError(TABLES[t].file, `loaded ${row!.n} rows, expected ${manifest.tables[t].rows}`);
   }
 
   // Rules across rows and tables.

@@ -14,7 +14,6 @@ import {
   encodeWork,
   fieldPosition,
   type FieldKind,
-  rowValues,
   type StoredAuthorship,
   type SymbolCodes,
   symbolCodes,
@@ -22,15 +21,9 @@ import {
   WORK_FIELDS,
 } from '../../../contracts/frame/work-store.ts';
 import { ByteBuffer } from '../../../contracts/common/bytes.ts';
-import { type AuthorshipRow, type LabelRow, type WorkRow, workRowSql } from '../../../contracts/frame/work-record.ts';
+import { type LabelRow, workRowSql } from '../../../contracts/frame/work-record.ts';
 import { workItemJson } from '../../../contracts/frame/work-serialize.ts';
 import { type Duck, forEachChunk, lit } from '../../lib/duckdb.ts';
-
-export interface WorkParts {
-  row: WorkRow;
-  authors: AuthorshipRow[];
-  labels: LabelRow[];
-}
 
 export interface EncodeTask {
   /** Works with lo ≤ id < hi (hi null: to the end). */
@@ -51,7 +44,7 @@ export interface EncodeResult {
   items: string[] | null;
 }
 
-function byWork<T extends { work_id: string }>(items: T[]): Map<string, Omit<T, 'work_id'>[]> {
+export function byWork<T extends { work_id: string }>(items: T[]): Map<string, Omit<T, 'work_id'>[]> {
   const m = new Map<string, Omit<T, 'work_id'>[]>();
   for (const { work_id, ...rest } of items) {
     const l = m.get(work_id);
@@ -61,23 +54,6 @@ function byWork<T extends { work_id: string }>(items: T[]): Map<string, Omit<T, 
   return m;
 }
 
-/** The works matched by `where(column)` with their authorships and direct labels, in id order. */
-export async function readWorks(duck: Duck, where: (column: string) => string): Promise<WorkParts[]> {
-  const rows = await duck.all(workRowSql(where));
-  const authors = await duck.all<AuthorshipRow & { work_id: string }>(
-    `SELECT a.work_id, a.author_id AS id, au.name, au.orcid, a.position::INTEGER AS position, a.is_ca
-     FROM authorships a JOIN authors au ON au.id = a.author_id WHERE ${where('a.work_id')} ORDER BY a.work_id, a.position`,
-  );
-  const labels = await duck.all<LabelRow & { work_id: string }>(`SELECT * FROM direct_labels WHERE ${where('work_id')} ORDER BY work_id, model`);
-  const authorsOf = byWork(authors);
-  const labelsOf = byWork(labels);
-  return rows.map((row) => ({
-    row,
-    authors: (authorsOf.get(row.id as string) ?? []) as AuthorshipRow[],
-    labels: (labelsOf.get(row.id as string) ?? []) as LabelRow[],
-  }));
-}
-
 export const rangeWhere = (lo: string, hi: string | null) => (col: string) => `${col} >= ${lit(lo)}${hi ? ` AND ${col} < ${lit(hi)}` : ''}`;
 
 /** Numeric value of an id the store keeps as a number: it must print back to the same id. */
@@ -85,19 +61,6 @@ export function storedId(id: string, prefix: 'W' | 'A'): number {
   const n = idNumber(id);
   if (`${prefix}${n}` !== id) throw new Error(`work store: id ${JSON.stringify(id)} is not ${prefix} followed by a number without leading zeros`);
   return n;
-}
-
-/** Packs one work (also used by the tests, against the database's own rows). */
-export function packWork(w: ByteBuffer, parts: WorkParts, codes: SymbolCodes): void {
-  storedId(parts.row.id as string, 'W');
-  encodeWork(
-    w,
-    parts.row.id as string,
-    rowValues(parts.row),
-    parts.authors.map((a) => ({ author: storedId(a.id, 'A'), position: a.position, is_ca: a.is_ca })),
-    parts.labels,
-    codes,
-  );
 }
 
 let cached: { path: string; tables: SymbolTables; codes: SymbolCodes; authors: AuthorTable | null } | null = null;

@@ -47,21 +47,21 @@ export class InvalidSnapshotError extends Error {
   }
 }
 
+/** A problem with a whole file (no line or column). */
+export const fileProblem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
+/** An invalid snapshot, for one problem with a whole file. */
+export const fileError = (file: string, message: string) => new InvalidSnapshotError([fileProblem(file, message)], 1);
+
 const zodProblems = (file: string, error: z.ZodError): InputProblem[] =>
-  error.issues.map((i) => ({
-    file,
-    line: 0,
-    column: 0,
-    message: `${i.path.join('.') || '(root)'}: ${i.message}`,
-  }));
+  error.issues.map((i) => fileProblem(file, `${i.path.join('.') || '(root)'}: ${i.message}`));
 
 function readJson(dir: string, file: string): { value?: unknown; problem?: InputProblem } {
   const path = join(dir, file);
-  if (!existsSync(path)) return { problem: { file, line: 0, column: 0, message: 'file is missing' } };
+  if (!existsSync(path)) return { problem: fileProblem(file, 'file is missing') };
   try {
     return { value: JSON.parse(readFileSync(path, 'utf8')) };
   } catch (err) {
-    return { problem: { file, line: 0, column: 0, message: `not valid JSON: ${(err as Error).message}` } };
+    return { problem: fileProblem(file, `not valid JSON: ${(err as Error).message}`) };
   }
 }
 
@@ -75,18 +75,7 @@ export function readManifest(dir: string): SnapshotManifest {
     throw new InvalidSnapshotError(problems, problems.length);
   }
   for (const t of TABLE_NAMES) {
-    if (parsed.data.tables[t].file !== TABLES[t].file)
-      throw new InvalidSnapshotError(
-        [
-          {
-            file: 'manifest.json',
-            line: 0,
-            column: 0,
-            message: `tables.${t}.file must be ${TABLES[t].file}`,
-          },
-        ],
-        1,
-      );
+    if (parsed.data.tables[t].file !== TABLES[t].file) throw fileError('manifest.json', `tables.${t}.file must be ${TABLES[t].file}`);
   }
   return parsed.data;
 }
@@ -152,30 +141,12 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
     entries.map((e) =>
       limit(async () => {
         const path = join(dir, e.file);
-        if (!existsSync(path))
-          return add({
-            file: e.file,
-            line: 0,
-            column: 0,
-            message: 'file listed in manifest.json is missing',
-          });
+        if (!existsSync(path)) return add(fileProblem(e.file, 'file listed in manifest.json is missing'));
         const size = statSync(path).size;
-        if (size !== e.bytes)
-          add({
-            file: e.file,
-            line: 0,
-            column: 0,
-            message: `size is ${size} bytes; manifest.json says ${e.bytes}`,
-          });
+        if (size !== e.bytes) add(fileProblem(e.file, `size is ${size} bytes; manifest.json says ${e.bytes}`));
         else {
           const sum = await sha256File(path);
-          if (sum !== e.sha256)
-            add({
-              file: e.file,
-              line: 0,
-              column: 0,
-              message: `sha256 is ${sum}; manifest.json says ${e.sha256}`,
-            });
+          if (sum !== e.sha256) add(fileProblem(e.file, `sha256 is ${sum}; manifest.json says ${e.sha256}`));
         }
         hashed += e.bytes;
         progress.update(hashed);
@@ -245,12 +216,7 @@ export async function validateSnapshot(dir: string, options: ValidateOptions): P
       }
       rows[t] = count;
       if (!results.some((r) => r.aborted) && count !== manifest.tables[t].rows)
-        add({
-          file: TABLES[t].file,
-          line: 0,
-          column: 0,
-          message: `has ${count} rows; manifest.json says ${manifest.tables[t].rows}`,
-        });
+        add(fileProblem(TABLES[t].file, `has ${count} rows; manifest.json says ${manifest.tables[t].rows}`));
     }
   } finally {
     progress.stop();

@@ -12,7 +12,6 @@ export const SERVICES = [
   { key: 'corpus', name: 'Hedged-Significance Corpus', home: '/corpus', api: CORPUS_API },
   { key: 'fair', name: 'FAIR Assessment', home: '/fair', api: FAIR_API },
 ] as const;
-export type ServiceKey = (typeof SERVICES)[number]['key'];
 
 /** A path with a query string, leaving out empty parameters (a form's blank fields). */
 export function withQuery(path: string, params: URLSearchParams | Record<string, string | readonly string[] | undefined>): string {

@@ -13,7 +13,6 @@ import { ApiError } from '../../../contracts/common/errors.ts';
 import {
   ApiKeyRing,
   ApiKeys,
-  defaultKeysFile,
   generateApiKey,
   hashApiKey,
   parseAuthorization,
@@ -126,7 +125,7 @@ describe('verification', () => {
 
   it('authenticates from the keys file and the environment, anonymous without a header, 400 for an unknown key', async () => {
     const dir = newDir();
-    const file = defaultKeysFile(dir);
+    const file = join(dir, 'fair', 'api-keys.json');
     await writeKeysFile(file, [{ name: 'lab', sha256: hashApiKey(key), created: new Date().toISOString() }]);
     const keys = await ApiKeys.open({ file, envHashes: `ci:${hashApiKey(other)}`, logger: silent });
     expect(keys.size).toBe(2);
@@ -214,7 +213,7 @@ describe('fair:keys command', () => {
     const key = added.stdout.trim();
     expect(key).toMatch(/^fair_[A-Za-z0-9_-]{43}$/);
     expect(added.stderr).toContain('shown this once');
-    const file = defaultKeysFile(dir);
+    const file = join(dir, 'fair', 'api-keys.json');
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(key);
     expect(text).not.toContain(key.slice(5));

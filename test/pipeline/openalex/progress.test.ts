@@ -1,6 +1,6 @@
 /**
- * The builder's progress bar moves within a partition (bytes read), not only when a partition ends: inline
- * (one thread) and through the worker pool (two threads), and it never runs past the total.
+ * The builder's progress bar moves within a partition (bytes read), not only when a partition ends: one
+ * partition at a time and two at once, and it never runs past the total.
  */
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

@@ -18,7 +18,7 @@
  * request answered before it, the caller's standing without counting (an invalid key: the anonymous standing
  * of its address, the tier it is served in without the header). Only a store outage leaves them out.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { noParams, parseStrictQuery } from '../../../../contracts/common/query.ts';
 import { fairOpenApi } from '../../../../contracts/fair/openapi.ts';
@@ -93,6 +93,16 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
   const subjects = new WeakMap<FastifyRequest, RateLimitSubject>();
   const storeDown = new WeakSet<FastifyRequest>();
 
+  /** The caller's standing as rate-limit headers, without counting (on an error, or a cached answer, which costs nothing). */
+  const standingHeaders = async (subject: RateLimitSubject, reply: FastifyReply) => {
+    try {
+      const standing = await limiter.peek(subject);
+      for (const [name, value] of Object.entries(rateLimitHeaders({ ...standing, allowed: true }))) reply.header(name, value);
+    } catch {
+      // The counters are down: the answer goes out without the headers rather than not at all.
+    }
+  };
+
   const routes = routeTable(app);
   routes.declare({
     method: 'POST',
@@ -101,13 +111,7 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
     // Errors before or instead of counting still tell the caller where it stands (without counting).
     onError: async (request, reply) => {
       if (reply.hasHeader('x-ratelimit-limit') || storeDown.has(request)) return;
-      const subject = subjects.get(request) ?? { tier: 'anonymous', ip: request.ip };
-      try {
-        const standing = await limiter.peek(subject);
-        for (const [name, value] of Object.entries(rateLimitHeaders({ ...standing, allowed: true }))) reply.header(name, value);
-      } catch {
-        // The store is down: the answer goes out without the headers rather than not at all.
-      }
+      await standingHeaders(subjects.get(request) ?? { tier: 'anonymous', ip: request.ip }, reply);
     },
     handler: async (request, reply) => {
       const caller = await keys.authenticate(request.headers.authorization);
@@ -120,12 +124,7 @@ export default async function fairRoutes(app: FastifyInstance, opts: FairRouteOp
       assessments.precheck(parsed);
       const cached = assessments.cached(parsed);
       if (cached) {
-        try {
-          const standing = await limiter.peek(subject);
-          for (const [name, value] of Object.entries(rateLimitHeaders({ ...standing, allowed: true }))) reply.header(name, value);
-        } catch {
-          // The counters are down: a cached answer costs nothing, so it goes out without the headers.
-        }
+        await standingHeaders(subject, reply);
         request.log.info({ fair: { identifier: parsed.identifier, source: 'cache', backend: assessments.backend.name } }, 'fair assessment');
         return reply.header('Cache-Control', 'no-store').type(JSON_TYPE).send(JSON.stringify(cached));
       }

@@ -3,23 +3,11 @@
  * through the file VFS (contracts/common/sqlite-file-vfs.ts), so that neither start-up time nor memory grows with
  * the database: the wasm heap holds SQLite's page cache (at most SERVE_CACHE_KIB) and the operating system's
  * file cache the rest (deserializing the whole file into the wasm heap would take gigabytes at millions of
- * excerpts). The pipeline has its own twin of this module (pipeline/lib/sqlite.ts): the server never imports
- * pipeline code.
+ * excerpts).
  */
-import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import { openDatabaseFile } from '../../../../contracts/common/sqlite-file-vfs.ts';
+import { openDatabaseFile, sqlite3, type SqliteDb } from '../../../../contracts/common/sqlite-file-vfs.ts';
 
-export type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
-export type SqliteDb = InstanceType<Sqlite3['oo1']['DB']>;
-/** The module's init accepts Emscripten options at run time; its type declaration omits them. */
-const init = sqlite3InitModule as unknown as (options: { print: (...a: unknown[]) => void; printErr: (...a: unknown[]) => void }) => Promise<Sqlite3>;
-
-let module: Promise<Sqlite3> | null = null;
-
-export function sqlite3(): Promise<Sqlite3> {
-  module ??= init({ print: () => {}, printErr: (...args: unknown[]) => console.error('sqlite3:', ...args) });
-  return module;
-}
+export { sqlite3, type SqliteDb };
 
 /**
  * SQLite's page cache per open database, in KiB: 64 MiB. A page of `/excerpts` reads a few hundred pages (its

@@ -21,7 +21,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../../../contracts/common/errors.ts';
 import { pidIsAlive, writeFileAtomic } from '../../../../contracts/common/local-files.ts';
@@ -66,11 +66,6 @@ export const keysFileSchema = z
     }
   });
 export type KeysFile = z.infer<typeof keysFileSchema>;
-
-/** The keys file when FAIR_KEYS_FILE is not set: below STATE_DIR, next to the rate-limit counters. */
-export function defaultKeysFile(stateDir: string): string {
-  return join(stateDir, 'fair', 'api-keys.json');
-}
 
 /** A new random key (256 bits). Shown to its owner once; only `hashApiKey(key)` is kept. */
 export function generateApiKey(): string {

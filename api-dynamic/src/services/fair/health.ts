@@ -12,6 +12,7 @@
  * Both probes run with a short timeout, their answer is reused for `ttlMs` so a burst of health checks costs
  * one probe, and never two probes run at once.
  */
+import { withTimeout } from '../state/store.ts';
 import type { AssessmentBackend } from './backend.ts';
 
 export type HealthState = 'healthy' | 'degraded' | 'unhealthy';
@@ -64,7 +65,7 @@ export class HealthCheck {
         const checkedAt = this.now();
         const [reachable, countersError] = await Promise.all([
           this.backend.probe(AbortSignal.timeout(this.timeoutMs)).catch(() => false),
-          withTimeout(this.counters(), COUNTERS_TIMEOUT_MS).then(
+          withTimeout(this.counters(), COUNTERS_TIMEOUT_MS, `no answer within ${COUNTERS_TIMEOUT_MS} ms`).then(
             () => null,
             (err: unknown) => (err instanceof Error ? err.message : String(err)),
           ),
@@ -80,14 +81,5 @@ export class HealthCheck {
       }
     })();
     return this.running;
-  }
-}
-
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -20,7 +20,7 @@
 import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { StateLogger } from '../state/store.ts';
+import { type StateLogger, TaskQueue } from '../state/store.ts';
 import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
 import { writeFileAtomic } from '../../../../contracts/common/local-files.ts';
 
@@ -54,7 +54,7 @@ export class FileRateLimitStore implements RateLimitStore {
   /** Line count at which the journal is next looked at for a rewrite (amortizes the sweep of expired keys). */
   private reviewAtLines: number;
   /** Hits run one at a time (see the module comment). */
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new TaskQueue();
   private closed = false;
   private writeFailing = false;
 
@@ -84,7 +84,7 @@ export class FileRateLimitStore implements RateLimitStore {
     if (this.closed) throw new Error(`rate-limit store ${this.description} is closed`);
     checkRateKey(key);
     checkLimitAndWindow(limit, windowMs);
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const now = this.now();
       let window = this.windows.get(key);
       if (window === undefined || window.end <= now) window = { end: now + windowMs, count: 0 };
@@ -99,7 +99,7 @@ export class FileRateLimitStore implements RateLimitStore {
   async release(key: string, window: number): Promise<void> {
     if (this.closed) throw new Error(`rate-limit store ${this.description} is closed`);
     checkRateKey(key);
-    await this.exclusive(async () => {
+    await this.queue.run(async () => {
       const current = this.windows.get(key);
       if (current === undefined || current.end !== window || current.end <= this.now() || current.count === 0) return;
       const next = { end: current.end, count: current.count - 1 };
@@ -114,7 +114,7 @@ export class FileRateLimitStore implements RateLimitStore {
     checkRateKey(key);
     checkLimitAndWindow(limit, windowMs);
     // Behind pending hits, so a peek after a hit sees it.
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const now = this.now();
       const window = this.windows.get(key);
       if (window === undefined || window.end <= now) return { allowed: true, count: 0, resetMs: windowMs, window: 0 };
@@ -124,15 +124,9 @@ export class FileRateLimitStore implements RateLimitStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.tail;
+    await this.queue.idle;
     await this.handle?.close();
     this.handle = null;
-  }
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn);
-    this.tail = result.catch(() => undefined);
-    return result;
   }
 
   /** Reads the journal; drops expired windows and unreadable lines, rewriting the file when it dropped any. */

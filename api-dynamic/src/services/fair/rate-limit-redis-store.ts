@@ -8,7 +8,7 @@
  * Failures reject (node-redis fails fast while disconnected, see state/redis-store.ts): the caller decides
  * what a request gets when the counters cannot be reached.
  */
-import { type Client, closeRedis, connectRedis, type RedisStateStoreOptions } from '../state/redis-store.ts';
+import { connectRedis, RedisBacked, type RedisStateStoreOptions } from '../state/redis-store.ts';
 import { checkLimitAndWindow, checkRateKey, type HitResult, type RateLimitStore } from './rate-limit-store.ts';
 
 /** Redis's clock in epoch ms, as a Lua expression (windows are identified by their end in this clock). */
@@ -70,17 +70,7 @@ end
 return 1
 `;
 
-export class RedisRateLimitStore implements RateLimitStore {
-  readonly description: string;
-
-  private constructor(
-    private readonly client: Client,
-    private readonly prefix: string,
-    private readonly safeUrl: string,
-  ) {
-    this.description = `redis ${safeUrl}`;
-  }
-
+export class RedisRateLimitStore extends RedisBacked implements RateLimitStore {
   /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
   static async open(options: RedisStateStoreOptions): Promise<RedisRateLimitStore> {
     const { client, prefix, safeUrl } = await connectRedis(options, 'rate limit');
@@ -115,9 +105,5 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new Error(`rate limit: Redis on ${this.safeUrl} failed: ${(err as Error).message}`, { cause: err });
     }
     return Array.isArray(reply) ? reply.map(Number) : [Number(reply)];
-  }
-
-  async close(): Promise<void> {
-    await closeRedis(this.client);
   }
 }

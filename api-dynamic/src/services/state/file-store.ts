@@ -11,7 +11,7 @@
  */
 import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkNamespaceAndKey, checkValue, NAMESPACE_PATTERN, type StateLogger, type StateStore } from './store.ts';
+import { checkNamespaceAndKey, checkValue, NAMESPACE_PATTERN, type StateLogger, type StateStore, TaskQueue } from './store.ts';
 
 const SUFFIX = '.jsonl';
 const NEWLINE = 0x0a;
@@ -24,7 +24,7 @@ export interface FileStateStoreOptions {
 export class FileStateStore implements StateStore {
   readonly description: string;
   /** Writes run one at a time, so two calls for the same new key cannot both append it. */
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue = new TaskQueue();
   private closed = false;
 
   private constructor(
@@ -61,7 +61,7 @@ export class FileStateStore implements StateStore {
     this.checkOpen();
     checkNamespaceAndKey(namespace, key);
     checkValue(namespace, value);
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       // Checked again inside the queue: an earlier queued call may have created the key meanwhile.
       const existing = this.data.get(namespace)?.get(key);
       if (existing !== undefined) return { value: existing, created: false };
@@ -78,7 +78,7 @@ export class FileStateStore implements StateStore {
     this.checkOpen();
     checkNamespaceAndKey(namespace, key);
     checkValue(namespace, value);
-    await this.exclusive(async () => {
+    await this.queue.run(async () => {
       if (this.data.get(namespace)?.get(key) === value) return;
       await this.append(namespace, key, value);
     });
@@ -87,17 +87,11 @@ export class FileStateStore implements StateStore {
   /** Waits for pending writes; later calls reject. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.tail;
+    await this.queue.idle;
   }
 
   private checkOpen(): void {
     if (this.closed) throw new Error(`state store ${this.description} is closed`);
-  }
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn);
-    this.tail = result.catch(() => undefined);
-    return result;
   }
 
   /** Appends one line and fsyncs it, then updates memory, so memory never holds what the disk lacks. */

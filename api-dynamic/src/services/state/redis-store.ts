@@ -19,8 +19,6 @@ export interface RedisStateStoreOptions {
   prefix?: string;
   /** Receives connection problems after open (rate-limited to one line per outage); default `console`. */
   logger?: StateLogger;
-  /** Milliseconds to establish a connection, at open and on each reconnect. Default 5000. */
-  connectTimeoutMs?: number;
   /** Milliseconds a command may take before it rejects. Default 5000. */
   commandTimeoutMs?: number;
   /**
@@ -50,7 +48,7 @@ function newClient(url: string, options: RedisStateStoreOptions, isOpened: () =>
     disableOfflineQueue: true,
     commandOptions: { timeout: options.commandTimeoutMs ?? 5000 },
     socket: {
-      connectTimeout: options.connectTimeoutMs ?? 5000,
+      connectTimeout: 5000, // at open and on each reconnect
       reconnectStrategy: (retries, cause) => {
         // At open, give up after a few quick tries so a wrong URL is reported instead of retried forever
         // (unless patient: then keep trying, the server runs meanwhile).
@@ -115,17 +113,24 @@ export async function connectRedis(options: RedisStateStoreOptions, what: string
   return { client, prefix, safeUrl };
 }
 
-export class RedisStateStore implements StateStore {
+/** A store on one Redis connection made by connectRedis: its description and its close. */
+export abstract class RedisBacked {
   readonly description: string;
 
-  private constructor(
-    private readonly client: Client,
-    private readonly prefix: string,
-    private readonly safeUrl: string,
+  protected constructor(
+    protected readonly client: Client,
+    protected readonly prefix: string,
+    protected readonly safeUrl: string,
   ) {
     this.description = `redis ${safeUrl}`;
   }
 
+  async close(): Promise<void> {
+    await closeRedis(this.client);
+  }
+}
+
+export class RedisStateStore extends RedisBacked implements StateStore {
   /** Connects, or rejects with a message naming the URL (password hidden) and the cause. */
   static async open(options: RedisStateStoreOptions): Promise<RedisStateStore> {
     const { client, prefix, safeUrl } = await connectRedis(options, 'state');
@@ -149,10 +154,6 @@ export class RedisStateStore implements StateStore {
       if (existing !== null) return { value: existing, created: false };
     }
     throw new Error(`state: Redis key ${redisKey} exists and vanishes again: is something deleting keys?`);
-  }
-
-  async close(): Promise<void> {
-    await closeRedis(this.client);
   }
 
   private redisKey(namespace: string, key: string): string {

@@ -22,6 +22,26 @@ export interface StateLogger {
   warn(message: string): void;
 }
 
+/** Runs tasks one at a time, in call order (a failed task does not stop the next); `idle` settles after the last. */
+export class TaskQueue {
+  idle: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.idle.then(task);
+    this.idle = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** `work`'s answer, or a rejection with `message` when it has not answered within `ms`. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Namespaces become file names and Redis key segments, so they are kept to a safe, short alphabet. */
 export const NAMESPACE_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 

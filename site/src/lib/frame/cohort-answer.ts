@@ -7,7 +7,6 @@ import type { byFieldResponse, cohortResponse, permalinkChangesResponse, permali
 
 export type CohortAnswer = z.infer<typeof cohortResponse>;
 export type CohortMeta = CohortAnswer['meta'];
-export type CohortWork = CohortAnswer['results'][number];
 export type ByField = z.infer<typeof byFieldResponse>;
 export type Permalink = z.infer<typeof permalinkResponse>;
 export type PermalinkChanges = z.infer<typeof permalinkChangesResponse>;

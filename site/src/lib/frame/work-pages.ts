@@ -9,24 +9,18 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { CohortIndex } from '../../../../api-dynamic/src/services/frame/cohort/cohort-index.ts';
 import type { workResponse } from '../../../../contracts/frame/responses.ts';
+import type { ScreenModel } from '../../../../contracts/frame/vocab.ts';
 import { workRecordMeta, workRecordText } from '../../../../contracts/frame/work-record.ts';
 import { buildOutputDir, currentManifest } from '../build-output.ts';
+import type { Verdict } from './screening.ts';
 
 type Record_ = z.infer<typeof workResponse>;
-/** One model's verdict in the three-model screen. */
-export interface ScreenVerdict {
-  tier: string;
-  genre: string | null;
-  about_ca: boolean;
-  confidence: string;
-  reasons: string | null;
-}
 /**
  * The work record. The schema spreads the screen's three models in from a list (Object.fromEntries), so
  * z.infer cannot name them; they are restated here.
  */
 export type WorkRecord = Omit<Record_, 'screen'> & {
-  screen: (NonNullable<Record_['screen']> & Record<'model_a' | 'model_b' | 'model_c', ScreenVerdict>) | null;
+  screen: (NonNullable<Record_['screen']> & Record<ScreenModel, Verdict>) | null;
 };
 
 /**

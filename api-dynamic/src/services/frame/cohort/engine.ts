@@ -295,7 +295,7 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
 }
 
 /** Rows of the cohort, ascending. */
-function gather(index: CohortIndex, m: CohortMatch): Uint32Array {
+function gather(m: CohortMatch): Uint32Array {
   const out = new Uint32Array(m.total);
   let n = 0;
   if (m.candidates !== null) {
@@ -325,7 +325,7 @@ export function* rowsInOrder(index: CohortIndex, m: CohortMatch, sort: Sort, aft
   const walkCost = Math.min(N, (need * N) / m.total);
   const sortCost = m.total * Math.log2(m.total + 2) * 4 + (m.candidates === null ? N / 32 : 0);
   if (sortCost < walkCost) {
-    const rows = gather(index, m);
+    const rows = gather(m);
     const keys = Array.from(rows, (r) => sortKey(index, sort, r));
     const order = Array.from(rows.keys()).sort((a, b) => compareKeys(keys[a]!, keys[b]!));
     for (const k of order) if (after === null || compareKeys(keys[k]!, after) > 0) yield rows[k]!;

@@ -14,6 +14,7 @@ import type { FetchResponse } from '../../fetcher.ts';
 import { keywordsIn, softwareFileKind } from '../vocab/software-files.ts';
 import { githubGet } from './github-api.ts';
 import { bodyJson, bodyText, type HarvestContext } from './http.ts';
+import { isJson } from './record.ts';
 
 /** Directory listings asked at most (the root included). */
 export const MAX_DIRECTORIES = 200;
@@ -29,9 +30,6 @@ interface Entry {
   /** The `ref` of the entry's API URL (GitHub lists `…/contents/README.md?ref=master`). */
   ref: string | null;
 }
-
-type Json = Record<string, unknown>;
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `a/b c` → `a/b%20c`: each segment encoded, the slashes kept. */
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');

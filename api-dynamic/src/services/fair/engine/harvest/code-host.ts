@@ -11,7 +11,7 @@ import type { CodeHostEvidence, Metadata } from '../../../../../../contracts/fai
 import { harvestCodeFiles } from './code-files.ts';
 import { githubGet, repoApiBase } from './github-api.ts';
 import { bodyJson, isOk, type HarvestContext } from './http.ts';
-import { clean, cleanList, fieldsOf, type Harvested, type MetadataRecord } from './record.ts';
+import { clean, cleanList, fieldsOf, type Harvested, isJson, type MetadataRecord } from './record.ts';
 
 const REPO_PATH = /^\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?(?:[/?#].*)?$/;
 
@@ -40,9 +40,6 @@ export function githubRepository(candidates: readonly string[], githubWeb = 'htt
 export function repositoryCandidates(identifier: string, metadata: Metadata): string[] {
   return [identifier, ...metadata.code_repository, ...metadata.object_identifier, ...metadata.related_resources.map((r) => r.related_resource)];
 }
-
-type Json = Record<string, unknown>;
-const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Harvest the repository, or null when there is none or the API does not know it. `walkFiles` also walks the tree

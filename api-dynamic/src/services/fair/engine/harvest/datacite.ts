@@ -3,30 +3,27 @@
  * (`application/vnd.datacite.datacite+json`) and the REST API's `data.attributes`, which share field names.
  */
 import type { RelatedResource } from '../../../../../../contracts/fair/evidence.ts';
-import { clean, cleanList, type MetadataRecord } from './record.ts';
+import { asArray, clean, cleanList, isJson, type Json, type MetadataRecord } from './record.ts';
 
-type Node = Record<string, unknown>;
-const asArray = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-const nodes = (value: unknown): Node[] => asArray(value).filter(isNode);
+const nodes = (value: unknown): Json[] => asArray(value).filter(isJson);
 
 /** The DataCite record inside a REST response (`data.attributes`) or the negotiated document itself. */
-export function dataciteAttributes(doc: unknown): Node | null {
-  if (!isNode(doc)) return null;
+export function dataciteAttributes(doc: unknown): Json | null {
+  if (!isJson(doc)) return null;
   const data = doc.data;
-  if (isNode(data) && isNode(data.attributes)) return data.attributes;
+  if (isJson(data) && isJson(data.attributes)) return data.attributes;
   return typeof doc.doi === 'string' || typeof doc.id === 'string' ? doc : null;
 }
 
 /** The DataCite client (repository) id, e.g. `cern.zenodo`, when the document names it. */
 export function dataciteClient(doc: unknown): string | null {
-  if (!isNode(doc)) return null;
-  const rel = isNode(doc.data) && isNode(doc.data.relationships) ? doc.data.relationships : null;
-  const client = rel && isNode(rel.client) && isNode(rel.client.data) ? rel.client.data.id : (doc.clientId ?? doc.client_id);
+  if (!isJson(doc)) return null;
+  const rel = isJson(doc.data) && isJson(doc.data.relationships) ? doc.data.relationships : null;
+  const client = rel && isJson(rel.client) && isJson(rel.client.data) ? rel.client.data.id : (doc.clientId ?? doc.client_id);
   return typeof client === 'string' ? client : null;
 }
 
-function dateOf(dates: Node[], type: string): string | null {
+function dateOf(dates: Json[], type: string): string | null {
   return clean(dates.find((d) => String(d.dateType).toLowerCase() === type.toLowerCase())?.date);
 }
 
@@ -40,11 +37,11 @@ export function mapDataCite(doc: unknown): MetadataRecord {
   const descriptions = nodes(a.descriptions);
   const abstract = descriptions.find((d) => d.descriptionType === 'Abstract') ?? descriptions[0];
   const rights = cleanList(nodes(a.rightsList).map((r) => r.rightsUri ?? r.rights));
-  const types = isNode(a.types) ? a.types : {};
+  const types = isJson(a.types) ? a.types : {};
   const related: RelatedResource[] = nodes(a.relatedIdentifiers)
     .map((r) => ({ related_resource: clean(r.relatedIdentifier) ?? '', relation_type: clean(r.relationType) ?? 'related' }))
     .filter((r) => r.related_resource !== '');
-  const publisher = isNode(a.publisher) ? a.publisher.name : a.publisher;
+  const publisher = isJson(a.publisher) ? a.publisher.name : a.publisher;
   return {
     object_identifier: cleanList([clean(a.id), doi ? `https://doi.org/${doi}` : null, ...nodes(a.identifiers).map((i) => i.identifier)]),
     title: clean(nodes(a.titles)[0]?.title),

@@ -16,6 +16,12 @@ import {
 
 export type MetadataRecord = Partial<Metadata>;
 
+/** A JSON object (not an array), as harvested documents hold them. */
+export type Json = Record<string, unknown>;
+export const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON value as a list: null or absent is none, a single value is one. */
+export const asArray = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+
 /** The non-empty fields of a record, in schema order. */
 export function fieldsOf(record: MetadataRecord): MetadataKey[] {
   return (Object.keys(emptyMetadata()) as MetadataKey[]).filter((key) => {

@@ -5,12 +5,7 @@
  * properties below are read from it. Context namespaces of JSON-LD documents are collected for I2/R1.2/R1.3.
  */
 import type { ContentLink, RelatedResource } from '../../../../../../contracts/fair/evidence.ts';
-import { clean, cleanList, splitKeywords, type MetadataRecord } from './record.ts';
-
-type Node = Record<string, unknown>;
-
-const asArray = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { asArray, clean, cleanList, isJson, type Json, type MetadataRecord, splitKeywords } from './record.ts';
 
 /** schema.org relation properties and the relation type each means (F-UJI's names, fair.md §2.4). */
 const RELATIONS: Readonly<Record<string, string>> = {
@@ -29,17 +24,17 @@ const RELATIONS: Readonly<Record<string, string>> = {
 const MAIN_TYPES =
   /^(?:Dataset|DataCatalog|CreativeWork|SoftwareSourceCode|SoftwareApplication|ScholarlyArticle|Article|Collection|DigitalDocument|MediaObject|Book|Thesis|Report|Map|Movie|Photograph|ImageObject|Periodical)$/;
 
-function typesOf(node: Node): string[] {
+function typesOf(node: Json): string[] {
   return asArray(node['@type'])
     .filter((t): t is string => typeof t === 'string')
     .map((t) => t.replace(/^https?:\/\/schema\.org\//, '').replace(/^schema:/, ''));
 }
 
 /** All nodes of a JSON-LD document (top level, arrays and `@graph`). */
-function nodesOf(doc: unknown): Node[] {
-  const nodes: Node[] = [];
+function nodesOf(doc: unknown): Json[] {
+  const nodes: Json[] = [];
   for (const item of asArray(doc)) {
-    if (!isNode(item)) continue;
+    if (!isJson(item)) continue;
     if (Array.isArray(item['@graph'])) nodes.push(...nodesOf(item['@graph']));
     if (item['@type'] !== undefined) nodes.push(item);
   }
@@ -52,10 +47,10 @@ export function contextNamespaces(doc: unknown): string[] {
   const visit = (context: unknown): void => {
     for (const entry of asArray(context)) {
       if (typeof entry === 'string') found.push(entry);
-      else if (isNode(entry)) {
+      else if (isJson(entry)) {
         for (const [key, value] of Object.entries(entry)) {
           if (typeof value === 'string' && /^https?:\/\//.test(value) && (key === '@vocab' || !key.startsWith('@'))) found.push(value);
-          else if (isNode(value) && typeof value['@id'] === 'string' && /^https?:\/\//.test(value['@id']) && !key.includes(':')) {
+          else if (isJson(value) && typeof value['@id'] === 'string' && /^https?:\/\//.test(value['@id']) && !key.includes(':')) {
             // a term definition: its namespace is the IRI up to the last # or /
             found.push(value['@id'].replace(/[^#/]*$/, ''));
           }
@@ -63,13 +58,13 @@ export function contextNamespaces(doc: unknown): string[] {
       }
     }
   };
-  for (const item of asArray(doc)) if (isNode(item)) visit(item['@context']);
+  for (const item of asArray(doc)) if (isJson(item)) visit(item['@context']);
   return cleanList(found);
 }
 
 function nameOf(value: unknown): string | null {
   if (typeof value === 'string') return clean(value);
-  if (!isNode(value)) return null;
+  if (!isJson(value)) return null;
   const name = clean(value.name);
   if (name) return name;
   const given = clean(value.givenName);
@@ -80,11 +75,11 @@ function nameOf(value: unknown): string | null {
 
 function idOf(value: unknown): string | null {
   if (typeof value === 'string') return clean(value);
-  if (!isNode(value)) return null;
+  if (!isJson(value)) return null;
   for (const key of ['@id', 'url', 'identifier', 'value']) {
     const candidate = value[key];
     if (typeof candidate === 'string' && clean(candidate)) return clean(candidate);
-    if (isNode(candidate)) {
+    if (isJson(candidate)) {
       const inner = idOf(candidate);
       if (inner) return inner;
     }
@@ -92,42 +87,42 @@ function idOf(value: unknown): string | null {
   return null;
 }
 
-function identifiersOf(node: Node): string[] {
+function identifiersOf(node: Json): string[] {
   const ids: unknown[] = [];
-  for (const value of asArray(node.identifier)) ids.push(isNode(value) ? (value.value ?? value['@id'] ?? value.url) : value);
+  for (const value of asArray(node.identifier)) ids.push(isJson(value) ? (value.value ?? value['@id'] ?? value.url) : value);
   ids.push(node['@id'], node.url);
   return cleanList(ids);
 }
 
-function licencesOf(node: Node): string[] {
-  return cleanList(asArray(node.license).map((value) => (isNode(value) ? (value['@id'] ?? value.url ?? value.name) : value)));
+function licencesOf(node: Json): string[] {
+  return cleanList(asArray(node.license).map((value) => (isJson(value) ? (value['@id'] ?? value.url ?? value.name) : value)));
 }
 
-function contentLinks(node: Node): ContentLink[] {
+function contentLinks(node: Json): ContentLink[] {
   const links: ContentLink[] = [];
   for (const dist of asArray(node.distribution)) {
-    if (!isNode(dist)) continue;
+    if (!isJson(dist)) continue;
     const url = clean(dist.contentUrl) ?? clean(dist.url);
     if (!url) continue;
     const size = dist.contentSize ?? dist.fileSize;
     links.push({
       url,
       type: clean(asArray(dist.encodingFormat ?? dist.fileFormat)[0]),
-      size: clean(isNode(size) ? size.value : size),
+      size: clean(isJson(size) ? size.value : size),
       source: 'schemaorg:distribution',
     });
   }
   for (const action of asArray(node.potentialAction)) {
-    if (!isNode(action)) continue;
+    if (!isJson(action)) continue;
     for (const target of asArray(action.target)) {
-      const url = typeof target === 'string' ? clean(target) : isNode(target) ? (clean(target.urlTemplate) ?? clean(target.url)) : null;
-      if (url) links.push({ url, type: isNode(target) ? clean(target.contentType) : null, size: null, source: 'schemaorg:service' });
+      const url = typeof target === 'string' ? clean(target) : isJson(target) ? (clean(target.urlTemplate) ?? clean(target.url)) : null;
+      if (url) links.push({ url, type: isJson(target) ? clean(target.contentType) : null, size: null, source: 'schemaorg:service' });
     }
   }
   return links;
 }
 
-function related(node: Node): RelatedResource[] {
+function related(node: Json): RelatedResource[] {
   const out: RelatedResource[] = [];
   for (const [property, relation] of Object.entries(RELATIONS)) {
     for (const value of asArray(node[property])) {
@@ -139,7 +134,7 @@ function related(node: Node): RelatedResource[] {
 }
 
 function sizeOf(value: unknown): string | null {
-  if (isNode(value)) {
+  if (isJson(value)) {
     const amount = clean(value.value);
     return amount ? [amount, clean(value.unitText)].filter(Boolean).join(' ') : null;
   }
@@ -147,7 +142,7 @@ function sizeOf(value: unknown): string | null {
 }
 
 /** Is a node of one of the types taken as the described object (a creative work)? */
-export function isMainNode(node: Node): boolean {
+export function isMainNode(node: Json): boolean {
   return typesOf(node).some((t) => MAIN_TYPES.test(t));
 }
 
@@ -159,7 +154,7 @@ export function mapSchemaOrg(doc: unknown): MetadataRecord {
 }
 
 /** Map the main node of a schema.org description to a record. */
-export function mapSchemaOrgNode(main: Node): MetadataRecord {
+export function mapSchemaOrgNode(main: Json): MetadataRecord {
   const dates = (key: string) => clean(asArray(main[key])[0]);
   return {
     object_identifier: identifiersOf(main),
@@ -173,7 +168,7 @@ export function mapSchemaOrgNode(main: Node): MetadataRecord {
     modified_date: dates('dateModified'),
     object_type: typesOf(main),
     summary: clean(asArray(main.description)[0]) ?? clean(asArray(main.abstract)[0]),
-    keywords: splitKeywords(asArray(main.keywords).map((k) => (isNode(k) ? k.name : k))),
+    keywords: splitKeywords(asArray(main.keywords).map((k) => (isJson(k) ? k.name : k))),
     license: licencesOf(main),
     access_level: cleanList(asArray(main.conditionsOfAccess)),
     access_free:
@@ -186,10 +181,10 @@ export function mapSchemaOrgNode(main: Node): MetadataRecord {
             : null,
     related_resources: related(main),
     object_content_identifier: contentLinks(main),
-    measured_variable: cleanList(asArray(main.variableMeasured).map((v) => (isNode(v) ? (v.name ?? v.value ?? v['@id']) : v))),
+    measured_variable: cleanList(asArray(main.variableMeasured).map((v) => (isJson(v) ? (v.name ?? v.value ?? v['@id']) : v))),
     object_size: sizeOf(main.size ?? main.contentSize),
     object_format: cleanList(asArray(main.encodingFormat ?? main.fileFormat)),
-    language: clean(asArray(main.inLanguage).map((l) => (isNode(l) ? (l.alternateName ?? l.name) : l))[0]),
+    language: clean(asArray(main.inLanguage).map((l) => (isJson(l) ? (l.alternateName ?? l.name) : l))[0]),
     version: clean(main.version),
     code_repository: cleanList(asArray(main.codeRepository).map(idOf)),
   };
