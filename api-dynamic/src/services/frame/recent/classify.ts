@@ -52,9 +52,6 @@ type Routed = Omit<ClassifiedWork['route_flags'], 'invisible_to_affiliation'> &
 
 export type Classifier = Awaited<ReturnType<typeof openClassifier>>;
 
-/** Most works classified in one run of the query. */
-const MAX_BATCH = 2000;
-
 /** A classifier for one sync: one in-memory DuckDB with the rules registered, and a temporary folder for the pages. */
 export async function openClassifier(rules: RouteRules) {
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
@@ -63,7 +60,7 @@ export async function openClassifier(rules: RouteRules) {
   await connection.run(TERM_HITS);
   const dir = mkdtempSync(join(tmpdir(), 'recent-classify-'));
   const page = join(dir, 'page.jsonl');
-  // Prepared once (DuckDB binds the file, which must exist), run once a batch of pages.
+  // Prepared once (DuckDB binds the file, which must exist), run once a page.
   writeFileSync(page, '');
   const query = await connection.prepare(
     rulesSql(
@@ -73,47 +70,28 @@ export async function openClassifier(rules: RouteRules) {
       select([...rules.funderIds]),
     ),
   );
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
   const run = async (works: readonly CatalogueWork[]): Promise<(ClassifiedWork | null)[]> => {
+    if (works.length === 0) return [];
     writeFileSync(page, `${works.map((w) => JSON.stringify(w)).join('\n')}\n`);
     const rows = (await query.runAndReadAll()).getRowObjectsJS() as unknown as Routed[];
     const out: (ClassifiedWork | null)[] = works.map(() => null);
     for (const r of rows) out[r.line - 1] = item(works[r.line - 1]!, r);
     return out;
   };
-  // DuckDB compiles the query's regular expressions again at each run, a cost that does not depend on how many
-  // works it classifies: the pages that wait while one runs go together in the next.
-  const waiting: { works: readonly CatalogueWork[]; done: (items: (ClassifiedWork | null)[]) => void; fail: (err: unknown) => void }[] = [];
-  let running: Promise<void> | null = null;
-  let closed = false;
-  const drain = async () => {
-    while (waiting.length > 0) {
-      let count = 0;
-      for (let n = 0; count < waiting.length && (count === 0 || n + waiting[count]!.works.length <= MAX_BATCH); count++) n += waiting[count]!.works.length;
-      const batch = waiting.splice(0, count);
-      try {
-        const items = await run(batch.flatMap((p) => p.works));
-        let k = 0;
-        for (const p of batch) p.done(items.slice(k, (k += p.works.length)));
-      } catch (err) {
-        for (const p of batch) p.fail(err);
-      }
-    }
-    running = null;
-  };
   return {
-    /** Each work's item, or null when no route matches. */
-    classify(works: readonly CatalogueWork[]): Promise<(ClassifiedWork | null)[]> {
+    /** Each work's item, or null when no route matches; one page at a time (calls queue). */
+    classify(works: readonly CatalogueWork[]) {
       if (closed) return Promise.reject(new Error('the classifier is closed'));
-      if (works.length === 0) return Promise.resolve([]);
-      return new Promise((done, fail) => {
-        waiting.push({ works, done, fail });
-        running ??= drain();
-      });
+      const next = queue.then(() => run(works));
+      queue = next.catch(() => undefined);
+      return next;
     },
     /** After the pages queued so far; a later call is refused. */
     async close() {
       closed = true;
-      await running;
+      await queue;
       connection.closeSync();
       instance.closeSync();
       rmSync(dir, { recursive: true, force: true });
