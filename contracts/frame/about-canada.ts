@@ -12,8 +12,9 @@
  * Matching is by whole terms, folded exactly as the frame's search terms are (title-terms.ts: accents
  * removed, case-folded, split at every non-letter/digit), so "Montréal", "MONTREAL" and "montreal's" match
  * and "Canadaville" or "Albertans" do not unless listed. Multi-word entries match as consecutive terms.
+ * The matching itself is SQL generated from this list (contracts/frame/rules-sql.ts, and the recent layer's
+ * evidence in api-dynamic/src/services/frame/recent/classify.ts).
  */
-import { textTerms } from './title-terms.ts';
 
 /** Bumped whenever an entry changes, so stored recent works say which lexicon classified them. */
 export const ABOUT_CANADA_VERSION = 'about-ca-1';
@@ -142,45 +143,3 @@ export const ABOUT_CANADA_LEXICON: readonly { entry: string; tier: AboutCanadaTi
   ...TIER_B.map((entry) => ({ entry, tier: 'B' as const })),
   ...TIER_C.map((entry) => ({ entry, tier: 'C' as const })),
 ];
-
-/** First term → the entries starting with it (as term arrays), longest first, so "london ontario" beats "london". */
-const BY_FIRST_TERM = (() => {
-  const map = new Map<string, { terms: string[]; entry: string; tier: AboutCanadaTier }[]>();
-  for (const { entry, tier } of ABOUT_CANADA_LEXICON) {
-    const terms = entry.split(' ');
-    const list = map.get(terms[0]!) ?? [];
-    list.push({ terms, entry, tier });
-    map.set(terms[0]!, list);
-  }
-  for (const list of map.values()) list.sort((a, b) => b.terms.length - a.terms.length);
-  return map;
-})();
-
-export interface AboutCanadaMatch {
-  /** True when a Tier A or Tier B term occurs (Tier C only counts beside Tier A). */
-  about: boolean;
-  /** Distinct matched entries with their tier, in first-seen order. */
-  terms: { term: string; tier: AboutCanadaTier }[];
-}
-
-/** Classifies a work by its texts (title, abstract, keywords): each text is matched separately, so a term never spans two texts. */
-export function aboutCanada(texts: readonly (string | null | undefined)[]): AboutCanadaMatch {
-  const found = new Map<string, AboutCanadaTier>();
-  for (const text of texts) {
-    if (!text) continue;
-    const terms = textTerms(text);
-    for (let i = 0; i < terms.length; i++) {
-      const candidates = BY_FIRST_TERM.get(terms[i]!);
-      if (!candidates) continue;
-      const hit = candidates.find((c) => c.terms.every((t, k) => terms[i + k] === t));
-      if (!hit) continue;
-      if (!found.has(hit.entry)) found.set(hit.entry, hit.tier);
-      i += hit.terms.length - 1;
-    }
-  }
-  const tiers = new Set(found.values());
-  return {
-    about: tiers.has('A') || tiers.has('B'),
-    terms: [...found].map(([term, tier]) => ({ term, tier })),
-  };
-}

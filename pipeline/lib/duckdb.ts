@@ -1,14 +1,6 @@
 /** Thin helpers over @duckdb/node-api for the pipeline: open a file database, run SQL, read plain rows. */
-import {
-  type DuckDBConnection,
-  DuckDBDoubleVector,
-  DuckDBInstance,
-  DuckDBIntegerVector,
-  DuckDBScalarFunction,
-  DuckDBUSmallIntVector,
-  type DuckDBVector,
-  VARCHAR,
-} from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBDoubleVector, DuckDBInstance, DuckDBIntegerVector, DuckDBUSmallIntVector, type DuckDBVector } from '@duckdb/node-api';
+import { registerTextFunction } from '../../contracts/common/duckdb.ts';
 import { titleTerms } from '../../contracts/frame/title-terms.ts';
 
 export interface Duck {
@@ -82,25 +74,6 @@ export async function forEachChunk(duck: Duck, sql: string, each: (cols: ArrayLi
  */
 export function registerTermsFunction(duck: Duck): void {
   registerTextFunction(duck, 'ori_terms', (text) => titleTerms(text).join(' '));
-}
-
-/** Registers the SQL scalar function `name(text)`, computed by `fn` in JavaScript (NULL stays NULL). */
-export function registerTextFunction(duck: Duck, name: string, fn: (text: string) => string): void {
-  duck.connection.registerScalarFunction(
-    DuckDBScalarFunction.create({
-      name,
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const column = input.getColumnVector(0);
-        for (let i = 0; i < input.rowCount; i++) {
-          const text = column.getItem(i) as string | null;
-          output.setItem(i, text === null ? null : fn(text));
-        }
-        output.flush();
-      },
-    }),
-  );
 }
 
 /**

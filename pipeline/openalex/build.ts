@@ -23,7 +23,7 @@ import { BuildError, findWorks, type PartitionFile, readDeletedIds } from './lay
 import { header, mergeParts, type MergeResult, writeTable } from './merge.ts';
 import { BAD_SAMPLES, openRulesDuck, type PartitionStats, readPartition } from './partition.ts';
 import { readRetractionWatch } from './retraction-watch.ts';
-import type { RuleLists } from './rules-sql.ts';
+import type { RuleLists } from '../../contracts/frame/rules-sql.ts';
 import { swapIntoPlace } from '../lib/swap-dir.ts';
 
 export { BuildError };

@@ -1,6 +1,6 @@
 /**
  * Maps one partition file of the works snapshot to its checkpoint directory, with the frame rules run by
- * DuckDB (rules-sql.ts):
+ * DuckDB (contracts/frame/rules-sql.ts):
  *   works.parquet        updated, line, <works.csv columns>   admitted works
  *   authorships.parquet  line, work_id, author_id, position, is_ca, name, orcid
  *   ids.parquet          id, updated, line                    every valid work id (newer versions decide)
@@ -19,7 +19,7 @@ import { writeFileAtomicSync } from '../../contracts/common/local-files.ts';
 import { lit, openDuck, type Duck } from '../lib/duckdb.ts';
 import { sha256File } from '../lib/hash.ts';
 import { linesOf, type PartitionFile } from './layout.ts';
-import { jsonSource, parquetSource, registerRules, type RuleLists, rulesSql } from './rules-sql.ts';
+import { jsonSource, parquetSource, registerRules, type RuleLists, rulesSql } from '../../contracts/frame/rules-sql.ts';
 
 export const BAD_SAMPLES = 50;
 

@@ -11,7 +11,7 @@ import { readTable } from '../helpers/oracle.ts';
 import { CANADIAN_LISTS_FILE, canadianListsSchema } from '../../contracts/frame/canadian-lists.ts';
 import { utcDay } from '../../contracts/frame/recent.ts';
 import { catalogueWorkSchema } from '../../api-dynamic/src/services/frame/recent/catalogue.ts';
-import { classifyWork, routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
+import { openClassifier, routeRules } from '../../api-dynamic/src/services/frame/recent/classify.ts';
 import { FileLayerStore } from '../../api-dynamic/src/services/frame/recent/file-layer-store.ts';
 import { designedWorks } from '../helpers/catalogue-fixtures.ts';
 import { freePort } from '../helpers/net.ts';
@@ -28,8 +28,10 @@ beforeAll(async () => {
   const rules = routeRules(lists);
   const today = utcDay();
   const at = new Date().toISOString();
-  const layer = designedWorks({ today, lists, count: 30 }).flatMap((d) => {
-    const c = classifyWork(catalogueWorkSchema.parse(d.work), rules);
+  const classifier = await openClassifier(rules);
+  const classified = await classifier.classify(designedWorks({ today, lists, count: 30 }).map((d) => catalogueWorkSchema.parse(d.work)));
+  await classifier.close();
+  const layer = classified.flatMap((c) => {
     if (!c) return [];
     const provenance = {
       route_version: rules.routeVersion,

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aboutCanada } from '../../contracts/frame/about-canada.ts';
+import { aboutCanada } from '../helpers/frame-rules-js.ts';
 import { restoreAbstract } from '../../contracts/frame/catalogue-work.ts';
 import { foldText, textTerms, titleTerms } from '../../contracts/frame/title-terms.ts';
 

@@ -1,6 +1,6 @@
 /** The recent layer's pure rules: the about-Canada lexicon, abstract restoring, candidate queries, the parser. */
 import { describe, expect, it } from 'vitest';
-import { aboutCanada } from '../../contracts/frame/about-canada.ts';
+import { aboutCanada } from '../helpers/frame-rules-js.ts';
 import { parseRecentQuery, windowStart } from '../../contracts/frame/recent.ts';
 import { ApiError } from '../../contracts/common/errors.ts';
 import { restoreAbstract, shortId, bareDoi } from '../../api-dynamic/src/services/frame/recent/catalogue.ts';

@@ -1,21 +1,200 @@
 /**
- * The frame rules in JavaScript, one record at a time: the builder's rules before they moved to DuckDB SQL
- * (pipeline/openalex/rules-sql.ts), kept as the oracle its differential test compares every record's decision
- * and cells with. The routes are the shared ones (contracts/frame/route-rules.ts, which the recent layer
- * classifies with); this module reads a line and turns a routed work into the CSV cells that pass the
- * snapshot's own cell parsers (contracts/frame/snapshot.ts).
+ * The frame rules in JavaScript, one record at a time: the rules before they moved to DuckDB SQL
+ * (contracts/frame/rules-sql.ts), kept as the oracle the differential tests compare the SQL with: the builder's
+ * every record's decision and cells (test/pipeline/openalex/rules-sql.test.ts), the recent layer's every item
+ * (test/api-dynamic/recent-classify.test.ts). routeWork gives a work's routes with their evidence; readLine
+ * turns a line into the CSV cells that pass the snapshot's own cell parsers (contracts/frame/snapshot.ts);
+ * classifyRecent into the recent layer's item.
  */
-import { shortId, snapshotWorkSchema } from '../../contracts/frame/catalogue-work.ts';
+import { ABOUT_CANADA_LEXICON, type AboutCanadaTier } from '../../contracts/frame/about-canada.ts';
 import {
-  frameAdmits,
-  inHarvestWindow,
-  NOT_PUBLICATION_TYPES,
-  routeRules,
-  routeWork,
-  type RouteRules,
-  type RoutedWork,
-} from '../../contracts/frame/route-rules.ts';
+  bareDoi,
+  bareNumber,
+  type CatalogueWork,
+  restoreAbstract,
+  shortId,
+  snapshotWorkSchema,
+  type SnapshotWork,
+} from '../../contracts/frame/catalogue-work.ts';
+import type { RecentWork } from '../../contracts/frame/recent.ts';
+import { inHarvestWindow, routeRules, type RouteRules, workTitle, workYear } from '../../contracts/frame/route-rules.ts';
+import { textTerms } from '../../contracts/frame/title-terms.ts';
+import { ROUTES } from '../../contracts/frame/vocab.ts';
 import { csvCell } from '../../pipeline/lib/csv-writer.ts';
+
+// ---- the about-Canada lexicon, matched term by term ----
+
+/** First term → the entries starting with it (as term arrays), longest first, so "london ontario" beats "london". */
+const BY_FIRST_TERM = (() => {
+  const map = new Map<string, { terms: string[]; entry: string; tier: AboutCanadaTier }[]>();
+  for (const { entry, tier } of ABOUT_CANADA_LEXICON) {
+    const terms = entry.split(' ');
+    const list = map.get(terms[0]!) ?? [];
+    list.push({ terms, entry, tier });
+    map.set(terms[0]!, list);
+  }
+  for (const list of map.values()) list.sort((a, b) => b.terms.length - a.terms.length);
+  return map;
+})();
+
+interface AboutCanadaMatch {
+  /** True when a Tier A or Tier B term occurs (Tier C only counts beside Tier A). */
+  about: boolean;
+  /** Distinct matched entries with their tier, in first-seen order. */
+  terms: { term: string; tier: AboutCanadaTier }[];
+}
+
+/** Classifies a work by its texts (title, abstract, keywords): each text is matched separately, so a term never spans two texts. */
+export function aboutCanada(texts: readonly (string | null | undefined)[]): AboutCanadaMatch {
+  const found = new Map<string, AboutCanadaTier>();
+  for (const text of texts) {
+    if (!text) continue;
+    const terms = textTerms(text);
+    for (let i = 0; i < terms.length; i++) {
+      const candidates = BY_FIRST_TERM.get(terms[i]!);
+      if (!candidates) continue;
+      const hit = candidates.find((c) => c.terms.every((t, k) => terms[i + k] === t));
+      if (!hit) continue;
+      if (!found.has(hit.entry)) found.set(hit.entry, hit.tier);
+      i += hit.terms.length - 1;
+    }
+  }
+  const tiers = new Set(found.values());
+  return {
+    about: tiers.has('A') || tiers.has('B'),
+    terms: [...found].map(([term, tier]) => ({ term, tier })),
+  };
+}
+
+// ---- the routes ----
+
+const isCa = (code: string | null | undefined) => (code ?? '').toUpperCase() === 'CA';
+
+function distinct(values: (string | null | undefined)[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) if (v && v.trim() !== '') out.add(v.trim());
+  return [...out];
+}
+
+/** A work as the rules see it: its routes with their evidence and the frame's fields, whatever its date. */
+export interface RoutedWork {
+  id: string;
+  doi: string | null;
+  title: string;
+  year: number | null;
+  lang: string | null;
+  type: string;
+  venue: string | null;
+  venue_id: string | null;
+  topic: string | null;
+  field: string | null;
+  cited_by: number;
+  is_retracted: boolean;
+  has_abstract: boolean;
+  routes: (typeof ROUTES)[number][];
+  route_flags: { aff: boolean; fund: boolean; venue: boolean; about: boolean; invisible_to_affiliation: boolean };
+  route_evidence: { ca_institutions: string[]; ca_funder_ids: string[]; about_terms: { term: string; tier: 'A' | 'B' | 'C' }[] };
+  ca_institutions: string[];
+  funders: string[];
+  keywords: string[];
+  authors: {
+    id: string | null;
+    name: string;
+    orcid: string | null;
+    position: number;
+    is_ca: boolean;
+    institutions: { id: string | null; name: string; ror: string | null; country_code: string | null }[];
+  }[];
+}
+
+/** The work's routes and fields under the rules; `routes` is empty when no route admits it. */
+export function routeWork(w: SnapshotWork, rules: RouteRules): RoutedWork {
+  const abstract = restoreAbstract(w.abstract_inverted_index);
+  const title = workTitle(w);
+  const keywords = distinct((w.keywords ?? []).map((k) => k.display_name));
+
+  const authors = (w.authorships ?? []).map((a, i) => {
+    const institutions = (a.institutions ?? []).map((inst) => ({
+      id: shortId(inst.id),
+      name: inst.display_name ?? '',
+      ror: inst.ror ?? null,
+      country_code: inst.country_code ? inst.country_code.toUpperCase() : null,
+    }));
+    const is_ca = institutions.some((inst) => isCa(inst.country_code)) || (a.countries ?? []).some(isCa);
+    return { id: shortId(a.author?.id), name: a.author?.display_name ?? '', orcid: a.author?.orcid ?? null, position: i + 1, is_ca, institutions };
+  });
+  const caInstitutions = distinct(authors.flatMap((a) => a.institutions.filter((i) => isCa(i.country_code)).map((i) => i.name)));
+  const aff = authors.some((a) => a.is_ca);
+
+  const funderIds = distinct([
+    ...(w.funders ?? []).map((f) => shortId(f.id)),
+    ...(w.awards ?? []).map((a) => shortId(a.funder_id)),
+    ...(w.grants ?? []).map((g) => shortId(g.funder)),
+  ]);
+  const caFunderIds = funderIds.filter((id) => rules.funderIds.has(id));
+  const funderNames = distinct([
+    ...(w.funders ?? []).map((f) => f.display_name),
+    ...(w.awards ?? []).map((a) => a.funder_display_name),
+    ...(w.grants ?? []).map((g) => g.funder_display_name),
+  ]);
+
+  // Schema drift: records before the 2023 rewrite name their venue in host_venue.
+  const source = w.primary_location?.source ?? (w.host_venue?.id ? w.host_venue : null);
+  const venueId = shortId(source?.id);
+  const venue = venueId !== null && rules.sourceIds.has(venueId);
+
+  const about = aboutCanada([title, abstract, ...keywords]);
+  const flags = { aff, fund: caFunderIds.length > 0, venue, about: about.about };
+  return {
+    id: shortId(w.id)!,
+    doi: bareDoi(w.doi),
+    title,
+    year: workYear(w),
+    lang: w.language ? w.language.toLowerCase() : null,
+    type: w.type ?? 'other',
+    venue: source?.display_name ?? null,
+    venue_id: venueId,
+    topic: w.primary_topic?.display_name ?? null,
+    field: w.primary_topic?.field?.display_name ?? null,
+    cited_by: w.cited_by_count ?? 0,
+    is_retracted: w.is_retracted ?? false,
+    has_abstract: abstract !== null,
+    routes: ROUTES.filter((r) => flags[r]),
+    route_flags: { ...flags, invisible_to_affiliation: !aff },
+    route_evidence: { ca_institutions: caInstitutions, ca_funder_ids: caFunderIds, about_terms: about.terms },
+    ca_institutions: caInstitutions,
+    funders: funderNames,
+    keywords,
+    authors,
+  };
+}
+
+/**
+ * Record types that are not publications: the 2023 snapshot carried funded-project records as works of type
+ * `grant` (the 2026 schema moved them to the awards entity). They never enter the frame (docs/decisions.md).
+ */
+export const NOT_PUBLICATION_TYPES: ReadonlySet<string> = new Set(['grant']);
+
+/** The frozen frame's harvest filter: a publication with a title, a publication year 2000–2025 and at least one route. */
+export function frameAdmits(w: Pick<RoutedWork, 'title' | 'year' | 'routes' | 'type'>): boolean {
+  return inHarvestWindow({ title: w.title, publication_year: w.year }) && !NOT_PUBLICATION_TYPES.has(w.type) && w.routes.length > 0;
+}
+
+/** The recent layer's item without provenance (what the sync stores), or null when no route matches. */
+export function classifyRecent(w: CatalogueWork, rules: RouteRules): Omit<RecentWork, 'provenance'> | null {
+  const routed = routeWork(w, rules);
+  if (routed.routes.length === 0 || NOT_PUBLICATION_TYPES.has(routed.type)) return null;
+  const date = w.publication_date;
+  return {
+    ...routed,
+    publication_date: date,
+    year: routed.year ?? Number(date.slice(0, 4)),
+    pmid: bareNumber(w.ids?.pmid),
+    pmcid: bareNumber(w.ids?.pmcid, 'PMC'),
+  };
+}
+
+// ---- the builder's lines ----
 
 export interface ReadOptions {
   rules: RouteRules;

@@ -1,5 +1,5 @@
 /**
- * The frame rules in DuckDB SQL (pipeline/openalex/rules-sql.ts) against the JavaScript rules they replaced
+ * The frame rules in DuckDB SQL (contracts/frame/rules-sql.ts) against the JavaScript rules they replaced
  * (helpers/frame-rules-js.ts, the oracle): every record's decision (admitted, bad, or why not), and for an
  * admitted one its works.csv cells, authorships and adjusted cells, on the real reference records, a
  * generated set and hand-written edge records; the folding of texts above ASCII on random strings.
@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aboutCanada } from '../../../contracts/frame/about-canada.ts';
+import { aboutCanada } from '../../helpers/frame-rules-js.ts';
 import { silentProgress } from '../../../pipeline/lib/progress.ts';
 import { buildFromOpenAlex } from '../../../pipeline/openalex/build.ts';
 import { TABLES } from '../../../contracts/frame/snapshot.ts';
 import { type Duck, lit, openDuck } from '../../../pipeline/lib/duckdb.ts';
-import { jsonSource, registerRules, rulesSql } from '../../../pipeline/openalex/rules-sql.ts';
+import { jsonSource, registerRules, rulesSql } from '../../../contracts/frame/rules-sql.ts';
 import { referenceTemplates, SyntheticWorks } from '../../../pipeline/openalex/synthetic-works.ts';
 import { tempDir } from '../../helpers/fixture-build.ts';
 import { readLine, readOptions } from '../../helpers/frame-rules-js.ts';

@@ -6,8 +6,8 @@
  *   2. With `ifStaleHours`, stop early when the last successful run is younger than that.
  *   3. Resume: when the newest unfinished run (interrupted or failed) covered the same window with the same
  *      rules, continue from its checkpoint (its cursors and staged pages) instead of starting over.
- *   4. Run the candidate queries with bounded concurrency; after each page, stage its candidates and then
- *      write the checkpoint, so a crash loses at most the page in flight.
+ *   4. Run the candidate queries with bounded concurrency; classify each page (classify.ts: the frame rules'
+ *      SQL in DuckDB), stage its candidates and then write the checkpoint, so a crash loses at most the page in flight.
  *   5. Merge: the staged matches upsert the layer (first_seen_at kept, last_seen_at and synced_at now);
  *      works published before the layer's oldest day, and works of this window that no longer match (or no
  *      longer exist), are removed. The layer is replaced in one step and the run marked succeeded.
@@ -20,7 +20,7 @@ import pLimit from 'p-limit';
 import { RECENT_MAX_DAYS, type RecentWork, type SyncRun, utcDay, windowStart } from '../../../../../contracts/frame/recent.ts';
 import { CatalogueClient, type CatalogueClientOptions, CatalogueError, shortId } from './catalogue.ts';
 import { candidateQueries } from './candidate-queries.ts';
-import { classifyWork, type RouteRules } from './classify.ts';
+import { openClassifier, type RouteRules } from './classify.ts';
 import { type Checkpoint, type LockOwner, type RecentLayerStore, type Staged, SyncBusyError } from './layer-store.ts';
 
 export interface SyncProgress {
@@ -201,8 +201,10 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
   o.progress?.increment(checkpoint.returned_rows);
   const syncedAt = iso(now());
   const limit = pLimit(Math.max(1, o.concurrency));
+  const classifier = await openClassifier(o.rules);
+  let stopped = false;
   const pageQuery = async (q: Checkpoint['queries'][number]) => {
-    while (!q.done) {
+    while (!q.done && !stopped) {
       if (signal.aborted) throw new CatalogueError('aborted', 'stopped');
       let page;
       try {
@@ -217,8 +219,9 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
         throw err;
       }
       for (const bad of page.invalid) o.log.warn(`skipped a result that is not a valid work: ${bad}`);
-      const entries: Staged[] = page.works.map((w) => {
-        const c = classifyWork(w, o.rules);
+      const classified = await classifier.classify(page.works);
+      const entries: Staged[] = page.works.map((w, k) => {
+        const c = classified[k] ?? null;
         return {
           id: c?.id ?? shortId(w.id)!,
           work: c && {
@@ -258,14 +261,22 @@ async function locked(o: SyncOptions, now: () => Date, signal: AbortSignal, lock
     return { status, run: ended };
   };
   try {
-    await Promise.all(checkpoint.queries.filter((q) => !q.done).map((q) => limit(() => pageQuery(q))));
+    // Once a query fails, no other starts a page (the limiter starts the next one as soon as a slot frees).
+    const stopAll = (err: unknown) => {
+      stopped = true;
+      throw err;
+    };
+    await Promise.all(checkpoint.queries.filter((q) => !q.done).map((q) => limit(() => pageQuery(q).catch(stopAll))));
   } catch (err) {
     limit.clearQueue();
+    // A page another query had fetched is classified and staged before the run ends.
+    await classifier.close();
     if (lockLost()) return finish('failed', 'lost the run lock (another process took it over after the lease expired); the checkpoint is kept');
     if (signal.aborted || (err instanceof CatalogueError && err.kind === 'aborted'))
       return finish('interrupted', 'interrupted (signal); the next run resumes from the checkpoint');
     return finish('failed', (err as Error).message);
   }
+  await classifier.close();
   await commits;
 
   // 5. Merge into the layer and replace it.

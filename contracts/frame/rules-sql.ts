@@ -1,6 +1,6 @@
 /**
  * The frame rules as one DuckDB SQL pass over a partition file of the works snapshot: the window and type
- * checks, the four routes (contracts/frame/route-rules.ts), the cells and the authorships that pass the
+ * checks, the four routes (aff, fund, venue, about), the cells and the authorships that pass the
  * snapshot's cell parsers. One row per record, in file order:
  *   line      the record's ordinal among the file's non-blank lines (orders versions inside one file)
  *   id        the bare work id (`W…`), null for a bad record
@@ -15,13 +15,15 @@
  * so compatibility characters (`ＣＡＮＡＤＡ`, `ﬁrst`) fold exactly as everywhere else.
  * test/pipeline/openalex/rules-sql.test.ts compares every record's decision and cells with the JavaScript
  * rules (test/helpers/frame-rules-js.ts).
+ * The snapshot builder (pipeline/openalex) and the recent layer's sync (api-dynamic, with no window and its own
+ * last SELECT) both run it, so it sits in contracts: neither imports the other.
  */
-import { ABOUT_CANADA_LEXICON } from '../../contracts/frame/about-canada.ts';
-import { FRAME_YEARS } from '../../contracts/frame/route-rules.ts';
-import { textTerms } from '../../contracts/frame/title-terms.ts';
-import { TABLES } from '../../contracts/frame/snapshot.ts';
-import type { Duck } from '../lib/duckdb.ts';
-import { lit, registerTextFunction } from '../lib/duckdb.ts';
+import { ABOUT_CANADA_LEXICON } from './about-canada.ts';
+import { FRAME_YEARS } from './route-rules.ts';
+import { textTerms } from './title-terms.ts';
+import { TABLES } from './snapshot.ts';
+import { type DuckHolder, registerTextFunction } from '../common/duckdb.ts';
+import { lit } from '../common/sql.ts';
 
 /** The record's fields as the rules read them. Top-level scalars stay JSON, so a value of the wrong type is seen. */
 export const RECORD_COLUMNS: Record<string, string> = {
@@ -121,12 +123,18 @@ CREATE OR REPLACE MACRO fold_terms(t) AS CASE WHEN strlen(t) = length(t) THEN re
   ELSE regexp_replace(regexp_replace(lower(strip_accents(t)), '\\p{M}+', '', 'g'), '[^\\p{L}\\p{N}]+', ' ', 'g') END;
 CREATE OR REPLACE MACRO fold_mixed(t) AS regexp_replace(lower(t), '[^a-z0-9\\x{80}-\\x{10ffff}]+', ' ', 'g');
 CREATE OR REPLACE MACRO about_text(t) AS t IS NOT NULL AND regexp_matches(fold_terms(t), ${lit(ABOUT_PATTERNS.all)});
+CREATE OR REPLACE MACRO ca_names(au) AS js_distinct(flatten(list_transform(au, x -> list_transform(list_filter(x.institutions, i -> upper(i.country_code) = 'CA'), i -> coalesce(i.display_name, '')))));
+CREATE OR REPLACE MACRO funder_names(fs, aw, gr) AS js_distinct(flatten([list_transform(fs, f -> f.display_name), list_transform(aw, f -> f.funder_display_name), list_transform(gr, f -> f.funder_display_name)]));
+CREATE OR REPLACE MACRO funder_ids(fs, aw, gr) AS flatten([list_transform(fs, f -> short_id(f.id)), list_transform(aw, f -> short_id(f.funder_id)), list_transform(gr, f -> short_id(f.funder))]);
+-- The abstract's folded terms in word order (positions ascending, a tie in index order).
+CREATE OR REPLACE MACRO abstract_words(idx) AS fold_mixed(array_to_string(list_select(list_transform(map_keys(idx), k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END),
+  list_transform(list_sort(flatten(list_transform(map_values(idx), (v, i) -> list_transform(v, p -> p * 1000000 + i)))), k -> k % 1000000)), ' '));
 `;
 
 /** Registers `ori_fold(text)`: the text's folded terms (contracts/frame/title-terms.ts) joined by spaces, and the rules' macros. */
-export async function registerRules(duck: Duck): Promise<void> {
+export async function registerRules(duck: DuckHolder): Promise<void> {
   registerTextFunction(duck, 'ori_fold', (text) => textTerms(text).join(' '));
-  await duck.run(MACROS);
+  await duck.connection.run(MACROS);
 }
 
 const quoted = (c: string) => `"${c.replaceAll('"', '""')}"`;
@@ -162,6 +170,8 @@ export interface RuleLists {
   funderIds: readonly string[];
   sourceIds: readonly string[];
   excludeXpac: boolean;
+  /** Publication years admitted (inclusive), a title required; null: any year, no title needed. Default FRAME_YEARS. */
+  window?: { from: number; to: number } | null;
 }
 
 const idList = (ids: readonly string[]) => (ids.length === 0 ? `[]::VARCHAR[]` : `[${ids.map(lit).join(', ')}]`);
@@ -171,9 +181,10 @@ const WORK_COLUMNS = TABLES.works.columns.map((c) => c.name);
  * The rules query over a source (jsonSource, or parquetSource with `lazyIndex`: its inverted index is JSON,
  * made a map for the records in the window only). Each costly value is computed under a CASE on
  * the rows that need it: outside the window only the window test runs, cells only for admitted records.
+ * `select`: the last SELECT, over CTE `w` (default: the rows described above).
  */
-export function rulesSql(source: string, o: RuleLists, lazyIndex = false): string {
-  const { from, to } = FRAME_YEARS;
+export function rulesSql(source: string, o: RuleLists, lazyIndex = false, select?: string): string {
+  const window = o.window === undefined ? FRAME_YEARS : o.window;
   const strCols = ['updated_date', 'title', 'display_name', 'publication_date', 'doi', 'language', 'type'];
   return `
 WITH h AS (
@@ -187,7 +198,7 @@ WITH h AS (
          WHEN regexp_matches(js_str(publication_date), '^[0-9]{4}') THEN left(js_str(publication_date), 4)::BIGINT END AS yr
   FROM ${source}
 ), a AS (
-  SELECT *, wid IS NOT NULL AS id_ok, wid IS NOT NULL AND NOT xpac AND coalesce(yr BETWEEN ${from} AND ${to} AND regexp_matches(t0, '[^${WS}]'), false) AS live FROM h
+  SELECT *, wid IS NOT NULL AS id_ok, wid IS NOT NULL AND NOT xpac AND ${window ? `coalesce(yr BETWEEN ${window.from} AND ${window.to} AND regexp_matches(t0, '[^${WS}]'), false)` : 'true'} AS live FROM h
 ), a2 AS (
   SELECT * REPLACE (CASE WHEN live THEN ${lazyIndex ? `json_transform(abstract_inverted_index, '"MAP(VARCHAR, BIGINT[])"')` : 'abstract_inverted_index'} END AS abstract_inverted_index) FROM a
 ), b AS (
@@ -207,7 +218,7 @@ WITH h AS (
 ), d AS (
   SELECT *,
     CASE WHEN routed THEN list_transform(authorships, x -> any_true(list_transform(x.institutions, i -> upper(i.country_code) = 'CA')) OR any_true(list_transform(x.countries, k -> upper(k) = 'CA'))) END AS ca,
-    CASE WHEN routed THEN coalesce(list_has_any(flatten([list_transform(funders, f -> short_id(f.id)), list_transform(awards, f -> short_id(f.funder_id)), list_transform(grants, f -> short_id(f.funder))]), ${idList(o.funderIds)}), false) END AS fund,
+    CASE WHEN routed THEN coalesce(list_has_any(funder_ids(funders, awards, grants), ${idList(o.funderIds)}), false) END AS fund,
     CASE WHEN routed THEN coalesce(primary_location.source, CASE WHEN host_venue.id IS NOT NULL AND host_venue.id <> '' THEN host_venue END) END AS src,
     CASE WHEN routed THEN js_distinct(list_transform(keywords, k -> k.display_name)) END AS kws,
     CASE WHEN routed THEN coalesce(len(positions), 0) END AS npos,
@@ -234,8 +245,7 @@ WITH h AS (
     CASE WHEN NOT routed THEN NULL WHEN about_text(js_trim(t0)) OR any_true(list_transform(kws, k -> about_text(k))) THEN true
       WHEN NOT has_abstract THEN false WHEN regexp_matches(tokens, ${lit(ABOUT_PATTERNS.single)}) THEN true
       WHEN NOT regexp_matches(tokens, ${lit(ABOUT_PATTERNS.key)}) THEN false
-      ELSE regexp_matches(fold_mixed(array_to_string(list_select(list_transform(map_keys(abstract_inverted_index), k -> CASE WHEN strlen(k) = length(k) THEN k ELSE fold_terms(k) END),
-        list_transform(list_sort(flatten(list_transform(map_values(abstract_inverted_index), (v, i) -> list_transform(v, p -> p * 1000000 + i)))), k -> k % 1000000)), ' ')), ${lit(ABOUT_PATTERNS.all)}) END AS about
+      ELSE regexp_matches(abstract_words(abstract_inverted_index), ${lit(ABOUT_PATTERNS.all)}) END AS about
   FROM e2
 ), g AS (
   SELECT *, coalesce(routed AND (aff OR fund OR venue OR about), false) AS admitted,
@@ -252,7 +262,9 @@ WITH h AS (
     CASE WHEN admitted THEN list_filter(auths0, x -> regexp_matches(coalesce(x.author_id, ''), '^A[1-9][0-9]{0,14}$') AND x.name <> '') END AS auths
   FROM g
 )
-SELECT row_number() OVER () AS line,
+${
+  select ??
+  `SELECT row_number() OVER () AS line,
   wid AS id,
   coalesce(js_str(updated_date), '') AS updated,
   CASE WHEN NOT id_ok THEN 'bad' WHEN xpac THEN 'xpac' WHEN NOT live THEN 'window' WHEN schema_bad THEN 'bad'
@@ -266,7 +278,8 @@ SELECT row_number() OVER () AS line,
     CASE WHEN NOT regexp_matches(type0, '^[a-z][a-z-]{0,31}$') THEN 'type-unusable' END,
     CASE WHEN length(clean(js_trim(t0), 2000)) < length(squash(js_trim(t0))) THEN 'title-clipped' END], x -> x IS NOT NULL),
     list_transform(range(coalesce(len(auths0), 0) - coalesce(len(auths), 0)), x -> 'authorship-without-author')) END AS notes
-FROM w`;
+FROM w`
+}`;
 }
 
 /** Each works.csv cell of an admitted record (rows of CTE `w`). */
@@ -287,7 +300,7 @@ const CELLS: Record<string, string> = {
   route_ca_fund: 'fund::VARCHAR',
   route_ca_venue: 'venue::VARCHAR',
   route_about_ca: 'about::VARCHAR',
-  ca_institutions: `joined(js_distinct(flatten(list_transform(authorships, x -> list_transform(list_filter(x.institutions, i -> upper(i.country_code) = 'CA'), i -> coalesce(i.display_name, ''))))), 20000)`,
-  funders: `joined(js_distinct(flatten([list_transform(funders, f -> f.display_name), list_transform(awards, f -> f.funder_display_name), list_transform(grants, f -> f.funder_display_name)])), 20000)`,
+  ca_institutions: 'joined(ca_names(authorships), 20000)',
+  funders: 'joined(funder_names(funders, awards, grants), 20000)',
   keywords: 'joined(kws, 20000)',
 };
