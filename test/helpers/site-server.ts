@@ -134,3 +134,15 @@ export async function pageTimes(s: SiteServer, label: string, path: (i: number) 
   console.log(`${label}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
   return { median, max };
 }
+
+/** The frame's statistics pages (the stats family and the two documents beside it), for the tests that read them all. */
+export const STATS_PAGES = [
+  '/frame/stats',
+  '/frame/stats/routes',
+  '/frame/stats/fields',
+  '/frame/stats/languages',
+  '/frame/stats/labels',
+  '/frame/stats/retractions',
+  '/frame/findings',
+  '/frame/predictions',
+] as const;

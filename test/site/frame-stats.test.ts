@@ -6,21 +6,12 @@
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SiteServer, pageTimes, startSiteServer } from '../helpers/site-server.ts';
+import { type SiteServer, pageTimes, STATS_PAGES, startSiteServer } from '../helpers/site-server.ts';
 
 type Node = ReturnType<typeof DomUtils.findAll>[number];
 type Doc = ReturnType<typeof parseDocument>;
 
-const PAGES = [
-  '/frame/stats',
-  '/frame/stats/routes',
-  '/frame/stats/fields',
-  '/frame/stats/languages',
-  '/frame/stats/labels',
-  '/frame/stats/retractions',
-  '/frame/findings',
-  '/frame/predictions',
-] as const;
+const PAGES = STATS_PAGES;
 
 let s: SiteServer;
 const html = new Map<string, string>();

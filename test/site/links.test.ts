@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SiteServer, startSiteServer } from '../helpers/site-server.ts';
+import { type SiteServer, STATS_PAGES, startSiteServer } from '../helpers/site-server.ts';
 
 let s: SiteServer;
 beforeAll(async () => {
@@ -19,16 +19,7 @@ afterAll(async () => s?.close());
 const GUIDES = readdirSync(join(import.meta.dirname, '..', '..', 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `/docs/${f.replace(/\.md$/, '')}`);
-const STATS = [
-  '/frame/stats',
-  '/frame/stats/routes',
-  '/frame/stats/fields',
-  '/frame/stats/languages',
-  '/frame/stats/labels',
-  '/frame/stats/retractions',
-  '/frame/findings',
-  '/frame/predictions',
-];
+const STATS = STATS_PAGES;
 
 /** The same-origin links of a page, absolute, with their fragments. */
 async function linksOf(path: string): Promise<URL[]> {
@@ -41,7 +32,7 @@ async function linksOf(path: string): Promise<URL[]> {
 }
 
 /** Follows every link of the pages once: the ones that do not land, as `page → link: why`. */
-async function deadLinks(pages: string[]): Promise<string[]> {
+async function deadLinks(pages: readonly string[]): Promise<string[]> {
   const from = new Map<string, string>();
   for (const page of pages) for (const u of await linksOf(page)) if (!from.has(u.href)) from.set(u.href, page);
   const answers = new Map<string, { status: number; ids: Set<string> | null }>();
